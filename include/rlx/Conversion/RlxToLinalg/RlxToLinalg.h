@@ -1,0 +1,23 @@
+//===- RlxToLinalg.h - rlx to linalg patterns, by op family -----*- C++ -*-===//
+#ifndef RLX_CONVERSION_RLXTOLINALG_RLXTOLINALG_H
+#define RLX_CONVERSION_RLXTOLINALG_RLXTOLINALG_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::rlx {
+
+/// Every op implementing ScalarComputeOpInterface.
+void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);
+/// rlx.matmul.
+void populateLinearToLinalgPatterns(RewritePatternSet &patterns);
+/// rlx.reduce, rlx.softmax, rlx.log_softmax.
+void populateReductionToLinalgPatterns(RewritePatternSet &patterns);
+/// rlx.constant, reshape, transpose, expand, concat, narrow, slice.
+void populateDataMovementToLinalgPatterns(RewritePatternSet &patterns);
+
+/// All of the above.
+void populateRlxToLinalgPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::rlx
+
+#endif // RLX_CONVERSION_RLXTOLINALG_RLXTOLINALG_H

@@ -1,0 +1,57 @@
+//===- RlxDialect.td - The rlx dialect and its type constraints -*- tablegen -*-===//
+#ifndef RLX_DIALECT_RLX_IR_RLXDIALECT_TD
+#define RLX_DIALECT_RLX_IR_RLXDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/IR/CommonAttrConstraints.td"
+
+def Rlx_Dialect : Dialect {
+  let name = "rlx";
+  let cppNamespace = "::mlir::rlx";
+  let summary = "Tensor-level dialect for machine-learning graphs (the RLX op set)";
+  let description = [{
+    The `rlx` dialect models the RLX op set: elementwise activations and
+    arithmetic, contractions, reductions, normalizations and data movement on
+    statically shaped tensors. Ops are pure and value-semantic; binary and
+    ternary elementwise ops broadcast numpy-style and infer their result
+    types.
+
+    Every elementwise op implements `ScalarComputeOpInterface`: the op states
+    its scalar semantics once, and the lowering to linalg, constant folding
+    and (later) fusion and GPU code generation all use that one definition.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+  let hasConstantMaterializer = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Rlx_Float : AnyTypeOf<[F16, BF16, F32, F64], "floating-point">;
+def Rlx_Int : AnyTypeOf<[I8, I16, I32, I64], "signless integer">;
+def Rlx_Bool : TypeAlias<I1, "bool (i1)">;
+def Rlx_Number : AnyTypeOf<[Rlx_Float, Rlx_Int], "number">;
+def Rlx_IntOrBool : AnyTypeOf<[Rlx_Int, I1], "integer or bool">;
+def Rlx_Element : AnyTypeOf<[Rlx_Float, Rlx_Int, I1], "rlx element">;
+
+// Shapes are static for now; ODS rejects `?` dimensions with a located error.
+def Rlx_FloatTensor : StaticShapeTensorOf<[Rlx_Float]>;
+def Rlx_NumberTensor : StaticShapeTensorOf<[Rlx_Number]>;
+def Rlx_IntOrBoolTensor : StaticShapeTensorOf<[Rlx_IntOrBool]>;
+def Rlx_BoolTensor : StaticShapeTensorOf<[I1]>;
+def Rlx_Tensor : StaticShapeTensorOf<[Rlx_Element]>;
+
+// A signed 64-bit integer attribute (upstream's I64Attr reads as uint64_t,
+// which would make negative axes and steps silently huge).
+def Rlx_I64Attr : TypedSignlessIntegerAttrBase<I64, "int64_t",
+                                               "64-bit integer attribute"> {
+  let convertFromStorage = "$_self.getValue().getSExtValue()";
+}
+
+class Rlx_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Rlx_Dialect, mnemonic, traits>;
+
+#endif // RLX_DIALECT_RLX_IR_RLXDIALECT_TD

@@ -1,0 +1,29 @@
+//===- RlxInterfaces.td - rlx op interfaces ----------------*- tablegen -*-===//
+#ifndef RLX_DIALECT_RLX_IR_RLXINTERFACES_TD
+#define RLX_DIALECT_RLX_IR_RLXINTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+def Rlx_ScalarComputeOpInterface : OpInterface<"ScalarComputeOpInterface"> {
+  let cppNamespace = "::mlir::rlx";
+  let description = [{
+    An elementwise op whose semantics is a function of one scalar per operand.
+    `buildScalar` emits that function with arith/math ops. It is the single
+    source of truth for the op's arithmetic: the linalg lowering places it in
+    a `linalg.generic` body, the folder evaluates it on constants, and fused
+    regions and GPU kernels inline it.
+
+    Operands arrive in the op's computation type: f16 and bf16 values are
+    extended to f32 by the caller (see `ScalarBuilder::computeType`), every
+    other type is passed as stored. The returned value is in the computation
+    type of the result; the caller converts it back to the storage type.
+  }];
+  let methods = [
+    InterfaceMethod<
+      "Emits the scalar computation of one element.",
+      "::mlir::Value", "buildScalar",
+      (ins "::mlir::rlx::ScalarBuilder &":$b, "::mlir::ValueRange":$operands)>,
+  ];
+}
+
+#endif // RLX_DIALECT_RLX_IR_RLXINTERFACES_TD

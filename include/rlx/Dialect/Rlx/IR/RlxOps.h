@@ -1,0 +1,41 @@
+//===- RlxOps.h - rlx dialect operations ------------------------*- C++ -*-===//
+#ifndef RLX_DIALECT_RLX_IR_RLXOPS_H
+#define RLX_DIALECT_RLX_IR_RLXOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "rlx/Dialect/Rlx/IR/RlxDialect.h"
+#include "rlx/Dialect/Rlx/IR/ScalarBuilder.h"
+
+#include "rlx/Dialect/Rlx/IR/RlxEnums.h.inc"
+#include "rlx/Dialect/Rlx/IR/RlxInterfaces.h.inc"
+
+namespace mlir::rlx {
+
+/// Infers the numpy-style broadcast of `operandTypes` (all ranked tensors).
+/// The result element type is `elementType`, or the last operand's when null.
+LogicalResult inferBroadcastResultType(std::optional<Location> loc,
+                                       TypeRange operandTypes, Type elementType,
+                                       SmallVectorImpl<Type> &inferred);
+
+/// Evaluates an elementwise op on constant operands through its
+/// `buildScalar`; returns null unless every operand is a constant.
+OpFoldResult foldElementwise(ScalarComputeOpInterface op,
+                             ArrayRef<Attribute> operands);
+
+/// Folds `x op identity` (and `identity op x` when commutative) to `x` when
+/// the identity is a splat and the result type equals the type of `x`.
+OpFoldResult foldBinaryIdentity(Operation *op, ArrayRef<Attribute> operands,
+                                double identity, bool commutative);
+
+} // namespace mlir::rlx
+
+#define GET_OP_CLASSES
+#include "rlx/Dialect/Rlx/IR/RlxOps.h.inc"
+
+#endif // RLX_DIALECT_RLX_IR_RLXOPS_H

@@ -1,0 +1,495 @@
+//===- RlxOps.td - rlx dialect operations ------------------*- tablegen -*-===//
+#ifndef RLX_DIALECT_RLX_IR_RLXOPS_TD
+#define RLX_DIALECT_RLX_IR_RLXOPS_TD
+
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "rlx/Dialect/Rlx/IR/RlxDialect.td"
+include "rlx/Dialect/Rlx/IR/RlxEnums.td"
+include "rlx/Dialect/Rlx/IR/RlxInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Elementwise op classes. `scalar` is the body of `buildScalar`: the op's
+// arithmetic on one element, written against `ScalarBuilder b`.
+//===----------------------------------------------------------------------===//
+
+class Rlx_ElementwiseOp<string mnemonic, list<Trait> traits = []>
+    : Rlx_Op<mnemonic, traits # [Pure,
+        DeclareOpInterfaceMethods<Rlx_ScalarComputeOpInterface>]> {
+  let hasFolder = 1;
+}
+
+// y = f(x), same type in and out.
+class Rlx_UnaryOp<string mnemonic, Type tensor, string formula,
+                  code scalarBody>
+    : Rlx_ElementwiseOp<mnemonic, [SameOperandsAndResultType, Elementwise]> {
+  let summary = "elementwise " # mnemonic # ": " # formula;
+  let description = "Computes `" # formula # "` for every element.";
+  let arguments = (ins tensor:$input);
+  let results = (outs tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let extraClassDefinition = [{
+    ::mlir::Value $cppClass::buildScalar(::mlir::rlx::ScalarBuilder &b,
+                                         ::mlir::ValueRange operands) {
+      ::mlir::Value x = operands[0];
+  }] # scalarBody # [{
+    }
+    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+      return ::mlir::rlx::foldElementwise(*this, adaptor.getOperands());
+    }
+  }];
+}
+
+class Rlx_UnaryFloatOp<string mnemonic, string formula, code scalarBody>
+    : Rlx_UnaryOp<mnemonic, Rlx_FloatTensor, formula, scalarBody>;
+class Rlx_UnaryNumberOp<string mnemonic, string formula, code scalarBody>
+    : Rlx_UnaryOp<mnemonic, Rlx_NumberTensor, formula, scalarBody>;
+
+// Broadcasting n-ary op whose result shape is the numpy broadcast of its
+// operand shapes. `resultElement` is empty when the result element type is
+// that of the last operand.
+class Rlx_BroadcastOp<string mnemonic, string resultElement, code scalarBody,
+                      code foldBody, list<Trait> traits = []>
+    : Rlx_ElementwiseOp<mnemonic, traits # [InferTypeOpAdaptor]> {
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::mlir::rlx::inferBroadcastResultType(
+          loc, adaptor.getOperands().getTypes(), }] # resultElement # [{,
+          types);
+    }
+    ::mlir::Value $cppClass::buildScalar(::mlir::rlx::ScalarBuilder &b,
+                                         ::mlir::ValueRange operands) {
+  }] # scalarBody # [{
+    }
+    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+  }] # foldBody # [{
+      return ::mlir::rlx::foldElementwise(*this, adaptor.getOperands());
+    }
+  }];
+}
+
+class Rlx_BinaryOp<string mnemonic, Type tensor, string formula,
+                   code scalarBody, code foldBody = "">
+    : Rlx_BroadcastOp<mnemonic, "::mlir::Type()", [{
+      ::mlir::Value lhs = operands[0], rhs = operands[1];
+  }] # scalarBody, foldBody, [SameOperandsElementType]> {
+  let summary = "elementwise " # mnemonic # " with broadcasting: " # formula;
+  let description = "Computes `" # formula # "` for every element of the "
+    "numpy-style broadcast of `lhs` and `rhs`.";
+  let arguments = (ins tensor:$lhs, tensor:$rhs);
+  let results = (outs tensor:$result);
+  let assemblyFormat =
+    "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+class Rlx_CompareOp<string mnemonic, string predicate>
+    : Rlx_BroadcastOp<mnemonic, "::mlir::IntegerType::get(context, 1)", [{
+      return b.compare(::mlir::rlx::ComparePredicate::}] # predicate #
+      [{, operands[0], operands[1]);
+  }], "", [SameOperandsElementType]> {
+  let summary = "elementwise comparison `" # mnemonic # "` with broadcasting";
+  let description = [{
+    Compares the numpy-style broadcast of `lhs` and `rhs`, giving `i1`.
+    Floats compare ordered (false when either is NaN) except `ne`, which is
+    true for NaN, as in IEEE-754 and PyTorch. Integers compare signed.
+  }];
+  let arguments = (ins Rlx_Tensor:$lhs, Rlx_Tensor:$rhs);
+  let results = (outs Rlx_BoolTensor:$result);
+  let assemblyFormat =
+    "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Unary activations (op-set tier 1, 29 ops)
+//===----------------------------------------------------------------------===//
+
+def Rlx_GeluOp : Rlx_UnaryFloatOp<"gelu", "0.5*x*(1+erf(x/sqrt(2)))", [{
+  return b.mul(b.mul(b.constant(x, 0.5), x),
+               b.add(b.constant(x, 1.0),
+                     b.erf(b.mul(x, b.constant(x, M_SQRT1_2)))));
+}]>;
+def Rlx_GeluApproxOp : Rlx_UnaryFloatOp<"gelu_approx",
+    "0.5*x*(1+tanh(sqrt(2/pi)*(x+0.044715*x^3)))", [{
+  ::mlir::Value cube = b.mul(b.mul(x, x), x);
+  ::mlir::Value inner = b.mul(b.constant(x, M_2_SQRTPI * M_SQRT1_2),
+                              b.add(x, b.mul(b.constant(x, 0.044715), cube)));
+  return b.mul(b.mul(b.constant(x, 0.5), x),
+               b.add(b.constant(x, 1.0), b.tanh(inner)));
+}]>;
+def Rlx_SiluOp : Rlx_UnaryFloatOp<"silu", "x*sigmoid(x)", [{
+  return b.mul(x, b.sigmoid(x));
+}]>;
+def Rlx_ReluOp : Rlx_UnaryNumberOp<"relu", "max(x, 0)", [{
+  return b.max(x, b.constant(x, 0.0));
+}]>;
+def Rlx_SigmoidOp : Rlx_UnaryFloatOp<"sigmoid", "1/(1+exp(-x))", [{
+  return b.sigmoid(x);
+}]>;
+def Rlx_TanhOp : Rlx_UnaryFloatOp<"tanh", "tanh(x)", [{ return b.tanh(x); }]>;
+def Rlx_ExpOp : Rlx_UnaryFloatOp<"exp", "exp(x)", [{ return b.exp(x); }]>;
+def Rlx_LogOp : Rlx_UnaryFloatOp<"log", "ln(x)", [{ return b.log(x); }]>;
+def Rlx_SqrtOp : Rlx_UnaryFloatOp<"sqrt", "sqrt(x)", [{ return b.sqrt(x); }]>;
+def Rlx_RsqrtOp : Rlx_UnaryFloatOp<"rsqrt", "1/sqrt(x)", [{
+  return b.rsqrt(x);
+}]>;
+def Rlx_NegOp : Rlx_UnaryNumberOp<"neg", "-x", [{ return b.neg(x); }]>;
+def Rlx_AbsOp : Rlx_UnaryNumberOp<"abs", "|x|", [{ return b.abs(x); }]>;
+def Rlx_SinOp : Rlx_UnaryFloatOp<"sin", "sin(x)", [{ return b.sin(x); }]>;
+def Rlx_CosOp : Rlx_UnaryFloatOp<"cos", "cos(x)", [{ return b.cos(x); }]>;
+def Rlx_TanOp : Rlx_UnaryFloatOp<"tan", "tan(x)", [{ return b.tan(x); }]>;
+def Rlx_AtanOp : Rlx_UnaryFloatOp<"atan", "atan(x)", [{ return b.atan(x); }]>;
+def Rlx_RecipOp : Rlx_UnaryFloatOp<"recip", "1/x", [{
+  return b.div(b.constant(x, 1.0), x);
+}]>;
+def Rlx_RoundOp : Rlx_UnaryFloatOp<"round", "round half to even", [{
+  return b.roundEven(x);
+}]>;
+def Rlx_FloorOp : Rlx_UnaryFloatOp<"floor", "floor(x)", [{
+  return b.floor(x);
+}]>;
+def Rlx_CeilOp : Rlx_UnaryFloatOp<"ceil", "ceil(x)", [{ return b.ceil(x); }]>;
+def Rlx_SignOp : Rlx_UnaryNumberOp<"sign", "-1, 0 or 1 (sign(0) = 0)", [{
+  return b.sign(x);
+}]>;
+def Rlx_SoftplusOp : Rlx_UnaryFloatOp<"softplus", "ln(1+exp(x))", [{
+  return b.softplus(x);
+}]>;
+def Rlx_EluOp : Rlx_UnaryFloatOp<"elu", "x > 0 ? x : exp(x)-1", [{
+  return b.select(b.compare(::mlir::rlx::ComparePredicate::gt, x,
+                            b.constant(x, 0.0)),
+                  x, b.expm1(x));
+}]>;
+def Rlx_ErfOp : Rlx_UnaryFloatOp<"erf", "erf(x)", [{ return b.erf(x); }]>;
+def Rlx_HardSwishOp : Rlx_UnaryFloatOp<"hard_swish",
+    "x*clamp(x+3, 0, 6)/6", [{
+  ::mlir::Value gate = b.clamp(b.add(x, b.constant(x, 3.0)),
+                               b.constant(x, 0.0), b.constant(x, 6.0));
+  return b.div(b.mul(x, gate), b.constant(x, 6.0));
+}]>;
+def Rlx_HardSigmoidOp : Rlx_UnaryFloatOp<"hard_sigmoid",
+    "clamp(x/6+0.5, 0, 1)", [{
+  return b.clamp(b.add(b.div(x, b.constant(x, 6.0)), b.constant(x, 0.5)),
+                 b.constant(x, 0.0), b.constant(x, 1.0));
+}]>;
+def Rlx_MishOp : Rlx_UnaryFloatOp<"mish", "x*tanh(softplus(x))", [{
+  return b.mul(x, b.tanh(b.softplus(x)));
+}]>;
+def Rlx_SoftsignOp : Rlx_UnaryFloatOp<"softsign", "x/(1+|x|)", [{
+  return b.div(x, b.add(b.constant(x, 1.0), b.abs(x)));
+}]>;
+def Rlx_LogSigmoidOp : Rlx_UnaryFloatOp<"log_sigmoid",
+    "min(x,0) - ln(1+exp(-|x|))", [{
+  return b.sub(b.min(x, b.constant(x, 0.0)),
+               b.log1p(b.exp(b.neg(b.abs(x)))));
+}]>;
+
+//===----------------------------------------------------------------------===//
+// Binary arithmetic (14 ops)
+//===----------------------------------------------------------------------===//
+
+def Rlx_AddOp : Rlx_BinaryOp<"add", Rlx_NumberTensor, "lhs + rhs",
+    [{ return b.add(lhs, rhs); }],
+    [{ if (auto r = foldBinaryIdentity(*this, adaptor.getOperands(), 0.0,
+                                       /*commutative=*/true)) return r; }]>;
+def Rlx_SubOp : Rlx_BinaryOp<"sub", Rlx_NumberTensor, "lhs - rhs",
+    [{ return b.sub(lhs, rhs); }],
+    [{ if (auto r = foldBinaryIdentity(*this, adaptor.getOperands(), 0.0,
+                                       /*commutative=*/false)) return r; }]>;
+def Rlx_MulOp : Rlx_BinaryOp<"mul", Rlx_NumberTensor, "lhs * rhs",
+    [{ return b.mul(lhs, rhs); }],
+    [{ if (auto r = foldBinaryIdentity(*this, adaptor.getOperands(), 1.0,
+                                       /*commutative=*/true)) return r; }]>;
+def Rlx_DivOp : Rlx_BinaryOp<"div", Rlx_NumberTensor,
+    "lhs / rhs (integers truncate toward zero)",
+    [{ return b.div(lhs, rhs); }],
+    [{ if (auto r = foldBinaryIdentity(*this, adaptor.getOperands(), 1.0,
+                                       /*commutative=*/false)) return r; }]>;
+def Rlx_MaxOp : Rlx_BinaryOp<"max", Rlx_NumberTensor,
+    "max(lhs, rhs), NaN-propagating", [{ return b.max(lhs, rhs); }]>;
+def Rlx_MinOp : Rlx_BinaryOp<"min", Rlx_NumberTensor,
+    "min(lhs, rhs), NaN-propagating", [{ return b.min(lhs, rhs); }]>;
+def Rlx_PowOp : Rlx_BinaryOp<"pow", Rlx_FloatTensor, "lhs ^ rhs",
+    [{ return b.pow(lhs, rhs); }]>;
+def Rlx_ModOp : Rlx_BinaryOp<"mod", Rlx_NumberTensor,
+    "fmod(lhs, rhs): the remainder has the sign of the dividend",
+    [{ return b.rem(lhs, rhs); }]>;
+def Rlx_BitAndOp : Rlx_BinaryOp<"bit_and", Rlx_IntOrBoolTensor, "lhs & rhs",
+    [{ return b.bitAnd(lhs, rhs); }]>;
+def Rlx_BitOrOp : Rlx_BinaryOp<"bit_or", Rlx_IntOrBoolTensor, "lhs | rhs",
+    [{ return b.bitOr(lhs, rhs); }]>;
+def Rlx_BitXorOp : Rlx_BinaryOp<"bit_xor", Rlx_IntOrBoolTensor, "lhs ^ rhs",
+    [{ return b.bitXor(lhs, rhs); }]>;
+def Rlx_ShlOp : Rlx_BinaryOp<"shl", StaticShapeTensorOf<[Rlx_Int]>,
+    "lhs << rhs; amounts outside [0, bitwidth) give 0",
+    [{ return b.shiftLeft(lhs, rhs); }]>;
+def Rlx_ShrOp : Rlx_BinaryOp<"shr", StaticShapeTensorOf<[Rlx_Int]>,
+    "arithmetic lhs >> rhs; amounts outside [0, bitwidth) fill with the sign",
+    [{ return b.shiftRight(lhs, rhs); }]>;
+def Rlx_Atan2Op : Rlx_BinaryOp<"atan2", Rlx_FloatTensor, "atan2(lhs, rhs)",
+    [{ return b.atan2(lhs, rhs); }]>;
+
+//===----------------------------------------------------------------------===//
+// Comparisons (6 ops)
+//===----------------------------------------------------------------------===//
+
+def Rlx_EqOp : Rlx_CompareOp<"eq", "eq">;
+def Rlx_NeOp : Rlx_CompareOp<"ne", "ne">;
+def Rlx_LtOp : Rlx_CompareOp<"lt", "lt">;
+def Rlx_LeOp : Rlx_CompareOp<"le", "le">;
+def Rlx_GtOp : Rlx_CompareOp<"gt", "gt">;
+def Rlx_GeOp : Rlx_CompareOp<"ge", "ge">;
+
+//===----------------------------------------------------------------------===//
+// Other elementwise ops
+//===----------------------------------------------------------------------===//
+
+def Rlx_WhereOp : Rlx_BroadcastOp<"where", "::mlir::Type()", [{
+  return b.select(operands[0], operands[1], operands[2]);
+}], "", [AllElementTypesMatch<["on_true", "on_false", "result"]>]> {
+  let summary = "elementwise select with broadcasting";
+  let description = [{
+    `result = condition ? on_true : on_false`, over the numpy-style broadcast
+    of all three operands.
+  }];
+  let arguments = (ins Rlx_BoolTensor:$condition, Rlx_Tensor:$on_true,
+                       Rlx_Tensor:$on_false);
+  let results = (outs Rlx_Tensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $on_true `,` $on_false attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Rlx_FmaOp : Rlx_BroadcastOp<"fma", "::mlir::Type()", [{
+  return b.fma(operands[0], operands[1], operands[2]);
+}], "", [SameOperandsElementType]> {
+  let summary = "fused multiply-add with a single rounding";
+  let description = [{
+    `result = a * b + c` rounded once, over the numpy-style broadcast of the
+    three operands.
+  }];
+  let arguments = (ins Rlx_FloatTensor:$a, Rlx_FloatTensor:$b,
+                       Rlx_FloatTensor:$c);
+  let results = (outs Rlx_FloatTensor:$result);
+  let assemblyFormat =
+    "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)";
+}
+
+def Rlx_CastOp : Rlx_ElementwiseOp<"cast", [SameOperandsAndResultShape]> {
+  let summary = "elementwise conversion to the result element type";
+  let description = [{
+    Converts each element to the element type of the result. Floats round to
+    nearest even; float to integer truncates toward zero and saturates at the
+    integer range, with NaN giving 0; anything to `i1` is `x != 0`; `i1` to a
+    number gives 0 or 1; integers convert as signed.
+  }];
+  let arguments = (ins Rlx_Tensor:$input);
+  let results = (outs Rlx_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let extraClassDefinition = [{
+    ::mlir::Value CastOp::buildScalar(::mlir::rlx::ScalarBuilder &b,
+                                      ::mlir::ValueRange operands) {
+      return b.convert(operands[0], ::mlir::rlx::ScalarBuilder::computeType(
+                                        getType().getElementType()));
+    }
+    ::mlir::OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
+      if (getInput().getType() == getType())
+        return getInput();
+      return ::mlir::rlx::foldElementwise(*this, adaptor.getOperands());
+    }
+  }];
+}
+
+def Rlx_ClampOp : Rlx_ElementwiseOp<"clamp",
+    [SameOperandsAndResultType, Elementwise]> {
+  let summary = "elementwise clamp to [min, max]";
+  let description = [{
+    `result = min(max(x, min), max)`; either bound may be omitted. For
+    integer tensors the bounds are truncated toward zero. NaN stays NaN.
+  }];
+  let arguments = (ins Rlx_NumberTensor:$input, OptionalAttr<F64Attr>:$min,
+                       OptionalAttr<F64Attr>:$max);
+  let results = (outs Rlx_NumberTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def Rlx_StopGradientOp : Rlx_ElementwiseOp<"stop_gradient",
+    [SameOperandsAndResultType, Elementwise]> {
+  let summary = "identity whose gradient is zero";
+  let description = [{
+    Returns its input unchanged. Automatic differentiation does not propagate
+    gradients through it, so it is never folded away at the graph level.
+  }];
+  let arguments = (ins Rlx_Tensor:$input);
+  let results = (outs Rlx_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasFolder = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions and reductions
+//===----------------------------------------------------------------------===//
+
+def Rlx_MatmulOp : Rlx_Op<"matmul", [Pure, InferTypeOpAdaptor,
+                                     SameOperandsElementType]> {
+  let summary = "batched matrix product with broadcast batch dimensions";
+  let description = [{
+    `[..., M, K] x [..., K, N] -> [..., M, N]`. Both operands have rank >= 2;
+    their batch dimensions (all but the last two) broadcast numpy-style.
+    Low-precision floats (f16, bf16) accumulate in f32.
+  }];
+  let arguments = (ins Rlx_NumberTensor:$lhs, Rlx_NumberTensor:$rhs);
+  let results = (outs Rlx_NumberTensor:$result);
+  let assemblyFormat =
+    "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+def Rlx_ReduceOp : Rlx_Op<"reduce", [Pure, InferTypeOpAdaptor]> {
+  let summary = "reduction over a set of axes";
+  let description = [{
+    Reduces `input` over `axes` (distinct, each in `[-rank, rank)`) with
+    `kind` (sum, mean, max, min, prod). With `keep_dim` the reduced axes stay
+    as size-1 dimensions. `mean` requires a floating-point input. Reducing a
+    zero-length axis gives the combiner's identity (0, 1, -inf, +inf) and NaN
+    for the mean.
+  }];
+  let arguments = (ins Rlx_NumberTensor:$input, Rlx_ReduceKind:$kind,
+                       DenseI64ArrayAttr:$axes, UnitAttr:$keep_dim);
+  let results = (outs Rlx_NumberTensor:$result);
+  let assemblyFormat = [{
+    $kind $input `axes` `=` $axes (`keep_dim` $keep_dim^)? attr-dict `:`
+    type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The reduced axes, normalized to [0, rank) and sorted.
+    ::llvm::SmallVector<int64_t> getNormalizedAxes();
+  }];
+}
+
+class Rlx_SoftmaxLikeOp<string mnemonic, string formula>
+    : Rlx_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = mnemonic # " along one axis";
+  let description = "Computes `" # formula # "` along `axis` (in `[-rank, "
+    "rank)`), subtracting the maximum first so that large inputs do not "
+    "overflow.";
+  let arguments = (ins Rlx_FloatTensor:$input, Rlx_I64Attr:$axis);
+  let results = (outs Rlx_FloatTensor:$result);
+  let assemblyFormat = "$input `axis` `=` $axis attr-dict `:` type($input)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `axis` normalized to [0, rank).
+    int64_t getNormalizedAxis() {
+      int64_t rank = getType().getRank();
+      return getAxis() < 0 ? getAxis() + rank : getAxis();
+    }
+  }];
+}
+
+def Rlx_SoftmaxOp
+    : Rlx_SoftmaxLikeOp<"softmax", "exp(x - max) / sum(exp(x - max))">;
+def Rlx_LogSoftmaxOp
+    : Rlx_SoftmaxLikeOp<"log_softmax", "x - max - log(sum(exp(x - max)))">;
+
+//===----------------------------------------------------------------------===//
+// Shape and data movement
+//===----------------------------------------------------------------------===//
+
+def Rlx_ConstantOp : Rlx_Op<"constant", [Pure, ConstantLike,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "constant tensor";
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Rlx_Tensor:$result);
+  let assemblyFormat = "$value attr-dict";
+  let hasFolder = 1;
+}
+
+def Rlx_ReshapeOp : Rlx_Op<"reshape", [Pure, AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "row-major reshape to the result type";
+  let description = [{
+    Reinterprets the elements of `input`, in row-major order, with the shape
+    of the result. Both shapes have the same number of elements.
+  }];
+  let arguments = (ins Rlx_Tensor:$input);
+  let results = (outs Rlx_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Rlx_TransposeOp : Rlx_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+  let summary = "permutation of the dimensions";
+  let description = [{
+    `result` dimension `i` is `input` dimension `permutation[i]`.
+  }];
+  let arguments = (ins Rlx_Tensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs Rlx_Tensor:$result);
+  let assemblyFormat = [{
+    $input $permutation attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+def Rlx_ExpandOp : Rlx_Op<"expand", [Pure, AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "broadcast to the result shape";
+  let description = [{
+    Broadcasts `input` numpy-style to the shape of the result: missing
+    leading dimensions are added and size-1 dimensions repeated.
+  }];
+  let arguments = (ins Rlx_Tensor:$input);
+  let results = (outs Rlx_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Rlx_ConcatOp : Rlx_Op<"concat", [Pure, InferTypeOpAdaptor,
+                                     SameOperandsAndResultElementType]> {
+  let summary = "concatenation along one axis";
+  let description = [{
+    Joins `inputs` along `axis` (in `[-rank, rank)`); all other dimensions
+    must agree.
+  }];
+  let arguments = (ins Variadic<Rlx_Tensor>:$inputs, Rlx_I64Attr:$axis);
+  let results = (outs Rlx_Tensor:$result);
+  let assemblyFormat = [{
+    $inputs `axis` `=` $axis attr-dict `:` functional-type($inputs, results)
+  }];
+  let hasFolder = 1;
+}
+
+def Rlx_NarrowOp : Rlx_Op<"narrow", [Pure, InferTypeOpAdaptor]> {
+  let summary = "contiguous window along one axis";
+  let description = [{
+    Selects elements `[start, start + length)` of `axis`.
+  }];
+  let arguments = (ins Rlx_Tensor:$input, Rlx_I64Attr:$axis, Rlx_I64Attr:$start,
+                       Rlx_I64Attr:$length);
+  let results = (outs Rlx_Tensor:$result);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis `,` `start` `=` $start `,` `length` `=` $length
+    attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+def Rlx_SliceOp : Rlx_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+  let summary = "strided window along one axis";
+  let description = [{
+    Output element `j` along `axis` reads input index `start + j * step` for
+    `j` in `[0, length)`. `step` is non-zero and may be negative (`x[::-1]`);
+    every index read lies inside the axis.
+  }];
+  let arguments = (ins Rlx_Tensor:$input, Rlx_I64Attr:$axis, Rlx_I64Attr:$start,
+                       Rlx_I64Attr:$length, Rlx_I64Attr:$step);
+  let results = (outs Rlx_Tensor:$result);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis `,` `start` `=` $start `,` `length` `=` $length
+    `,` `step` `=` $step attr-dict `:` type($input) `->` type($result)
+  }];
+}
+
+#endif // RLX_DIALECT_RLX_IR_RLXOPS_TD

@@ -1,0 +1,17 @@
+//===- Passes.h - rlx transformation passes ---------------------*- C++ -*-===//
+#ifndef RLX_TRANSFORMS_PASSES_H
+#define RLX_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::rlx {
+
+#define GEN_PASS_DECL
+#include "rlx/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "rlx/Transforms/Passes.h.inc"
+
+} // namespace mlir::rlx
+
+#endif // RLX_TRANSFORMS_PASSES_H

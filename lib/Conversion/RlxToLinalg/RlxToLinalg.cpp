@@ -1,0 +1,41 @@
+//===- RlxToLinalg.cpp - The rlx-to-linalg pass ---------------------------===//
+#include "rlx/Conversion/RlxToLinalg/RlxToLinalg.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "rlx/Conversion/Passes.h"
+#include "rlx/Dialect/Rlx/IR/RlxDialect.h"
+
+namespace mlir::rlx {
+#define GEN_PASS_DEF_RLXTOLINALG
+#include "rlx/Conversion/Passes.h.inc"
+} // namespace mlir::rlx
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
+  populateElementwiseToLinalgPatterns(patterns);
+  populateLinearToLinalgPatterns(patterns);
+  populateReductionToLinalgPatterns(patterns);
+  populateDataMovementToLinalgPatterns(patterns);
+}
+
+namespace {
+struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    ConversionTarget target(*context);
+    target.addIllegalDialect<RlxDialect>();
+    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                           math::MathDialect, tensor::TensorDialect>();
+    RewritePatternSet patterns(context);
+    populateRlxToLinalgPatterns(patterns);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,62 @@
+//===- Utils.cpp - Helpers shared by the rlx-to-linalg patterns -----------===//
+#include "Utils.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "rlx/Dialect/Rlx/IR/ScalarBuilder.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+AffineMap mlir::rlx::getBroadcastIndexingMap(RankedTensorType operand,
+                                             int64_t resultRank) {
+  MLIRContext *context = operand.getContext();
+  int64_t lead = resultRank - operand.getRank();
+  SmallVector<AffineExpr> exprs;
+  for (auto [d, size] : llvm::enumerate(operand.getShape()))
+    exprs.push_back(size == 1 ? getAffineConstantExpr(0, context)
+                              : getAffineDimExpr(lead + d, context));
+  return AffineMap::get(resultRank, 0, exprs, context);
+}
+
+Value mlir::rlx::createEmptyTensor(OpBuilder &b, Location loc,
+                                   RankedTensorType type) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType());
+}
+
+Value mlir::rlx::createFilledTensor(OpBuilder &b, Location loc,
+                                    RankedTensorType type, Value value) {
+  Value empty = createEmptyTensor(b, loc, type);
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
+Value mlir::rlx::mapElements(
+    OpBuilder &b, Location loc, Value input, RankedTensorType resultType,
+    function_ref<Value(OpBuilder &, Location, Value)> convert) {
+  int64_t rank = resultType.getRank();
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultType, input, createEmptyTensor(b, loc, resultType),
+      ArrayRef<AffineMap>{identity, identity}, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        linalg::YieldOp::create(nested, nestedLoc,
+                                convert(nested, nestedLoc, args[0]));
+      });
+  return generic.getResult(0);
+}
+
+Value mlir::rlx::convertElements(OpBuilder &b, Location loc, Value input,
+                                 Type elementType) {
+  auto type = cast<RankedTensorType>(input.getType());
+  if (type.getElementType() == elementType)
+    return input;
+  return mapElements(b, loc, input, type.clone(elementType),
+                     [&](OpBuilder &nested, Location nestedLoc, Value x) {
+                       return ScalarBuilder(nested, nestedLoc)
+                           .convert(x, elementType);
+                     });
+}

@@ -1,0 +1,35 @@
+//===- Utils.h - Helpers shared by the rlx-to-linalg patterns ---*- C++ -*-===//
+#ifndef RLX_LIB_CONVERSION_RLXTOLINALG_UTILS_H
+#define RLX_LIB_CONVERSION_RLXTOLINALG_UTILS_H
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::rlx {
+
+/// The indexing map that reads `operand` while iterating over a
+/// `resultRank`-dimensional numpy-style broadcast: leading dimensions the
+/// operand lacks are dropped and its size-1 dimensions read index 0.
+AffineMap getBroadcastIndexingMap(RankedTensorType operand, int64_t resultRank);
+
+/// An uninitialized tensor of `type`.
+Value createEmptyTensor(OpBuilder &b, Location loc, RankedTensorType type);
+
+/// A tensor of `type` filled with `value`.
+Value createFilledTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                         Value value);
+
+/// Applies `convert` (scalar to scalar) to every element of `input`, giving a
+/// tensor of `resultType` (same shape).
+Value mapElements(OpBuilder &b, Location loc, Value input,
+                  RankedTensorType resultType,
+                  function_ref<Value(OpBuilder &, Location, Value)> convert);
+
+/// `input` with every element converted to `elementType` (extf, truncf, ...).
+Value convertElements(OpBuilder &b, Location loc, Value input,
+                      Type elementType);
+
+} // namespace mlir::rlx
+
+#endif // RLX_LIB_CONVERSION_RLXTOLINALG_UTILS_H

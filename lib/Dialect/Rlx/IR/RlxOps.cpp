@@ -1,0 +1,507 @@
+//===- RlxOps.cpp - rlx op verifiers, shape inference and folders ---------===//
+#include "rlx/Dialect/Rlx/IR/RlxOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Traits.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+/// Prints a shape as `[2, 3]` for diagnostics.
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '[';
+  llvm::interleaveComma(shape, os);
+  os << ']';
+  return text;
+}
+
+/// Normalizes `axis` from [-rank, rank) to [0, rank); fails with a diagnostic
+/// naming `what` otherwise.
+static FailureOr<int64_t> normalizeAxis(std::optional<Location> loc,
+                                        int64_t axis, int64_t rank,
+                                        StringRef what = "axis") {
+  if (axis < -rank || axis >= rank)
+    return emitOptionalError(loc, what, " ", axis,
+                             " is out of range for rank ", rank);
+  return axis < 0 ? axis + rank : axis;
+}
+
+//===----------------------------------------------------------------------===//
+// Broadcasting and elementwise folding
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::rlx::inferBroadcastResultType(
+    std::optional<Location> loc, TypeRange operandTypes, Type elementType,
+    SmallVectorImpl<Type> &inferred) {
+  SmallVector<int64_t> shape;
+  for (Type type : operandTypes) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return emitOptionalError(loc, "expected ranked tensor operands");
+    SmallVector<int64_t> next;
+    if (!OpTrait::util::getBroadcastedShape(shape, tensor.getShape(), next))
+      return emitOptionalError(loc, "operand shapes are not broadcast "
+                                    "compatible: ",
+                               formatShape(shape), " and ",
+                               formatShape(tensor.getShape()));
+    shape = std::move(next);
+  }
+  if (!elementType)
+    elementType = cast<RankedTensorType>(operandTypes.back()).getElementType();
+  inferred.push_back(RankedTensorType::get(shape, elementType));
+  return success();
+}
+
+/// Folding evaluates `buildScalar` once per element, so cap the work.
+static constexpr int64_t kMaxFoldedElements = 4096;
+
+/// Converts a constant scalar from its storage type to its computation type
+/// (or back), as the lowering does with extf/truncf.
+static Attribute convertScalarAttr(Attribute attr, Type to) {
+  if (cast<TypedAttr>(attr).getType() == to)
+    return attr;
+  auto floatAttr = dyn_cast<FloatAttr>(attr);
+  auto floatType = dyn_cast<FloatType>(to);
+  if (!floatAttr || !floatType)
+    return {};
+  APFloat value = floatAttr.getValue();
+  bool losesInfo;
+  value.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return FloatAttr::get(floatType, value);
+}
+
+OpFoldResult mlir::rlx::foldElementwise(ScalarComputeOpInterface op,
+                                        ArrayRef<Attribute> operands) {
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!resultType || resultType.getNumElements() > kMaxFoldedElements)
+    return {};
+  SmallVector<DenseElementsAttr> inputs;
+  for (Attribute attr : operands) {
+    auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
+    if (!dense)
+      return {};
+    inputs.push_back(dense);
+  }
+  bool allSplat = llvm::all_of(inputs, [](auto d) { return d.isSplat(); });
+  int64_t count = allSplat ? 1 : resultType.getNumElements();
+  ArrayRef<int64_t> shape = resultType.getShape();
+
+  // Evaluate in a detached block: createOrFold reduces the formula to an
+  // arith.constant when every op on the way folds.
+  Block scratch;
+  OpBuilder builder = OpBuilder::atBlockBegin(&scratch);
+  ScalarBuilder scalar(builder, op->getLoc());
+  Type resultElement = resultType.getElementType();
+  SmallVector<Attribute> results;
+  SmallVector<int64_t> index(shape.size());
+  for (int64_t linear = 0; linear < count; ++linear) {
+    // Multi-dimensional index of this output element.
+    for (int64_t d = shape.size() - 1, rest = linear; d >= 0; --d) {
+      index[d] = rest % shape[d];
+      rest /= shape[d];
+    }
+    SmallVector<Value> args;
+    for (DenseElementsAttr input : inputs) {
+      ArrayRef<int64_t> inShape = input.getType().getShape();
+      int64_t offset = 0;
+      if (!input.isSplat()) {
+        int64_t lead = shape.size() - inShape.size();
+        for (auto [d, size] : llvm::enumerate(inShape))
+          offset = offset * size + (size == 1 ? 0 : index[lead + d]);
+      }
+      Attribute element = input.getValues<Attribute>()[offset];
+      Type computeType =
+          ScalarBuilder::computeType(cast<TypedAttr>(element).getType());
+      auto typed = dyn_cast_or_null<TypedAttr>(
+          convertScalarAttr(element, computeType));
+      if (!typed)
+        return {};
+      args.push_back(arith::ConstantOp::create(builder, op->getLoc(), typed));
+    }
+    Value value = op.buildScalar(scalar, args);
+    Attribute folded;
+    if (!matchPattern(value, m_Constant(&folded)))
+      return {};
+    folded = convertScalarAttr(folded, resultElement);
+    if (!folded)
+      return {};
+    results.push_back(folded);
+  }
+  if (allSplat)
+    return SplatElementsAttr::get(resultType, results.front());
+  return DenseElementsAttr::get(resultType, results);
+}
+
+/// True if `attr` is a splat equal to `value`.
+static bool isSplatOf(Attribute attr, double value) {
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(attr);
+  if (!splat)
+    return false;
+  if (auto f = dyn_cast<FloatAttr>(splat.getSplatValue<Attribute>()))
+    return f.getValueAsDouble() == value;
+  if (auto i = dyn_cast<IntegerAttr>(splat.getSplatValue<Attribute>()))
+    return i.getValue().getSExtValue() == static_cast<int64_t>(value);
+  return false;
+}
+
+OpFoldResult mlir::rlx::foldBinaryIdentity(Operation *op,
+                                           ArrayRef<Attribute> operands,
+                                           double identity, bool commutative) {
+  Type resultType = op->getResult(0).getType();
+  if (isSplatOf(operands[1], identity) &&
+      op->getOperand(0).getType() == resultType)
+    return op->getOperand(0);
+  if (commutative && isSplatOf(operands[0], identity) &&
+      op->getOperand(1).getType() == resultType)
+    return op->getOperand(1);
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ClampOp / StopGradientOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ClampOp::verify() {
+  if (!getMin() && !getMax())
+    return emitOpError("requires at least one of 'min' and 'max'");
+  if (getMin() && getMax() &&
+      getMinAttr().getValueAsDouble() > getMaxAttr().getValueAsDouble())
+    return emitOpError("requires min <= max, got min = ")
+           << getMinAttr().getValueAsDouble()
+           << " and max = " << getMaxAttr().getValueAsDouble();
+  return success();
+}
+
+Value ClampOp::buildScalar(ScalarBuilder &b, ValueRange operands) {
+  Value x = operands[0];
+  if (FloatAttr lo = getMinAttr())
+    x = b.max(x, b.constant(x, lo.getValueAsDouble()));
+  if (FloatAttr hi = getMaxAttr())
+    x = b.min(x, b.constant(x, hi.getValueAsDouble()));
+  return x;
+}
+
+OpFoldResult ClampOp::fold(FoldAdaptor adaptor) {
+  return foldElementwise(*this, adaptor.getOperands());
+}
+
+Value StopGradientOp::buildScalar(ScalarBuilder &, ValueRange operands) {
+  return operands[0];
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  auto lhs = cast<RankedTensorType>(adaptor.getLhs().getType());
+  auto rhs = cast<RankedTensorType>(adaptor.getRhs().getType());
+  if (lhs.getRank() < 2 || rhs.getRank() < 2)
+    return emitOptionalError(loc, "operands must have rank >= 2, got ",
+                             lhs.getRank(), " and ", rhs.getRank());
+  ArrayRef<int64_t> l = lhs.getShape(), r = rhs.getShape();
+  int64_t k = l.back(), kr = r[r.size() - 2];
+  if (k != kr)
+    return emitOptionalError(loc, "contracting dimensions differ: lhs ",
+                             formatShape(l), " has K = ", k, ", rhs ",
+                             formatShape(r), " has K = ", kr);
+  SmallVector<int64_t> batch;
+  if (!OpTrait::util::getBroadcastedShape(l.drop_back(2), r.drop_back(2),
+                                          batch))
+    return emitOptionalError(loc, "batch dimensions are not broadcast "
+                                  "compatible: ",
+                             formatShape(l.drop_back(2)), " and ",
+                             formatShape(r.drop_back(2)));
+  batch.push_back(l[l.size() - 2]);
+  batch.push_back(r.back());
+  inferred.push_back(RankedTensorType::get(batch, lhs.getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+/// Normalizes and checks reduction axes; sorted on success.
+static FailureOr<SmallVector<int64_t>>
+normalizeReduceAxes(std::optional<Location> loc, ArrayRef<int64_t> axes,
+                    int64_t rank) {
+  if (axes.empty())
+    return emitOptionalError(loc, "requires at least one reduction axis");
+  SmallVector<int64_t> normalized;
+  llvm::SmallBitVector seen(rank);
+  for (int64_t axis : axes) {
+    FailureOr<int64_t> n = normalizeAxis(loc, axis, rank);
+    if (failed(n))
+      return failure();
+    if (seen.test(*n))
+      return emitOptionalError(loc, "axis ", axis, " is reduced twice");
+    seen.set(*n);
+    normalized.push_back(*n);
+  }
+  llvm::sort(normalized);
+  return normalized;
+}
+
+SmallVector<int64_t> ReduceOp::getNormalizedAxes() {
+  return *normalizeReduceAxes(std::nullopt, getAxes(),
+                              getInput().getType().getRank());
+}
+
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  FailureOr<SmallVector<int64_t>> axes =
+      normalizeReduceAxes(loc, adaptor.getAxes(), input.getRank());
+  if (failed(axes))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (auto [d, size] : llvm::enumerate(input.getShape())) {
+    if (!llvm::is_contained(*axes, static_cast<int64_t>(d)))
+      shape.push_back(size);
+    else if (adaptor.getKeepDim())
+      shape.push_back(1);
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  if (getKind() == ReduceKind::Mean &&
+      !isa<FloatType>(getInput().getType().getElementType()))
+    return emitOpError("'mean' requires a floating-point input, got ")
+           << getInput().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SoftmaxOp / LogSoftmaxOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxOp::verify() {
+  return normalizeAxis(getLoc(), getAxis(), getType().getRank());
+}
+
+LogicalResult LogSoftmaxOp::verify() {
+  return normalizeAxis(getLoc(), getAxis(), getType().getRank());
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+//===----------------------------------------------------------------------===//
+// ReshapeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType in = getInput().getType(), out = getType();
+  if (in.getNumElements() != out.getNumElements())
+    return emitOpError("cannot reshape ")
+           << formatShape(in.getShape()) << " (" << in.getNumElements()
+           << " elements) to " << formatShape(out.getShape()) << " ("
+           << out.getNumElements() << " elements)";
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
+    return dense.reshape(getType());
+  if (auto producer = getInput().getDefiningOp<ReshapeOp>()) {
+    getInputMutable().assign(producer.getInput());
+    return getResult();
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// TransposeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  ArrayRef<int64_t> perm = adaptor.getPermutation();
+  if (static_cast<int64_t>(perm.size()) != input.getRank())
+    return emitOptionalError(loc, "permutation has ", perm.size(),
+                             " entries but the input has rank ",
+                             input.getRank());
+  if (!isPermutationVector(perm))
+    return emitOptionalError(loc, "permutation ", formatShape(perm),
+                             " is not a permutation of [0, ", perm.size(),
+                             ")");
+  SmallVector<int64_t> shape;
+  for (int64_t d : perm)
+    shape.push_back(input.getDimSize(d));
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  ArrayRef<int64_t> perm = getPermutation();
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+    return getInput();
+  // transpose(transpose(x, p), q) = transpose(x, p o q).
+  if (auto producer = getInput().getDefiningOp<TransposeOp>()) {
+    SmallVector<int64_t> composed;
+    for (int64_t d : perm)
+      composed.push_back(producer.getPermutation()[d]);
+    getInputMutable().assign(producer.getInput());
+    setPermutation(composed);
+    if (llvm::equal(composed, llvm::seq<int64_t>(0, composed.size())))
+      return getInput();
+    return getResult();
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ExpandOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ExpandOp::verify() {
+  ArrayRef<int64_t> in = getInput().getType().getShape();
+  ArrayRef<int64_t> out = getType().getShape();
+  if (in.size() > out.size())
+    return emitOpError("cannot expand rank ")
+           << in.size() << " to the lower rank " << out.size();
+  int64_t lead = out.size() - in.size();
+  for (auto [d, size] : llvm::enumerate(in))
+    if (size != 1 && size != out[lead + d])
+      return emitOpError("cannot expand ")
+             << formatShape(in) << " to " << formatShape(out)
+             << ": dimension " << d << " has size " << size
+             << ", which is neither 1 nor " << out[lead + d];
+  return success();
+}
+
+OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
+    if (dense.isSplat())
+      return SplatElementsAttr::get(getType(),
+                                    dense.getSplatValue<Attribute>());
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ConcatOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  if (adaptor.getInputs().empty())
+    return emitOptionalError(loc, "requires at least one input");
+  auto first = cast<RankedTensorType>(adaptor.getInputs().front().getType());
+  FailureOr<int64_t> axis =
+      normalizeAxis(loc, adaptor.getAxis(), first.getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(first.getShape());
+  shape[*axis] = 0;
+  for (auto [i, value] : llvm::enumerate(adaptor.getInputs())) {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (type.getRank() != first.getRank())
+      return emitOptionalError(loc, "input ", i, " has rank ", type.getRank(),
+                               ", expected ", first.getRank());
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (d != *axis && type.getDimSize(d) != first.getDimSize(d))
+        return emitOptionalError(
+            loc, "input ", i, " has shape ", formatShape(type.getShape()),
+            ", which differs from ", formatShape(first.getShape()),
+            " outside the concatenation axis ", *axis);
+    shape[*axis] += type.getDimSize(*axis);
+  }
+  inferred.push_back(RankedTensorType::get(shape, first.getElementType()));
+  return success();
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor) {
+  if (getInputs().size() == 1)
+    return getInputs().front();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// NarrowOp / SliceOp
+//===----------------------------------------------------------------------===//
+
+/// Checks that `start + j * step`, j in [0, length), stays inside the axis and
+/// returns the result type.
+static LogicalResult inferWindowType(std::optional<Location> loc,
+                                     RankedTensorType input, int64_t axis,
+                                     int64_t start, int64_t length,
+                                     int64_t step,
+                                     SmallVectorImpl<Type> &inferred) {
+  FailureOr<int64_t> dim = normalizeAxis(loc, axis, input.getRank());
+  if (failed(dim))
+    return failure();
+  int64_t size = input.getDimSize(*dim);
+  if (step == 0)
+    return emitOptionalError(loc, "step must be non-zero");
+  if (length < 0)
+    return emitOptionalError(loc, "length must be >= 0, got ", length);
+  if (length > 0) {
+    int64_t last = start + (length - 1) * step;
+    if (start < 0 || start >= size || last < 0 || last >= size)
+      return emitOptionalError(loc, "window start = ", start,
+                               ", length = ", length, ", step = ", step,
+                               " reads outside axis ", *dim, " of size ",
+                               size);
+  }
+  SmallVector<int64_t> shape(input.getShape());
+  shape[*dim] = length;
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult NarrowOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  return inferWindowType(loc,
+                         cast<RankedTensorType>(adaptor.getInput().getType()),
+                         adaptor.getAxis(), adaptor.getStart(),
+                         adaptor.getLength(), /*step=*/1, inferred);
+}
+
+OpFoldResult NarrowOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  return inferWindowType(loc,
+                         cast<RankedTensorType>(adaptor.getInput().getType()),
+                         adaptor.getAxis(), adaptor.getStart(),
+                         adaptor.getLength(), adaptor.getStep(), inferred);
+}
+
+#define GET_OP_CLASSES
+#include "rlx/Dialect/Rlx/IR/RlxOps.cpp.inc"

@@ -1,0 +1,64 @@
+//===- CpuPipeline.cpp - rlx to LLVM for CPUs -----------------------------===//
+#include "rlx/Pipelines/Pipelines.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "rlx/Conversion/Passes.h"
+#include "rlx/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
+                                 const CpuPipelineOptions &options) {
+  // Signatures are read while functions still take tensors.
+  pm.addPass(createRlxExportAbi());
+  pm.addNestedPass<func::FuncOp>(createRlxToLinalg());
+  pm.addPass(createCanonicalizerPass());
+  if (options.fuseElementwise)
+    pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCSEPass());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createCanonicalizerPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  // LLVM intrinsics where they exist (vectorizable), libm for the rest.
+  ConvertMathToLLVMPassOptions mathToLLVM;
+  mathToLLVM.approximateLog1p = false;
+  pm.addPass(createConvertMathToLLVMPass(mathToLLVM));
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createRlxEmitInvokeWrappers());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::rlx::registerRlxPipelines() {
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "rlx-cpu-pipeline",
+      "Lower rlx to the LLVM dialect for CPUs, with the runtime's C ABI",
+      buildCpuPipeline);
+}

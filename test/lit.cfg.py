@@ -1,0 +1,48 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "RLX"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".py"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs", "lib"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.rlx_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%rlx_src_root", config.rlx_src_root))
+config.substitutions.append(("%rlx_lib_dir", config.rlx_lib_dir))
+# The numerical oracle (PyTorch, numpy) lives in Debian's interpreter, not in
+# whatever python3 comes first on PATH.
+config.substitutions.append(("%oracle_python", "/usr/bin/python3"))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
+tools = [
+    "rlx-opt",
+    "rlx-compile",
+    "rlx-run",
+    "rlx-runtime-test",
+    ToolSubst("mlir-translate", unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+llvm_config.with_environment("PATH", config.rlx_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PYTHONPATH", os.path.join(config.rlx_src_root, "python"), append_path=True)
+llvm_config.with_environment("RLX_BUILD_DIR", config.rlx_obj_root)
+
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+try:
+    import subprocess
+    subprocess.run(["/usr/bin/python3", "-c", "import torch, numpy"],
+                   check=True, capture_output=True)
+    config.available_features.add("torch")
+except Exception:
+    pass

@@ -1,0 +1,204 @@
+//===- rlx-compile.cpp - Compile an rlx module to a shared object ---------===//
+//
+// rlx-compile IN.mlir -o OUT.so: runs the rlx CPU pipeline, translates to
+// LLVM IR, optimizes and emits an object file in-process with LLVM, then
+// links it into a shared object with the C driver found at configure time
+// (clang-22 by default). The result exports `rlx_manifest` and one
+// `rlx_invoke_<name>` per public function (docs/runtime.md).
+//
+//===----------------------------------------------------------------------===//
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "rlx/Dialect/Rlx/IR/RlxDialect.h"
+#include "rlx/Pipelines/Pipelines.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+enum class EmitKind { SharedObject, Object, LLVMIR, MLIR };
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
+                               cl::Required);
+cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+                                cl::value_desc("path"), cl::Required);
+cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
+                           cl::Prefix, cl::init(3));
+cl::opt<std::string> targetCpu(
+    "mcpu", cl::desc("Target CPU (default: the host CPU)"),
+    cl::init(""));
+cl::opt<EmitKind> emitKind(
+    "emit", cl::desc("What to produce"), cl::init(EmitKind::SharedObject),
+    cl::values(clEnumValN(EmitKind::SharedObject, "so", "shared object"),
+               clEnumValN(EmitKind::Object, "obj", "object file"),
+               clEnumValN(EmitKind::LLVMIR, "llvm", "optimized LLVM IR"),
+               clEnumValN(EmitKind::MLIR, "mlir",
+                          "the LLVM dialect after the pipeline")));
+cl::opt<bool> noFuse("no-fuse",
+                     cl::desc("Disable linalg elementwise fusion"),
+                     cl::init(false));
+} // namespace
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "rlx-compile: error: " << message << "\n";
+  return 1;
+}
+
+static std::unique_ptr<llvm::TargetMachine>
+createHostTargetMachine(std::string &error) {
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  std::string cpu = targetCpu.empty() ? llvm::sys::getHostCPUName().str()
+                                      : targetCpu.getValue();
+  llvm::SubtargetFeatures features;
+  if (targetCpu.empty())
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      features.AddFeature(feature.first(), feature.second);
+  llvm::CodeGenOptLevel level = optLevel == 0   ? llvm::CodeGenOptLevel::None
+                                : optLevel == 1 ? llvm::CodeGenOptLevel::Less
+                                : optLevel == 2
+                                    ? llvm::CodeGenOptLevel::Default
+                                    : llvm::CodeGenOptLevel::Aggressive;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      llvm::Triple(triple), cpu, features.getString(), llvm::TargetOptions(),
+      llvm::Reloc::PIC_, std::nullopt, level));
+  if (!machine)
+    error = "cannot create a target machine for " + triple + " / " + cpu;
+  return machine;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  cl::ParseCommandLineOptions(argc, argv, "rlx module compiler\n");
+  if (optLevel > 3)
+    return fail("-O" + llvm::Twine(optLevel) + " is not in 0..3");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registry.insert<rlx::RlxDialect>();
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  MLIRContext context(registry);
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFile, &error);
+  if (!input)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  PassManager pm(&context);
+  rlx::CpuPipelineOptions pipelineOptions;
+  pipelineOptions.fuseElementwise = !noFuse;
+  rlx::buildCpuPipeline(pm, pipelineOptions);
+  if (failed(pm.run(*module)))
+    return 1;
+
+  auto writeOutput = [&](llvm::function_ref<void(llvm::raw_ostream &)> emit,
+                         StringRef path) -> bool {
+    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+    if (!file)
+      return false;
+    emit(file->os());
+    file->keep();
+    return true;
+  };
+  if (emitKind == EmitKind::MLIR)
+    return writeOutput([&](llvm::raw_ostream &os) { module->print(os); },
+                       outputFile)
+               ? 0
+               : fail(error);
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*module, llvmContext, inputFile);
+  if (!llvmModule)
+    return fail("translation to LLVM IR failed");
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createHostTargetMachine(error);
+  if (!machine)
+    return fail(error);
+  llvmModule->setDataLayout(machine->createDataLayout());
+  llvmModule->setTargetTriple(machine->getTargetTriple());
+  auto optimize = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                            machine.get());
+  if (llvm::Error err = optimize(llvmModule.get()))
+    return fail("LLVM optimization failed: " +
+                llvm::toString(std::move(err)));
+  if (emitKind == EmitKind::LLVMIR)
+    return writeOutput([&](llvm::raw_ostream &os) { llvmModule->print(os, nullptr); },
+                       outputFile)
+               ? 0
+               : fail(error);
+
+  // Object file: the output itself, or a temporary to link.
+  llvm::SmallString<128> objectPath(outputFile);
+  if (emitKind == EmitKind::SharedObject) {
+    int fd;
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "rlx-module", "o", fd, objectPath))
+      return fail("cannot create a temporary object file: " + ec.message());
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  }
+  llvm::FileRemover removeObject(
+      objectPath, emitKind == EmitKind::SharedObject);
+  {
+    std::unique_ptr<llvm::ToolOutputFile> object =
+        openOutputFile(objectPath, &error);
+    if (!object)
+      return fail(error);
+    llvm::legacy::PassManager codegen;
+    if (machine->addPassesToEmitFile(codegen, object->os(), nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return fail("the target cannot emit object files");
+    codegen.run(*llvmModule);
+    object->keep();
+  }
+  if (emitKind == EmitKind::Object)
+    return 0;
+
+  llvm::StringRef linkArgs[] = {RLX_LINKER_DRIVER, "-shared", "-o",
+                                outputFile, objectPath, "-lm"};
+  std::string linkError;
+  int status = llvm::sys::ExecuteAndWait(RLX_LINKER_DRIVER, linkArgs,
+                                         std::nullopt, {}, 0, 0, &linkError);
+  if (status != 0)
+    return fail(llvm::Twine("linking with ") + RLX_LINKER_DRIVER +
+                " failed" + (linkError.empty() ? "" : ": " + linkError));
+  return 0;
+}
