@@ -38,6 +38,7 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   bufferization::buildBufferDeallocationPipeline(pm);
 
+  pm.addPass(createRlxStridedCopyToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

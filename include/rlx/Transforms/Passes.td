@@ -29,4 +29,16 @@ def RlxEmitInvokeWrappers : Pass<"rlx-emit-invoke-wrappers",
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def RlxStridedCopyToLinalg : Pass<"rlx-strided-copy-to-linalg"> {
+  let summary = "Rewrite memref.copy between non-contiguous buffers as linalg.copy";
+  let description = [{
+    The LLVM lowering of a `memref.copy` whose operands are not both
+    contiguous calls `memrefCopy` from MLIR's C runner utilities. Compiled
+    rlx modules do not link that library, so such copies (e.g. returning a
+    strided view) become `linalg.copy`, which lowers to plain loops.
+    Contiguous copies stay `memref.copy` (a `memcpy`).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // RLX_TRANSFORMS_PASSES_TD

@@ -1,0 +1,32 @@
+# The two entry points of the README:
+#   make demo   set up, build, compile examples/mlp.mlir and run it
+#   make check  set up, build, run every test
+BUILD_DIR ?= build
+LLVM_DIR ?= /usr/lib/llvm-22
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_C_COMPILER=$(LLVM_DIR)/bin/clang -DCMAKE_CXX_COMPILER=$(LLVM_DIR)/bin/clang++ \
+  -DLLVM_USE_LINKER=lld -DMLIR_DIR=$(LLVM_DIR)/lib/cmake/mlir
+
+.PHONY: setup configure build check demo clean
+
+setup:
+	scripts/setup.sh
+
+$(BUILD_DIR)/build.ninja:
+	cmake -G Ninja -S . -B $(BUILD_DIR) $(CMAKE_FLAGS)
+
+configure: setup $(BUILD_DIR)/build.ninja
+
+build: configure
+	ninja -C $(BUILD_DIR)
+
+check: build
+	ninja -C $(BUILD_DIR) check-rlx
+
+demo: build
+	$(BUILD_DIR)/bin/rlx-compile examples/mlp.mlir -o $(BUILD_DIR)/mlp.so
+	$(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/mlp.so --list
+	$(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/mlp.so --random 0 --bench 200
+
+clean:
+	rm -rf $(BUILD_DIR)
