@@ -13,9 +13,9 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.rlx_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
-config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%rlx_src_root", config.rlx_src_root))
 config.substitutions.append(("%rlx_lib_dir", config.rlx_lib_dir))
+config.substitutions.append(("%rlx_obj_root", config.rlx_obj_root))
 # The numerical oracle (PyTorch, numpy) lives in Debian's interpreter, not in
 # whatever python3 comes first on PATH.
 config.substitutions.append(("%oracle_python", "/usr/bin/python3"))
