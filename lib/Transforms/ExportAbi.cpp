@@ -67,7 +67,8 @@ struct RlxExportAbiPass : rlx::impl::RlxExportAbiBase<RlxExportAbiPass> {
       if (!func.isPublic() || func.isDeclaration())
         continue;
       StringRef name = func.getSymName();
-      if (!llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; })) {
+      auto isIdentifierChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+      if (llvm::isDigit(name.front()) || !llvm::all_of(name, isIdentifierChar)) {
         func.emitError() << "cannot export function '" << name
                          << "': its name is not a C identifier";
         return signalPassFailure();

@@ -1,0 +1,243 @@
+/* RLX runtime: loads modules produced by rlx-compile and invokes them.
+ *
+ * Conventions shared by every function in this header:
+ *  - A fallible call returns rlx_status_t: NULL on success, otherwise a
+ *    heap-allocated status the caller releases with rlx_status_free().
+ *  - Output parameters are written only on success.
+ *  - NULL where a pointer is required yields RLX_STATUS_INVALID_ARGUMENT;
+ *    infallible accessors given NULL return 0 / NULL instead of crashing.
+ *  - A loaded module and its functions are immutable: any number of threads
+ *    may introspect and invoke them concurrently. Tensors carry no locks; a
+ *    tensor must not be written by one thread while another uses it.
+ *
+ * See docs/runtime.md for the module ABI and a usage example.
+ */
+#ifndef RLX_RUNTIME_H
+#define RLX_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define RLX_API __attribute__((visibility("default")))
+#else
+#define RLX_API
+#endif
+
+/* Largest tensor rank the runtime accepts, in manifests and tensors alike. */
+#define RLX_MAX_RANK 32
+
+/* Alignment in bytes of the data of tensors the runtime allocates. */
+#define RLX_TENSOR_ALIGNMENT 64
+
+/* ------------------------------------------------------------------------ */
+/* Status                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef enum rlx_status_code {
+  RLX_STATUS_OK = 0,
+  RLX_STATUS_INVALID_ARGUMENT, /* NULL pointer, bad count, bad byte length */
+  RLX_STATUS_NOT_FOUND,        /* missing file, function or symbol */
+  RLX_STATUS_OUT_OF_RANGE,     /* index past the end, size overflow */
+  RLX_STATUS_SHAPE_MISMATCH,   /* rank or dims differ from the signature */
+  RLX_STATUS_DTYPE_MISMATCH,   /* element type differs from the signature */
+  RLX_STATUS_INVALID_FORMAT,   /* malformed manifest or .npy file */
+  RLX_STATUS_IO_ERROR,         /* file system or dynamic loader failure */
+  RLX_STATUS_OUT_OF_MEMORY,
+  RLX_STATUS_UNIMPLEMENTED, /* well-formed input the runtime does not support */
+  RLX_STATUS_INTERNAL,
+} rlx_status_code_t;
+
+typedef struct rlx_status *rlx_status_t;
+
+/* RLX_STATUS_OK for NULL. */
+RLX_API rlx_status_code_t rlx_status_code(rlx_status_t status);
+/* "OK" for NULL. The string lives as long as the status. */
+RLX_API const char *rlx_status_message(rlx_status_t status);
+/* Accepts NULL. */
+RLX_API void rlx_status_free(rlx_status_t status);
+/* Stable upper-case name such as "SHAPE_MISMATCH"; "UNKNOWN" if invalid. */
+RLX_API const char *rlx_status_code_name(rlx_status_code_t code);
+
+/* ------------------------------------------------------------------------ */
+/* Element types                                                            */
+/* ------------------------------------------------------------------------ */
+
+typedef enum rlx_dtype {
+  RLX_DTYPE_F32 = 0,
+  RLX_DTYPE_F16,
+  RLX_DTYPE_BF16,
+  RLX_DTYPE_F64,
+  RLX_DTYPE_I8,
+  RLX_DTYPE_I16,
+  RLX_DTYPE_I32,
+  RLX_DTYPE_I64,
+  RLX_DTYPE_BOOL, /* one byte per element, 0 or 1; "i1" in manifests */
+} rlx_dtype_t;
+
+/* Bytes per element; 0 for an invalid dtype. */
+RLX_API size_t rlx_dtype_size(rlx_dtype_t dtype);
+/* Manifest token ("f32", ..., "i1" for bool); NULL for an invalid dtype. */
+RLX_API const char *rlx_dtype_name(rlx_dtype_t dtype);
+/* Parses a manifest token; "bool" is accepted as a synonym of "i1". */
+RLX_API rlx_status_t rlx_dtype_from_name(const char *name, rlx_dtype_t *out);
+
+/* ------------------------------------------------------------------------ */
+/* Conversion                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Converts `count` elements between any two dtypes. This is the single
+ * routine behind every typed copy in the runtime, so all paths produce
+ * identical bytes:
+ *  - to f16/bf16: round to nearest, ties to even; overflow gives +-inf;
+ *    NaN stays NaN with its sign.
+ *  - float to integer: truncation toward zero, saturated to the target
+ *    range; NaN gives 0.
+ *  - integer to narrower integer: saturated.
+ *  - anything to bool: nonzero (including NaN) gives 1. Bool inputs treat
+ *    any nonzero byte as 1.
+ * `src` and `dst` must not overlap unless they are the same dtype. */
+RLX_API rlx_status_t rlx_convert(rlx_dtype_t src_dtype, const void *src,
+                                 rlx_dtype_t dst_dtype, void *dst,
+                                 size_t count);
+
+/* Single-value helpers with the same rounding as rlx_convert. */
+RLX_API uint16_t rlx_f32_to_f16(float value);
+RLX_API float rlx_f16_to_f32(uint16_t bits);
+RLX_API uint16_t rlx_f32_to_bf16(float value);
+RLX_API float rlx_bf16_to_f32(uint16_t bits);
+
+/* ------------------------------------------------------------------------ */
+/* Tensor types                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* A borrowed view of a static tensor type; `dims` has `rank` entries and is
+ * NULL when rank is 0. */
+typedef struct rlx_tensor_type {
+  rlx_dtype_t dtype;
+  size_t rank;
+  const int64_t *dims;
+} rlx_tensor_type_t;
+
+/* Formats `type` as e.g. "f32[2,3]" ("f32[]" for a scalar) snprintf-style:
+ * writes at most `size` bytes including the NUL and returns the length the
+ * full string needs. Returns 0 and writes nothing if `type` is NULL. */
+RLX_API size_t rlx_tensor_type_format(const rlx_tensor_type_t *type,
+                                      char *buffer, size_t size);
+
+/* ------------------------------------------------------------------------ */
+/* Tensors                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* A dense, row-major tensor. Either owns its data (rlx_tensor_create) or
+ * borrows caller memory (rlx_tensor_wrap). */
+typedef struct rlx_tensor rlx_tensor_t;
+
+/* Allocates a zero-filled tensor with RLX_TENSOR_ALIGNMENT-aligned data.
+ * `dims` may be NULL when `rank` is 0. Dims must be >= 0, the rank at most
+ * RLX_MAX_RANK, and the byte size representable (else OUT_OF_RANGE). */
+RLX_API rlx_status_t rlx_tensor_create(rlx_dtype_t dtype, size_t rank,
+                                       const int64_t *dims, rlx_tensor_t **out);
+
+/* Wraps caller memory without copying. `byte_length` must equal the tensor's
+ * byte size exactly. `data` must stay valid until the tensor is freed; it may
+ * be NULL only when the byte size is 0. */
+RLX_API rlx_status_t rlx_tensor_wrap(rlx_dtype_t dtype, size_t rank,
+                                     const int64_t *dims, void *data,
+                                     size_t byte_length, rlx_tensor_t **out);
+
+/* Frees the tensor, and its data if owned. Accepts NULL. */
+RLX_API void rlx_tensor_free(rlx_tensor_t *tensor);
+
+RLX_API rlx_dtype_t rlx_tensor_dtype(const rlx_tensor_t *tensor);
+RLX_API size_t rlx_tensor_rank(const rlx_tensor_t *tensor);
+/* `rank` entries, valid while the tensor lives; NULL for rank 0. */
+RLX_API const int64_t *rlx_tensor_dims(const rlx_tensor_t *tensor);
+RLX_API void *rlx_tensor_data(const rlx_tensor_t *tensor);
+RLX_API size_t rlx_tensor_byte_size(const rlx_tensor_t *tensor);
+RLX_API size_t rlx_tensor_element_count(const rlx_tensor_t *tensor);
+/* A view of the tensor's type, valid while the tensor lives. */
+RLX_API rlx_status_t rlx_tensor_get_type(const rlx_tensor_t *tensor,
+                                         rlx_tensor_type_t *out);
+
+/* Copies all elements from a caller buffer of `src_dtype` into the tensor,
+ * converting with rlx_convert. `src_byte_length` must equal the element
+ * count times rlx_dtype_size(src_dtype). */
+RLX_API rlx_status_t rlx_tensor_copy_from(rlx_tensor_t *tensor,
+                                          rlx_dtype_t src_dtype,
+                                          const void *src,
+                                          size_t src_byte_length);
+
+/* Copies all elements of the tensor into a caller buffer of `dst_dtype`;
+ * `dst_byte_length` must equal the element count times
+ * rlx_dtype_size(dst_dtype). */
+RLX_API rlx_status_t rlx_tensor_copy_to(const rlx_tensor_t *tensor,
+                                        rlx_dtype_t dst_dtype, void *dst,
+                                        size_t dst_byte_length);
+
+/* ------------------------------------------------------------------------ */
+/* Modules and functions                                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct rlx_module rlx_module_t;
+/* Owned by its module; valid until rlx_module_free. */
+typedef struct rlx_function rlx_function_t;
+
+/* Loads a module produced by rlx-compile. Loading runs the object's
+ * initializers, so only load trusted files; its manifest, however, is
+ * validated and a malformed one is reported, never trusted. */
+RLX_API rlx_status_t rlx_module_load(const char *path, rlx_module_t **out);
+/* Unloads the module; its functions become invalid. Accepts NULL. */
+RLX_API void rlx_module_free(rlx_module_t *module);
+/* The path the module was loaded from. */
+RLX_API const char *rlx_module_path(const rlx_module_t *module);
+
+RLX_API size_t rlx_module_function_count(const rlx_module_t *module);
+/* Functions keep manifest order. */
+RLX_API rlx_status_t rlx_module_function_at(const rlx_module_t *module,
+                                            size_t index,
+                                            const rlx_function_t **out);
+/* NOT_FOUND, listing the available names, if there is no such function. */
+RLX_API rlx_status_t rlx_module_lookup(const rlx_module_t *module,
+                                       const char *name,
+                                       const rlx_function_t **out);
+
+RLX_API const char *rlx_function_name(const rlx_function_t *fn);
+RLX_API size_t rlx_function_num_inputs(const rlx_function_t *fn);
+RLX_API size_t rlx_function_num_outputs(const rlx_function_t *fn);
+/* The type views stay valid as long as the module. */
+RLX_API rlx_status_t rlx_function_input_type(const rlx_function_t *fn,
+                                             size_t index,
+                                             rlx_tensor_type_t *out);
+RLX_API rlx_status_t rlx_function_output_type(const rlx_function_t *fn,
+                                              size_t index,
+                                              rlx_tensor_type_t *out);
+
+/* Fast path: runs `fn` reading `inputs` and writing into the caller-owned
+ * `outputs`, without copies. Every count, dtype, rank and dim is checked
+ * against the signature first, and outputs may not overlap each other or any
+ * input; nothing runs if a check fails. */
+RLX_API rlx_status_t rlx_function_invoke(const rlx_function_t *fn,
+                                         rlx_tensor_t *const *inputs,
+                                         size_t num_inputs,
+                                         rlx_tensor_t *const *outputs,
+                                         size_t num_outputs);
+
+/* Convenience path: validates like rlx_function_invoke, allocates the outputs,
+ * runs `fn` and stores the new tensors in `outputs_out[0..num_outputs)`,
+ * which the caller then owns. On failure every entry is set to NULL. */
+RLX_API rlx_status_t rlx_function_call(const rlx_function_t *fn,
+                                       rlx_tensor_t *const *inputs,
+                                       size_t num_inputs,
+                                       rlx_tensor_t **outputs_out,
+                                       size_t num_outputs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RLX_RUNTIME_H */

@@ -1,0 +1,49 @@
+/* Helpers shared by the runtime's translation units; not installed. */
+#ifndef RLX_RUNTIME_INTERNAL_H
+#define RLX_RUNTIME_INTERNAL_H
+
+#include "rlx/runtime.h"
+
+#include <stdbool.h>
+
+#if defined(__GNUC__)
+#define RLX_PRINTF(fmt_index, args_index)                                      \
+  __attribute__((format(printf, fmt_index, args_index)))
+#else
+#define RLX_PRINTF(fmt_index, args_index)
+#endif
+
+/* Builds a status with a printf-style message. Never returns NULL: if the
+ * message cannot be allocated, a static OUT_OF_MEMORY status is returned. */
+rlx_status_t rlx_make_status(rlx_status_code_t code, const char *format, ...)
+    RLX_PRINTF(2, 3);
+
+struct rlx_tensor {
+  rlx_dtype_t dtype;
+  size_t rank;
+  int64_t dims[RLX_MAX_RANK];
+  size_t element_count;
+  size_t byte_size;
+  void *data;
+  bool owns_data;
+};
+
+/* Enough for "[d0,...,d31]" with every dim at 20 characters, and the NUL. */
+#define RLX_DIMS_TEXT_SIZE (3 + RLX_MAX_RANK * 21)
+
+bool rlx_dtype_is_valid(rlx_dtype_t dtype);
+
+/* Writes "[2,3]" ("[]" for rank 0) into `buffer`, truncating to `size`, and
+ * returns the length the full text needs. */
+size_t rlx_format_dims(size_t rank, const int64_t *dims, char *buffer,
+                       size_t size);
+
+/* Validates a static shape: rank <= RLX_MAX_RANK, dims non-NULL when rank is
+ * non-zero, every dim >= 0, and every row-major stride as well as the byte
+ * size representable in int64_t and size_t. `what` names the shape's owner in
+ * messages. On success stores the element count and byte size. */
+rlx_status_t rlx_check_shape(const char *what, rlx_dtype_t dtype, size_t rank,
+                             const int64_t *dims, size_t *count_out,
+                             size_t *bytes_out);
+
+#endif /* RLX_RUNTIME_INTERNAL_H */

@@ -1,0 +1,1363 @@
+/* Tests of the RLX runtime against the hand-written fixture modules.
+ *
+ * Usage: rlx-runtime-test FIXTURE_DIR
+ * FIXTURE_DIR holds the rlx_runtime_fixture*.so modules. Scratch files go to
+ * a fresh directory under $TMPDIR (default /tmp) that is removed at exit.
+ * Prints one line per check and ends with "N passed, M failed". */
+#define _POSIX_C_SOURCE 200809L
+
+#include "rlx/npy.h"
+#include "rlx/runtime.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int passed;
+static int failed;
+static const char *fixture_dir;
+static char scratch_dir[4096];
+
+/* ---- check helpers ------------------------------------------------------- */
+
+static void report(bool ok, const char *name, const char *detail) {
+  if (ok) {
+    ++passed;
+    printf("PASS: %s\n", name);
+  } else {
+    ++failed;
+    printf("FAIL: %s: %s\n", name, detail);
+  }
+}
+
+static void check(bool ok, const char *name) {
+  report(ok, name, "condition is false");
+}
+
+/* Expects `status` to carry `code` and a message containing every non-NULL
+ * substring; frees the status. */
+static void expect_error(rlx_status_t status, rlx_status_code_t code,
+                         const char *name, const char *substring,
+                         const char *substring2) {
+  char detail[2048];
+  bool ok = status && rlx_status_code(status) == code &&
+            (!substring || strstr(rlx_status_message(status), substring)) &&
+            (!substring2 || strstr(rlx_status_message(status), substring2));
+  snprintf(detail, sizeof(detail), "got %s '%s', want %s containing '%s'%s%s",
+           rlx_status_code_name(rlx_status_code(status)),
+           rlx_status_message(status), rlx_status_code_name(code),
+           substring ? substring : "", substring2 ? " and " : "",
+           substring2 ? substring2 : "");
+  report(ok, name, detail);
+  if (ok)
+    printf("      message: %s\n", rlx_status_message(status));
+  rlx_status_free(status);
+}
+
+static void expect_ok(rlx_status_t status, const char *name) {
+  char detail[2048];
+  snprintf(detail, sizeof(detail), "unexpected %s: %s",
+           rlx_status_code_name(rlx_status_code(status)),
+           rlx_status_message(status));
+  report(status == NULL, name, detail);
+  rlx_status_free(status);
+}
+
+static char *format(const char *fmt, ...) {
+  static char buffers[8][4096];
+  static int next;
+  char *buffer = buffers[next++ % 8];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(buffer, sizeof(buffers[0]), fmt, args);
+  va_end(args);
+  return buffer;
+}
+
+static const char *fixture(const char *name) {
+  return format("%s/%s.so", fixture_dir, name);
+}
+
+static const char *scratch(const char *name) {
+  return format("%s/%s", scratch_dir, name);
+}
+
+static bool write_file(const char *path, const void *data, size_t size) {
+  FILE *file = fopen(path, "wb");
+  if (!file)
+    return false;
+  bool ok = fwrite(data, 1, size, file) == size;
+  return fclose(file) == 0 && ok;
+}
+
+static uint16_t f16_bits_of(double value) {
+  uint16_t bits;
+  rlx_status_free(rlx_convert(RLX_DTYPE_F64, &value, RLX_DTYPE_F16, &bits, 1));
+  return bits;
+}
+
+static uint16_t bf16_bits_of(double value) {
+  uint16_t bits;
+  rlx_status_free(rlx_convert(RLX_DTYPE_F64, &value, RLX_DTYPE_BF16, &bits, 1));
+  return bits;
+}
+
+/* ---- status and dtypes --------------------------------------------------- */
+
+static void test_status_and_dtypes(void) {
+  check(rlx_status_code(NULL) == RLX_STATUS_OK, "status: NULL is OK");
+  check(strcmp(rlx_status_message(NULL), "OK") == 0,
+        "status: NULL message is OK");
+  rlx_status_free(NULL);
+  check(strcmp(rlx_status_code_name(RLX_STATUS_SHAPE_MISMATCH),
+               "SHAPE_MISMATCH") == 0,
+        "status: code name");
+  check(strcmp(rlx_status_code_name((rlx_status_code_t)999), "UNKNOWN") == 0,
+        "status: unknown code name");
+
+  static const struct {
+    rlx_dtype_t dtype;
+    const char *name;
+    size_t size;
+  } table[] = {
+      {RLX_DTYPE_F32, "f32", 4},   {RLX_DTYPE_F16, "f16", 2},
+      {RLX_DTYPE_BF16, "bf16", 2}, {RLX_DTYPE_F64, "f64", 8},
+      {RLX_DTYPE_I8, "i8", 1},     {RLX_DTYPE_I16, "i16", 2},
+      {RLX_DTYPE_I32, "i32", 4},   {RLX_DTYPE_I64, "i64", 8},
+      {RLX_DTYPE_BOOL, "i1", 1},
+  };
+  for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); ++i) {
+    rlx_dtype_t parsed = (rlx_dtype_t)-1;
+    rlx_status_t status = rlx_dtype_from_name(table[i].name, &parsed);
+    check(!status && parsed == table[i].dtype &&
+              strcmp(rlx_dtype_name(table[i].dtype), table[i].name) == 0 &&
+              rlx_dtype_size(table[i].dtype) == table[i].size,
+          format("dtype: %s name, size and parse", table[i].name));
+    rlx_status_free(status);
+  }
+  rlx_dtype_t parsed = RLX_DTYPE_F32;
+  expect_ok(rlx_dtype_from_name("bool", &parsed), "dtype: parse 'bool'");
+  check(parsed == RLX_DTYPE_BOOL, "dtype: 'bool' is i1");
+  expect_error(rlx_dtype_from_name("f128", &parsed),
+               RLX_STATUS_INVALID_ARGUMENT, "dtype: unknown name", "'f128'",
+               NULL);
+  expect_error(rlx_dtype_from_name(NULL, &parsed), RLX_STATUS_INVALID_ARGUMENT,
+               "dtype: parse NULL name", "name is NULL", NULL);
+  expect_error(rlx_dtype_from_name("f32", NULL), RLX_STATUS_INVALID_ARGUMENT,
+               "dtype: parse NULL out", "out is NULL", NULL);
+  check(rlx_dtype_size((rlx_dtype_t)42) == 0 &&
+            rlx_dtype_name((rlx_dtype_t)42) == NULL,
+        "dtype: invalid dtype has no size or name");
+}
+
+/* ---- conversion ---------------------------------------------------------- */
+
+static void test_half_conversion(void) {
+  check(rlx_f32_to_f16(1.0f) == 0x3C00, "f16: 1.0");
+  check(rlx_f32_to_f16(-2.0f) == 0xC000, "f16: -2.0");
+  check(rlx_f32_to_f16(65504.0f) == 0x7BFF, "f16: max finite");
+  check(rlx_f32_to_f16(65519.0f) == 0x7BFF,
+        "f16: below overflow tie stays finite");
+  check(rlx_f32_to_f16(65520.0f) == 0x7C00, "f16: overflow tie rounds to inf");
+  check(rlx_f32_to_f16(1e10f) == 0x7C00, "f16: overflow gives inf");
+  check(rlx_f32_to_f16(-1e10f) == 0xFC00, "f16: negative overflow gives -inf");
+  check(rlx_f32_to_f16(INFINITY) == 0x7C00 &&
+            rlx_f32_to_f16(-INFINITY) == 0xFC00,
+        "f16: infinities");
+  check(rlx_f32_to_f16(-0.0f) == 0x8000, "f16: negative zero");
+  check(rlx_f32_to_f16(1.0f + 0x1p-11f) == 0x3C00,
+        "f16: tie rounds to even (down)");
+  check(rlx_f32_to_f16(1.0f + 3 * 0x1p-11f) == 0x3C02,
+        "f16: tie rounds to even (up)");
+  check(rlx_f32_to_f16(1.0f + 0x1p-11f + 0x1p-20f) == 0x3C01,
+        "f16: above tie rounds up");
+  check(rlx_f32_to_f16(0x1p-24f) == 0x0001, "f16: smallest subnormal");
+  check(rlx_f32_to_f16(0x1p-25f) == 0x0000,
+        "f16: half of smallest subnormal ties to zero");
+  check(rlx_f32_to_f16(3 * 0x1p-25f) == 0x0002,
+        "f16: subnormal tie rounds to even");
+  check(rlx_f32_to_f16(0x1p-14f - 0x1p-25f) == 0x0400,
+        "f16: largest subnormal rounds up into the normals");
+  check(rlx_f32_to_f16(0x1p-30f) == 0x0000, "f16: underflow to zero");
+  check(rlx_f32_to_f16(-0x1p-30f) == 0x8000, "f16: underflow keeps the sign");
+
+  uint16_t nan_bits = rlx_f32_to_f16(NAN);
+  check((nan_bits & 0x7C00) == 0x7C00 && (nan_bits & 0x03FF) != 0,
+        "f16: NaN stays NaN");
+  check((rlx_f32_to_f16(-NAN) & 0x8000) != 0, "f16: NaN keeps its sign");
+  check(isnan(rlx_f16_to_f32(0x7E00)) && isnan(rlx_f16_to_f32(0xFC01)),
+        "f16: NaN decodes to NaN");
+  check(rlx_f16_to_f32(0x0001) == 0x1p-24f, "f16: decode smallest subnormal");
+  check(rlx_f16_to_f32(0x3555) == 0.333251953125f, "f16: decode 1/3");
+  check(rlx_f16_to_f32(0xFC00) == -INFINITY, "f16: decode -inf");
+
+  /* f64 sources round once: 1 + 2^-11 + 2^-40 is above the f16 tie, while
+   * a detour through f32 would land exactly on it and round down. */
+  check(f16_bits_of(1.0 + 0x1p-11 + 0x1p-40) == 0x3C01,
+        "f16: f64 source is rounded once");
+
+  bool all_f16 = true, all_bf16 = true;
+  for (uint32_t bits = 0; bits <= 0xFFFF; ++bits) {
+    float f = rlx_f16_to_f32((uint16_t)bits);
+    uint16_t back = rlx_f32_to_f16(f);
+    all_f16 &= isnan(f) ? isnan(rlx_f16_to_f32(back)) : back == bits;
+    float b = rlx_bf16_to_f32((uint16_t)bits);
+    uint16_t bback = rlx_f32_to_bf16(b);
+    all_bf16 &= isnan(b) ? isnan(rlx_bf16_to_f32(bback)) : bback == bits;
+  }
+  check(all_f16, "f16: all 65536 bit patterns round trip through f32");
+  check(all_bf16, "bf16: all 65536 bit patterns round trip through f32");
+
+  check(rlx_f32_to_bf16(1.0f) == 0x3F80, "bf16: 1.0");
+  check(rlx_f32_to_bf16(1.0f + 0x1p-8f) == 0x3F80,
+        "bf16: tie rounds to even (down)");
+  check(rlx_f32_to_bf16(1.0f + 3 * 0x1p-8f) == 0x3F82,
+        "bf16: tie rounds to even (up)");
+  check(rlx_f32_to_bf16(1.0f + 0x1p-8f + 0x1p-20f) == 0x3F81,
+        "bf16: above tie rounds up");
+  check(rlx_f32_to_bf16(3.4028235e38f) == 0x7F80,
+        "bf16: f32 max rounds to inf");
+  check(rlx_f32_to_bf16(-INFINITY) == 0xFF80, "bf16: -inf");
+  uint16_t bnan = rlx_f32_to_bf16(-NAN);
+  check((bnan & 0x7F80) == 0x7F80 && (bnan & 0x7F) != 0 && (bnan & 0x8000),
+        "bf16: NaN stays NaN with its sign");
+  check(rlx_bf16_to_f32(0x0001) == 0x1p-133f,
+        "bf16: decode smallest subnormal");
+  check(bf16_bits_of(0x1p-134) == 0, "bf16: subnormal tie to zero");
+  check(bf16_bits_of(1e300) == 0x7F80, "bf16: f64 overflow gives inf");
+}
+
+static void test_element_conversion(void) {
+  const float floats[] = {3.7f, -3.7f, NAN, 1e10f, -1e10f, 0.0f};
+  int32_t ints[6];
+  expect_ok(rlx_convert(RLX_DTYPE_F32, floats, RLX_DTYPE_I32, ints, 6),
+            "convert: f32 to i32");
+  check(ints[0] == 3 && ints[1] == -3 && ints[2] == 0 && ints[3] == INT32_MAX &&
+            ints[4] == INT32_MIN && ints[5] == 0,
+        "convert: f32 to i32 truncates, saturates, NaN gives 0");
+
+  const double big[] = {INFINITY, -INFINITY, 9.3e18, -9.3e18};
+  int64_t wide[4];
+  expect_ok(rlx_convert(RLX_DTYPE_F64, big, RLX_DTYPE_I64, wide, 4),
+            "convert: f64 to i64");
+  check(wide[0] == INT64_MAX && wide[1] == INT64_MIN && wide[2] == INT64_MAX &&
+            wide[3] == INT64_MIN,
+        "convert: f64 to i64 saturates");
+
+  const int64_t narrow_in[] = {1000, -1000, 5, INT64_MAX};
+  int8_t narrow[4];
+  expect_ok(rlx_convert(RLX_DTYPE_I64, narrow_in, RLX_DTYPE_I8, narrow, 4),
+            "convert: i64 to i8");
+  check(narrow[0] == 127 && narrow[1] == -128 && narrow[2] == 5 &&
+            narrow[3] == 127,
+        "convert: i64 to i8 saturates");
+
+  const int64_t exact_in[] = {INT64_MAX, INT64_MIN, 123456789012345678};
+  int64_t exact_out[3];
+  expect_ok(rlx_convert(RLX_DTYPE_I64, exact_in, RLX_DTYPE_I64, exact_out, 3),
+            "convert: i64 to i64");
+  check(memcmp(exact_in, exact_out, sizeof(exact_in)) == 0,
+        "convert: i64 copies exactly");
+
+  /* 2^60 + 2^52 + 1 is just above the bf16 tie between 2^60 and
+   * 2^60 + 2^53; plain int64 -> double rounding would drop the +1. */
+  const int64_t near_tie = (INT64_C(1) << 60) + (INT64_C(1) << 52) + 1;
+  uint16_t bf;
+  expect_ok(rlx_convert(RLX_DTYPE_I64, &near_tie, RLX_DTYPE_BF16, &bf, 1),
+            "convert: i64 to bf16");
+  check(rlx_bf16_to_f32(bf) == 0x1p60f + 0x1p53f,
+        "convert: i64 to bf16 rounds correctly above 2^53");
+  const int64_t int_in[] = {16777217, -3};
+  float int_out[2];
+  expect_ok(rlx_convert(RLX_DTYPE_I64, int_in, RLX_DTYPE_F32, int_out, 2),
+            "convert: i64 to f32");
+  check(int_out[0] == 16777216.0f && int_out[1] == -3.0f,
+        "convert: i64 to f32 ties to even");
+
+  const float to_bool_in[] = {0.0f, -0.0f, 2.5f, NAN};
+  uint8_t bools[4];
+  expect_ok(rlx_convert(RLX_DTYPE_F32, to_bool_in, RLX_DTYPE_BOOL, bools, 4),
+            "convert: f32 to bool");
+  check(bools[0] == 0 && bools[1] == 0 && bools[2] == 1 && bools[3] == 1,
+        "convert: f32 to bool (NaN is true)");
+  const uint8_t bool_in[] = {0, 1, 7};
+  int32_t bool_ints[3];
+  double bool_doubles[3];
+  uint8_t bool_out[3];
+  expect_ok(rlx_convert(RLX_DTYPE_BOOL, bool_in, RLX_DTYPE_I32, bool_ints, 3),
+            "convert: bool to i32");
+  expect_ok(
+      rlx_convert(RLX_DTYPE_BOOL, bool_in, RLX_DTYPE_F64, bool_doubles, 3),
+      "convert: bool to f64");
+  expect_ok(rlx_convert(RLX_DTYPE_BOOL, bool_in, RLX_DTYPE_BOOL, bool_out, 3),
+            "convert: bool to bool");
+  check(bool_ints[2] == 1 && bool_doubles[2] == 1.0 && bool_out[2] == 1 &&
+            bool_out[0] == 0,
+        "convert: nonzero bool bytes read as 1");
+
+  const float halves_in[] = {0.1f, -65504.0f, 1e-8f};
+  uint16_t halves[3];
+  float halves_back[3];
+  double doubles[3];
+  expect_ok(rlx_convert(RLX_DTYPE_F32, halves_in, RLX_DTYPE_F16, halves, 3),
+            "convert: f32 to f16");
+  expect_ok(rlx_convert(RLX_DTYPE_F16, halves, RLX_DTYPE_F32, halves_back, 3),
+            "convert: f16 to f32");
+  expect_ok(rlx_convert(RLX_DTYPE_F16, halves, RLX_DTYPE_F64, doubles, 3),
+            "convert: f16 to f64");
+  check(halves[0] == rlx_f32_to_f16(0.1f) && halves_back[1] == -65504.0f &&
+            doubles[0] == (double)rlx_f16_to_f32(halves[0]),
+        "convert: element-wise f16 matches the scalar helpers");
+
+  uint16_t f16_from_bf16;
+  const uint16_t bf16_one_third = rlx_f32_to_bf16(1.0f / 3.0f);
+  expect_ok(rlx_convert(RLX_DTYPE_BF16, &bf16_one_third, RLX_DTYPE_F16,
+                        &f16_from_bf16, 1),
+            "convert: bf16 to f16");
+  check(f16_from_bf16 == rlx_f32_to_f16(rlx_bf16_to_f32(bf16_one_third)),
+        "convert: bf16 to f16 goes through the exact value");
+
+  const uint32_t payload_nan = 0x7FC12345;
+  uint32_t copied;
+  expect_ok(rlx_convert(RLX_DTYPE_F32, &payload_nan, RLX_DTYPE_F32, &copied, 1),
+            "convert: f32 to f32");
+  check(copied == payload_nan, "convert: same-dtype copy keeps NaN payloads");
+
+  expect_ok(rlx_convert(RLX_DTYPE_F32, NULL, RLX_DTYPE_I8, NULL, 0),
+            "convert: zero elements with NULL buffers");
+  expect_error(rlx_convert(RLX_DTYPE_F32, NULL, RLX_DTYPE_I8, narrow, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "convert: NULL src", "src is NULL",
+               NULL);
+  expect_error(rlx_convert(RLX_DTYPE_F32, floats, RLX_DTYPE_I8, NULL, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "convert: NULL dst", "dst is NULL",
+               NULL);
+  expect_error(rlx_convert((rlx_dtype_t)77, floats, RLX_DTYPE_I8, narrow, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "convert: invalid dtype",
+               "dtype 77", NULL);
+}
+
+/* ---- tensors ------------------------------------------------------------- */
+
+static void test_tensors(void) {
+  const int64_t dims[] = {2, 3};
+  rlx_tensor_t *t = NULL;
+  expect_ok(rlx_tensor_create(RLX_DTYPE_F32, 2, dims, &t), "tensor: create");
+  bool zeroed = true;
+  for (size_t i = 0; t && i < rlx_tensor_byte_size(t); ++i)
+    zeroed &= ((unsigned char *)rlx_tensor_data(t))[i] == 0;
+  check(t && rlx_tensor_dtype(t) == RLX_DTYPE_F32 && rlx_tensor_rank(t) == 2 &&
+            rlx_tensor_dims(t)[0] == 2 && rlx_tensor_dims(t)[1] == 3 &&
+            rlx_tensor_element_count(t) == 6 && rlx_tensor_byte_size(t) == 24,
+        "tensor: create sets dtype, dims and sizes");
+  check(t && (uintptr_t)rlx_tensor_data(t) % RLX_TENSOR_ALIGNMENT == 0,
+        "tensor: create aligns data to 64 bytes");
+  check(zeroed, "tensor: create zero-fills");
+  rlx_tensor_type_t type;
+  expect_ok(rlx_tensor_get_type(t, &type), "tensor: get_type");
+  char text[32];
+  check(rlx_tensor_type_format(&type, text, sizeof(text)) == 8 &&
+            strcmp(text, "f32[2,3]") == 0,
+        "tensor: format type f32[2,3]");
+  char tiny[5];
+  check(rlx_tensor_type_format(&type, tiny, sizeof(tiny)) == 8 &&
+            strcmp(tiny, "f32[") == 0,
+        "tensor: format truncates and reports the full length");
+  check(rlx_tensor_type_format(NULL, text, sizeof(text)) == 0,
+        "tensor: format NULL type");
+
+  const double values[] = {1.5, -2.25, 1e-8, 65504.0, 7.0, -0.0};
+  expect_ok(rlx_tensor_copy_from(t, RLX_DTYPE_F64, values, sizeof(values)),
+            "tensor: copy_from f64 into f32");
+  uint16_t halves[6];
+  expect_ok(rlx_tensor_copy_to(t, RLX_DTYPE_F16, halves, sizeof(halves)),
+            "tensor: copy_to f16");
+  check(halves[0] == rlx_f32_to_f16(1.5f) && halves[1] == 0xC080 &&
+            halves[3] == 0x7BFF && halves[5] == 0x8000,
+        "tensor: typed copies convert values");
+  expect_error(rlx_tensor_copy_from(t, RLX_DTYPE_I64, values, 40),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: copy_from wrong length",
+               "need 48 bytes, got 40", "f32[2,3]");
+  expect_error(rlx_tensor_copy_to(t, RLX_DTYPE_F16, halves, 14),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: copy_to wrong length",
+               "need 12 bytes, got 14", NULL);
+  expect_error(rlx_tensor_copy_from(NULL, RLX_DTYPE_F64, values, 48),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: copy_from NULL tensor",
+               "tensor is NULL", NULL);
+  expect_error(rlx_tensor_copy_from(t, RLX_DTYPE_F64, NULL, 48),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: copy_from NULL buffer",
+               "buffer is NULL", NULL);
+  expect_error(rlx_tensor_copy_to(t, RLX_DTYPE_F64, NULL, 48),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: copy_to NULL buffer",
+               "buffer is NULL", NULL);
+  expect_error(rlx_tensor_copy_to(NULL, RLX_DTYPE_F64, halves, 48),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: copy_to NULL tensor",
+               "tensor is NULL", NULL);
+  expect_error(rlx_tensor_copy_to(t, (rlx_dtype_t)99, halves, 12),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: copy_to invalid dtype",
+               "invalid dtype 99", NULL);
+  expect_error(rlx_tensor_get_type(NULL, &type), RLX_STATUS_INVALID_ARGUMENT,
+               "tensor: get_type NULL tensor", "tensor is NULL", NULL);
+  expect_error(rlx_tensor_get_type(t, NULL), RLX_STATUS_INVALID_ARGUMENT,
+               "tensor: get_type NULL out", "out is NULL", NULL);
+  rlx_tensor_free(t);
+
+  rlx_tensor_t *scalar = NULL;
+  expect_ok(rlx_tensor_create(RLX_DTYPE_BOOL, 0, NULL, &scalar),
+            "tensor: create scalar with NULL dims");
+  check(scalar && rlx_tensor_rank(scalar) == 0 &&
+            rlx_tensor_dims(scalar) == NULL &&
+            rlx_tensor_element_count(scalar) == 1 &&
+            rlx_tensor_byte_size(scalar) == 1,
+        "tensor: scalar has one element");
+  expect_ok(rlx_tensor_get_type(scalar, &type), "tensor: scalar get_type");
+  check(rlx_tensor_type_format(&type, text, sizeof(text)) == 4 &&
+            strcmp(text, "i1[]") == 0,
+        "tensor: format scalar type i1[]");
+  rlx_tensor_free(scalar);
+
+  const int64_t empty_dims[] = {4, 0, 3};
+  rlx_tensor_t *empty = NULL;
+  expect_ok(rlx_tensor_create(RLX_DTYPE_I64, 3, empty_dims, &empty),
+            "tensor: create with a zero dim");
+  check(empty && rlx_tensor_element_count(empty) == 0 &&
+            rlx_tensor_byte_size(empty) == 0 && rlx_tensor_data(empty),
+        "tensor: zero-size tensor still has a data pointer");
+  rlx_tensor_free(empty);
+
+  rlx_tensor_t *unused = NULL;
+  expect_error(rlx_tensor_create(RLX_DTYPE_F32, 2, dims, NULL),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: create NULL out",
+               "out is NULL", NULL);
+  expect_error(rlx_tensor_create(RLX_DTYPE_F32, 2, NULL, &unused),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: create NULL dims",
+               "dims is NULL but rank is 2", NULL);
+  const int64_t negative[] = {2, -1};
+  expect_error(rlx_tensor_create(RLX_DTYPE_F32, 2, negative, &unused),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: create negative dim",
+               "dim 1 is negative (-1)", NULL);
+  int64_t many[RLX_MAX_RANK + 1];
+  for (size_t i = 0; i <= RLX_MAX_RANK; ++i)
+    many[i] = 1;
+  expect_error(
+      rlx_tensor_create(RLX_DTYPE_F32, RLX_MAX_RANK + 1, many, &unused),
+      RLX_STATUS_OUT_OF_RANGE, "tensor: create rank 33",
+      "rank 33 exceeds the maximum of 32", NULL);
+  expect_ok(rlx_tensor_create(RLX_DTYPE_F32, RLX_MAX_RANK, many, &unused),
+            "tensor: create rank 32");
+  rlx_tensor_free(unused);
+  unused = NULL;
+  const int64_t overflow[] = {INT64_C(1) << 40, INT64_C(1) << 40};
+  expect_error(rlx_tensor_create(RLX_DTYPE_F32, 2, overflow, &unused),
+               RLX_STATUS_OUT_OF_RANGE, "tensor: create overflowing dims",
+               "[1099511627776,1099511627776] is too large", NULL);
+  const int64_t overflow_bytes[] = {INT64_C(1) << 62};
+  expect_error(rlx_tensor_create(RLX_DTYPE_F64, 1, overflow_bytes, &unused),
+               RLX_STATUS_OUT_OF_RANGE, "tensor: create overflowing bytes",
+               "is too large", NULL);
+  const int64_t overflow_stride[] = {0, INT64_C(1) << 40, INT64_C(1) << 40};
+  expect_error(rlx_tensor_create(RLX_DTYPE_F32, 3, overflow_stride, &unused),
+               RLX_STATUS_OUT_OF_RANGE,
+               "tensor: create with zero elements but overflowing strides",
+               "is too large", NULL);
+  const int64_t huge[] = {INT64_C(1) << 60};
+  expect_error(rlx_tensor_create(RLX_DTYPE_F32, 1, huge, &unused),
+               RLX_STATUS_OUT_OF_MEMORY, "tensor: create unallocatable",
+               "cannot allocate", NULL);
+  expect_error(rlx_tensor_create((rlx_dtype_t)99, 2, dims, &unused),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: create invalid dtype",
+               "invalid dtype 99", NULL);
+  check(unused == NULL, "tensor: failed creates leave out untouched");
+
+  _Alignas(64) float storage[6] = {1, 2, 3, 4, 5, 6};
+  rlx_tensor_t *wrapped = NULL;
+  expect_ok(rlx_tensor_wrap(RLX_DTYPE_F32, 2, dims, storage, sizeof(storage),
+                            &wrapped),
+            "tensor: wrap");
+  check(wrapped && rlx_tensor_data(wrapped) == storage,
+        "tensor: wrap does not copy");
+  rlx_tensor_free(wrapped);
+  check(storage[5] == 6, "tensor: freeing a wrapped tensor keeps the memory");
+  expect_error(rlx_tensor_wrap(RLX_DTYPE_F32, 2, dims, storage, 20, &unused),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: wrap short byte length",
+               "f32[2,3] needs exactly 24 bytes, got 20", NULL);
+  expect_error(rlx_tensor_wrap(RLX_DTYPE_F32, 2, dims, storage, 28, &unused),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: wrap long byte length",
+               "got 28", NULL);
+  expect_error(rlx_tensor_wrap(RLX_DTYPE_F32, 2, dims, NULL, 24, &unused),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: wrap NULL data",
+               "data is NULL", NULL);
+  expect_error(rlx_tensor_wrap(RLX_DTYPE_F32, 1, dims + 1, (char *)storage + 2,
+                               12, &unused),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: wrap misaligned data",
+               "not 4-byte aligned", NULL);
+  expect_error(rlx_tensor_wrap(RLX_DTYPE_F32, 2, dims, storage, 24, NULL),
+               RLX_STATUS_INVALID_ARGUMENT, "tensor: wrap NULL out",
+               "out is NULL", NULL);
+  expect_error(
+      rlx_tensor_wrap(RLX_DTYPE_F32, 2, overflow, storage, 24, &unused),
+      RLX_STATUS_OUT_OF_RANGE, "tensor: wrap overflowing dims", "is too large",
+      NULL);
+  const int64_t zero_dims[] = {0};
+  expect_ok(rlx_tensor_wrap(RLX_DTYPE_F32, 1, zero_dims, NULL, 0, &unused),
+            "tensor: wrap empty tensor with NULL data");
+  rlx_tensor_free(unused);
+
+  rlx_tensor_free(NULL);
+  check(rlx_tensor_rank(NULL) == 0 && rlx_tensor_dims(NULL) == NULL &&
+            rlx_tensor_data(NULL) == NULL && rlx_tensor_byte_size(NULL) == 0 &&
+            rlx_tensor_element_count(NULL) == 0,
+        "tensor: accessors accept NULL");
+}
+
+/* ---- modules ------------------------------------------------------------- */
+
+static void test_load_errors(void) {
+  rlx_module_t *module = NULL;
+  expect_error(rlx_module_load(NULL, &module), RLX_STATUS_INVALID_ARGUMENT,
+               "load: NULL path", "path is NULL", NULL);
+  expect_error(rlx_module_load(fixture("rlx_runtime_fixture"), NULL),
+               RLX_STATUS_INVALID_ARGUMENT, "load: NULL out", "out is NULL",
+               NULL);
+  expect_error(rlx_module_load(scratch("missing.so"), &module),
+               RLX_STATUS_NOT_FOUND, "load: missing file",
+               "No such file or directory", "missing.so");
+  /* A bare name is a file in the working directory, never a library found
+   * through the search path. */
+  expect_error(rlx_module_load("libc.so.6", &module), RLX_STATUS_NOT_FOUND,
+               "load: bare name is not searched on the library path",
+               "cannot load module 'libc.so.6'", NULL);
+
+  const char text[] = "this is not an ELF file\n";
+  write_file(scratch("text.so"), text, sizeof(text) - 1);
+  expect_error(rlx_module_load(scratch("text.so"), &module),
+               RLX_STATUS_IO_ERROR, "load: not a shared object", "text.so",
+               "cannot load module");
+  expect_error(rlx_module_load(scratch_dir, &module), RLX_STATUS_IO_ERROR,
+               "load: a directory", "cannot load module", NULL);
+  expect_error(
+      rlx_module_load(fixture("rlx_runtime_fixture_no_manifest"), &module),
+      RLX_STATUS_INVALID_FORMAT, "load: no rlx_manifest",
+      "is not an RLX module", "rlx_manifest");
+  expect_error(
+      rlx_module_load(fixture("rlx_runtime_fixture_bad_manifest"), &module),
+      RLX_STATUS_INVALID_FORMAT, "load: bad manifest",
+      "line 3: rank 2 needs 2 dims, got 1", NULL);
+  expect_error(
+      rlx_module_load(fixture("rlx_runtime_fixture_missing_invoke"), &module),
+      RLX_STATUS_NOT_FOUND, "load: missing invoke symbol",
+      "declares function 'ghost' but does not export "
+      "rlx_invoke_ghost",
+      "undefined symbol");
+  check(module == NULL, "load: failures leave out untouched");
+}
+
+/* Manifests fed to the writable fixture; `substring` of the error, or NULL
+ * when the manifest is valid. */
+static const struct manifest_case {
+  const char *name;
+  const char *manifest;
+  rlx_status_code_t code;
+  const char *substring;
+} manifest_cases[] = {
+    {"empty", "", RLX_STATUS_INVALID_FORMAT, "it is empty"},
+    {"blank lines only", "\n \n\t\n", RLX_STATUS_INVALID_FORMAT, "it is empty"},
+    {"no header", "func f 0 1\nres f32 0\n", RLX_STATUS_INVALID_FORMAT,
+     "line 1: expected the header 'rlx-module 1'"},
+    {"header with extra token", "rlx-module 1 2\n", RLX_STATUS_INVALID_FORMAT,
+     "expected the header"},
+    {"version 2", "rlx-module 2\nfunc f 0 0\n", RLX_STATUS_UNIMPLEMENTED,
+     "manifest version 2; this runtime reads version 1"},
+    {"bad version", "rlx-module one\n", RLX_STATUS_INVALID_FORMAT,
+     "version 'one' is not a non-negative integer"},
+    {"not a func line", "rlx-module 1\nfunk f 0 0\n", RLX_STATUS_INVALID_FORMAT,
+     "line 2: expected a 'func' line, got 'funk'"},
+    {"short func line", "rlx-module 1\nfunc f 1\n", RLX_STATUS_INVALID_FORMAT,
+     "expected 'func <name> <num_inputs> <num_outputs>'"},
+    {"bad function name", "rlx-module 1\nfunc 9f 0 0\n",
+     RLX_STATUS_INVALID_FORMAT, "function name '9f' is not a C identifier"},
+    {"function name with a dot", "rlx-module 1\nfunc a.b 0 0\n",
+     RLX_STATUS_INVALID_FORMAT, "'a.b' is not a C identifier"},
+    {"negative count", "rlx-module 1\nfunc f -1 0\n", RLX_STATUS_INVALID_FORMAT,
+     "input count '-1' is not a non-negative integer"},
+    {"count past the manifest", "rlx-module 1\nfunc f 99999999999999999999 0\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "input count '99999999999999999999' is too "
+     "large"},
+    {"more outputs than lines", "rlx-module 1\nfunc f 0 5\nres f32 0\n",
+     RLX_STATUS_INVALID_FORMAT, "output count '5' is too large"},
+    {"missing arg line", "rlx-module 1\nfunc f 2 0\narg f32 0\n\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "manifest ends inside function 'f' (input 1 of 2 missing)"},
+    {"res instead of arg", "rlx-module 1\nfunc f 1 1\nres f32 0\nres f32 0\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 3: expected 'arg' line 0 of function 'f', got 'res'"},
+    {"unknown dtype", "rlx-module 1\nfunc f 1 0\narg f33 0\n",
+     RLX_STATUS_INVALID_FORMAT, "unknown dtype 'f33'"},
+    {"missing rank", "rlx-module 1\nfunc f 1 0\narg f32\n",
+     RLX_STATUS_INVALID_FORMAT, "'arg' line needs a dtype and a rank"},
+    {"too few dims", "rlx-module 1\nfunc f 1 0\narg f32 2 3\n",
+     RLX_STATUS_INVALID_FORMAT, "rank 2 needs 2 dims, got 1"},
+    {"too many dims", "rlx-module 1\nfunc f 0 1\nres f32 1 3 4\n",
+     RLX_STATUS_INVALID_FORMAT, "rank 1 needs 1 dim, got 2"},
+    {"rank 33", "rlx-module 1\nfunc f 1 0\narg f32 33\n",
+     RLX_STATUS_INVALID_FORMAT, "rank '33' is too large (at most 32)"},
+    {"negative dim", "rlx-module 1\nfunc f 1 0\narg f32 1 -3\n",
+     RLX_STATUS_INVALID_FORMAT, "dim '-3' is not a non-negative integer"},
+    {"dim beyond int64",
+     "rlx-module 1\nfunc f 1 0\narg f32 1 9223372036854775808\n",
+     RLX_STATUS_INVALID_FORMAT, "dim '9223372036854775808' is too large"},
+    {"overflowing dims",
+     "rlx-module 1\nfunc f 1 0\narg f32 2 4294967296 4294967296\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "input 0 of 'f': shape [4294967296,4294967296] is too large"},
+    {"too many tokens",
+     "rlx-module 1\nfunc f 1 0\narg f32 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 "
+     "1 1"
+     " 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1\n",
+     RLX_STATUS_INVALID_FORMAT, "too many tokens (at most 35)"},
+    {"duplicate function",
+     "rlx-module 1\nfunc f 0 1\nres f32 0\nfunc f 0 1\nres f32 0\n",
+     RLX_STATUS_INVALID_FORMAT, "line 4: duplicate function 'f'"},
+    {"missing invoke symbol", "rlx-module 1\nfunc f 0 0\nfunc nope 0 0\n",
+     RLX_STATUS_NOT_FOUND, "does not export rlx_invoke_nope"},
+    {"valid with blank lines, tabs and CRLF",
+     "\n\trlx-module   1\r\n\nfunc f 1 1\r\narg\tbool 0\r\n  res bf16 3 0 2 "
+     "5\r\n\nfunc g 0 0",
+     RLX_STATUS_OK, NULL},
+};
+
+static void test_manifest_parsing(void) {
+  char path[4096];
+  snprintf(path, sizeof(path), "%s", fixture("rlx_runtime_fixture_patchable"));
+  /* Holding our own reference keeps the patched mapping alive between
+   * loads. */
+  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  char *manifest = handle ? dlsym(handle, "rlx_manifest") : NULL;
+  check(manifest != NULL, "manifest: patchable fixture opens");
+  if (!manifest)
+    return;
+
+  for (size_t i = 0; i < sizeof(manifest_cases) / sizeof(manifest_cases[0]);
+       ++i) {
+    const struct manifest_case *c = &manifest_cases[i];
+    snprintf(manifest, 4096, "%s", c->manifest);
+    rlx_module_t *module = NULL;
+    rlx_status_t status = rlx_module_load(path, &module);
+    const char *name = format("manifest: %s", c->name);
+    if (c->code != RLX_STATUS_OK) {
+      expect_error(status, c->code, name, c->substring, "rlx_runtime_fixture");
+      continue;
+    }
+    expect_ok(status, name);
+    const rlx_function_t *fn = NULL;
+    rlx_tensor_type_t in, out;
+    bool ok = module && rlx_module_function_count(module) == 2 &&
+              !rlx_module_function_at(module, 0, &fn) &&
+              !rlx_function_input_type(fn, 0, &in) &&
+              !rlx_function_output_type(fn, 0, &out) &&
+              in.dtype == RLX_DTYPE_BOOL && in.rank == 0 && in.dims == NULL &&
+              out.dtype == RLX_DTYPE_BF16 && out.rank == 3 &&
+              out.dims[0] == 0 && out.dims[1] == 2 && out.dims[2] == 5;
+    check(ok, "manifest: valid manifest is parsed exactly");
+    rlx_module_free(module);
+  }
+
+  snprintf(manifest, 4096, "rlx-module 1\n");
+  rlx_module_t *empty = NULL;
+  expect_ok(rlx_module_load(path, &empty), "manifest: no functions");
+  check(rlx_module_function_count(empty) == 0,
+        "manifest: a module may export no functions");
+  rlx_module_free(empty);
+
+  memset(manifest, 'x', 4096);
+  rlx_module_t *module = NULL;
+  expect_error(rlx_module_load(path, &module), RLX_STATUS_INVALID_FORMAT,
+               "manifest: not NUL-terminated", "not NUL-terminated", NULL);
+  dlclose(handle);
+}
+
+/* Counters exported by the fixture module. */
+static int *fixture_calls;
+static int *fixture_descriptor_errors;
+
+static rlx_tensor_t *make_f32(size_t rank, const int64_t *dims,
+                              const float *values) {
+  rlx_tensor_t *t = NULL;
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_F32, rank, dims, &t));
+  if (t && values)
+    memcpy(rlx_tensor_data(t), values, rlx_tensor_byte_size(t));
+  return t;
+}
+
+static void test_introspection(const rlx_module_t *module) {
+  check(rlx_module_function_count(module) == 5, "module: five functions");
+  check(strcmp(rlx_module_path(module), fixture("rlx_runtime_fixture")) == 0,
+        "module: path");
+  const char *names[] = {"add_f32", "mixed", "noargs", "copy_bf16",
+                         "many_inputs"};
+  bool in_order = true;
+  for (size_t i = 0; i < 5; ++i) {
+    const rlx_function_t *fn = NULL;
+    rlx_status_t status = rlx_module_function_at(module, i, &fn);
+    in_order &= !status && strcmp(rlx_function_name(fn), names[i]) == 0;
+    rlx_status_free(status);
+  }
+  check(in_order, "module: functions keep manifest order");
+
+  const rlx_function_t *fn = NULL;
+  expect_error(rlx_module_function_at(module, 5, &fn), RLX_STATUS_OUT_OF_RANGE,
+               "module: function_at past the end",
+               "function index 5 is out of range", "has 5 functions");
+  expect_error(rlx_module_function_at(NULL, 0, &fn),
+               RLX_STATUS_INVALID_ARGUMENT, "module: function_at NULL module",
+               "module is NULL", NULL);
+  expect_error(rlx_module_function_at(module, 0, NULL),
+               RLX_STATUS_INVALID_ARGUMENT, "module: function_at NULL out",
+               "out is NULL", NULL);
+  expect_error(rlx_module_lookup(module, "nope", &fn), RLX_STATUS_NOT_FOUND,
+               "module: lookup unknown function", "no function 'nope'",
+               "available: add_f32, mixed, noargs, copy_bf16, many_inputs");
+  expect_error(rlx_module_lookup(NULL, "add_f32", &fn),
+               RLX_STATUS_INVALID_ARGUMENT, "module: lookup NULL module",
+               "module is NULL", NULL);
+  expect_error(rlx_module_lookup(module, NULL, &fn),
+               RLX_STATUS_INVALID_ARGUMENT, "module: lookup NULL name",
+               "name is NULL", NULL);
+  expect_error(rlx_module_lookup(module, "add_f32", NULL),
+               RLX_STATUS_INVALID_ARGUMENT, "module: lookup NULL out",
+               "out is NULL", NULL);
+  check(rlx_module_function_count(NULL) == 0 && rlx_module_path(NULL) == NULL,
+        "module: accessors accept NULL");
+  rlx_module_free(NULL);
+
+  expect_ok(rlx_module_lookup(module, "mixed", &fn), "module: lookup mixed");
+  rlx_tensor_type_t type;
+  check(rlx_function_num_inputs(fn) == 3 && rlx_function_num_outputs(fn) == 3,
+        "function: mixed has 3 inputs and 3 outputs");
+  expect_ok(rlx_function_input_type(fn, 1, &type), "function: input_type");
+  check(type.dtype == RLX_DTYPE_BOOL && type.rank == 1 && type.dims[0] == 4,
+        "function: input 1 of mixed is i1[4]");
+  expect_ok(rlx_function_output_type(fn, 0, &type), "function: output_type");
+  check(type.dtype == RLX_DTYPE_I64 && type.rank == 0 && type.dims == NULL,
+        "function: output 0 of mixed is i64[]");
+  expect_error(rlx_function_input_type(fn, 3, &type), RLX_STATUS_OUT_OF_RANGE,
+               "function: input_type past the end",
+               "input index 3 is out of range: 'mixed' has 3 inputs", NULL);
+  expect_error(rlx_function_output_type(fn, 7, &type), RLX_STATUS_OUT_OF_RANGE,
+               "function: output_type past the end", "output index 7", NULL);
+  expect_error(rlx_function_input_type(NULL, 0, &type),
+               RLX_STATUS_INVALID_ARGUMENT, "function: input_type NULL fn",
+               "fn is NULL", NULL);
+  expect_error(rlx_function_output_type(fn, 0, NULL),
+               RLX_STATUS_INVALID_ARGUMENT, "function: output_type NULL out",
+               "out is NULL", NULL);
+  check(rlx_function_name(NULL) == NULL && rlx_function_num_inputs(NULL) == 0 &&
+            rlx_function_num_outputs(NULL) == 0,
+        "function: accessors accept NULL");
+}
+
+static void test_invoke_errors(const rlx_function_t *add) {
+  const int64_t dims[] = {2, 3};
+  const float a_values[] = {1, 2, 3, 4, 5, 6};
+  const float b_values[] = {10, 20, 30, 40, 50, 60};
+  rlx_tensor_t *a = make_f32(2, dims, a_values);
+  rlx_tensor_t *b = make_f32(2, dims, b_values);
+  rlx_tensor_t *out = make_f32(2, dims, NULL);
+  rlx_tensor_t *inputs[] = {a, b, a};
+  rlx_tensor_t *outputs[] = {out, out};
+  const int calls_before = *fixture_calls;
+
+  expect_error(rlx_function_invoke(add, inputs, 1, outputs, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "invoke: too few inputs",
+               "'add_f32' takes 2 inputs, got 1", NULL);
+  expect_error(rlx_function_invoke(add, inputs, 3, outputs, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "invoke: too many inputs",
+               "'add_f32' takes 2 inputs, got 3", NULL);
+  expect_error(rlx_function_invoke(add, inputs, 2, outputs, 0),
+               RLX_STATUS_INVALID_ARGUMENT, "invoke: too few outputs",
+               "'add_f32' returns 1 output, got 0", NULL);
+  expect_error(rlx_function_invoke(add, inputs, 2, outputs, 2),
+               RLX_STATUS_INVALID_ARGUMENT, "invoke: too many outputs",
+               "'add_f32' returns 1 output, got 2", NULL);
+  expect_error(rlx_function_invoke(NULL, inputs, 2, outputs, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "invoke: NULL function",
+               "fn is NULL", NULL);
+  expect_error(rlx_function_invoke(add, NULL, 2, outputs, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "invoke: NULL inputs array",
+               "inputs array is NULL", NULL);
+  expect_error(rlx_function_invoke(add, inputs, 2, NULL, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "invoke: NULL outputs array",
+               "outputs array is NULL", NULL);
+
+  rlx_tensor_t *with_null[] = {a, NULL};
+  expect_error(rlx_function_invoke(add, with_null, 2, outputs, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "invoke: NULL input tensor",
+               "input 1 of 'add_f32' is NULL", NULL);
+  rlx_tensor_t *null_output[] = {NULL};
+  expect_error(rlx_function_invoke(add, inputs, 2, null_output, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "invoke: NULL output tensor",
+               "output 0 of 'add_f32' is NULL", NULL);
+
+  rlx_tensor_t *ints = NULL;
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_I32, 2, dims, &ints));
+  rlx_tensor_t *wrong_dtype[] = {a, ints};
+  expect_error(rlx_function_invoke(add, wrong_dtype, 2, outputs, 1),
+               RLX_STATUS_DTYPE_MISMATCH, "invoke: wrong input dtype",
+               "input 1 of 'add_f32': expected dtype f32, got i32", NULL);
+  rlx_tensor_t *int_output[] = {ints};
+  expect_error(rlx_function_invoke(add, inputs, 2, int_output, 1),
+               RLX_STATUS_DTYPE_MISMATCH, "invoke: wrong output dtype",
+               "output 0 of 'add_f32': expected dtype f32, got i32", NULL);
+
+  const int64_t flat_dims[] = {6};
+  rlx_tensor_t *flat = make_f32(1, flat_dims, NULL);
+  rlx_tensor_t *wrong_rank[] = {flat, b};
+  expect_error(rlx_function_invoke(add, wrong_rank, 2, outputs, 1),
+               RLX_STATUS_SHAPE_MISMATCH, "invoke: wrong input rank",
+               "input 0 of 'add_f32': expected rank 2 shape [2,3], got rank 1 "
+               "shape [6]",
+               NULL);
+  const int64_t wide_dims[] = {2, 4};
+  rlx_tensor_t *wide = make_f32(2, wide_dims, NULL);
+  rlx_tensor_t *wrong_dims[] = {a, wide};
+  expect_error(rlx_function_invoke(add, wrong_dims, 2, outputs, 1),
+               RLX_STATUS_SHAPE_MISMATCH, "invoke: wrong input dims",
+               "input 1 of 'add_f32': expected shape [2,3], got [2,4]", NULL);
+  const int64_t transposed_dims[] = {3, 2};
+  rlx_tensor_t *transposed = make_f32(2, transposed_dims, NULL);
+  rlx_tensor_t *wrong_output[] = {transposed};
+  expect_error(rlx_function_invoke(add, inputs, 2, wrong_output, 1),
+               RLX_STATUS_SHAPE_MISMATCH, "invoke: wrong output dims",
+               "output 0 of 'add_f32': expected shape [2,3], got [3,2]", NULL);
+
+  rlx_tensor_t *aliased[] = {b};
+  expect_error(rlx_function_invoke(add, inputs, 2, aliased, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "invoke: output aliasing an input",
+               "output 0 of 'add_f32' overlaps input 1", NULL);
+  /* A wrapped view that starts inside input 0's buffer. */
+  rlx_tensor_t *view = NULL;
+  rlx_status_free(rlx_tensor_wrap(RLX_DTYPE_F32, 2, dims,
+                                  (float *)rlx_tensor_data(a) + 5, 24, &view));
+  rlx_tensor_t *partial[] = {view};
+  expect_error(rlx_function_invoke(add, inputs, 2, partial, 1),
+               RLX_STATUS_INVALID_ARGUMENT,
+               "invoke: output partially overlapping an input",
+               "overlaps input 0", NULL);
+
+  rlx_tensor_t *call_outputs[2] = {a, a};
+  expect_error(rlx_function_call(add, wrong_dims, 2, call_outputs, 1),
+               RLX_STATUS_SHAPE_MISMATCH, "call: wrong input dims",
+               "input 1 of 'add_f32': expected shape [2,3], got [2,4]", NULL);
+  check(call_outputs[0] == NULL, "call: failure leaves NULL outputs");
+  expect_error(rlx_function_call(add, inputs, 1, call_outputs, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "call: wrong input count",
+               "'add_f32' takes 2 inputs, got 1", NULL);
+  expect_error(rlx_function_call(add, inputs, 2, call_outputs, 2),
+               RLX_STATUS_INVALID_ARGUMENT, "call: wrong output count",
+               "'add_f32' returns 1 output, got 2", NULL);
+  expect_error(rlx_function_call(add, inputs, 2, NULL, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "call: NULL outputs array",
+               "rlx_function_call: the outputs array is NULL", NULL);
+  expect_error(rlx_function_call(add, NULL, 2, call_outputs, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "call: NULL inputs array",
+               "rlx_function_call: the inputs array is NULL", NULL);
+  expect_error(rlx_function_call(NULL, inputs, 2, call_outputs, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "call: NULL function", "fn is NULL",
+               NULL);
+  check(*fixture_calls == calls_before,
+        "invoke: failed validation never runs the function");
+
+  rlx_tensor_free(view);
+  rlx_tensor_free(transposed);
+  rlx_tensor_free(wide);
+  rlx_tensor_free(flat);
+  rlx_tensor_free(ints);
+  rlx_tensor_free(a);
+  rlx_tensor_free(b);
+  rlx_tensor_free(out);
+}
+
+static void test_invoke(const rlx_module_t *module) {
+  const rlx_function_t *add = NULL, *mixed = NULL, *noargs = NULL, *many = NULL;
+  expect_ok(rlx_module_lookup(module, "add_f32", &add),
+            "invoke: lookup add_f32");
+  expect_ok(rlx_module_lookup(module, "mixed", &mixed), "invoke: lookup mixed");
+  expect_ok(rlx_module_lookup(module, "noargs", &noargs),
+            "invoke: lookup noargs");
+  expect_ok(rlx_module_lookup(module, "many_inputs", &many),
+            "invoke: lookup many_inputs");
+  if (!add || !mixed || !noargs || !many)
+    return;
+  test_invoke_errors(add);
+
+  const int64_t dims[] = {2, 3};
+  const float a_values[] = {1, 2, 3, 4, 5, 6};
+  _Alignas(64) float b_values[] = {0.5f, -2, 30, 40, 50, 60.25f};
+  rlx_tensor_t *a = make_f32(2, dims, a_values);
+  rlx_tensor_t *b = NULL;
+  expect_ok(
+      rlx_tensor_wrap(RLX_DTYPE_F32, 2, dims, b_values, sizeof(b_values), &b),
+      "invoke: wrap input");
+  rlx_tensor_t *out = make_f32(2, dims, NULL);
+  rlx_tensor_t *inputs[] = {a, b};
+  expect_ok(rlx_function_invoke(add, inputs, 2, &out, 1),
+            "invoke: add_f32 into a caller output");
+  const float *o = rlx_tensor_data(out);
+  check(o[0] == 1.5f && o[1] == 0 && o[2] == 33 && o[5] == 66.25f,
+        "invoke: add_f32 results");
+
+  rlx_tensor_t *result = NULL;
+  expect_ok(rlx_function_call(add, inputs, 2, &result, 1), "call: add_f32");
+  rlx_tensor_type_t type;
+  check(result && !rlx_tensor_get_type(result, &type) &&
+            type.dtype == RLX_DTYPE_F32 && type.rank == 2 &&
+            type.dims[0] == 2 && type.dims[1] == 3 &&
+            memcmp(rlx_tensor_data(result), o, 24) == 0,
+        "call: add_f32 allocates outputs with the signature's type");
+  check(result && (uintptr_t)rlx_tensor_data(result) % 64 == 0,
+        "call: outputs are 64-byte aligned");
+  rlx_tensor_free(result);
+  rlx_tensor_free(out);
+  rlx_tensor_free(a);
+  rlx_tensor_free(b);
+
+  const int64_t four[] = {4};
+  rlx_tensor_t *values = NULL, *mask = NULL, *scale = NULL;
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_I64, 1, four, &values));
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_BOOL, 1, four, &mask));
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_F16, 0, NULL, &scale));
+  const int64_t v[] = {INT64_C(1) << 40, 7, -3, 100};
+  const uint8_t m[] = {1, 0, 1, 0};
+  const float s = 0.5f;
+  expect_ok(rlx_tensor_copy_from(values, RLX_DTYPE_I64, v, sizeof(v)),
+            "call: fill i64 input");
+  expect_ok(rlx_tensor_copy_from(mask, RLX_DTYPE_BOOL, m, sizeof(m)),
+            "call: fill bool input");
+  expect_ok(rlx_tensor_copy_from(scale, RLX_DTYPE_F32, &s, sizeof(s)),
+            "call: fill f16 scalar from f32");
+  rlx_tensor_t *mixed_in[] = {values, mask, scale};
+  rlx_tensor_t *mixed_out[3] = {NULL, NULL, NULL};
+  expect_ok(rlx_function_call(mixed, mixed_in, 3, mixed_out, 3),
+            "call: mixed with i64, bool, f16 and rank-0 I/O");
+  if (mixed_out[0]) {
+    int64_t total;
+    float picked[4];
+    int32_t inverted[4];
+    expect_ok(
+        rlx_tensor_copy_to(mixed_out[0], RLX_DTYPE_I64, &total, sizeof(total)),
+        "call: read i64 scalar output");
+    expect_ok(
+        rlx_tensor_copy_to(mixed_out[1], RLX_DTYPE_F32, picked, sizeof(picked)),
+        "call: read f16 output as f32");
+    expect_ok(rlx_tensor_copy_to(mixed_out[2], RLX_DTYPE_I32, inverted,
+                                 sizeof(inverted)),
+              "call: read bool output as i32");
+    check(total == (INT64_C(1) << 40) - 3, "call: mixed i64 total");
+    check(picked[0] == 0.5f && picked[1] == 0 && picked[2] == 0.5f &&
+              picked[3] == 0,
+          "call: mixed f16 output");
+    check(inverted[0] == 0 && inverted[1] == 1 && inverted[2] == 0 &&
+              inverted[3] == 1,
+          "call: mixed bool output");
+  }
+  for (int i = 0; i < 3; ++i)
+    rlx_tensor_free(mixed_out[i]);
+  rlx_tensor_free(values);
+  rlx_tensor_free(mask);
+  rlx_tensor_free(scale);
+
+  rlx_tensor_t *answer = NULL;
+  expect_ok(rlx_function_call(noargs, NULL, 0, &answer, 1),
+            "call: function without inputs");
+  check(answer && *(const float *)rlx_tensor_data(answer) == 42.0f,
+        "call: noargs result");
+  rlx_tensor_free(answer);
+
+  const rlx_function_t *copy_bf16 = NULL;
+  expect_ok(rlx_module_lookup(module, "copy_bf16", &copy_bf16),
+            "invoke: lookup copy_bf16");
+  const int64_t three[] = {3};
+  const float bf_in[] = {1.0f, -0.375f, 3e38f};
+  rlx_tensor_t *bf = NULL, *bf_out = NULL;
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_BF16, 1, three, &bf));
+  rlx_status_free(
+      rlx_tensor_copy_from(bf, RLX_DTYPE_F32, bf_in, sizeof(bf_in)));
+  expect_ok(rlx_function_call(copy_bf16, &bf, 1, &bf_out, 1),
+            "call: bf16 function");
+  check(bf_out && memcmp(rlx_tensor_data(bf_out), rlx_tensor_data(bf), 6) == 0,
+        "call: copy_bf16 result");
+  rlx_tensor_free(bf);
+  rlx_tensor_free(bf_out);
+
+  rlx_tensor_t *scalars[65];
+  float expected = 0;
+  for (int i = 0; i < 65; ++i) {
+    float value = (float)i;
+    scalars[i] = make_f32(0, NULL, &value);
+    expected += value;
+  }
+  rlx_tensor_t *sum = NULL;
+  expect_ok(rlx_function_call(many, scalars, 65, &sum, 1),
+            "call: 65 inputs (heap-allocated descriptors)");
+  check(sum && *(const float *)rlx_tensor_data(sum) == expected,
+        "call: many_inputs result");
+  rlx_tensor_free(sum);
+  for (int i = 0; i < 65; ++i)
+    rlx_tensor_free(scalars[i]);
+
+  check(*fixture_descriptor_errors == 0,
+        "invoke: descriptors have offset 0, allocated == aligned, row-major "
+        "strides");
+}
+
+static void test_module(void) {
+  const char *path = fixture("rlx_runtime_fixture");
+  /* Our own reference to reach the fixture's counters; the runtime's load
+   * shares the mapping. */
+  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  fixture_calls = handle ? dlsym(handle, "rlx_fixture_calls") : NULL;
+  fixture_descriptor_errors =
+      handle ? dlsym(handle, "rlx_fixture_descriptor_errors") : NULL;
+  check(fixture_calls && fixture_descriptor_errors,
+        "module: fixture counters are visible");
+  rlx_module_t *module = NULL;
+  expect_ok(rlx_module_load(path, &module), "module: load the fixture");
+  if (module && fixture_calls) {
+    test_introspection(module);
+    test_invoke(module);
+  }
+  rlx_module_free(module);
+  if (handle)
+    dlclose(handle);
+}
+
+/* ---- npy ----------------------------------------------------------------- */
+
+static void test_npy_round_trips(void) {
+  static const rlx_dtype_t dtypes[] = {
+      RLX_DTYPE_F32, RLX_DTYPE_F16, RLX_DTYPE_F64, RLX_DTYPE_I8,
+      RLX_DTYPE_I16, RLX_DTYPE_I32, RLX_DTYPE_I64, RLX_DTYPE_BOOL};
+  const int64_t dims[] = {2, 3};
+  const double values[] = {0, 1, -2, 3.5, 100, -7};
+  for (size_t i = 0; i < sizeof(dtypes) / sizeof(dtypes[0]); ++i) {
+    const char *name = rlx_dtype_name(dtypes[i]);
+    rlx_tensor_t *t = NULL, *loaded = NULL;
+    rlx_status_free(rlx_tensor_create(dtypes[i], 2, dims, &t));
+    rlx_status_free(
+        rlx_tensor_copy_from(t, RLX_DTYPE_F64, values, sizeof(values)));
+    const char *path = scratch(format("round_%s.npy", name));
+    expect_ok(rlx_npy_save(path, t), format("npy: save %s", name));
+    expect_ok(rlx_npy_load(path, &loaded), format("npy: load %s", name));
+    check(loaded && rlx_tensor_dtype(loaded) == dtypes[i] &&
+              rlx_tensor_rank(loaded) == 2 && rlx_tensor_dims(loaded)[0] == 2 &&
+              rlx_tensor_dims(loaded)[1] == 3 &&
+              memcmp(rlx_tensor_data(loaded), rlx_tensor_data(t),
+                     rlx_tensor_byte_size(t)) == 0,
+          format("npy: %s round trip is exact", name));
+    rlx_tensor_free(loaded);
+    rlx_tensor_free(t);
+  }
+
+  /* bf16 is stored as f32 and comes back as exact f32 values. */
+  rlx_tensor_t *bf = NULL, *loaded = NULL;
+  const int64_t three[] = {3};
+  const float bf_values[] = {1.0f / 3.0f, -1e30f, 0.5f};
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_BF16, 1, three, &bf));
+  rlx_status_free(
+      rlx_tensor_copy_from(bf, RLX_DTYPE_F32, bf_values, sizeof(bf_values)));
+  expect_ok(rlx_npy_save(scratch("bf16.npy"), bf), "npy: save bf16");
+  expect_ok(rlx_npy_load(scratch("bf16.npy"), &loaded), "npy: load saved bf16");
+  float widened[3];
+  rlx_status_free(
+      rlx_tensor_copy_to(bf, RLX_DTYPE_F32, widened, sizeof(widened)));
+  check(loaded && rlx_tensor_dtype(loaded) == RLX_DTYPE_F32 &&
+            memcmp(rlx_tensor_data(loaded), widened, sizeof(widened)) == 0,
+        "npy: bf16 is saved as exact f32");
+  rlx_tensor_free(loaded);
+  rlx_tensor_free(bf);
+
+  /* Header layout: version 1.0, 1-tuple comma, data 64-byte aligned. */
+  FILE *file = fopen(scratch("round_f32.npy"), "rb");
+  unsigned char head[128] = {0};
+  size_t got = file ? fread(head, 1, sizeof(head), file) : 0;
+  if (file)
+    fclose(file);
+  size_t header_length = (size_t)head[8] | (size_t)head[9] << 8;
+  check(got == sizeof(head) && memcmp(head, "\x93NUMPY\x01\x00", 8) == 0 &&
+            (10 + header_length) % 64 == 0 &&
+            head[10 + header_length - 1] == '\n' &&
+            strstr((const char *)head + 10,
+                   "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), "
+                   "}"),
+        "npy: saved header matches NumPy's layout");
+
+  rlx_tensor_t *scalar = NULL, *scalar_loaded = NULL;
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_I64, 0, NULL, &scalar));
+  *(int64_t *)rlx_tensor_data(scalar) = -42;
+  expect_ok(rlx_npy_save(scratch("scalar.npy"), scalar), "npy: save scalar");
+  expect_ok(rlx_npy_load(scratch("scalar.npy"), &scalar_loaded),
+            "npy: load scalar");
+  check(scalar_loaded && rlx_tensor_rank(scalar_loaded) == 0 &&
+            *(const int64_t *)rlx_tensor_data(scalar_loaded) == -42,
+        "npy: scalar shape () round trip");
+  rlx_tensor_free(scalar);
+  rlx_tensor_free(scalar_loaded);
+
+  const int64_t empty_dims[] = {0, 3};
+  rlx_tensor_t *empty = NULL, *empty_loaded = NULL;
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_F32, 2, empty_dims, &empty));
+  expect_ok(rlx_npy_save(scratch("empty.npy"), empty), "npy: save empty");
+  expect_ok(rlx_npy_load(scratch("empty.npy"), &empty_loaded),
+            "npy: load empty");
+  check(empty_loaded && rlx_tensor_element_count(empty_loaded) == 0 &&
+            rlx_tensor_dims(empty_loaded)[1] == 3,
+        "npy: zero-size round trip");
+  rlx_tensor_free(empty);
+  rlx_tensor_free(empty_loaded);
+
+  expect_error(rlx_npy_save(NULL, scalar), RLX_STATUS_INVALID_ARGUMENT,
+               "npy: save NULL path", "path is NULL", NULL);
+  expect_error(rlx_npy_save(scratch("x.npy"), NULL),
+               RLX_STATUS_INVALID_ARGUMENT, "npy: save NULL tensor",
+               "tensor is NULL", NULL);
+  rlx_tensor_t *one = make_f32(0, NULL, NULL);
+  expect_error(rlx_npy_save(scratch("no/such/dir/x.npy"), one),
+               RLX_STATUS_NOT_FOUND, "npy: save into a missing directory",
+               "cannot create", "no/such/dir/x.npy");
+  rlx_tensor_free(one);
+  expect_error(rlx_npy_load(NULL, &loaded), RLX_STATUS_INVALID_ARGUMENT,
+               "npy: load NULL path", "path is NULL", NULL);
+  expect_error(rlx_npy_load(scratch("scalar.npy"), NULL),
+               RLX_STATUS_INVALID_ARGUMENT, "npy: load NULL out", "out is NULL",
+               NULL);
+}
+
+/* Writes an npy file with the given version and header text (taken as is)
+ * followed by `data_size` bytes of `data`. */
+static const char *write_npy(const char *name, unsigned major,
+                             const char *header, const void *data,
+                             size_t data_size) {
+  unsigned char buffer[4096];
+  size_t header_size = strlen(header);
+  size_t n = 0;
+  memcpy(buffer, "\x93NUMPY", 6);
+  n = 6;
+  buffer[n++] = (unsigned char)major;
+  buffer[n++] = 0;
+  buffer[n++] = (unsigned char)(header_size & 0xff);
+  buffer[n++] = (unsigned char)(header_size >> 8);
+  if (major > 1) {
+    buffer[n++] = 0;
+    buffer[n++] = 0;
+  }
+  memcpy(buffer + n, header, header_size);
+  n += header_size;
+  memcpy(buffer + n, data, data_size);
+  n += data_size;
+  const char *path = scratch(name);
+  write_file(path, buffer, n);
+  return path;
+}
+
+static void test_npy_reading(void) {
+  const float f32_data[] = {1, 2, 3};
+  rlx_tensor_t *t = NULL;
+
+  const char *v2 = write_npy("v2.npy", 2,
+                             "{\"shape\": (3,), \"fortran_order\": False, "
+                             "\"descr\": \"<f4\"}\n",
+                             f32_data, sizeof(f32_data));
+  expect_ok(rlx_npy_load(v2, &t), "npy: version 2.0, reordered keys, "
+                                  "double quotes");
+  check(t && rlx_tensor_element_count(t) == 3 &&
+            ((const float *)rlx_tensor_data(t))[2] == 3.0f,
+        "npy: version 2.0 data");
+  rlx_tensor_free(t);
+  t = NULL;
+
+  const int8_t i8_data[] = {-1, 2};
+  const char *v3 = write_npy("v3.npy", 3,
+                             "{'descr': '<i1', 'fortran_order': False, "
+                             "'shape': (2,)}",
+                             i8_data, sizeof(i8_data));
+  expect_ok(rlx_npy_load(v3, &t), "npy: version 3.0 with '<i1'");
+  check(t && rlx_tensor_dtype(t) == RLX_DTYPE_I8 &&
+            ((const int8_t *)rlx_tensor_data(t))[0] == -1,
+        "npy: '<i1' loads as i8");
+  rlx_tensor_free(t);
+  t = NULL;
+
+  const uint8_t bool_data[] = {0, 2, 1};
+  const char *bools = write_npy("bools.npy", 1,
+                                "{'descr': '|b1', 'fortran_order': False, "
+                                "'shape': (3,), }\n",
+                                bool_data, sizeof(bool_data));
+  expect_ok(rlx_npy_load(bools, &t), "npy: load bool");
+  check(t && ((const uint8_t *)rlx_tensor_data(t))[1] == 1,
+        "npy: bool bytes are normalized to 0/1");
+  rlx_tensor_free(t);
+  t = NULL;
+
+  static const struct npy_case {
+    const char *name;
+    unsigned major;
+    const char *header;
+    size_t data_size;
+    rlx_status_code_t code;
+    const char *substring;
+  } cases[] = {
+      {"bad_magic", 0, NULL, 0, RLX_STATUS_INVALID_FORMAT,
+       "not an npy file (bad magic)"},
+      {"version_4", 4, "{}", 0, RLX_STATUS_UNIMPLEMENTED,
+       "unsupported npy format version 4.0"},
+      {"fortran", 1, "{'descr': '<f4', 'fortran_order': True, 'shape': (3,), }",
+       12, RLX_STATUS_UNIMPLEMENTED, "Fortran-order arrays are not supported"},
+      {"unsigned", 1,
+       "{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }", 3,
+       RLX_STATUS_UNIMPLEMENTED, "unsupported npy dtype '|u1'"},
+      {"big_endian", 1,
+       "{'descr': '>f4', 'fortran_order': False, 'shape': (3,), }", 12,
+       RLX_STATUS_UNIMPLEMENTED, "'>f4', big-endian"},
+      {"structured", 1,
+       "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (3,), }", 12,
+       RLX_STATUS_INVALID_FORMAT, "expected a quoted string"},
+      {"not_a_dict", 1, "('descr', '<f4')", 0, RLX_STATUS_INVALID_FORMAT,
+       "malformed npy header at offset 0: expected '{'"},
+      {"missing_shape", 1, "{'descr': '<f4', 'fortran_order': False}", 0,
+       RLX_STATUS_INVALID_FORMAT, "the npy header lacks 'shape'"},
+      {"unknown_key", 1,
+       "{'descr': '<f4', 'fortran_order': False, 'shape': (), 'x': 1}", 4,
+       RLX_STATUS_INVALID_FORMAT, "unexpected key 'x'"},
+      {"duplicate_key", 1,
+       "{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, "
+       "'shape': ()}",
+       4, RLX_STATUS_INVALID_FORMAT, "duplicate key 'descr'"},
+      {"bad_bool", 1, "{'descr': '<f4', 'fortran_order': 0, 'shape': ()}", 4,
+       RLX_STATUS_INVALID_FORMAT, "fortran_order must be True or False"},
+      {"one_tuple_without_comma", 1,
+       "{'descr': '<f4', 'fortran_order': False, 'shape': (3)}", 12,
+       RLX_STATUS_INVALID_FORMAT, "a one-dim shape needs a trailing comma"},
+      {"negative_dim", 1,
+       "{'descr': '<f4', 'fortran_order': False, 'shape': (-1,)}", 0,
+       RLX_STATUS_INVALID_FORMAT, "expected a non-negative integer dim"},
+      {"huge_dim", 1,
+       "{'descr': '<f4', 'fortran_order': False, 'shape': "
+       "(99999999999999999999,)}",
+       0, RLX_STATUS_INVALID_FORMAT, "dim is too large"},
+      {"overflowing_shape", 1,
+       "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, "
+       "4294967296)}",
+       0, RLX_STATUS_OUT_OF_RANGE, "is too large"},
+      {"rank_33", 1,
+       "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1, 1, 1, 1, "
+       "1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, "
+       "1, 1, 1, 1)}",
+       4, RLX_STATUS_OUT_OF_RANGE, "shape has more than 32 dims"},
+      {"unterminated_string", 1, "{'descr': '<f4", 0, RLX_STATUS_INVALID_FORMAT,
+       "unterminated string"},
+      {"trailing_text", 1,
+       "{'descr': '<f4', 'fortran_order': False, 'shape': ()} x", 4,
+       RLX_STATUS_INVALID_FORMAT, "unexpected text after the header dict"},
+      {"short_data", 1,
+       "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", 20,
+       RLX_STATUS_INVALID_FORMAT,
+       "npy data is truncated: shape [2,3] of '<f4' needs 24 bytes, the file "
+       "has 20"},
+      {"long_data", 1,
+       "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 12,
+       RLX_STATUS_INVALID_FORMAT, "bytes past the data"},
+  };
+  const unsigned char zeros[64] = {0};
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    const struct npy_case *c = &cases[i];
+    const char *path;
+    if (c->header) {
+      path = write_npy(format("%s.npy", c->name), c->major, c->header, zeros,
+                       c->data_size);
+    } else {
+      path = scratch(format("%s.npy", c->name));
+      write_file(path, "\x93NUMPX\x01\x00\x02\x00{}", 12);
+    }
+    expect_error(rlx_npy_load(path, &t), c->code, format("npy: %s", c->name),
+                 c->substring, format("%s.npy", c->name));
+  }
+
+  /* Truncations of a valid file at every length short of its header. */
+  const char *valid = scratch("round_f32.npy");
+  FILE *file = fopen(valid, "rb");
+  unsigned char bytes[128];
+  size_t size = file ? fread(bytes, 1, sizeof(bytes), file) : 0;
+  if (file)
+    fclose(file);
+  bool all_rejected = size == sizeof(bytes);
+  for (size_t cut = 0; cut < sizeof(bytes); ++cut) {
+    const char *path = scratch("truncated.npy");
+    write_file(path, bytes, cut);
+    rlx_status_t status = rlx_npy_load(path, &t);
+    all_rejected &= rlx_status_code(status) == RLX_STATUS_INVALID_FORMAT &&
+                    strstr(rlx_status_message(status), "truncated.npy");
+    rlx_status_free(status);
+  }
+  check(all_rejected, "npy: every truncation of a file is reported");
+  const char *header_cut = scratch("header_cut.npy");
+  write_file(header_cut, bytes, 40);
+  expect_error(rlx_npy_load(header_cut, &t), RLX_STATUS_INVALID_FORMAT,
+               "npy: truncated header",
+               "truncated npy header (30 of 118 bytes)", "header_cut.npy");
+  expect_error(rlx_npy_load(scratch("absent.npy"), &t), RLX_STATUS_NOT_FOUND,
+               "npy: missing file", "cannot open", "absent.npy");
+  expect_error(rlx_npy_load(scratch_dir, &t), RLX_STATUS_IO_ERROR,
+               "npy: a directory", "cannot read", NULL);
+  check(t == NULL, "npy: failed loads leave out untouched");
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+/* The scratch directory only ever holds plain files. */
+static void remove_scratch(void) {
+  DIR *dir = opendir(scratch_dir);
+  if (dir) {
+    for (struct dirent *entry; (entry = readdir(dir));)
+      if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0)
+        unlink(scratch(entry->d_name));
+    closedir(dir);
+  }
+  if (rmdir(scratch_dir) != 0)
+    fprintf(stderr, "warning: could not remove %s\n", scratch_dir);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s FIXTURE_DIR\n", argv[0]);
+    return 2;
+  }
+  fixture_dir = argv[1];
+  const char *tmp = getenv("TMPDIR");
+  snprintf(scratch_dir, sizeof(scratch_dir), "%s/rlx-runtime-test-XXXXXX",
+           tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(scratch_dir)) {
+    perror("mkdtemp");
+    return 2;
+  }
+
+  test_status_and_dtypes();
+  test_half_conversion();
+  test_element_conversion();
+  test_tensors();
+  test_load_errors();
+  test_manifest_parsing();
+  test_module();
+  test_npy_round_trips();
+  test_npy_reading();
+
+  remove_scratch();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
