@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -26,6 +27,8 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
@@ -34,6 +37,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -69,7 +73,7 @@ static int fail(const llvm::Twine &message) {
 
 static std::unique_ptr<llvm::TargetMachine>
 createHostTargetMachine(std::string &error) {
-  std::string triple = llvm::sys::getDefaultTargetTriple();
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
   const llvm::Target *target =
       llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
@@ -86,10 +90,10 @@ createHostTargetMachine(std::string &error) {
                                     ? llvm::CodeGenOptLevel::Default
                                     : llvm::CodeGenOptLevel::Aggressive;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      llvm::Triple(triple), cpu, features.getString(), llvm::TargetOptions(),
+      triple, cpu, features.getString(), llvm::TargetOptions(),
       llvm::Reloc::PIC_, std::nullopt, level));
   if (!machine)
-    error = "cannot create a target machine for " + triple + " / " + cpu;
+    error = "cannot create a target machine for " + triple.str() + " / " + cpu;
   return machine;
 }
 
