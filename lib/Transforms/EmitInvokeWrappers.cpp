@@ -45,6 +45,11 @@ struct RlxEmitInvokeWrappersPass
            callee.getSymName().drop_front(kCInterfacePrefix.size()))
               .str();
       Location loc = callee.getLoc();
+      if (module.lookupSymbol(name)) {
+        callee.emitError() << "cannot emit '" << name
+                           << "': the module already defines that symbol";
+        return signalPassFailure();
+      }
       auto wrapper = LLVM::LLVMFuncOp::create(
           b, loc, name, LLVM::LLVMFunctionType::get(voidType, {ptrType}));
       Block *entry = wrapper.addEntryBlock(b);

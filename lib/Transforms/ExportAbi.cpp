@@ -4,6 +4,8 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -15,6 +17,8 @@ namespace mlir::rlx {
 using namespace mlir;
 
 static constexpr StringLiteral kManifestSymbol = "rlx_manifest";
+/// The runtime's limits (docs/runtime.md).
+static constexpr int64_t kMaxRank = 32;
 
 /// The runtime's name for an element type, or empty if it has none.
 static StringRef getDtypeName(Type type) {
@@ -44,11 +48,44 @@ static LogicalResult describeTensor(func::FuncOp func, StringRef role,
                             << "; exported functions take and return "
                                "statically shaped tensors of f32, f16, bf16, "
                                "f64, i1, i8, i16, i32 or i64";
+  auto limitError = [&](StringRef what) {
+    return func.emitError() << "cannot export function '" << func.getSymName()
+                            << "': " << (role == "arg" ? "argument " : "result ")
+                            << index << " of type " << type << " " << what;
+  };
+  if (tensor.getRank() > kMaxRank)
+    return limitError("has more than 32 dimensions");
+  unsigned elementBytes =
+      std::max<unsigned>(1, tensor.getElementTypeBitWidth() / 8);
+  if (tensor.getNumElements() >
+      std::numeric_limits<int64_t>::max() / static_cast<int64_t>(elementBytes))
+    return limitError("does not fit in 2^63 bytes");
   os << role << ' ' << dtype << ' ' << tensor.getRank();
   for (int64_t size : tensor.getShape())
     os << ' ' << size;
   os << '\n';
   return success();
+}
+
+/// Each result of an exported function is written to its own caller buffer,
+/// so a value returned twice is copied for its later uses.
+static void copyRepeatedResults(func::FuncOp func) {
+  func.walk([](func::ReturnOp ret) {
+    OpBuilder b(ret);
+    for (OpOperand &operand : ret->getOpOperands()) {
+      Value value = operand.get();
+      bool repeated = llvm::any_of(
+          ret->getOperands().take_front(operand.getOperandNumber()),
+          [&](Value earlier) { return earlier == value; });
+      if (!repeated)
+        continue;
+      auto type = cast<RankedTensorType>(value.getType());
+      Value empty = tensor::EmptyOp::create(b, ret.getLoc(), type.getShape(),
+                                            type.getElementType());
+      operand.set(linalg::CopyOp::create(b, ret.getLoc(), value, empty)
+                      .getResult(0));
+    }
+  });
 }
 
 namespace {
@@ -82,6 +119,7 @@ struct RlxExportAbiPass : rlx::impl::RlxExportAbiBase<RlxExportAbiPass> {
       for (auto [i, result] : llvm::enumerate(type.getResults()))
         if (failed(describeTensor(func, "res", i, result, os)))
           return signalPassFailure();
+      copyRepeatedResults(func);
       func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     builder.getUnitAttr());
       for (unsigned i = 0, e = type.getNumInputs(); i < e; ++i)

@@ -11,10 +11,14 @@ def RlxExportAbi : Pass<"rlx-export-abi", "::mlir::ModuleOp"> {
     it checks that the signature is exportable (statically shaped tensors of
     f32, f16, bf16, f64, i1, i8, i16, i32 or i64, and a C identifier as
     name), marks it `llvm.emit_c_interface`, marks its arguments read-only
-    for bufferization (callers own input buffers), and records its signature
-    in the module's `rlx_manifest` string (see docs/runtime.md).
+    for bufferization (callers own input buffers), copies any value it
+    returns more than once (every result gets its own caller buffer), and
+    records its signature in the module's `rlx_manifest` string (see
+    docs/runtime.md).
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def RlxEmitInvokeWrappers : Pass<"rlx-emit-invoke-wrappers",

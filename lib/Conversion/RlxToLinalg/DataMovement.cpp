@@ -113,11 +113,18 @@ struct ConcatToTensor : OpConversionPattern<ConcatOp> {
     int64_t rank = type.getRank();
     int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
     Value result = createEmptyTensor(rewriter, loc, type);
+    if (type.getNumElements() == 0) {
+      rewriter.replaceOp(op, result);
+      return success();
+    }
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
     int64_t position = 0;
     for (Value input : adaptor.getInputs()) {
       auto inputType = cast<RankedTensorType>(input.getType());
+      // An empty slice may sit at offset == size, which insert_slice rejects.
+      if (inputType.getNumElements() == 0)
+        continue;
       offsets[axis] = rewriter.getIndexAttr(position);
       SmallVector<OpFoldResult> sizes;
       for (int64_t size : inputType.getShape())
@@ -149,6 +156,11 @@ struct WindowToTensor : OpConversionPattern<OpTy> {
     int64_t rank = type.getRank();
     int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
     int64_t step = getStep(op);
+    // An empty window reads nothing; its start need not be a valid index.
+    if (type.getNumElements() == 0) {
+      rewriter.replaceOp(op, createEmptyTensor(rewriter, loc, type));
+      return success();
+    }
     if (step > 0) {
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
       SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));

@@ -9,6 +9,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -91,6 +92,8 @@ OpFoldResult mlir::rlx::foldElementwise(ScalarComputeOpInterface op,
       return {};
     inputs.push_back(dense);
   }
+  if (resultType.getNumElements() == 0)
+    return DenseElementsAttr::get(resultType, ArrayRef<Attribute>{});
   bool allSplat = llvm::all_of(inputs, [](auto d) { return d.isSplat(); });
   int64_t count = allSplat ? 1 : resultType.getNumElements();
   ArrayRef<int64_t> shape = resultType.getShape();
@@ -98,7 +101,8 @@ OpFoldResult mlir::rlx::foldElementwise(ScalarComputeOpInterface op,
   // Evaluate in a detached block: createOrFold reduces the formula to an
   // arith.constant when every op on the way folds.
   Block scratch;
-  OpBuilder builder = OpBuilder::atBlockBegin(&scratch);
+  OpBuilder builder(op->getContext());
+  builder.setInsertionPointToStart(&scratch);
   ScalarBuilder scalar(builder, op->getLoc());
   Type resultElement = resultType.getElementType();
   SmallVector<Attribute> results;
@@ -141,13 +145,30 @@ OpFoldResult mlir::rlx::foldElementwise(ScalarComputeOpInterface op,
   return DenseElementsAttr::get(resultType, results);
 }
 
-/// True if `attr` is a splat equal to `value`.
+DenseElementsAttr mlir::rlx::convertFloatElements(DenseFPElementsAttr elements,
+                                                  FloatType type) {
+  return elements.mapValues(type, [&](const APFloat &value) {
+    APFloat converted = value;
+    bool losesInfo;
+    converted.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                      &losesInfo);
+    return converted.bitcastToAPInt();
+  });
+}
+
+/// True if `attr` is a splat equal to `value`; floats must match bitwise, so
+/// that -0.0 and +0.0 are told apart.
 static bool isSplatOf(Attribute attr, double value) {
   auto splat = dyn_cast_or_null<SplatElementsAttr>(attr);
   if (!splat)
     return false;
-  if (auto f = dyn_cast<FloatAttr>(splat.getSplatValue<Attribute>()))
-    return f.getValueAsDouble() == value;
+  if (auto f = dyn_cast<FloatAttr>(splat.getSplatValue<Attribute>())) {
+    APFloat expected(value);
+    bool losesInfo;
+    expected.convert(f.getValue().getSemantics(),
+                     APFloat::rmNearestTiesToEven, &losesInfo);
+    return f.getValue().bitwiseIsEqual(expected);
+  }
   if (auto i = dyn_cast<IntegerAttr>(splat.getSplatValue<Attribute>()))
     return i.getValue().getSExtValue() == static_cast<int64_t>(value);
   return false;
@@ -173,6 +194,9 @@ OpFoldResult mlir::rlx::foldBinaryIdentity(Operation *op,
 LogicalResult ClampOp::verify() {
   if (!getMin() && !getMax())
     return emitOpError("requires at least one of 'min' and 'max'");
+  for (FloatAttr bound : {getMinAttr(), getMaxAttr()})
+    if (bound && bound.getValue().isNaN())
+      return emitOpError("bounds must not be NaN");
   if (getMin() && getMax() &&
       getMinAttr().getValueAsDouble() > getMaxAttr().getValueAsDouble())
     return emitOpError("requires min <= max, got min = ")
@@ -291,13 +315,18 @@ LogicalResult ReduceOp::verify() {
 // SoftmaxOp / LogSoftmaxOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult SoftmaxOp::verify() {
-  return normalizeAxis(getLoc(), getAxis(), getType().getRank());
+template <typename OpTy>
+static LogicalResult verifySoftmaxAxis(OpTy op) {
+  int64_t rank = op.getType().getRank();
+  if (op.getAxis() < -rank || op.getAxis() >= rank)
+    return op.emitOpError("axis ")
+           << op.getAxis() << " is out of range for rank " << rank;
+  return success();
 }
 
-LogicalResult LogSoftmaxOp::verify() {
-  return normalizeAxis(getLoc(), getAxis(), getType().getRank());
-}
+LogicalResult SoftmaxOp::verify() { return verifySoftmaxAxis(*this); }
+
+LogicalResult LogSoftmaxOp::verify() { return verifySoftmaxAxis(*this); }
 
 //===----------------------------------------------------------------------===//
 // ConstantOp
@@ -389,8 +418,9 @@ LogicalResult ExpandOp::verify() {
     if (size != 1 && size != out[lead + d])
       return emitOpError("cannot expand ")
              << formatShape(in) << " to " << formatShape(out)
-             << ": dimension " << d << " has size " << size
-             << ", which is neither 1 nor " << out[lead + d];
+             << ": input dimension " << d << " has size " << size
+             << " but the result has " << out[lead + d]
+             << "; only size-1 dimensions broadcast";
   return success();
 }
 
@@ -463,13 +493,21 @@ static LogicalResult inferWindowType(std::optional<Location> loc,
     return emitOptionalError(loc, "step must be non-zero");
   if (length < 0)
     return emitOptionalError(loc, "length must be >= 0, got ", length);
-  if (length > 0) {
-    int64_t last = start + (length - 1) * step;
-    if (start < 0 || start >= size || last < 0 || last >= size)
-      return emitOptionalError(loc, "window start = ", start,
-                               ", length = ", length, ", step = ", step,
-                               " reads outside axis ", *dim, " of size ",
-                               size);
+  auto outside = [&] {
+    return emitOptionalError(loc, "window start = ", start,
+                             ", length = ", length, ", step = ", step,
+                             " reads outside axis ", *dim, " of size ", size);
+  };
+  if (length == 0) {
+    // An empty window may sit at the end of the axis (x[n:n]).
+    if (start < 0 || start > size)
+      return outside();
+  } else {
+    std::optional<int64_t> span = llvm::checkedMul(length - 1, step);
+    std::optional<int64_t> last =
+        span ? llvm::checkedAdd(start, *span) : std::nullopt;
+    if (start < 0 || start >= size || !last || *last < 0 || *last >= size)
+      return outside();
   }
   SmallVector<int64_t> shape(input.getShape());
   shape[*dim] = length;

@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 
 #include <cmath>
 
@@ -17,13 +18,29 @@ Type ScalarBuilder::computeType(Type storageType) {
   return storageType;
 }
 
+/// `value` truncated toward zero and saturated to a `width`-bit signed
+/// integer (NaN gives 0); for i1, `value != 0`.
+static APInt toSaturatedInt(double value, unsigned width) {
+  if (width == 1)
+    return APInt(1, value != 0);
+  if (std::isnan(value))
+    return APInt(width, 0);
+  double limit = std::ldexp(1.0, width - 1);
+  if (value >= limit)
+    return APInt::getSignedMaxValue(width);
+  if (value < -limit)
+    return APInt::getSignedMinValue(width);
+  return APInt(width, static_cast<int64_t>(value), /*isSigned=*/true);
+}
+
 Value ScalarBuilder::constant(Value like, double value) {
   Type type = like.getType();
   TypedAttr attr;
   if (auto floatType = dyn_cast<FloatType>(type))
     attr = builder.getFloatAttr(floatType, value);
   else
-    attr = builder.getIntegerAttr(type, static_cast<int64_t>(value));
+    attr = builder.getIntegerAttr(
+        type, toSaturatedInt(value, type.getIntOrFloatBitWidth()));
   return builder.createOrFold<arith::ConstantOp>(loc, attr);
 }
 
@@ -81,8 +98,19 @@ Value ScalarBuilder::sign(Value x) {
 }
 
 Value ScalarBuilder::fma(Value a, Value b, Value c) {
-  if (isFloat(a))
+  if (isFloat(a)) {
+    // math.fma has no folder; evaluate constants with one rounding here.
+    FloatAttr fa, fb, fc;
+    if (matchPattern(a, m_Constant(&fa)) && matchPattern(b, m_Constant(&fb)) &&
+        matchPattern(c, m_Constant(&fc))) {
+      APFloat result = fa.getValue();
+      result.fusedMultiplyAdd(fb.getValue(), fc.getValue(),
+                              APFloat::rmNearestTiesToEven);
+      return builder.createOrFold<arith::ConstantOp>(
+          loc, builder.getFloatAttr(a.getType(), result));
+    }
     return builder.createOrFold<math::FmaOp>(loc, a, b, c);
+  }
   return add(mul(a, b), c);
 }
 
@@ -219,6 +247,30 @@ Value ScalarBuilder::select(Value condition, Value onTrue, Value onFalse) {
                                                onFalse);
 }
 
+/// f64 -> bf16 rounded once. LLVM lowers that truncation to a libcall
+/// (`__truncdfbf2`) that libgcc lacks, and f64 -> f32 -> bf16 would round
+/// twice. Rounding to f32 with round-to-odd first keeps the final
+/// round-to-nearest-even exact: an inexact f32 result is replaced by the
+/// neighbour toward zero with its last bit set.
+static Value truncF64ToBF16(ScalarBuilder &b, Value x) {
+  OpBuilder &builder = b.getBuilder();
+  Location loc = b.getLoc();
+  Type f32 = builder.getF32Type(), i32 = builder.getI32Type();
+  Value nearest = builder.createOrFold<arith::TruncFOp>(loc, f32, x);
+  Value back = builder.createOrFold<arith::ExtFOp>(loc, x.getType(), nearest);
+  Value bits = builder.createOrFold<arith::BitcastOp>(loc, i32, nearest);
+  Value roundedAway =
+      b.compare(ComparePredicate::gt, b.abs(back), b.abs(x));
+  Value towardZero = b.select(roundedAway, b.sub(bits, b.constant(bits, 1)),
+                              bits);
+  Value odd = b.bitOr(towardZero, b.constant(bits, 1));
+  Value inexact = b.compare(ComparePredicate::ne, back, x);
+  Value f32Bits = b.select(inexact, odd, bits);
+  Value rounded = builder.createOrFold<arith::BitcastOp>(loc, f32, f32Bits);
+  return builder.createOrFold<arith::TruncFOp>(loc, builder.getBF16Type(),
+                                               rounded);
+}
+
 Value ScalarBuilder::convert(Value x, Type to) {
   Type from = x.getType();
   if (from == to)
@@ -226,6 +278,8 @@ Value ScalarBuilder::convert(Value x, Type to) {
   auto fromFloat = dyn_cast<FloatType>(from);
   auto toFloat = dyn_cast<FloatType>(to);
   if (fromFloat && toFloat) {
+    if (fromFloat.isF64() && toFloat.isBF16())
+      return truncF64ToBF16(*this, x);
     if (toFloat.getWidth() > fromFloat.getWidth())
       return builder.createOrFold<arith::ExtFOp>(loc, to, x);
     return builder.createOrFold<arith::TruncFOp>(loc, to, x);
@@ -237,9 +291,14 @@ Value ScalarBuilder::convert(Value x, Type to) {
                            loc, arith::CmpIPredicate::ne, x, zero);
   }
   if (toFloat) {
-    if (from.isInteger(1))
-      return builder.createOrFold<arith::UIToFPOp>(loc, to, x);
-    return builder.createOrFold<arith::SIToFPOp>(loc, to, x);
+    // Integers reach 16-bit floats through f64 (exact up to 2^53), whose
+    // truncation rounds once; LLVM has no libgcc-backed direct path.
+    Type via = toFloat.getWidth() < 32 ? builder.getF64Type() : to;
+    Value converted =
+        from.isInteger(1)
+            ? builder.createOrFold<arith::UIToFPOp>(loc, via, x)
+            : builder.createOrFold<arith::SIToFPOp>(loc, via, x);
+    return convert(converted, to);
   }
   unsigned toWidth = to.getIntOrFloatBitWidth();
   if (fromFloat) {

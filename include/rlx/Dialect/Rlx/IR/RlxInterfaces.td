@@ -16,7 +16,9 @@ def Rlx_ScalarComputeOpInterface : OpInterface<"ScalarComputeOpInterface"> {
     Operands arrive in the op's computation type: f16 and bf16 values are
     extended to f32 by the caller (see `ScalarBuilder::computeType`), every
     other type is passed as stored. The returned value is in the computation
-    type of the result; the caller converts it back to the storage type.
+    type of the result, or already in its storage type (a cast rounds once,
+    straight to the storage type); the caller converts it to the storage
+    type.
   }];
   let methods = [
     InterfaceMethod<

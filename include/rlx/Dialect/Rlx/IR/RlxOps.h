@@ -28,6 +28,10 @@ LogicalResult inferBroadcastResultType(std::optional<Location> loc,
 OpFoldResult foldElementwise(ScalarComputeOpInterface op,
                              ArrayRef<Attribute> operands);
 
+/// `elements` converted to `type` with round-to-nearest-even.
+DenseElementsAttr convertFloatElements(DenseFPElementsAttr elements,
+                                       FloatType type);
+
 /// Folds `x op identity` (and `identity op x` when commutative) to `x` when
 /// the identity is a splat and the result type equals the type of `x`.
 OpFoldResult foldBinaryIdentity(Operation *op, ArrayRef<Attribute> operands,

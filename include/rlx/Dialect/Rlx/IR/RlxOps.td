@@ -191,7 +191,8 @@ def Rlx_LogSigmoidOp : Rlx_UnaryFloatOp<"log_sigmoid",
 
 def Rlx_AddOp : Rlx_BinaryOp<"add", Rlx_NumberTensor, "lhs + rhs",
     [{ return b.add(lhs, rhs); }],
-    [{ if (auto r = foldBinaryIdentity(*this, adaptor.getOperands(), 0.0,
+    // x + (-0.0) is exact; x + (+0.0) turns -0.0 into +0.0.
+    [{ if (auto r = foldBinaryIdentity(*this, adaptor.getOperands(), -0.0,
                                        /*commutative=*/true)) return r; }]>;
 def Rlx_SubOp : Rlx_BinaryOp<"sub", Rlx_NumberTensor, "lhs - rhs",
     [{ return b.sub(lhs, rhs); }],
@@ -291,12 +292,19 @@ def Rlx_CastOp : Rlx_ElementwiseOp<"cast", [SameOperandsAndResultShape]> {
   let extraClassDefinition = [{
     ::mlir::Value CastOp::buildScalar(::mlir::rlx::ScalarBuilder &b,
                                       ::mlir::ValueRange operands) {
-      return b.convert(operands[0], ::mlir::rlx::ScalarBuilder::computeType(
-                                        getType().getElementType()));
+      // Straight to the storage type: f64 -> f16 must round once.
+      return b.convert(operands[0], getType().getElementType());
     }
     ::mlir::OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
       if (getInput().getType() == getType())
         return getInput();
+      // arith declines to fold inexact float truncations; rlx.cast defines
+      // them as round-to-nearest-even.
+      if (auto floats = ::llvm::dyn_cast_or_null<::mlir::DenseFPElementsAttr>(
+              adaptor.getInput()))
+        if (auto to = ::llvm::dyn_cast<::mlir::FloatType>(
+                getType().getElementType()))
+          return ::mlir::rlx::convertFloatElements(floats, to);
       return ::mlir::rlx::foldElementwise(*this, adaptor.getOperands());
     }
   }];

@@ -27,7 +27,8 @@ public:
   OpBuilder &getBuilder() { return builder; }
   Location getLoc() const { return loc; }
 
-  /// A constant of the same type as `like`.
+  /// A constant of the same type as `like`. For integers the value is
+  /// truncated toward zero and saturated to the type's range.
   Value constant(Value like, double value);
 
   Value add(Value a, Value b);
