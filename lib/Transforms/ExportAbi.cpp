@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXEXPORTABI
@@ -55,10 +56,11 @@ static LogicalResult describeTensor(func::FuncOp func, StringRef role,
   };
   if (tensor.getRank() > kMaxRank)
     return limitError("has more than 32 dimensions");
-  unsigned elementBytes =
-      std::max<unsigned>(1, tensor.getElementTypeBitWidth() / 8);
-  if (tensor.getNumElements() >
-      std::numeric_limits<int64_t>::max() / static_cast<int64_t>(elementBytes))
+  std::optional<int64_t> bytes =
+      std::max<int64_t>(1, tensor.getElementTypeBitWidth() / 8);
+  for (int64_t size : tensor.getShape())
+    bytes = bytes ? llvm::checkedMul(*bytes, size) : std::nullopt;
+  if (!bytes)
     return limitError("does not fit in 2^63 bytes");
   os << role << ' ' << dtype << ' ' << tensor.getRank();
   for (int64_t size : tensor.getShape())

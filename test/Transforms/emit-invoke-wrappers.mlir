@@ -66,3 +66,16 @@ llvm.func @_mlir_ciface_returns(%a: !llvm.ptr) -> i32 {
   %0 = llvm.mlir.constant(0 : i32) : i32
   llvm.return %0 : i32
 }
+
+// -----
+
+// A user symbol that already has the wrapper's name is a located error, not a
+// redefinition later on.
+
+// expected-error @+1 {{cannot emit 'rlx_invoke_foo': the module already defines that symbol}}
+llvm.func @_mlir_ciface_foo(%a: !llvm.ptr) {
+  llvm.return
+}
+llvm.func @rlx_invoke_foo(%a: !llvm.ptr) {
+  llvm.return
+}

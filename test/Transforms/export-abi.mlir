@@ -138,3 +138,27 @@ module {
     return %a : tensor<2xf32>
   }
 }
+
+// -----
+
+// Each result has its own caller buffer: a value returned more than once is
+// copied for its later uses (the first use keeps the value itself).
+// CHECK-LABEL: func.func @twice(
+// CHECK-SAME:    %[[A:.*]]: tensor<3xf32> {bufferization.writable = false})
+// CHECK:         %[[E:.*]] = rlx.exp %[[A]]
+// CHECK:         %[[EMPTY0:.*]] = tensor.empty() : tensor<3xf32>
+// CHECK:         %[[COPY0:.*]] = linalg.copy ins(%[[E]] : tensor<3xf32>) outs(%[[EMPTY0]] : tensor<3xf32>)
+// CHECK:         %[[EMPTY1:.*]] = tensor.empty() : tensor<3xf32>
+// CHECK:         %[[COPY1:.*]] = linalg.copy ins(%[[A]] : tensor<3xf32>) outs(%[[EMPTY1]] : tensor<3xf32>)
+// CHECK:         return %[[E]], %[[COPY0]], %[[A]], %[[COPY1]]
+func.func @twice(%a: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %0 = rlx.exp %a : tensor<3xf32>
+  return %0, %0, %a, %a : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// expected-error @+1 {{cannot export function 'too_big': argument 0 of type 'tensor<4611686018427387904x4xf32>' does not fit in 2^63 bytes}}
+func.func @too_big(%a: tensor<4611686018427387904x4xf32>) {
+  return
+}

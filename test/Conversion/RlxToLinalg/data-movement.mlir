@@ -222,3 +222,23 @@ func.func @constants() -> (tensor<2xi32>, tensor<2x2xi1>, tensor<3xbf16>) {
   %2 = rlx.constant dense<1.5> : tensor<3xbf16>
   return %0, %1, %2 : tensor<2xi32>, tensor<2x2xi1>, tensor<3xbf16>
 }
+
+// -----
+
+// Empty windows read nothing (their start may be the axis end), and empty
+// concat inputs insert nothing.
+// CHECK-LABEL: func.func @empty_windows(
+// CHECK-SAME:    %[[A:.*]]: tensor<4xf32>, %[[B:.*]]: tensor<2x0xf32>, %[[C:.*]]: tensor<2x2xf32>)
+// CHECK-DAG:     %[[N:.*]] = tensor.empty() : tensor<0xf32>
+// CHECK-DAG:     %[[S:.*]] = tensor.empty() : tensor<0xf32>
+// CHECK:         %[[CAT0:.*]] = tensor.empty() : tensor<2x2xf32>
+// CHECK-NEXT:    %[[CAT:.*]] = tensor.insert_slice %[[C]] into %[[CAT0]][0, 0] [2, 2] [1, 1]
+// CHECK-NOT:     tensor.insert_slice
+// CHECK:         return %[[N]], %[[S]], %[[CAT]]
+func.func @empty_windows(%a: tensor<4xf32>, %b: tensor<2x0xf32>, %c: tensor<2x2xf32>)
+    -> (tensor<0xf32>, tensor<0xf32>, tensor<2x2xf32>) {
+  %0 = rlx.narrow %a axis = 0, start = 4, length = 0 : tensor<4xf32> -> tensor<0xf32>
+  %1 = rlx.slice %a axis = 0, start = 2, length = 0, step = -1 : tensor<4xf32> -> tensor<0xf32>
+  %2 = rlx.concat %c, %b axis = 1 : (tensor<2x2xf32>, tensor<2x0xf32>) -> tensor<2x2xf32>
+  return %0, %1, %2 : tensor<0xf32>, tensor<0xf32>, tensor<2x2xf32>
+}
