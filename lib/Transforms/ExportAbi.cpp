@@ -4,8 +4,6 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -81,11 +79,11 @@ static void copyRepeatedResults(func::FuncOp func) {
           [&](Value earlier) { return earlier == value; });
       if (!repeated)
         continue;
-      auto type = cast<RankedTensorType>(value.getType());
-      Value empty = tensor::EmptyOp::create(b, ret.getLoc(), type.getShape(),
-                                            type.getElementType());
-      operand.set(linalg::CopyOp::create(b, ret.getLoc(), value, empty)
-                      .getResult(0));
+      // alloc_tensor, unlike tensor.empty, is never CSE'd into the buffer of
+      // the value it copies.
+      operand.set(bufferization::AllocTensorOp::create(
+          b, ret.getLoc(), cast<RankedTensorType>(value.getType()),
+          /*dynamicSizes=*/ValueRange{}, /*copy=*/value));
     }
   });
 }

@@ -146,10 +146,8 @@ module {
 // CHECK-LABEL: func.func @twice(
 // CHECK-SAME:    %[[A:.*]]: tensor<3xf32> {bufferization.writable = false})
 // CHECK:         %[[E:.*]] = rlx.exp %[[A]]
-// CHECK:         %[[EMPTY0:.*]] = tensor.empty() : tensor<3xf32>
-// CHECK:         %[[COPY0:.*]] = linalg.copy ins(%[[E]] : tensor<3xf32>) outs(%[[EMPTY0]] : tensor<3xf32>)
-// CHECK:         %[[EMPTY1:.*]] = tensor.empty() : tensor<3xf32>
-// CHECK:         %[[COPY1:.*]] = linalg.copy ins(%[[A]] : tensor<3xf32>) outs(%[[EMPTY1]] : tensor<3xf32>)
+// CHECK:         %[[COPY0:.*]] = bufferization.alloc_tensor() copy(%[[E]]) : tensor<3xf32>
+// CHECK:         %[[COPY1:.*]] = bufferization.alloc_tensor() copy(%[[A]]) : tensor<3xf32>
 // CHECK:         return %[[E]], %[[COPY0]], %[[A]], %[[COPY1]]
 func.func @twice(%a: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
   %0 = rlx.exp %a : tensor<3xf32>

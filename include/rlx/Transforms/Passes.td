@@ -17,8 +17,7 @@ def RlxExportAbi : Pass<"rlx-export-abi", "::mlir::ModuleOp"> {
     docs/runtime.md).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
-                           "::mlir::linalg::LinalgDialect",
-                           "::mlir::tensor::TensorDialect"];
+                           "::mlir::bufferization::BufferizationDialect"];
 }
 
 def RlxEmitInvokeWrappers : Pass<"rlx-emit-invoke-wrappers",

@@ -151,6 +151,17 @@ Value ScalarBuilder::atan(Value x) {
   return builder.createOrFold<math::AtanOp>(loc, x);
 }
 Value ScalarBuilder::atan2(Value y, Value x) {
+  // Upstream's folder gives NaN for atan2(±0, ±0); evaluate constants with
+  // the C library, which the compiled code calls too.
+  FloatAttr fy, fx;
+  if (matchPattern(y, m_Constant(&fy)) && matchPattern(x, m_Constant(&fx))) {
+    double yv = fy.getValueAsDouble(), xv = fx.getValueAsDouble();
+    double result = y.getType().isF32()
+                        ? std::atan2(static_cast<float>(yv),
+                                     static_cast<float>(xv))
+                        : std::atan2(yv, xv);
+    return constant(y, result);
+  }
   return builder.createOrFold<math::Atan2Op>(loc, y, x);
 }
 Value ScalarBuilder::pow(Value base, Value exponent) {
