@@ -150,7 +150,8 @@ def Rlx_FloorOp : Rlx_UnaryFloatOp<"floor", "floor(x)", [{
   return b.floor(x);
 }]>;
 def Rlx_CeilOp : Rlx_UnaryFloatOp<"ceil", "ceil(x)", [{ return b.ceil(x); }]>;
-def Rlx_SignOp : Rlx_UnaryNumberOp<"sign", "-1, 0 or 1 (sign(0) = 0)", [{
+def Rlx_SignOp : Rlx_UnaryNumberOp<"sign",
+    "-1, 0 or 1 (sign(0) = 0, sign(NaN) = NaN)", [{
   return b.sign(x);
 }]>;
 def Rlx_SoftplusOp : Rlx_UnaryFloatOp<"softplus", "ln(1+exp(x))", [{
@@ -166,7 +167,8 @@ def Rlx_HardSwishOp : Rlx_UnaryFloatOp<"hard_swish",
     "x*clamp(x+3, 0, 6)/6", [{
   ::mlir::Value gate = b.clamp(b.add(x, b.constant(x, 3.0)),
                                b.constant(x, 0.0), b.constant(x, 6.0));
-  return b.div(b.mul(x, gate), b.constant(x, 6.0));
+  // Scale the gate first: x * 6 would overflow for |x| near the max.
+  return b.mul(x, b.div(gate, b.constant(x, 6.0)));
 }]>;
 def Rlx_HardSigmoidOp : Rlx_UnaryFloatOp<"hard_sigmoid",
     "clamp(x/6+0.5, 0, 1)", [{
@@ -284,7 +286,8 @@ def Rlx_CastOp : Rlx_ElementwiseOp<"cast", [SameOperandsAndResultShape]> {
     Converts each element to the element type of the result. Floats round to
     nearest even; float to integer truncates toward zero and saturates at the
     integer range, with NaN giving 0; anything to `i1` is `x != 0`; `i1` to a
-    number gives 0 or 1; integers convert as signed.
+    number gives 0 or 1; integers convert as signed, and narrowing an integer
+    keeps its low bits (two's complement wrap-around, as in C and PyTorch).
   }];
   let arguments = (ins Rlx_Tensor:$input);
   let results = (outs Rlx_Tensor:$result);

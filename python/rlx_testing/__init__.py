@@ -1,0 +1,309 @@
+"""End-to-end numeric tests of rlx programs against PyTorch.
+
+A `Suite` collects cases. Each case is one MLIR function with its inputs and
+a reference. `Suite.run()` puts every function into one module, compiles it
+once with rlx-compile, runs each function with rlx-run on .npy inputs in a
+temporary directory, and compares each output with the reference, which
+PyTorch computes in float64 (int64 for integers) from the same inputs. It
+prints one line per case, then `N passed, M failed`, and exits 1 if any case
+failed.
+
+    s = Suite()
+    x = np.random.randn(4, 8).astype(np.float32)
+    s.case("exp_f32", "%r = rlx.exp %a0 : tensor<4x8xf32>", [x], torch.exp,
+           out="tensor<4x8xf32>")
+    s.run()
+
+The body refers to the arguments as %a0, %a1, ... (their types come from the
+inputs) and defines the result %r, or %r0, %r1, ... when `out` is a list,
+unless it ends with its own `return`. With Suite(fold=True) every case also
+gets a twin `<name>_folded` that takes its inputs from rlx.constant ops, so
+the compiler's folders are checked against the same reference.
+
+If the module does not compile, the functions that fail alone are reported
+as failed cases and the others still run.
+
+Tools come from $RLX_BUILD_DIR/bin (default /work/main/build/bin). Set
+RLX_TESTING_KEEP=1 to keep the temporary directory and print its path.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import torch
+
+BUILD_DIR = os.environ.get("RLX_BUILD_DIR", "/work/main/build")
+TOOLS = os.path.join(BUILD_DIR, "bin")
+
+# Output comparison: |got - want| <= atol + rtol * |want|, where `want` is the
+# float64 reference rounded to the output's dtype (so overflow to inf and
+# underflow compare as the target type would give them). NaN must match NaN
+# and infinities must match exactly. Keyed by the result's element type.
+TOLERANCES = {
+    # libm and reassociated sums cost a few ulp (2.2e-16 each); 1e-10 is far
+    # below f32 precision, so an f64 op secretly computed in f32 fails.
+    "f64": (1e-10, 1e-12),
+    # ~80 ulp (1.2e-7 each): room for libm and the several roundings of the
+    # composite formulas (gelu, mish, ...), tight enough to catch a wrong
+    # constant or formula.
+    "f32": (1e-5, 1e-6),
+    # f16 math is done in f32 and rounded once: half an ulp is <= 4.9e-4.
+    "f16": (1e-3, 1e-4),
+    # bf16 keeps 8 significant bits: half an ulp is <= 3.9e-3.
+    "bf16": (1e-2, 1e-3),
+}
+# Integer and bool outputs, and cases with tol="exact" (data movement, casts,
+# rounding functions), must match bit for bit (NaN matches NaN; -0.0 == 0.0).
+
+_NP_TO_MLIR = {np.float16: "f16", np.float32: "f32", np.float64: "f64",
+               np.int8: "i8", np.int16: "i16", np.int32: "i32",
+               np.int64: "i64", np.bool_: "i1"}
+
+
+def ttype(shape, elem):
+    """MLIR tensor type, e.g. ttype((2, 3), "f32") -> "tensor<2x3xf32>"."""
+    return "tensor<" + "".join(f"{d}x" for d in shape) + elem + ">"
+
+
+def elem_of(array):
+    """MLIR element type of a numpy array."""
+    return _NP_TO_MLIR[np.asarray(array).dtype.type]
+
+
+def type_of(array):
+    """MLIR tensor type of a numpy array."""
+    return ttype(np.shape(array), elem_of(array))
+
+
+def to_torch(array):
+    """The reference's view of an input: float64, int64 or bool."""
+    array = np.asarray(array)
+    if array.dtype.kind == "f":
+        array = array.astype(np.float64)
+    elif array.dtype.kind in "iu":
+        array = array.astype(np.int64)
+    return torch.from_numpy(np.array(array, order="C"))  # keeps rank 0
+
+
+def _to_numpy(value):
+    if isinstance(value, torch.Tensor):
+        return value.detach().cpu().numpy()
+    return np.asarray(value)
+
+
+def compare(got, want, tol=None):
+    """None if `got` matches the reference `want`, else a reason.
+
+    tol: None (by got's dtype), a key of TOLERANCES, "exact", or (rtol, atol).
+    """
+    want = _to_numpy(want)
+    if got.shape != want.shape:
+        return f"shape {list(got.shape)}, want {list(want.shape)}"
+    with np.errstate(over="ignore", invalid="ignore"):
+        if got.dtype.kind == "b":
+            want, tol = want.astype(bool), "exact"
+        elif got.dtype.kind in "iu":  # Integers wrap to the result type.
+            want, tol = want.astype(np.int64).astype(got.dtype), "exact"
+        else:
+            want = want.astype(np.float64).astype(got.dtype)
+    if tol is None:
+        tol = _NP_TO_MLIR[got.dtype.type]
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    if tol == "exact":
+        bad = ~((g == w) | (np.isnan(g) & np.isnan(w)))
+        excess = bad.astype(np.float64)
+    else:
+        rtol, atol = TOLERANCES[tol] if isinstance(tol, str) else tol
+        with np.errstate(invalid="ignore"):
+            err = np.abs(g - w)
+            finite = np.isfinite(g) & np.isfinite(w)
+            excess = np.where(finite, err - (atol + rtol * np.abs(w)), 0.0)
+            bad = (finite & (excess > 0)) | (
+                ~finite & ~((g == w) | (np.isnan(g) & np.isnan(w))))
+            excess = np.where(finite, excess, np.inf)
+    if not bad.any():
+        return None
+    at = np.unravel_index(np.argmax(np.where(bad, excess, -np.inf)), g.shape)
+    where = f" at {list(map(int, at))}" if g.ndim else ""
+    return (f"{int(bad.sum())}/{bad.size} wrong ({tol}); worst{where}: "
+            f"got {got[at].item()!r}, want {want[at].item()!r}")
+
+
+def run_function(module, function, inputs, workdir):
+    """Runs `function` of the compiled `module` with rlx-run; its outputs."""
+    os.makedirs(workdir, exist_ok=True)
+    args = [os.path.join(TOOLS, "rlx-run"), module, "-f", function]
+    for i, array in enumerate(inputs):
+        path = os.path.join(workdir, f"in{i}.npy")
+        np.save(path, np.asarray(array))
+        args += ["-i", path]
+    outdir = os.path.join(workdir, "out")
+    proc = subprocess.run(args + ["-o", outdir], capture_output=True,
+                          text=True, timeout=60)
+    if proc.returncode != 0:
+        raise RuntimeError(_failure("rlx-run", proc))
+    outputs = []
+    while os.path.exists(os.path.join(outdir, f"out{len(outputs)}.npy")):
+        outputs.append(np.load(os.path.join(outdir, f"out{len(outputs)}.npy")))
+    return outputs
+
+
+class Report:
+    """Counts cases and prints one line for each."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def record(self, name, reason=None):
+        if reason is None:
+            self.passed += 1
+            print(f"PASS {name}")
+        else:
+            self.failed += 1
+            print(f"FAIL {name}: {reason}")
+        sys.stdout.flush()
+
+    def finish(self):
+        print(f"{self.passed} passed, {self.failed} failed")
+        sys.exit(1 if self.failed else 0)
+
+
+class Case:
+    def __init__(self, name, body, inputs, ref, out, tol, args, folded=False):
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise ValueError(f"case name {name!r} is not an identifier")
+        self.name, self.ref, self.tol, self.folded = name, ref, tol, folded
+        self.inputs = [np.asarray(x) for x in inputs]
+        outs = out if isinstance(out, (list, tuple)) else [out]
+        names = ["%r"] if isinstance(out, str) else \
+            [f"%r{i}" for i in range(len(outs))]
+        args = ", ".join(f"%a{i}: {t}" for i, t in enumerate(
+            args or [type_of(x) for x in self.inputs]))
+        self.num_outputs = len(outs)
+        ret = "" if re.search(r"^\s*return\b", body, re.M) else \
+            f"  return {', '.join(names)} : {', '.join(outs)}\n"
+        self.text = (f"func.func @{name}({args}) -> ({', '.join(outs)}) {{\n"
+                     f"  {body.strip()}\n{ret}}}\n")
+
+
+def constant(array):
+    """An rlx.constant holding `array` exactly (hex data; bools as list)."""
+    a = np.asarray(array)
+    if a.dtype == np.bool_:
+        value = str(a.tolist()).replace("True", "true")
+        value = value.replace("False", "false")
+    else:
+        value = f'"0x{a.astype(a.dtype.newbyteorder("<")).tobytes().hex()}"'
+    return f"rlx.constant dense<{value}> : {type_of(a)}"
+
+
+class Suite:
+    def __init__(self, fold=False):
+        """fold: give each case a twin `<name>_folded` whose inputs are
+        rlx.constant ops, so the compiler folds it: the folders must agree
+        with the generated code."""
+        self.cases, self.fold = [], fold
+
+    def case(self, name, body, inputs, ref, out, tol=None, args=None):
+        """Adds a case. ref(*torch_inputs) returns the expected output (or a
+        tuple of them); tol applies to every output (see compare()); args
+        overrides the argument types (e.g. bf16, fed from f32 .npy)."""
+        if any(c.name == name for c in self.cases):
+            raise ValueError(f"duplicate case {name}")
+        self.cases.append(Case(name, body, inputs, ref, out, tol, args))
+        if self.fold and not args and all(np.size(x) for x in inputs):
+            consts = "".join(f"%a{i} = {constant(x)}\n  "
+                             for i, x in enumerate(inputs))
+            self.cases.append(Case(
+                name + "_folded", consts + body.strip(), [],
+                lambda: ref(*[to_torch(x) for x in inputs]), out, tol, None,
+                folded=True))
+
+    def _compile(self, cases, path):
+        """None, or why rlx-compile failed on a module of these cases."""
+        with open(path + ".mlir", "w") as f:
+            f.write("\n".join(c.text for c in cases))
+        try:
+            proc = subprocess.run([os.path.join(TOOLS, "rlx-compile"),
+                                   path + ".mlir", "-o", path + ".so"],
+                                  capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            return "rlx-compile timed out after 60 s"
+        return None if proc.returncode == 0 else _failure("rlx-compile", proc)
+
+    def run(self):
+        report = Report()
+        tmp = tempfile.mkdtemp(prefix="rlx_testing_")
+        try:
+            self._run(tmp, report)
+        finally:
+            if os.environ.get("RLX_TESTING_KEEP"):
+                print(f"kept {tmp}")
+            else:
+                shutil.rmtree(tmp, ignore_errors=True)
+        report.finish()
+
+    def _build(self, tmp):
+        """Compiles every case into one module. If that fails, tries the
+        plain cases and the folded twins apart, then each function of a
+        failing group alone, and builds the module from those that compile.
+        Returns the module's path and {case name: compile error}."""
+        module, broken = os.path.join(tmp, "module"), {}
+        try:
+            if not self._compile(self.cases, module):
+                return module + ".so", broken
+            for folded in (False, True):
+                group = [c for c in self.cases if c.folded == folded]
+                if group and self._compile(group, os.path.join(tmp, "group")):
+                    with ThreadPoolExecutor(os.cpu_count()) as pool:
+                        errors = list(pool.map(lambda c: self._compile(
+                            [c], os.path.join(tmp, c.name)), group))
+                    broken.update((c.name, e)
+                                  for c, e in zip(group, errors) if e)
+            good = [c for c in self.cases if c.name not in broken]
+            error = good and self._compile(good, module)
+        except OSError as e:  # no usable rlx-compile
+            good, error = self.cases, f"rlx-compile: {e}"
+        if error:
+            broken.update((c.name, error) for c in good)
+        return module + ".so", broken
+
+    def _run(self, tmp, report):
+        module, broken = self._build(tmp)
+        for c in self.cases:
+            if c.name in broken:
+                report.record(c.name, broken[c.name])
+                continue
+            try:
+                got = run_function(module, c.name, c.inputs,
+                                   os.path.join(tmp, c.name))
+                want = c.ref(*[to_torch(x) for x in c.inputs])
+                want = list(want) if isinstance(want, (tuple, list)) else [want]
+                if len(got) != c.num_outputs or len(want) != c.num_outputs:
+                    raise RuntimeError(f"{len(got)} outputs, {len(want)} "
+                                       f"references, want {c.num_outputs}")
+                reasons = [compare(g, w, c.tol) for g, w in zip(got, want)]
+                reasons = [f"out{i}: {r}" if c.num_outputs > 1 else r
+                           for i, r in enumerate(reasons) if r]
+                report.record(c.name, "; ".join(reasons) or None)
+            except Exception as e:  # a crash, a timeout, a broken reference
+                report.record(c.name, f"{type(e).__name__}: {e}")
+
+
+def _failure(tool, proc):
+    """One line on why `tool` failed: its first error, or where it crashed."""
+    lines = [l.strip() for l in proc.stderr.splitlines() if l.strip()]
+    if proc.returncode < 0:  # killed by a signal: name the first MLIR frame
+        frames = [m.group(0) for m in map(
+            lambda l: re.search(r"mlir::[\w:~]+", l), lines) if m]
+        rlx = [f for f in frames if f.startswith("mlir::rlx::")]
+        return (f"{tool} crashed (signal {-proc.returncode}) in "
+                + " < ".join(dict.fromkeys(frames[:1] + rlx[:1])))
+    error = next((l for l in lines if "error" in l), lines[-1] if lines else
+                 "(no message)")
+    return f"{tool} exited {proc.returncode}: {error}"
