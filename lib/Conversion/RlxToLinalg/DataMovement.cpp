@@ -83,21 +83,13 @@ struct ExpandToLinalg : OpConversionPattern<ExpandOp> {
   LogicalResult
   matchAndRewrite(ExpandOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     RankedTensorType type = op.getType();
-    int64_t rank = type.getRank();
-    SmallVector<AffineMap> maps = {
-        getBroadcastIndexingMap(op.getInput().getType(), rank),
-        rewriter.getMultiDimIdentityMap(rank)};
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, type, adaptor.getInput(),
-        createEmptyTensor(rewriter, loc, type), maps, iterators,
-        [](OpBuilder &b, Location bodyLoc, ValueRange args) {
-          linalg::YieldOp::create(b, bodyLoc, args[0]);
-        });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(
+        op, createIndexedCopy(
+                rewriter, op.getLoc(), adaptor.getInput(),
+                getBroadcastIndexingMap(op.getInput().getType(),
+                                        type.getRank()),
+                type));
     return success();
   }
 };
@@ -178,18 +170,10 @@ struct WindowToTensor : OpConversionPattern<OpTy> {
       exprs.push_back(d == axis ? op.getStart() +
                                       rewriter.getAffineDimExpr(d) * step
                                 : rewriter.getAffineDimExpr(d));
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(rank, 0, exprs, rewriter.getContext()),
-        rewriter.getMultiDimIdentityMap(rank)};
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, type, adaptor.getInput(),
-        createEmptyTensor(rewriter, loc, type), maps, iterators,
-        [](OpBuilder &b, Location bodyLoc, ValueRange args) {
-          linalg::YieldOp::create(b, bodyLoc, args[0]);
-        });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(
+        op, createIndexedCopy(
+                rewriter, loc, adaptor.getInput(),
+                AffineMap::get(rank, 0, exprs, rewriter.getContext()), type));
     return success();
   }
 };

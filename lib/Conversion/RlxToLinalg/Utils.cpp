@@ -32,6 +32,21 @@ Value mlir::rlx::createFilledTensor(OpBuilder &b, Location loc,
   return linalg::FillOp::create(b, loc, value, empty).getResult(0);
 }
 
+Value mlir::rlx::createIndexedCopy(OpBuilder &b, Location loc, Value input,
+                                   AffineMap inputMap,
+                                   RankedTensorType resultType) {
+  int64_t rank = resultType.getRank();
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultType, input, createEmptyTensor(b, loc, resultType),
+      ArrayRef<AffineMap>{inputMap, b.getMultiDimIdentityMap(rank)},
+      iterators, [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        linalg::YieldOp::create(nested, nestedLoc, args[0]);
+      });
+  return generic.getResult(0);
+}
+
 Value mlir::rlx::mapElements(
     OpBuilder &b, Location loc, Value input, RankedTensorType resultType,
     function_ref<Value(OpBuilder &, Location, Value)> convert) {

@@ -20,6 +20,11 @@ Value createEmptyTensor(OpBuilder &b, Location loc, RankedTensorType type);
 Value createFilledTensor(OpBuilder &b, Location loc, RankedTensorType type,
                          Value value);
 
+/// A tensor of `resultType` whose element at index i is `input[inputMap(i)]`:
+/// broadcasts, strided and reversed reads are all this one parallel copy.
+Value createIndexedCopy(OpBuilder &b, Location loc, Value input,
+                        AffineMap inputMap, RankedTensorType resultType);
+
 /// Applies `convert` (scalar to scalar) to every element of `input`, giving a
 /// tensor of `resultType` (same shape).
 Value mapElements(OpBuilder &b, Location loc, Value input,
