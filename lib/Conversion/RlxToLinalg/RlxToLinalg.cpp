@@ -21,6 +21,10 @@ void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
   populateLinearToLinalgPatterns(patterns);
   populateReductionToLinalgPatterns(patterns);
   populateDataMovementToLinalgPatterns(patterns);
+  populateNormToLinalgPatterns(patterns);
+  populateConvPoolToLinalgPatterns(patterns);
+  populateIndexingToLinalgPatterns(patterns);
+  populateScanToLinalgPatterns(patterns);
 }
 
 namespace {

@@ -15,6 +15,15 @@ void populateReductionToLinalgPatterns(RewritePatternSet &patterns);
 /// rlx.constant, reshape, transpose, expand, concat, narrow, slice.
 void populateDataMovementToLinalgPatterns(RewritePatternSet &patterns);
 
+/// Norms, rope and losses.
+void populateNormToLinalgPatterns(RewritePatternSet &patterns);
+/// Convolution, pooling and resampling.
+void populateConvPoolToLinalgPatterns(RewritePatternSet &patterns);
+/// Indexing and data movement beyond the core (gather, pad, tile, ...).
+void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
+/// Index reductions, scans and top-k.
+void populateScanToLinalgPatterns(RewritePatternSet &patterns);
+
 /// All of the above.
 void populateRlxToLinalgPatterns(RewritePatternSet &patterns);
 

@@ -1,5 +1,6 @@
 //===- RlxOps.cpp - rlx op verifiers, shape inference and folders ---------===//
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
+#include "OpUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Traits.h"
@@ -14,8 +15,7 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// Prints a shape as `[2, 3]` for diagnostics.
-static std::string formatShape(ArrayRef<int64_t> shape) {
+std::string mlir::rlx::formatShape(ArrayRef<int64_t> shape) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << '[';
@@ -24,11 +24,9 @@ static std::string formatShape(ArrayRef<int64_t> shape) {
   return text;
 }
 
-/// Normalizes `axis` from [-rank, rank) to [0, rank); fails with a diagnostic
-/// naming `what` otherwise.
-static FailureOr<int64_t> normalizeAxis(std::optional<Location> loc,
-                                        int64_t axis, int64_t rank,
-                                        StringRef what = "axis") {
+FailureOr<int64_t> mlir::rlx::normalizeAxis(std::optional<Location> loc,
+                                            int64_t axis, int64_t rank,
+                                            StringRef what) {
   if (axis < -rank || axis >= rank)
     return emitOptionalError(loc, what, " ", axis,
                              " is out of range for rank ", rank);

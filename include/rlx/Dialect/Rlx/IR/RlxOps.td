@@ -503,4 +503,13 @@ def Rlx_SliceOp : Rlx_Op<"slice", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Op families with their own files
+//===----------------------------------------------------------------------===//
+
+include "rlx/Dialect/Rlx/IR/RlxNormOps.td"
+include "rlx/Dialect/Rlx/IR/RlxConvPoolOps.td"
+include "rlx/Dialect/Rlx/IR/RlxIndexingOps.td"
+include "rlx/Dialect/Rlx/IR/RlxScanOps.td"
+
 #endif // RLX_DIALECT_RLX_IR_RLXOPS_TD

@@ -1,0 +1,7 @@
+//===- IndexingOps.cpp - Indexing and data movement ops: verifiers, shape inference, folders ---===//
+#include "rlx/Dialect/Rlx/IR/RlxOps.h"
+
+#include "OpUtils.h"
+
+using namespace mlir;
+using namespace mlir::rlx;

@@ -1,0 +1,22 @@
+//===- OpUtils.h - Helpers shared by the rlx op verifiers -------*- C++ -*-===//
+#ifndef RLX_LIB_DIALECT_RLX_IR_OPUTILS_H
+#define RLX_LIB_DIALECT_RLX_IR_OPUTILS_H
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir::rlx {
+
+/// A shape as `[2, 3]`, for diagnostics.
+std::string formatShape(ArrayRef<int64_t> shape);
+
+/// Normalizes `axis` from [-rank, rank) to [0, rank); fails with a diagnostic
+/// naming `what` otherwise.
+FailureOr<int64_t> normalizeAxis(std::optional<Location> loc, int64_t axis,
+                                 int64_t rank, StringRef what = "axis");
+
+} // namespace mlir::rlx
+
+#endif // RLX_LIB_DIALECT_RLX_IR_OPUTILS_H
