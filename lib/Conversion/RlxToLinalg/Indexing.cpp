@@ -1,11 +1,444 @@
 //===- Indexing.cpp - Indexing and data movement ops to linalg ---===//
+//
+// Reads whose source index is an affine function of the result index (tile,
+// reverse, roll) are indexed copies; reads that depend on data or need
+// clamping (gathers, non-constant pads) compute the source coordinates in
+// index arithmetic inside a linalg.generic and read with tensor.extract.
+//
+//===----------------------------------------------------------------------===//
 #include "Utils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "rlx/Conversion/RlxToLinalg/RlxToLinalg.h"
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
 
-void mlir::rlx::populateIndexingToLinalgPatterns(RewritePatternSet &patterns) {}
+static Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// `index` clamped to [0, size - 1].
+static Value clampIndex(OpBuilder &b, Location loc, Value index,
+                        int64_t size) {
+  Value low = arith::MaxSIOp::create(b, loc, index, indexConstant(b, loc, 0));
+  return arith::MinSIOp::create(b, loc, low, indexConstant(b, loc, size - 1));
+}
+
+/// The gather rule for an integer index into an axis of `size`: [-size, 0)
+/// wraps once like Python, anything still outside [0, size) clamps.
+static Value wrapAndClampIndex(OpBuilder &b, Location loc, Value rawIndex,
+                               int64_t size) {
+  Value index =
+      arith::IndexCastOp::create(b, loc, b.getIndexType(), rawIndex);
+  Value zero = indexConstant(b, loc, 0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, zero);
+  Value wrapped =
+      arith::AddIOp::create(b, loc, index, indexConstant(b, loc, size));
+  index = arith::SelectOp::create(b, loc, negative, wrapped, index);
+  return clampIndex(b, loc, index, size);
+}
+
+/// A parallel linalg.generic without inputs over `resultType` whose body
+/// yields `source[coordinates(result index)]`, plus `inputs` read through
+/// `inputMaps` and passed to `coordinates` as block arguments.
+static Value createGatheringCopy(
+    OpBuilder &b, Location loc, RankedTensorType resultType, Value source,
+    ValueRange inputs, ArrayRef<AffineMap> inputMaps,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)>
+        coordinates) {
+  int64_t rank = resultType.getRank();
+  SmallVector<AffineMap> maps(inputMaps);
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultType, inputs, createEmptyTensor(b, loc, resultType), maps,
+      iterators, [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        SmallVector<Value> at = coordinates(nested, nestedLoc, args);
+        Value element = tensor::ExtractOp::create(nested, nestedLoc, source, at);
+        linalg::YieldOp::create(nested, nestedLoc, element);
+      });
+  return generic.getResult(0);
+}
+
+static int64_t normalize(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+namespace {
+/// result[p, i, s] = table[p, rule(indices[i]), s].
+struct GatherToLinalg : OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType resultType = op.getType();
+    RankedTensorType tableType = op.getTable().getType();
+    int64_t indexRank = op.getIndices().getType().getRank();
+    int64_t axis = normalize(op.getAxis(), tableType.getRank());
+    int64_t axisSize = tableType.getDimSize(axis);
+    SmallVector<AffineExpr> indexExprs;
+    for (int64_t d = 0; d < indexRank; ++d)
+      indexExprs.push_back(rewriter.getAffineDimExpr(axis + d));
+    AffineMap indexMap = AffineMap::get(resultType.getRank(), 0, indexExprs,
+                                        rewriter.getContext());
+    Value result = createGatheringCopy(
+        rewriter, loc, resultType, adaptor.getTable(), adaptor.getIndices(),
+        indexMap, [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < tableType.getRank(); ++d) {
+            if (d == axis)
+              at.push_back(wrapAndClampIndex(b, bodyLoc, args[0], axisSize));
+            else
+              at.push_back(linalg::IndexOp::create(
+                  b, bodyLoc, d < axis ? d : d - 1 + indexRank));
+          }
+          return at;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// result[q] = input[q with q[axis] = rule(indices[q])].
+struct GatherElementsToLinalg : OpConversionPattern<GatherElementsOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GatherElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType resultType = op.getType();
+    int64_t rank = resultType.getRank();
+    int64_t axis = normalize(op.getAxis(), rank);
+    int64_t axisSize = op.getInput().getType().getDimSize(axis);
+    Value result = createGatheringCopy(
+        rewriter, op.getLoc(), resultType, adaptor.getInput(),
+        adaptor.getIndices(), rewriter.getMultiDimIdentityMap(rank),
+        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < rank; ++d)
+            at.push_back(d == axis
+                             ? wrapAndClampIndex(b, bodyLoc, args[0], axisSize)
+                             : linalg::IndexOp::create(b, bodyLoc, d));
+          return at;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// The source coordinate of output coordinate `index` along a dimension of
+/// `size` padded by `lo` in front, for the non-constant modes. The verifier
+/// bounds the pads so one reflection or one wrap lands inside.
+static Value padSourceIndex(OpBuilder &b, Location loc, PadMode mode,
+                            Value index, int64_t size, int64_t lo) {
+  Value shifted =
+      arith::SubIOp::create(b, loc, index, indexConstant(b, loc, lo));
+  switch (mode) {
+  case PadMode::Replicate:
+    return clampIndex(b, loc, shifted, size);
+  case PadMode::Reflect: {
+    // |i| mirrors the front; min(a, 2(size-1) - a) mirrors the back.
+    Value negated = arith::SubIOp::create(b, loc, indexConstant(b, loc, 0),
+                                          shifted);
+    Value front = arith::MaxSIOp::create(b, loc, shifted, negated);
+    Value back = arith::SubIOp::create(
+        b, loc, indexConstant(b, loc, 2 * (size - 1)), front);
+    return arith::MinSIOp::create(b, loc, front, back);
+  }
+  case PadMode::Circular: {
+    // shifted is in [-size, 2 size), so shifted + size is non-negative.
+    Value lifted =
+        arith::AddIOp::create(b, loc, shifted, indexConstant(b, loc, size));
+    return arith::RemSIOp::create(b, loc, lifted, indexConstant(b, loc, size));
+  }
+  case PadMode::Constant:
+    break;
+  }
+  llvm_unreachable("constant padding lowers to tensor.pad");
+}
+
+/// Constant padding is tensor.pad; the other modes read the input at
+/// computed coordinates.
+struct PadToLinalg : OpConversionPattern<PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(PadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType resultType = op.getType();
+    RankedTensorType inputType = op.getInput().getType();
+    ArrayRef<int64_t> pads = op.getPads();
+    int64_t rank = inputType.getRank();
+    if (op.getMode() == PadMode::Constant) {
+      Type element = inputType.getElementType();
+      FloatAttr valueAttr = op.getValueAttr();
+      double value = valueAttr ? valueAttr.getValueAsDouble() : 0.0;
+      TypedAttr attr =
+          isa<FloatType>(element)
+              ? TypedAttr(rewriter.getFloatAttr(element, value))
+              : TypedAttr(rewriter.getIntegerAttr(
+                    element, static_cast<int64_t>(value)));
+      Value fill = arith::ConstantOp::create(rewriter, loc, attr);
+      SmallVector<OpFoldResult> low, high;
+      for (int64_t d = 0; d < rank; ++d) {
+        low.push_back(rewriter.getIndexAttr(pads[2 * d]));
+        high.push_back(rewriter.getIndexAttr(pads[2 * d + 1]));
+      }
+      rewriter.replaceOp(op, tensor::PadOp::create(rewriter, loc, resultType,
+                                                   adaptor.getInput(), low,
+                                                   high, fill)
+                                 .getResult());
+      return success();
+    }
+    Value result = createGatheringCopy(
+        rewriter, loc, resultType, adaptor.getInput(), {}, {},
+        [&](OpBuilder &b, Location bodyLoc, ValueRange) {
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value index = linalg::IndexOp::create(b, bodyLoc, d);
+            if (pads[2 * d] == 0 && pads[2 * d + 1] == 0)
+              at.push_back(index);
+            else
+              at.push_back(padSourceIndex(b, bodyLoc, op.getMode(), index,
+                                          inputType.getDimSize(d),
+                                          pads[2 * d]));
+          }
+          return at;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Replaces `op` by an indexed copy of `input` whose read of dimension d is
+/// `readExpr(d, result dim d)`; an empty result needs no reads.
+static void replaceWithIndexedCopy(
+    ConversionPatternRewriter &rewriter, Operation *op, Value input,
+    RankedTensorType resultType,
+    function_ref<AffineExpr(int64_t, AffineExpr)> readExpr) {
+  Location loc = op->getLoc();
+  if (resultType.getNumElements() == 0) {
+    rewriter.replaceOp(op, createEmptyTensor(rewriter, loc, resultType));
+    return;
+  }
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < resultType.getRank(); ++d)
+    exprs.push_back(readExpr(d, rewriter.getAffineDimExpr(d)));
+  AffineMap map = AffineMap::get(resultType.getRank(), 0, exprs,
+                                 rewriter.getContext());
+  rewriter.replaceOp(op,
+                     createIndexedCopy(rewriter, loc, input, map, resultType));
+}
+
+/// result[i] = input[i mod shape].
+struct TileToLinalg : OpConversionPattern<TileOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> shape = op.getInput().getType().getShape();
+    replaceWithIndexedCopy(rewriter, op, adaptor.getInput(), op.getType(),
+                           [&](int64_t d, AffineExpr i) {
+                             return op.getReps()[d] == 1 ? i : i % shape[d];
+                           });
+    return success();
+  }
+};
+
+/// result[i] = input[n - 1 - i] along the reversed axes.
+struct ReverseToLinalg : OpConversionPattern<ReverseOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReverseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    SmallVector<bool> reversed(type.getRank(), false);
+    for (int64_t axis : op.getAxes())
+      reversed[normalize(axis, type.getRank())] = true;
+    replaceWithIndexedCopy(rewriter, op, adaptor.getInput(), type,
+                           [&](int64_t d, AffineExpr i) {
+                             return reversed[d] ? type.getDimSize(d) - 1 - i
+                                                : i;
+                           });
+    return success();
+  }
+};
+
+/// result[i] = input[(i - shift) mod n], written (i + n - shift) mod n with
+/// the net shift in [0, n) so the dividend stays non-negative.
+struct RollToLinalg : OpConversionPattern<RollOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RollOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    SmallVector<int64_t> shifts = op.getNetShifts();
+    replaceWithIndexedCopy(rewriter, op, adaptor.getInput(), type,
+                           [&](int64_t d, AffineExpr i) {
+                             int64_t size = type.getDimSize(d);
+                             return shifts[d] == 0
+                                        ? i
+                                        : (i + (size - shifts[d])) % size;
+                           });
+    return success();
+  }
+};
+
+/// Keeps x where (column - row) is on the kept side of `diagonal`, else 0.
+struct TriluToLinalg : OpConversionPattern<TriluOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TriluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    int64_t rank = type.getRank();
+    bool upper = op.getPart() == TrianglePart::Upper;
+    int64_t diagonal = op.getDiagonal();
+    Value result = mapElements(
+        rewriter, op.getLoc(), adaptor.getInput(), type,
+        [&](OpBuilder &b, Location loc, Value x) {
+          Value row = linalg::IndexOp::create(b, loc, rank - 2);
+          Value column = linalg::IndexOp::create(b, loc, rank - 1);
+          Value offset = arith::SubIOp::create(b, loc, column, row);
+          Value keep = arith::CmpIOp::create(
+              b, loc,
+              upper ? arith::CmpIPredicate::sge : arith::CmpIPredicate::sle,
+              offset, indexConstant(b, loc, diagonal));
+          Value zero = arith::ConstantOp::create(
+              b, loc, b.getZeroAttr(type.getElementType()));
+          return arith::SelectOp::create(b, loc, keep, x, zero).getResult();
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// tensor.insert_slice at the clamped runtime position.
+struct KvAppendToTensor : OpConversionPattern<KvAppendOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(KvAppendOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType cacheType = op.getType();
+    RankedTensorType updateType = op.getUpdate().getType();
+    int64_t axis = op.getNormalizedAxis();
+    int64_t rows = updateType.getDimSize(axis);
+    // An empty update writes nothing; its position need not be valid.
+    if (updateType.getNumElements() == 0) {
+      rewriter.replaceOp(op, adaptor.getCache());
+      return success();
+    }
+    Value raw = tensor::ExtractOp::create(rewriter, loc, adaptor.getPosition(),
+                                          ValueRange{});
+    Value position = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(), raw);
+    // The last valid start is S - L, so clamp as an index into S - L + 1.
+    position = clampIndex(rewriter, loc, position,
+                          cacheType.getDimSize(axis) - rows + 1);
+    SmallVector<OpFoldResult> offsets(cacheType.getRank(),
+                                      rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(cacheType.getRank(),
+                                      rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t size : updateType.getShape())
+      sizes.push_back(rewriter.getIndexAttr(size));
+    offsets[axis] = position;
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        op, adaptor.getUpdate(), adaptor.getCache(), offsets, sizes, strides);
+    return success();
+  }
+};
+
+/// A contraction generic over loops (batch, lhs free, rhs free,
+/// contracting); f16/bf16 accumulate in f32 and round once at the end.
+struct DotGeneralToLinalg : OpConversionPattern<DotGeneralOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(DotGeneralOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType resultType = op.getType();
+    Type storage = resultType.getElementType();
+    Type accType = ScalarBuilder::computeType(storage);
+    auto accTensorType = resultType.clone(accType);
+    SmallVector<int64_t> lhsFree = op.getFreeDims(/*isLhs=*/true);
+    SmallVector<int64_t> rhsFree = op.getFreeDims(/*isLhs=*/false);
+    int64_t numBatch = op.getLhsBatchDims().size();
+    int64_t numContracting = op.getLhsContractingDims().size();
+    int64_t numParallel = resultType.getRank();
+    int64_t numLoops = numParallel + numContracting;
+
+    // Loop position of each operand dimension.
+    auto operandMap = [&](int64_t rank, ArrayRef<int64_t> batch,
+                          ArrayRef<int64_t> free, int64_t freeOffset,
+                          ArrayRef<int64_t> contracting) {
+      SmallVector<AffineExpr> exprs(rank);
+      for (auto [k, d] : llvm::enumerate(batch))
+        exprs[d] = getAffineDimExpr(k, ctx);
+      for (auto [k, d] : llvm::enumerate(free))
+        exprs[d] = getAffineDimExpr(freeOffset + k, ctx);
+      for (auto [k, d] : llvm::enumerate(contracting))
+        exprs[d] = getAffineDimExpr(numParallel + k, ctx);
+      return AffineMap::get(numLoops, 0, exprs, ctx);
+    };
+    SmallVector<AffineMap> maps = {
+        operandMap(op.getLhs().getType().getRank(), op.getLhsBatchDims(),
+                   lhsFree, numBatch, op.getLhsContractingDims()),
+        operandMap(op.getRhs().getType().getRank(), op.getRhsBatchDims(),
+                   rhsFree, numBatch + lhsFree.size(),
+                   op.getRhsContractingDims()),
+        AffineMap::get(numLoops, 0,
+                       llvm::map_to_vector(llvm::seq<int64_t>(0, numParallel),
+                                           [&](int64_t d) {
+                                             return getAffineDimExpr(d, ctx);
+                                           }),
+                       ctx)};
+    SmallVector<utils::IteratorType> iterators(numLoops,
+                                               utils::IteratorType::parallel);
+    for (int64_t k = 0; k < numContracting; ++k)
+      iterators[numParallel + k] = utils::IteratorType::reduction;
+
+    Value zero = arith::ConstantOp::create(rewriter, loc, accType,
+                                           rewriter.getZeroAttr(accType));
+    Value acc = createFilledTensor(rewriter, loc, accTensorType, zero);
+    Value product =
+        linalg::GenericOp::create(
+            rewriter, loc, accTensorType,
+            ValueRange{adaptor.getLhs(), adaptor.getRhs()}, acc, maps,
+            iterators,
+            [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+              ScalarBuilder scalar(b, bodyLoc);
+              Value l = scalar.convert(args[0], accType);
+              Value r = scalar.convert(args[1], accType);
+              linalg::YieldOp::create(b, bodyLoc,
+                                      scalar.add(args[2], scalar.mul(l, r)));
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, convertElements(rewriter, loc, product, storage));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::rlx::populateIndexingToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<GatherToLinalg, GatherElementsToLinalg, PadToLinalg,
+               TileToLinalg, ReverseToLinalg, RollToLinalg, TriluToLinalg,
+               KvAppendToTensor, DotGeneralToLinalg>(patterns.getContext());
+}
