@@ -1,4 +1,4 @@
-//===- IndexingOps.cpp - Indexing and data movement ops: verifiers, shape inference, folders ---===//
+//===- IndexingOps.cpp - Indexing and data movement ops: verifiers, shape inference ---===//
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
 #include "OpUtils.h"
