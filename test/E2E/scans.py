@@ -185,4 +185,21 @@ for smallest in (False, True):
     topk(f"topk_nan{tag}", xn, 6, smallest)
     topk(f"topk_infinities{tag}", extremes, 3, smallest)
     topk(f"topk_int_extremes{tag}", iextremes, 3, smallest)
+
+# bf16 cannot cross .npy: f32 arguments holding bf16-exact values are cast
+# in, and value results cast back out to f32.
+xb = ties((3, 8)) / 4  # quarters: exact in bf16
+tb, tb3 = ttype(xb.shape, "bf16"), ttype((3, 3), "bf16")
+cast_in = f"%x = rlx.cast %a0 : {type_of(xb)} -> {tb}\n  "
+s.case("argmax_bf16", cast_in + f"%r = rlx.argmax %x axis = 1 : {tb} -> "
+       "tensor<3xi64>", [xb], lambda t: torch.argmax(t, dim=1),
+       out="tensor<3xi64>")
+s.case("cumsum_bf16", cast_in + f"%y = rlx.cumsum %x axis = 1 : {tb}\n  "
+       f"%r = rlx.cast %y : {tb} -> {type_of(xb)}", [xb],
+       lambda t: torch.cumsum(t, dim=1), out=type_of(xb), tol="bf16")
+s.case("topk_bf16_smallest", cast_in + f"%v, %r1 = rlx.topk %x k = 3 smallest"
+       f" : {tb} -> {tb3}, tensor<3x3xi64>\n  "
+       f"%r0 = rlx.cast %v : {tb3} -> tensor<3x3xf32>", [xb],
+       lambda t: tuple(r[..., :3] for r in torch.sort(t, dim=-1, stable=True)),
+       out=["tensor<3x3xf32>", "tensor<3x3xi64>"])
 s.run()

@@ -11,7 +11,7 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "rlx/Dialect/Rlx/IR/RlxDialect.td"
 
-def Rlx_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
+def Rlx_ArgIndexTensor : StaticShapeTensorOf<[I32, I64]>;
 
 //===----------------------------------------------------------------------===//
 // argmax / argmin
@@ -29,7 +29,7 @@ class Rlx_ArgReduceOp<string mnemonic, string extremum, string nanRule>
     "(input, dim=axis, keepdim=keep_dim)`.";
   let arguments = (ins Rlx_NumberTensor:$input, Rlx_I64Attr:$axis,
                        UnitAttr:$keep_dim);
-  let results = (outs Rlx_IndexTensor:$result);
+  let results = (outs Rlx_ArgIndexTensor:$result);
   let assemblyFormat = [{
     $input `axis` `=` $axis (`keep_dim` $keep_dim^)? attr-dict `:`
     type($input) `->` type($result)
