@@ -3,8 +3,8 @@
 # argmax/argmin, cumsum/cumprod/cummax (inclusive and exclusive) and topk
 # against PyTorch: ties (inputs drawn from a few values), NaN, -inf and
 # integer-minimum rows (the accumulators' starting values), every axis and
-# negative axes, odd sizes, size-1 and empty axes, rank 1 and rank 4,
-# integer and f16 inputs, topk with k = 1 and k = n.
+# negative axes, odd sizes, size-1 and empty axes, no rows at all, rank 1
+# and rank 4, integer, f16 and bf16 inputs, topk with k = 1 and k = n.
 import numpy as np
 import torch
 from rlx_testing import Suite, elem_of, type_of, ttype
@@ -71,6 +71,8 @@ iextremes = np.array([[imin, imin, imin], [imax, imax, imax],
 for op in ("argmax", "argmin"):
     arg(f"{op}_infinities", op, extremes, 1)
     arg(f"{op}_int_extremes", op, iextremes, 1)
+    # No rows at all: an empty result (the reduced axis itself is not empty).
+    arg(f"{op}_no_rows", op, np.zeros((0, 5), np.float32), 1)
 
 
 # --- cumsum / cumprod / cummax, inclusive and exclusive ---
@@ -121,6 +123,7 @@ for op in ("cumsum", "cumprod", "cummax"):
     scan(f"{op}_size1_axis", op, x[:, :1], 1)
     scan(f"{op}_size1_axis_excl", op, x[:, :1], 1, exclusive=True)
     scan(f"{op}_empty_axis", op, np.zeros((3, 0, 2), np.float32), 1)
+    scan(f"{op}_no_rows_excl", op, np.zeros((0, 4), np.float32), 1, True)
     scan(f"{op}_f64", op, x.astype(np.float64), 1)
     scan(f"{op}_f64_excl", op, x.astype(np.float64), 2, exclusive=True)
     # f16 carries the running value in f32: each output is rounded once.
@@ -185,6 +188,7 @@ for smallest in (False, True):
     topk(f"topk_nan{tag}", xn, 6, smallest)
     topk(f"topk_infinities{tag}", extremes, 3, smallest)
     topk(f"topk_int_extremes{tag}", iextremes, 3, smallest)
+    topk(f"topk_no_rows{tag}", np.zeros((2, 0, 5), np.float32), 2, smallest)
 
 # bf16 cannot cross .npy: f32 arguments holding bf16-exact values are cast
 # in, and value results cast back out to f32.

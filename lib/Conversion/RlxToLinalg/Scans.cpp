@@ -286,6 +286,12 @@ struct ScanToLinalg : OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     RankedTensorType type = op.getType();
+    // Nothing to compute, and slicing a zero-length dimension would fail
+    // tensor's static bounds check once the loop position is known.
+    if (type.getNumElements() == 0) {
+      rewriter.replaceOp(op, createEmptyTensor(rewriter, loc, type));
+      return success();
+    }
     int64_t axis = op.getNormalizedAxis();
     bool exclusive = op.getExclusive();
     Type storage = type.getElementType();
@@ -354,6 +360,14 @@ struct TopKToLinalg : OpConversionPattern<TopKOp> {
     RankedTensorType inputType = op.getInput().getType();
     RankedTensorType valuesType = op.getValues().getType();
     RankedTensorType indicesType = op.getIndices().getType();
+    // No rows: nothing to compute, and slicing a zero-length dimension would
+    // fail tensor's static bounds check once the loop position is known.
+    if (inputType.getNumElements() == 0) {
+      rewriter.replaceOp(
+          op, ValueRange{createEmptyTensor(rewriter, loc, valuesType),
+                         createEmptyTensor(rewriter, loc, indicesType)});
+      return success();
+    }
     int64_t axis = inputType.getRank() - 1;
     Type storage = inputType.getElementType();
     Type computeType = ScalarBuilder::computeType(storage);

@@ -178,3 +178,21 @@ func.func @topk_smallest_f16(%a: tensor<7xf16>) -> (tensor<4xf16>, tensor<4xi64>
   %0:2 = rlx.topk %a k = 4 smallest : tensor<7xf16> -> tensor<4xf16>, tensor<4xi64>
   return %0#0, %0#1 : tensor<4xf16>, tensor<4xi64>
 }
+
+// -----
+
+// Without elements there is nothing to compute (and a slice of the empty
+// dimension would be out of bounds): the results are empty tensors.
+
+// CHECK-LABEL: func.func @no_elements(
+// CHECK-NOT:     scf.for
+// CHECK-DAG:     %[[SCAN:.*]] = tensor.empty() : tensor<0x4xf32>
+// CHECK-DAG:     %[[VALS:.*]] = tensor.empty() : tensor<2x0x2xi32>
+// CHECK-DAG:     %[[IDXS:.*]] = tensor.empty() : tensor<2x0x2xi64>
+// CHECK-NOT:     scf.for
+// CHECK:         return %[[SCAN]], %[[VALS]], %[[IDXS]]
+func.func @no_elements(%a: tensor<0x4xf32>, %b: tensor<2x0x5xi32>) -> (tensor<0x4xf32>, tensor<2x0x2xi32>, tensor<2x0x2xi64>) {
+  %0 = rlx.cummax %a axis = 1 exclusive : tensor<0x4xf32>
+  %1:2 = rlx.topk %b k = 2 : tensor<2x0x5xi32> -> tensor<2x0x2xi32>, tensor<2x0x2xi64>
+  return %0, %1#0, %1#1 : tensor<0x4xf32>, tensor<2x0x2xi32>, tensor<2x0x2xi64>
+}

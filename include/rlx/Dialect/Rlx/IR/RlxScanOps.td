@@ -63,8 +63,8 @@ class Rlx_ScanOp<string mnemonic, string combiner, string identity,
     "for `j` in `[0, i]`, or in `[0, i)` with `exclusive`, where position 0 "
     "gets the identity " # identity # ". The shape and element type are "
     "those of the input; an empty axis gives an empty result. f16 and bf16 "
-    "carry the running value in f32 and round each output once; integers "
-    "wrap. " # edgeCases;
+    "carry the running value in f32 and round each output once; integer sums "
+    "and products wrap. " # edgeCases;
   let arguments = (ins Rlx_NumberTensor:$input, Rlx_I64Attr:$axis,
                        UnitAttr:$exclusive);
   let results = (outs Rlx_NumberTensor:$result);
