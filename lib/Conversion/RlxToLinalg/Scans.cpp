@@ -43,8 +43,8 @@ static Value createExtremeValue(OpBuilder &b, Location loc, Ranking ranking,
   TypedAttr attr;
   if (auto floatType = dyn_cast<FloatType>(type)) {
     const llvm::fltSemantics &sem = floatType.getFloatSemantics();
-    // The end opposite NaN is an infinity: -inf when larger values rank
-    // first, +inf otherwise.
+    // The extreme away from NaN is an infinity: the end is -inf when larger
+    // values rank first (+inf otherwise), the start the opposite one.
     APFloat value = ranking.nanFirst == best
                         ? APFloat::getNaN(sem)
                         : APFloat::getInf(sem, ranking.preferLarger != best);
