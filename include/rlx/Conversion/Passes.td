@@ -5,20 +5,22 @@
 include "mlir/Pass/PassBase.td"
 
 def RlxToLinalg : Pass<"rlx-to-linalg"> {
-  let summary = "Lower rlx ops to linalg, tensor, arith and math on tensors";
+  let summary = "Lower rlx ops to linalg, tensor, scf, arith and math on tensors";
   let description = [{
     Rewrites every `rlx` op into upstream dialects on tensors: elementwise ops
     become `linalg.generic` whose body is the op's `buildScalar`, contractions
     become `linalg.matmul` or contraction generics, reductions and softmax
     become reduction generics, and data movement becomes `linalg.transpose`,
-    `tensor.extract_slice`/`insert_slice` and reshapes. f16 and bf16 compute
-    and accumulate in f32. An rlx op without a lowering is a located error
-    naming it.
+    `tensor.extract_slice`/`insert_slice` and reshapes. Scans (cumsum,
+    cumprod, cummax) and top-k are `scf.for` loops over tensors whose bodies
+    are linalg ops. f16 and bf16 compute and accumulate in f32. An rlx op
+    without a lowering is a located error naming it.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
   ];
 }

@@ -1,11 +1,430 @@
 //===- Scans.cpp - Index reductions, scans and top-k to linalg ---===//
+//
+// argmax/argmin are one reduction generic with two accumulators (value,
+// index). Scans and top-k are sequential, which linalg cannot state: they are
+// scf.for loops over tensors (bufferized in place by one-shot bufferization)
+// whose bodies are linalg generics over all the other dimensions.
+//
+//===----------------------------------------------------------------------===//
 #include "Utils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "rlx/Conversion/RlxToLinalg/RlxToLinalg.h"
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
+
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::rlx;
 
-void mlir::rlx::populateScanToLinalgPatterns(RewritePatternSet &patterns) {}
+//===----------------------------------------------------------------------===//
+// Ranking (value, index) pairs: argmax, argmin and topk
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A strict total order on (value, index) pairs of one row: the better value
+/// first, equal values by the smaller index. NaN sits at one end: first
+/// (argmax, argmin, topk largest, like torch) or last (topk smallest).
+struct Ranking {
+  bool preferLarger;
+  bool nanFirst;
+};
+} // namespace
+
+/// A value of `type` ranked at the very end (`best` false) or start (`best`
+/// true) of `ranking`: every value ranks before the end or ties with it, and
+/// likewise after the start. Paired with an index past the row (end) or
+/// before it (start), it ranks strictly after (before) every element.
+static Value createExtremeValue(OpBuilder &b, Location loc, Ranking ranking,
+                                Type type, bool best) {
+  TypedAttr attr;
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+    // The extreme away from NaN is an infinity: the end is -inf when larger
+    // values rank first (+inf otherwise), the start the opposite one.
+    APFloat value = ranking.nanFirst == best
+                        ? APFloat::getNaN(sem)
+                        : APFloat::getInf(sem, ranking.preferLarger != best);
+    attr = b.getFloatAttr(type, value);
+  } else {
+    unsigned width = type.getIntOrFloatBitWidth();
+    attr = b.getIntegerAttr(type, ranking.preferLarger == best
+                                      ? APInt::getSignedMaxValue(width)
+                                      : APInt::getSignedMinValue(width));
+  }
+  return arith::ConstantOp::create(b, loc, attr);
+}
+
+static Value createIndexConstant(OpBuilder &b, Location loc, Type type,
+                                 int64_t value) {
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
+}
+
+/// i1: whether (x, xIndex) ranks strictly before (y, yIndex).
+static Value ranksBefore(ScalarBuilder &b, Ranking ranking, Value x,
+                         Value xIndex, Value y, Value yIndex) {
+  OpBuilder &builder = b.getBuilder();
+  Location loc = b.getLoc();
+  // Ordered float compares: false when either side is NaN.
+  Value better = b.compare(ranking.preferLarger ? ComparePredicate::gt
+                                                : ComparePredicate::lt,
+                           x, y);
+  Value same = b.compare(ComparePredicate::eq, x, y);
+  if (isa<FloatType>(x.getType())) {
+    Value xIsNan = b.compare(ComparePredicate::ne, x, x);
+    Value yIsNan = b.compare(ComparePredicate::ne, y, y);
+    Value nanBeatsNumber =
+        ranking.nanFirst
+            ? arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ugt,
+                                    xIsNan, yIsNan)
+            : arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                    xIsNan, yIsNan);
+    better = arith::OrIOp::create(builder, loc, better, nanBeatsNumber);
+    same = arith::OrIOp::create(
+        builder, loc, same,
+        arith::AndIOp::create(builder, loc, xIsNan, yIsNan));
+  }
+  Value smallerIndex = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::slt, xIndex, yIndex);
+  return arith::OrIOp::create(
+      builder, loc, better,
+      arith::AndIOp::create(builder, loc, same, smallerIndex));
+}
+
+/// The shape of `type` without `axis`.
+static SmallVector<int64_t> dropAxis(RankedTensorType type, int64_t axis) {
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + axis);
+  return shape;
+}
+
+/// For every row along `axis` of `input`, the element that ranks first
+/// among those ranking strictly after `after` (a (value, index) pair of row
+/// tensors), or among all of them without `after`. Gives the value (in the
+/// computation type) and the index (of `indexType`) as tensors shaped like
+/// `input` without `axis`. One reduction generic: O(axis length) per row.
+static std::pair<Value, Value>
+selectAlongAxis(OpBuilder &b, Location loc, Value input, int64_t axis,
+                Ranking ranking, Type indexType,
+                std::optional<std::pair<Value, Value>> after = std::nullopt) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank();
+  Type computeType = ScalarBuilder::computeType(inputType.getElementType());
+  SmallVector<int64_t> rowShape = dropAxis(inputType, axis);
+  auto valueType = RankedTensorType::get(rowShape, computeType);
+  auto indexTensorType = RankedTensorType::get(rowShape, indexType);
+  // The accumulator starts at the end of the ranking, past the row.
+  Value initValue = createFilledTensor(
+      b, loc, valueType,
+      createExtremeValue(b, loc, ranking, computeType, /*best=*/false));
+  Value initIndex = createFilledTensor(
+      b, loc, indexTensorType,
+      createIndexConstant(b, loc, indexType, inputType.getDimSize(axis)));
+
+  SmallVector<AffineExpr> rowExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t d = 0; d < rank; ++d) {
+    iterators.push_back(d == axis ? utils::IteratorType::reduction
+                                  : utils::IteratorType::parallel);
+    if (d != axis)
+      rowExprs.push_back(b.getAffineDimExpr(d));
+  }
+  AffineMap rowMap = AffineMap::get(rank, 0, rowExprs, b.getContext());
+  SmallVector<Value> inputs = {input};
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+  if (after) {
+    inputs.append({after->first, after->second});
+    maps.append({rowMap, rowMap});
+  }
+  maps.append({rowMap, rowMap});
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{valueType, indexTensorType}, inputs,
+      ValueRange{initValue, initIndex}, maps, iterators,
+      [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
+        ScalarBuilder scalar(nested, bodyLoc);
+        Value x = scalar.convert(args[0], computeType);
+        Value position = arith::IndexCastOp::create(
+            nested, bodyLoc, indexType,
+            linalg::IndexOp::create(nested, bodyLoc, axis));
+        Value accValue = args[args.size() - 2], accIndex = args.back();
+        Value take =
+            ranksBefore(scalar, ranking, x, position, accValue, accIndex);
+        if (after) {
+          Value eligible = ranksBefore(scalar, ranking, args[1], args[2], x,
+                                       position);
+          take = arith::AndIOp::create(nested, bodyLoc, take, eligible);
+        }
+        linalg::YieldOp::create(
+            nested, bodyLoc,
+            ValueRange{scalar.select(take, x, accValue),
+                       scalar.select(take, position, accIndex)});
+      });
+  return {generic.getResult(0), generic.getResult(1)};
+}
+
+/// Groups for expanding a tensor of rank `rank - 1` back to rank `rank`
+/// with a size-1 dimension at `axis`, which joins its left neighbour's group
+/// (or the right one's when it is first).
+static SmallVector<ReassociationIndices>
+getKeptAxisReassociation(int64_t rank, int64_t axis) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis)
+      groups.push_back({d});
+  if (groups.empty()) // rank 0 to rank 1: no groups.
+    return groups;
+  if (axis == 0)
+    groups.front().insert(groups.front().begin(), 0);
+  else
+    groups[axis - 1].push_back(axis);
+  return groups;
+}
+
+/// Offsets, sizes and strides of the slice at `position` along `axis` of a
+/// tensor of `type`, with size 1 along `axis` and the full extent elsewhere.
+static void getAxisSlice(OpBuilder &b, RankedTensorType type, int64_t axis,
+                         OpFoldResult position,
+                         SmallVectorImpl<OpFoldResult> &offsets,
+                         SmallVectorImpl<OpFoldResult> &sizes,
+                         SmallVectorImpl<OpFoldResult> &strides) {
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    offsets.push_back(d == axis ? position : b.getIndexAttr(0));
+    sizes.push_back(b.getIndexAttr(d == axis ? 1 : type.getDimSize(d)));
+    strides.push_back(b.getIndexAttr(1));
+  }
+}
+
+/// Writes the row tensor `row` (shaped like `dest` without `axis`) into
+/// `dest` at `position` along `axis`.
+static Value insertAlongAxis(OpBuilder &b, Location loc, Value row,
+                             Value dest, int64_t axis, Value position) {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  getAxisSlice(b, cast<RankedTensorType>(dest.getType()), axis, position,
+               offsets, sizes, strides);
+  return tensor::InsertSliceOp::create(b, loc, row, dest, offsets, sizes,
+                                       strides);
+}
+
+static Value createIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+namespace {
+/// argmax/argmin: one reduction generic over the axis carrying the best
+/// value so far (computation type) and its index (the result type).
+template <typename OpTy, bool isMax>
+struct ArgReduceToLinalg : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t axis = op.getNormalizedAxis();
+    RankedTensorType resultType = op.getType();
+    Value index =
+        selectAlongAxis(rewriter, loc, adaptor.getInput(), axis,
+                        Ranking{/*preferLarger=*/isMax, /*nanFirst=*/true},
+                        resultType.getElementType())
+            .second;
+    if (op.getKeepDim())
+      index = tensor::ExpandShapeOp::create(
+          rewriter, loc, resultType, index,
+          getKeptAxisReassociation(resultType.getRank(), axis));
+    rewriter.replaceOp(op, index);
+    return success();
+  }
+};
+
+enum class ScanKind { Sum, Prod, Max };
+
+/// A scan is an scf.for over the axis carrying the running value (a tensor
+/// over the other dimensions, in the computation type) and the result. Each
+/// step reads one slice of the input, combines it into the running value
+/// with one parallel generic, and inserts the new (inclusive) or previous
+/// (exclusive) running value into the result: O(n) work, vectorizable over
+/// the other dimensions.
+template <typename OpTy, ScanKind kind>
+struct ScanToLinalg : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+
+  /// 0 for sum, 1 for prod, and for max the lowest value (-inf, or the
+  /// smallest integer).
+  static Value createIdentity(OpBuilder &b, Location loc, Type type) {
+    if (kind == ScanKind::Max)
+      return createExtremeValue(b, loc,
+                                Ranking{/*preferLarger=*/true,
+                                        /*nanFirst=*/true},
+                                type, /*best=*/false);
+    int64_t value = kind == ScanKind::Sum ? 0 : 1;
+    TypedAttr attr = isa<FloatType>(type)
+                         ? TypedAttr(b.getFloatAttr(type, value))
+                         : TypedAttr(b.getIntegerAttr(type, value));
+    return arith::ConstantOp::create(b, loc, attr);
+  }
+
+  static Value combine(ScalarBuilder &b, Value running, Value x) {
+    switch (kind) {
+    case ScanKind::Sum:
+      return b.add(running, x);
+    case ScanKind::Prod:
+      return b.mul(running, x);
+    case ScanKind::Max:
+      return b.max(running, x);
+    }
+    llvm_unreachable("covered switch");
+  }
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    RankedTensorType type = op.getType();
+    // Nothing to compute, and slicing a zero-length dimension would fail
+    // tensor's static bounds check once the loop position is known.
+    if (type.getNumElements() == 0) {
+      rewriter.replaceOp(op, createEmptyTensor(rewriter, loc, type));
+      return success();
+    }
+    int64_t axis = op.getNormalizedAxis();
+    bool exclusive = op.getExclusive();
+    Type storage = type.getElementType();
+    Type computeType = ScalarBuilder::computeType(storage);
+    SmallVector<int64_t> rowShape = dropAxis(type, axis);
+    auto runningType = RankedTensorType::get(rowShape, computeType);
+    auto sliceType = RankedTensorType::get(rowShape, storage);
+    int64_t rowRank = rowShape.size();
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rowRank);
+    SmallVector<utils::IteratorType> iterators(rowRank,
+                                               utils::IteratorType::parallel);
+
+    Value runningInit = createFilledTensor(
+        rewriter, loc, runningType, createIdentity(rewriter, loc, computeType));
+    auto loop = scf::ForOp::create(
+        rewriter, loc, createIndex(rewriter, loc, 0),
+        createIndex(rewriter, loc, type.getDimSize(axis)),
+        createIndex(rewriter, loc, 1),
+        ValueRange{runningInit, createEmptyTensor(rewriter, loc, type)},
+        [&](OpBuilder &b, Location bodyLoc, Value position,
+            ValueRange iterArgs) {
+          Value running = iterArgs[0], result = iterArgs[1];
+          SmallVector<OpFoldResult> offsets, sizes, strides;
+          getAxisSlice(b, type, axis, position, offsets, sizes, strides);
+          Value slice = tensor::ExtractSliceOp::create(
+              b, bodyLoc, sliceType, input, offsets, sizes, strides);
+          // The running value is updated in place (it is this generic's
+          // output, not a new tensor), so the loop yields a buffer
+          // equivalent to its iter_arg, as one-shot bufferization requires.
+          auto step = linalg::GenericOp::create(
+              b, bodyLoc, TypeRange{runningType, sliceType}, slice,
+              ValueRange{running, createEmptyTensor(b, bodyLoc, sliceType)},
+              SmallVector<AffineMap>(3, identity), iterators,
+              [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+                ScalarBuilder scalar(nested, nestedLoc);
+                Value x = scalar.convert(args[0], computeType);
+                Value next = combine(scalar, args[1], x);
+                Value stored = exclusive ? args[1] : next;
+                linalg::YieldOp::create(
+                    nested, nestedLoc,
+                    ValueRange{next, scalar.convert(stored, storage)});
+              });
+          Value updated = insertAlongAxis(b, bodyLoc, step.getResult(1),
+                                          result, axis, position);
+          scf::YieldOp::create(b, bodyLoc,
+                               ValueRange{step.getResult(0), updated});
+        });
+    rewriter.replaceOp(op, loop.getResult(1));
+    return success();
+  }
+};
+
+/// topk: an scf.for of k selection passes over the last axis. Pass p picks,
+/// in every row, the element ranking first among those ranking strictly
+/// after the one pass p-1 picked (so ties come out by index and nothing is
+/// picked twice), and writes it to column p. O(k * n) per row; the first
+/// pass compares against a pair ranking before every element.
+struct TopKToLinalg : OpConversionPattern<TopKOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TopKOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    RankedTensorType inputType = op.getInput().getType();
+    RankedTensorType valuesType = op.getValues().getType();
+    RankedTensorType indicesType = op.getIndices().getType();
+    // No rows: nothing to compute, and slicing a zero-length dimension would
+    // fail tensor's static bounds check once the loop position is known.
+    if (inputType.getNumElements() == 0) {
+      rewriter.replaceOp(
+          op, ValueRange{createEmptyTensor(rewriter, loc, valuesType),
+                         createEmptyTensor(rewriter, loc, indicesType)});
+      return success();
+    }
+    int64_t axis = inputType.getRank() - 1;
+    Type storage = inputType.getElementType();
+    Type computeType = ScalarBuilder::computeType(storage);
+    Type indexType = indicesType.getElementType();
+    Ranking ranking{/*preferLarger=*/!op.getSmallest(),
+                    /*nanFirst=*/!op.getSmallest()};
+    SmallVector<int64_t> rowShape = dropAxis(inputType, axis);
+
+    Value firstValue = createFilledTensor(
+        rewriter, loc, RankedTensorType::get(rowShape, computeType),
+        createExtremeValue(rewriter, loc, ranking, computeType,
+                           /*best=*/true));
+    Value firstIndex = createFilledTensor(
+        rewriter, loc, RankedTensorType::get(rowShape, indexType),
+        createIndexConstant(rewriter, loc, indexType, -1));
+    auto loop = scf::ForOp::create(
+        rewriter, loc, createIndex(rewriter, loc, 0),
+        createIndex(rewriter, loc, op.getK()), createIndex(rewriter, loc, 1),
+        ValueRange{createEmptyTensor(rewriter, loc, valuesType),
+                   createEmptyTensor(rewriter, loc, indicesType), firstValue,
+                   firstIndex},
+        [&](OpBuilder &b, Location bodyLoc, Value position,
+            ValueRange iterArgs) {
+          auto [value, index] =
+              selectAlongAxis(b, bodyLoc, input, axis, ranking, indexType,
+                              std::make_pair(iterArgs[2], iterArgs[3]));
+          Value values =
+              insertAlongAxis(b, bodyLoc, convertElements(b, bodyLoc, value,
+                                                          storage),
+                              iterArgs[0], axis, position);
+          Value indices =
+              insertAlongAxis(b, bodyLoc, index, iterArgs[1], axis, position);
+          // The selection reads the previous pick while it reduces, so it
+          // cannot accumulate in place; copying the pick over the previous
+          // one keeps the yielded buffers equivalent to the iter_args, as
+          // one-shot bufferization requires (O(rows), against O(rows * n)
+          // for the selection).
+          Value nextValue =
+              linalg::CopyOp::create(b, bodyLoc, value, iterArgs[2])
+                  .getResult(0);
+          Value nextIndex =
+              linalg::CopyOp::create(b, bodyLoc, index, iterArgs[3])
+                  .getResult(0);
+          scf::YieldOp::create(
+              b, bodyLoc, ValueRange{values, indices, nextValue, nextIndex});
+        });
+    rewriter.replaceOp(op, ValueRange{loop.getResult(0), loop.getResult(1)});
+    return success();
+  }
+};
+} // namespace
+
+void mlir::rlx::populateScanToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<ArgReduceToLinalg<ArgMaxOp, true>,
+               ArgReduceToLinalg<ArgMinOp, false>,
+               ScanToLinalg<CumsumOp, ScanKind::Sum>,
+               ScanToLinalg<CumprodOp, ScanKind::Prod>,
+               ScanToLinalg<CummaxOp, ScanKind::Max>, TopKToLinalg>(
+      patterns.getContext());
+}

@@ -1,0 +1,198 @@
+// RUN: rlx-opt %s --rlx-to-linalg -split-input-file | FileCheck %s
+
+// argmax is one reduction generic with two accumulators: the best value so
+// far (f16 widened to f32), starting at -inf, and its index (the result's
+// type), starting past the row. An element is taken when it ranks strictly
+// before the accumulator: larger, or NaN over a number, or equal (NaN equal
+// to NaN) with a smaller index. keep_dim expands the axis back.
+
+// CHECK-DAG:   #[[IN:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG:   #[[ROW:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-LABEL: func.func @argmax_keep_dim(
+// CHECK-SAME:      %[[ARG:.*]]: tensor<2x3x4xf16>) -> tensor<2x1x4xi32>
+// CHECK-DAG:     %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG:     %[[PAST:.*]] = arith.constant 3 : i32
+// CHECK-DAG:     %[[VINIT:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<2x4xf32>)
+// CHECK-DAG:     %[[IINIT:.*]] = linalg.fill ins(%[[PAST]] : i32) outs(%{{.*}} : tensor<2x4xi32>)
+// CHECK:         %[[R:.*]]:2 = linalg.generic
+// CHECK-SAME:        indexing_maps = [#[[IN]], #[[ROW]], #[[ROW]]]
+// CHECK-SAME:        iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK-SAME:        ins(%[[ARG]] : tensor<2x3x4xf16>) outs(%[[VINIT]], %[[IINIT]] : tensor<2x4xf32>, tensor<2x4xi32>)
+// CHECK:         ^bb0(%[[X:[a-z0-9_]+]]: f16, %[[V:[a-z0-9_]+]]: f32, %[[I:[a-z0-9_]+]]: i32):
+// CHECK:           %[[XF:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK:           %[[POS:.*]] = linalg.index 1 : index
+// CHECK:           %[[J:.*]] = arith.index_cast %[[POS]] : index to i32
+// CHECK:           %[[GT:.*]] = arith.cmpf ogt, %[[XF]], %[[V]] : f32
+// CHECK:           %[[EQ:.*]] = arith.cmpf oeq, %[[XF]], %[[V]] : f32
+// CHECK:           %[[XNAN:.*]] = arith.cmpf une, %[[XF]], %[[XF]] : f32
+// CHECK:           %[[VNAN:.*]] = arith.cmpf une, %[[V]], %[[V]] : f32
+// CHECK:           %[[NANWINS:.*]] = arith.cmpi ugt, %[[XNAN]], %[[VNAN]] : i1
+// CHECK:           %[[BETTER:.*]] = arith.ori %[[GT]], %[[NANWINS]] : i1
+// CHECK:           %[[BOTHNAN:.*]] = arith.andi %[[XNAN]], %[[VNAN]] : i1
+// CHECK:           %[[SAME:.*]] = arith.ori %[[EQ]], %[[BOTHNAN]] : i1
+// CHECK:           %[[EARLIER:.*]] = arith.cmpi slt, %[[J]], %[[I]] : i32
+// CHECK:           %[[TIE:.*]] = arith.andi %[[SAME]], %[[EARLIER]] : i1
+// CHECK:           %[[TAKE:.*]] = arith.ori %[[BETTER]], %[[TIE]] : i1
+// CHECK:           %[[NV:.*]] = arith.select %[[TAKE]], %[[XF]], %[[V]] : f32
+// CHECK:           %[[NI:.*]] = arith.select %[[TAKE]], %[[J]], %[[I]] : i32
+// CHECK:           linalg.yield %[[NV]], %[[NI]] : f32, i32
+// CHECK:         %[[E:.*]] = tensor.expand_shape %[[R]]#1 {{\[\[}}0, 1], [2]] output_shape [2, 1, 4] : tensor<2x4xi32> into tensor<2x1x4xi32>
+// CHECK:         return %[[E]]
+func.func @argmax_keep_dim(%a: tensor<2x3x4xf16>) -> tensor<2x1x4xi32> {
+  %0 = rlx.argmax %a axis = 1 keep_dim : tensor<2x3x4xf16> -> tensor<2x1x4xi32>
+  return %0 : tensor<2x1x4xi32>
+}
+
+// -----
+
+// argmin of integers starts at the type's maximum and compares signed; no
+// NaN logic.
+
+// CHECK-LABEL: func.func @argmin_i8(
+// CHECK-DAG:     %[[MAX:.*]] = arith.constant 127 : i8
+// CHECK-DAG:     %[[PAST:.*]] = arith.constant 5 : i64
+// CHECK:         linalg.generic
+// CHECK-SAME:        iterator_types = ["reduction"]
+// CHECK:         ^bb0(%[[X:[a-z0-9_]+]]: i8, %[[V:[a-z0-9_]+]]: i8, %[[I:[a-z0-9_]+]]: i64):
+// CHECK:           arith.cmpi slt, %[[X]], %[[V]] : i8
+// CHECK-NEXT:      arith.cmpi eq, %[[X]], %[[V]] : i8
+// CHECK-NOT:       arith.cmpf
+// CHECK:           linalg.yield
+func.func @argmin_i8(%a: tensor<5xi8>) -> tensor<i64> {
+  %0 = rlx.argmin %a axis = 0 : tensor<5xi8> -> tensor<i64>
+  return %0 : tensor<i64>
+}
+
+// -----
+
+// A scan is an scf.for over the axis. The running value (f32 for f16) is
+// updated in place by a parallel generic over the other dimensions, which
+// also rounds the value to store: the previous running value when
+// exclusive. The stored slice is inserted at the loop position.
+
+// CHECK-LABEL: func.func @cumsum_exclusive(
+// CHECK-SAME:      %[[ARG:.*]]: tensor<2x5xf16>) -> tensor<2x5xf16>
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[SUM0:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<2xf32>)
+// CHECK-DAG:     %[[OUT0:.*]] = tensor.empty() : tensor<2x5xf16>
+// CHECK:         %[[LOOP:.*]]:2 = scf.for %[[POS:.*]] = %[[C0]] to %[[C5]] step %[[C1]] iter_args(%[[SUM:.*]] = %[[SUM0]], %[[OUT:.*]] = %[[OUT0]]) -> (tensor<2xf32>, tensor<2x5xf16>)
+// CHECK:           %[[SLICE:.*]] = tensor.extract_slice %[[ARG]][0, %[[POS]]] [2, 1] [1, 1] : tensor<2x5xf16> to tensor<2xf16>
+// CHECK:           %[[STEP:.*]]:2 = linalg.generic
+// CHECK-SAME:          iterator_types = ["parallel"]
+// CHECK-SAME:          ins(%[[SLICE]] : tensor<2xf16>) outs(%[[SUM]], %{{.*}} : tensor<2xf32>, tensor<2xf16>)
+// CHECK:           ^bb0(%[[X:[a-z0-9_]+]]: f16, %[[ACC:[a-z0-9_]+]]: f32, %{{.*}}: f16):
+// CHECK:             %[[XF:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK:             %[[NEXT:.*]] = arith.addf %[[ACC]], %[[XF]] : f32
+// CHECK:             %[[STORED:.*]] = arith.truncf %[[ACC]] : f32 to f16
+// CHECK:             linalg.yield %[[NEXT]], %[[STORED]] : f32, f16
+// CHECK:           %[[INS:.*]] = tensor.insert_slice %[[STEP]]#1 into %[[OUT]][0, %[[POS]]] [2, 1] [1, 1] : tensor<2xf16> into tensor<2x5xf16>
+// CHECK:           scf.yield %[[STEP]]#0, %[[INS]] : tensor<2xf32>, tensor<2x5xf16>
+// CHECK:         return %[[LOOP]]#1
+func.func @cumsum_exclusive(%a: tensor<2x5xf16>) -> tensor<2x5xf16> {
+  %0 = rlx.cumsum %a axis = -1 exclusive : tensor<2x5xf16>
+  return %0 : tensor<2x5xf16>
+}
+
+// -----
+
+// Inclusive scans store the new running value; cumprod starts at 1 and
+// multiplies, cummax starts at the type's minimum and takes the maximum.
+
+// CHECK-LABEL: func.func @cumprod_i32(
+// CHECK:         arith.constant 1 : i32
+// CHECK:         scf.for
+// CHECK:           tensor.extract_slice %{{.*}}[%{{.*}}, 0] [1, 3] [1, 1] : tensor<4x3xi32> to tensor<3xi32>
+// CHECK:           ^bb0(%[[X:[a-z0-9_]+]]: i32, %[[ACC:[a-z0-9_]+]]: i32, %{{.*}}: i32):
+// CHECK:             %[[NEXT:.*]] = arith.muli %[[ACC]], %[[X]] : i32
+// CHECK:             linalg.yield %[[NEXT]], %[[NEXT]] : i32, i32
+func.func @cumprod_i32(%a: tensor<4x3xi32>) -> tensor<4x3xi32> {
+  %0 = rlx.cumprod %a axis = 0 : tensor<4x3xi32>
+  return %0 : tensor<4x3xi32>
+}
+
+// CHECK-LABEL: func.func @cummax_rank1(
+// CHECK:         arith.constant -128 : i8
+// CHECK:         scf.for
+// CHECK:           tensor.extract_slice %{{.*}}[%{{.*}}] [1] [1] : tensor<6xi8> to tensor<i8>
+// CHECK:             arith.maxsi
+// CHECK:           tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}] [1] [1] : tensor<i8> into tensor<6xi8>
+func.func @cummax_rank1(%a: tensor<6xi8>) -> tensor<6xi8> {
+  %0 = rlx.cummax %a axis = 0 : tensor<6xi8>
+  return %0 : tensor<6xi8>
+}
+
+// -----
+
+// topk is an scf.for of k selection passes. Pass p reduces each row to the
+// element ranking first among those ranking strictly after the previous
+// pick (initially NaN at index -1, which ranks before everything), writes
+// it to column p of both results and copies it over the previous pick.
+
+// CHECK-DAG:   #[[IN:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG:   #[[ROW:map[0-9]*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @topk(
+// CHECK-SAME:      %[[ARG:.*]]: tensor<3x6xf32>) -> (tensor<3x2xf32>, tensor<3x2xi64>)
+// CHECK-DAG:     %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
+// CHECK-DAG:     %[[MINUS1:.*]] = arith.constant -1 : i64
+// CHECK-DAG:     %[[K:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[PREV0:.*]] = linalg.fill ins(%[[NAN]] : f32) outs(%{{.*}} : tensor<3xf32>)
+// CHECK-DAG:     %[[PREVI0:.*]] = linalg.fill ins(%[[MINUS1]] : i64) outs(%{{.*}} : tensor<3xi64>)
+// CHECK:         %[[LOOP:.*]]:4 = scf.for %[[POS:.*]] = %{{.*}} to %[[K]] step %{{.*}} iter_args(%[[VALS:.*]] = %{{.*}}, %[[IDXS:.*]] = %{{.*}}, %[[PREV:.*]] = %[[PREV0]], %[[PREVI:.*]] = %[[PREVI0]])
+// CHECK-DAG:       %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG:       %[[PAST:.*]] = arith.constant 6 : i64
+// CHECK:           %[[SEL:.*]]:2 = linalg.generic
+// CHECK-SAME:          indexing_maps = [#[[IN]], #[[ROW]], #[[ROW]], #[[ROW]], #[[ROW]]]
+// CHECK-SAME:          iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:          ins(%[[ARG]], %[[PREV]], %[[PREVI]] : tensor<3x6xf32>, tensor<3xf32>, tensor<3xi64>)
+// CHECK:             arith.andi
+// CHECK:             arith.select
+// CHECK:           %[[V:.*]] = tensor.insert_slice %[[SEL]]#0 into %[[VALS]][0, %[[POS]]] [3, 1] [1, 1] : tensor<3xf32> into tensor<3x2xf32>
+// CHECK:           %[[I:.*]] = tensor.insert_slice %[[SEL]]#1 into %[[IDXS]][0, %[[POS]]] [3, 1] [1, 1] : tensor<3xi64> into tensor<3x2xi64>
+// CHECK:           %[[NP:.*]] = linalg.copy ins(%[[SEL]]#0 : tensor<3xf32>) outs(%[[PREV]] : tensor<3xf32>)
+// CHECK:           %[[NPI:.*]] = linalg.copy ins(%[[SEL]]#1 : tensor<3xi64>) outs(%[[PREVI]] : tensor<3xi64>)
+// CHECK:           scf.yield %[[V]], %[[I]], %[[NP]], %[[NPI]]
+// CHECK:         return %[[LOOP]]#0, %[[LOOP]]#1
+func.func @topk(%a: tensor<3x6xf32>) -> (tensor<3x2xf32>, tensor<3x2xi64>) {
+  %0:2 = rlx.topk %a k = 2 : tensor<3x6xf32> -> tensor<3x2xf32>, tensor<3x2xi64>
+  return %0#0, %0#1 : tensor<3x2xf32>, tensor<3x2xi64>
+}
+
+// -----
+
+// topk smallest: the previous pick starts at -inf (NaN ranks last), the
+// accumulator at NaN; f16 compares in f32 and the values are rounded back.
+
+// CHECK-LABEL: func.func @topk_smallest_f16(
+// CHECK-DAG:     arith.constant 0xFF800000 : f32
+// CHECK:         scf.for
+// CHECK:           arith.constant 0x7FC00000 : f32
+// CHECK:           linalg.generic
+// CHECK:             arith.cmpf olt
+// CHECK:             arith.cmpi ult
+// CHECK:           arith.truncf
+// CHECK:           tensor.insert_slice %{{.*}} : tensor<f16> into tensor<4xf16>
+func.func @topk_smallest_f16(%a: tensor<7xf16>) -> (tensor<4xf16>, tensor<4xi64>) {
+  %0:2 = rlx.topk %a k = 4 smallest : tensor<7xf16> -> tensor<4xf16>, tensor<4xi64>
+  return %0#0, %0#1 : tensor<4xf16>, tensor<4xi64>
+}
+
+// -----
+
+// Without elements there is nothing to compute (and a slice of the empty
+// dimension would be out of bounds): the results are empty tensors.
+
+// CHECK-LABEL: func.func @no_elements(
+// CHECK-NOT:     scf.for
+// CHECK-DAG:     %[[SCAN:.*]] = tensor.empty() : tensor<0x4xf32>
+// CHECK-DAG:     %[[VALS:.*]] = tensor.empty() : tensor<2x0x2xi32>
+// CHECK-DAG:     %[[IDXS:.*]] = tensor.empty() : tensor<2x0x2xi64>
+// CHECK-NOT:     scf.for
+// CHECK:         return %[[SCAN]], %[[VALS]], %[[IDXS]]
+func.func @no_elements(%a: tensor<0x4xf32>, %b: tensor<2x0x5xi32>) -> (tensor<0x4xf32>, tensor<2x0x2xi32>, tensor<2x0x2xi64>) {
+  %0 = rlx.cummax %a axis = 1 exclusive : tensor<0x4xf32>
+  %1:2 = rlx.topk %b k = 2 : tensor<2x0x5xi32> -> tensor<2x0x2xi32>, tensor<2x0x2xi64>
+  return %0, %1#0, %1#1 : tensor<0x4xf32>, tensor<2x0x2xi32>, tensor<2x0x2xi64>
+}
