@@ -17,27 +17,27 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// A scalar constant of float type `type`: `value`, or -inf when `negInf`.
-static Value createFloatConstant(OpBuilder &b, Location loc, Type type,
-                                 double value, bool negInf = false) {
+/// 0, or -inf when `negInf`, in float type `type`.
+static Value createZeroOrNegInf(OpBuilder &b, Location loc, Type type,
+                                bool negInf = false) {
   auto floatType = cast<FloatType>(type);
-  if (negInf)
-    return arith::ConstantOp::create(
-        b, loc,
-        b.getFloatAttr(type, APFloat::getInf(floatType.getFloatSemantics(),
-                                             /*Negative=*/true)));
+  APFloat value = negInf ? APFloat::getInf(floatType.getFloatSemantics(),
+                                           /*Negative=*/true)
+                         : APFloat::getZero(floatType.getFloatSemantics());
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
 
-/// `input` [N, C, X...] with `low[i]` and `high[i]` copies of `padValue`
-/// around spatial dimension i; `input` itself when there is nothing to add.
+/// `input` [N, C, X...] with `low[i]` and `high[i]` zeros (-inf with
+/// `negInf`) around spatial dimension i; `input` itself when there is nothing
+/// to add.
 static Value padSpatial(OpBuilder &b, Location loc, Value input,
                         ArrayRef<int64_t> low, ArrayRef<int64_t> high,
-                        Value padValue) {
+                        bool negInf = false) {
   if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
       llvm::all_of(high, [](int64_t v) { return v == 0; }))
     return input;
   auto type = cast<RankedTensorType>(input.getType());
+  Value padValue = createZeroOrNegInf(b, loc, type.getElementType(), negInf);
   SmallVector<int64_t> shape(type.getShape());
   SmallVector<OpFoldResult> lowSizes(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> highSizes(type.getRank(), b.getIndexAttr(0));
@@ -160,7 +160,7 @@ static Value createConvolution(OpBuilder &b, Location loc, Value input,
                                ArrayRef<int64_t> dilation, int64_t groups,
                                RankedTensorType accType) {
   int64_t spatial = stride.size();
-  Value zero = createFloatConstant(b, loc, accType.getElementType(), 0.0);
+  Value zero = createZeroOrNegInf(b, loc, accType.getElementType());
   int64_t inChannels =
       cast<RankedTensorType>(input.getType()).getDimSize(1);
   int64_t outChannels = accType.getDimSize(1);
@@ -219,9 +219,7 @@ struct ConvToLinalg : OpConversionPattern<ConvOp> {
     RankedTensorType resultType = op.getType();
     Type storage = resultType.getElementType();
     auto [low, high] = splitPadding(op.getPadding());
-    Value padded =
-        padSpatial(rewriter, loc, adaptor.getInput(), low, high,
-                   createFloatConstant(rewriter, loc, storage, 0.0));
+    Value padded = padSpatial(rewriter, loc, adaptor.getInput(), low, high);
     Value acc = createConvolution(
         rewriter, loc, padded, adaptor.getWeight(), op.getStride(),
         op.getDilation(), op.getGroups(),
@@ -273,7 +271,7 @@ struct ConvTransposeToLinalg : OpConversionPattern<ConvTransposeOp> {
       croppedShape[i + 2] = padLow + spread + padHigh;
       crop |= padLow < 0 || padHigh < 0;
     }
-    Value zero = createFloatConstant(rewriter, loc, storage, 0.0);
+    Value zero = createZeroOrNegInf(rewriter, loc, storage);
     MLIRContext *ctx = rewriter.getContext();
     auto indices = [&](ArrayRef<int64_t> values) {
       return getAsIndexOpFoldResult(ctx, values);
@@ -318,38 +316,43 @@ struct ConvTransposeToLinalg : OpConversionPattern<ConvTransposeOp> {
 } // namespace
 
 /// Max or sum pooling of the already padded `input` [N, C, X...] with
-/// `kernel` and `stride` into `init` [N, C, O...]. 3-D pooling has only
-/// channels-last named ops, so it runs on transposed tensors.
+/// `kernel` and `stride`, accumulated in `accType` [N, C, O...] starting
+/// from -inf or 0. 3-D pooling has only channels-last named ops, so it runs
+/// on transposed tensors.
 static Value createPooling(OpBuilder &b, Location loc, PoolKind kind,
                            Value input, ArrayRef<int64_t> kernel,
-                           ArrayRef<int64_t> stride, Value init) {
+                           ArrayRef<int64_t> stride, RankedTensorType accType) {
   bool isMax = kind == PoolKind::Max;
   int64_t spatial = kernel.size();
-  Type accType = cast<RankedTensorType>(init.getType()).getElementType();
-  Value window =
-      tensor::EmptyOp::create(b, loc, kernel, accType).getResult();
+  Type accElement = accType.getElementType();
+  Value initValue = createZeroOrNegInf(b, loc, accElement, isMax);
+  Value window = tensor::EmptyOp::create(b, loc, kernel, accElement);
   SmallVector<int64_t> dilation(spatial, 1);
-  if (spatial == 1)
-    return isMax ? createWindowOp<linalg::PoolingNcwMaxOp>(
-                       b, loc, input, window, init, stride, dilation)
-                 : createWindowOp<linalg::PoolingNcwSumOp>(
-                       b, loc, input, window, init, stride, dilation);
-  if (spatial == 2)
+  if (spatial < 3) {
+    Value init = createFilledTensor(b, loc, accType, initValue);
+    if (spatial == 1)
+      return isMax ? createWindowOp<linalg::PoolingNcwMaxOp>(
+                         b, loc, input, window, init, stride, dilation)
+                   : createWindowOp<linalg::PoolingNcwSumOp>(
+                         b, loc, input, window, init, stride, dilation);
     return isMax ? createWindowOp<linalg::PoolingNchwMaxOp>(
                        b, loc, input, window, init, stride, dilation)
                  : createWindowOp<linalg::PoolingNchwSumOp>(
                        b, loc, input, window, init, stride, dilation);
-  auto toChannelsLast = [&](Value value) {
-    auto type = cast<RankedTensorType>(value.getType());
-    SmallVector<int64_t> shape = {type.getDimSize(0), type.getDimSize(2),
-                                  type.getDimSize(3), type.getDimSize(4),
-                                  type.getDimSize(1)};
-    return linalg::TransposeOp::create(
-               b, loc, value, createEmptyTensor(b, loc, type.clone(shape)),
-               ArrayRef<int64_t>{0, 2, 3, 4, 1})
-        .getResult()[0];
+  }
+  auto channelsLast = [](RankedTensorType type) {
+    return type.clone({type.getDimSize(0), type.getDimSize(2),
+                       type.getDimSize(3), type.getDimSize(4),
+                       type.getDimSize(1)});
   };
-  Value lastInput = toChannelsLast(input), lastInit = toChannelsLast(init);
+  auto inputType = cast<RankedTensorType>(input.getType());
+  Value lastInput =
+      linalg::TransposeOp::create(
+          b, loc, input, createEmptyTensor(b, loc, channelsLast(inputType)),
+          ArrayRef<int64_t>{0, 2, 3, 4, 1})
+          .getResult()[0];
+  Value lastInit =
+      createFilledTensor(b, loc, channelsLast(accType), initValue);
   Value pooled = isMax ? createWindowOp<linalg::PoolingNdhwcMaxOp>(
                              b, loc, lastInput, window, lastInit, stride,
                              dilation)
@@ -357,9 +360,7 @@ static Value createPooling(OpBuilder &b, Location loc, PoolKind kind,
                              b, loc, lastInput, window, lastInit, stride,
                              dilation);
   return linalg::TransposeOp::create(b, loc, pooled,
-                                     createEmptyTensor(b, loc,
-                                         cast<RankedTensorType>(
-                                             init.getType())),
+                                     createEmptyTensor(b, loc, accType),
                                      ArrayRef<int64_t>{0, 4, 1, 2, 3})
       .getResult()[0];
 }
@@ -394,14 +395,10 @@ struct PoolToLinalg : OpConversionPattern<PoolOp> {
       int64_t available = inputType.getDimSize(i + 2) + low[i] + high[i];
       paddedHigh[i] += std::max<int64_t>(needed - available, 0);
     }
-    Value padded = padSpatial(
-        rewriter, loc, adaptor.getInput(), low, paddedHigh,
-        createFloatConstant(rewriter, loc, storage, 0.0, /*negInf=*/isMax));
-    Value init = createFilledTensor(
-        rewriter, loc, resultType.clone(accType),
-        createFloatConstant(rewriter, loc, accType, 0.0, /*negInf=*/isMax));
+    Value padded = padSpatial(rewriter, loc, adaptor.getInput(), low,
+                              paddedHigh, /*negInf=*/isMax);
     Value pooled = createPooling(rewriter, loc, op.getKind(), padded, kernel,
-                                 stride, init);
+                                 stride, resultType.clone(accType));
     if (isMax) {
       rewriter.replaceOp(op, convertElements(rewriter, loc, pooled, storage));
       return success();
@@ -420,7 +417,7 @@ struct PoolToLinalg : OpConversionPattern<PoolOp> {
           auto index = [&](int64_t v) {
             return arith::ConstantIndexOp::create(b, bodyLoc, v).getResult();
           };
-          Value count = index(1);
+          Value count;
           for (int64_t i = 0; i < spatial; ++i) {
             int64_t size = inputType.getDimSize(i + 2);
             Value o = linalg::IndexOp::create(b, bodyLoc, i + 2);
@@ -437,9 +434,10 @@ struct PoolToLinalg : OpConversionPattern<PoolOp> {
               start = arith::MaxSIOp::create(b, bodyLoc, start, index(0));
               end = arith::MinSIOp::create(b, bodyLoc, end, index(size));
             }
-            count = arith::MulIOp::create(
-                b, bodyLoc, count,
-                arith::SubIOp::create(b, bodyLoc, end, start));
+            Value dimCount = arith::SubIOp::create(b, bodyLoc, end, start);
+            count = count ? arith::MulIOp::create(b, bodyLoc, count, dimCount)
+                                .getResult()
+                          : dimCount;
           }
           Value countInt = arith::IndexCastOp::create(
               b, bodyLoc, b.getI64Type(), count);
@@ -475,7 +473,7 @@ struct GlobalPoolToLinalg : OpConversionPattern<GlobalPoolOp> {
         {inputType.getDimSize(0), inputType.getDimSize(1)}, accType);
     Value init = createFilledTensor(
         rewriter, loc, reducedType,
-        createFloatConstant(rewriter, loc, accType, 0.0, /*negInf=*/isMax));
+        createZeroOrNegInf(rewriter, loc, accType, /*negInf=*/isMax));
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::reduction);
     iterators[0] = iterators[1] = utils::IteratorType::parallel;

@@ -198,12 +198,11 @@ def Rlx_InterpolateNearestOp : Rlx_Op<"interpolate_nearest", [Pure,
     Resamples the spatial dimensions of `input` `[N, C, X_1..X_r]`
     (r = 1, 2 or 3) to `size` `[O_1..O_r]`, giving `[N, C, O_1..O_r]`, with
     `result[n, c, o...] = input[n, c, floor(o_i * X_i / O_i)...]`: PyTorch's
-    `F.interpolate(x, size=..., mode='nearest')` (not `'nearest-exact'`),
-    with the index computed exactly in integers (PyTorch rounds the scale
-    `X_i / O_i` to f32 first, which can differ only for sizes whose ratio is
-    not exact in f32 and whose product lands on an integer). Sizes may
-    shrink or grow. Any element type. Rules: one positive size per spatial
-    dimension.
+    `F.interpolate(x, size=..., mode='nearest')` (not `'nearest-exact'`).
+    The index is computed exactly in integers; PyTorch multiplies by the
+    scale `X_i / O_i` rounded to f32, which gives the same indices for
+    practical sizes. Sizes may shrink or grow. Any element type. Rules: one
+    positive size per spatial dimension.
   }];
   let arguments = (ins Rlx_Tensor:$input, DenseI64ArrayAttr:$size);
   let results = (outs Rlx_Tensor:$result);
