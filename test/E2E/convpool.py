@@ -4,7 +4,8 @@
 # against torch.nn.functional: 1-D/2-D/3-D, stride > kernel, symmetric and
 # asymmetric padding (checked against F.pad + the op), groups 1, 2 and
 # depthwise, dilation 2, odd sizes, batch 1, 1x1 kernels, ceil_mode and
-# count_include_pad both ways, f16 (accumulated in f32) and f64.
+# count_include_pad both ways, NaN through max, f16 (accumulated in f32)
+# and f64.
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -255,6 +256,17 @@ pool("avg_pool3d", "avg", (2, 2, 5, 4, 5), [3, 2, 2], [2, 2, 2],
      [1, 1, 0, 0, 1, 1], count_include_pad=True)
 pool("avg_pool3d_ceil_exclude_pad", "avg", (1, 2, 5, 5, 4), [2, 2, 3],
      [2, 2, 2], [1, 1, 0, 0, 1, 1], ceil_mode=True)
+
+# NaN propagates through max pooling (PyTorch semantics).
+nan_input = rand((1, 2, 4, 4), np.float32)
+nan_input[0, 1, 2, 1] = np.nan
+s.case("max_pool2d_nan", "%r = rlx.pool max %a0 kernel = [2, 2] stride = "
+       "[2, 2] padding = [0, 0, 0, 0] : tensor<1x2x4x4xf32> -> "
+       "tensor<1x2x2x2xf32>", [nan_input],
+       lambda x: F.max_pool2d(x, 2, 2), out="tensor<1x2x2x2xf32>")
+s.case("global_max_pool2d_nan", "%r = rlx.global_pool max %a0 : "
+       "tensor<1x2x4x4xf32> -> tensor<1x2x1x1xf32>", [nan_input],
+       lambda x: F.adaptive_max_pool2d(x, 1), out="tensor<1x2x1x1xf32>")
 
 global_pool("global_avg_pool2d", "avg", (2, 3, 5, 7))
 global_pool("global_max_pool2d", "max", (2, 3, 5, 7))

@@ -343,6 +343,15 @@ func.func @pool_kernel_too_large(%x: tensor<1x2x3x8xf32>) {
 
 // -----
 
+func.func @pool_empty_input(%x: tensor<1x2x0x4xf32>) {
+  // expected-error @+2 {{spatial dimension 0 of the input is empty}}
+  // expected-error @+1 {{'rlx.pool' op failed to infer returned types}}
+  %0 = rlx.pool max %x kernel = [2, 2] stride = [1, 1] padding = [1, 1, 0, 0] : tensor<1x2x0x4xf32> -> tensor<1x2x1x3xf32>
+  return
+}
+
+// -----
+
 func.func @pool_wrong_result(%x: tensor<1x2x5x5xf32>) {
   // expected-error @+2 {{'rlx.pool' op inferred type(s) 'tensor<1x2x3x3xf32>' are incompatible with return type(s) of operation 'tensor<1x2x2x2xf32>'}}
   // expected-error @+1 {{'rlx.pool' op failed to infer returned types}}
@@ -426,6 +435,15 @@ func.func @interpolate_size_zero(%x: tensor<1x2x3x4xf32>) {
   // expected-error @+2 {{'size' entries must be positive, got [6, 0]}}
   // expected-error @+1 {{'rlx.interpolate_nearest' op failed to infer returned types}}
   %0 = rlx.interpolate_nearest %x size = [6, 0] : tensor<1x2x3x4xf32> -> tensor<1x2x6x0xf32>
+  return
+}
+
+// -----
+
+func.func @interpolate_empty_input(%x: tensor<1x2x3x0xf32>) {
+  // expected-error @+2 {{spatial dimension 1 of the input is empty: nothing to resample to size 2}}
+  // expected-error @+1 {{'rlx.interpolate_nearest' op failed to infer returned types}}
+  %0 = rlx.interpolate_nearest %x size = [6, 2] : tensor<1x2x3x0xf32> -> tensor<1x2x6x2xf32>
   return
 }
 

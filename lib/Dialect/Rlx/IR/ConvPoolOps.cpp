@@ -190,6 +190,10 @@ LogicalResult PoolOp::inferReturnTypes(MLIRContext *,
   SmallVector<int64_t> shape = {in[0], in[1]};
   for (int64_t i = 0; i < spatial; ++i) {
     int64_t lo = padding[2 * i], hi = padding[2 * i + 1];
+    // An empty dimension would leave windows of padding alone.
+    if (in[i + 2] == 0)
+      return emitOptionalError(loc, "spatial dimension ", i,
+                               " of the input is empty");
     if (lo > kernel[i] / 2 || hi > kernel[i] / 2)
       return emitOptionalError(loc, "'padding' ", formatShape(padding),
                                " must be at most half the kernel size (",
@@ -258,6 +262,12 @@ LogicalResult InterpolateNearestOp::inferReturnTypes(
   ArrayRef<int64_t> size = adaptor.getSize();
   if (failed(checkSpatialArray(loc, "size", size, input->getRank() - 2, 1)))
     return failure();
+  for (auto [i, outSize] : llvm::enumerate(size))
+    if (input->getDimSize(i + 2) == 0)
+      return emitOptionalError(loc, "spatial dimension ", i,
+                               " of the input is empty: nothing to resample "
+                               "to size ",
+                               outSize);
   SmallVector<int64_t> shape = {input->getDimSize(0), input->getDimSize(1)};
   llvm::append_range(shape, size);
   inferred.push_back(RankedTensorType::get(shape, input->getElementType()));

@@ -138,9 +138,9 @@ def Rlx_PoolOp : Rlx_Op<"pool", [Pure, InferTypeOpAdaptor,
     (PyTorch's default), or inside the input `[0, X_i)` without it.
 
     Rules: one kernel size and stride per spatial dimension (positive) and
-    two pads, each non-negative and at most half its kernel size (so every
-    window holds an input element); `count_include_pad` only with `avg`;
-    every `O_i >= 1`.
+    two pads, each non-negative and at most half its kernel size; no empty
+    spatial input dimension (together: every window holds an input element);
+    `count_include_pad` only with `avg`; every `O_i >= 1`.
   }];
   let arguments = (ins Rlx_PoolKind:$kind, Rlx_FloatTensor:$input,
                        DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$stride,
@@ -164,7 +164,8 @@ def Rlx_GlobalPoolOp : Rlx_Op<"global_pool", [Pure, InferTypeOpAdaptor,
     with `max` or `avg`, keeping them as size-1 dimensions: the result is
     `[N, C, 1..1]`, as PyTorch's `adaptive_max_poolNd(x, 1)` and
     `adaptive_avg_poolNd(x, 1)` (squeeze with `rlx.reshape` if needed).
-    NaN propagates through `max`. f16 and bf16 accumulate in f32.
+    NaN propagates through `max`. An empty spatial input gives -inf for
+    `max` and NaN for `avg`, as `rlx.reduce`. f16 and bf16 accumulate in f32.
   }];
   let arguments = (ins Rlx_PoolKind:$kind, Rlx_FloatTensor:$input);
   let results = (outs Rlx_FloatTensor:$result);
@@ -202,7 +203,8 @@ def Rlx_InterpolateNearestOp : Rlx_Op<"interpolate_nearest", [Pure,
     The index is computed exactly in integers; PyTorch multiplies by the
     scale `X_i / O_i` rounded to f32, which gives the same indices for
     practical sizes. Sizes may shrink or grow. Any element type. Rules: one
-    positive size per spatial dimension.
+    positive size per spatial dimension, and no empty spatial input
+    dimension.
   }];
   let arguments = (ins Rlx_Tensor:$input, DenseI64ArrayAttr:$size);
   let results = (outs Rlx_Tensor:$result);
