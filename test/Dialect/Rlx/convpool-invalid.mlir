@@ -244,6 +244,15 @@ func.func @conv_transpose_weight_channels(%x: tensor<1x4x5x5xf32>, %w: tensor<2x
 
 // -----
 
+func.func @conv_transpose_empty_input(%x: tensor<1x4x0xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+2 {{spatial dimension 0 of the input is empty}}
+  // expected-error @+1 {{'rlx.conv_transpose' op failed to infer returned types}}
+  %0 = rlx.conv_transpose %x, %w stride = [1] padding = [0, 0] output_padding = [0] dilation = [1] groups = 1 : (tensor<1x4x0xf32>, tensor<4x2x3xf32>) -> tensor<1x2x2xf32>
+  return
+}
+
+// -----
+
 func.func @conv_transpose_cropped(%x: tensor<1x4x1xf32>, %w: tensor<4x2x2xf32>) {
   // expected-error @+2 {{spatial dimension 0: padding crops the output to size 0}}
   // expected-error @+1 {{'rlx.conv_transpose' op failed to infer returned types}}

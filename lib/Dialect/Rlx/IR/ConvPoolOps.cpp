@@ -159,6 +159,9 @@ LogicalResult ConvTransposeOp::inferReturnTypes(
                              ") in dimension 0");
   SmallVector<int64_t> shape = {in[0], w[1] * groups};
   for (int64_t i = 0; i < spatial; ++i) {
+    if (in[i + 2] == 0)
+      return emitOptionalError(loc, "spatial dimension ", i,
+                               " of the input is empty");
     int64_t size = (in[i + 2] - 1) * stride[i] - padding[2 * i] -
                    padding[2 * i + 1] + dilation[i] * (w[i + 2] - 1) +
                    outputPadding[i] + 1;

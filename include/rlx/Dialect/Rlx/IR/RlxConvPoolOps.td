@@ -97,7 +97,8 @@ def Rlx_ConvTransposeOp : Rlx_Op<"conv_transpose", [Pure, InferTypeOpAdaptor,
     dilation and output padding per spatial dimension and two pads;
     `0 <= output_padding_i < max(stride_i, dilation_i)` (as PyTorch);
     `groups` positive, dividing `C_in`, and the weight's first dimension is
-    `C_in`; every `O_i >= 1`. f16 and bf16 accumulate in f32.
+    `C_in`; no empty spatial input dimension; every `O_i >= 1`. f16 and
+    bf16 accumulate in f32.
   }];
   let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$weight,
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
