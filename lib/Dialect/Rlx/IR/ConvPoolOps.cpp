@@ -5,3 +5,274 @@
 
 using namespace mlir;
 using namespace mlir::rlx;
+
+/// The channels-first activation `value` as a ranked tensor with 1 to 3
+/// spatial dimensions (`minSpatial` to `maxSpatial`), or a diagnostic naming
+/// `what`.
+static FailureOr<RankedTensorType>
+getActivationType(std::optional<Location> loc, Value value, StringRef what,
+                  int64_t minSpatial = 1, int64_t maxSpatial = 3) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return emitOptionalError(loc, "expected a ranked tensor ", what);
+  int64_t spatial = type.getRank() - 2;
+  if (spatial < minSpatial || spatial > maxSpatial) {
+    if (minSpatial == maxSpatial)
+      return emitOptionalError(loc, what, " must have rank ", minSpatial + 2,
+                               " ([N, C, spatial...]), got ",
+                               formatShape(type.getShape()));
+    return emitOptionalError(loc, what, " must have rank ", minSpatial + 2,
+                             " to ", maxSpatial + 2,
+                             " ([N, C, spatial...]), got ",
+                             formatShape(type.getShape()));
+  }
+  return type;
+}
+
+/// Checks that `values` (attribute `name`) has `size` entries, each at least
+/// `minimum`.
+static LogicalResult checkSpatialArray(std::optional<Location> loc,
+                                       StringRef name, ArrayRef<int64_t> values,
+                                       int64_t size, int64_t minimum) {
+  if (static_cast<int64_t>(values.size()) != size)
+    return emitOptionalError(loc, "'", name, "' must have ", size,
+                             " entries, got ", values.size(), ": ",
+                             formatShape(values));
+  for (int64_t v : values)
+    if (v < minimum)
+      return emitOptionalError(loc, "'", name, "' entries must be ",
+                               minimum == 0 ? "non-negative" : "positive",
+                               ", got ", formatShape(values));
+  return success();
+}
+
+/// Checks the stride, [lo, hi] padding and dilation arrays of a convolution
+/// over `spatial` dimensions.
+static LogicalResult checkConvAttributes(std::optional<Location> loc,
+                                         int64_t spatial,
+                                         ArrayRef<int64_t> stride,
+                                         ArrayRef<int64_t> padding,
+                                         ArrayRef<int64_t> dilation) {
+  if (failed(checkSpatialArray(loc, "stride", stride, spatial, 1)) ||
+      failed(checkSpatialArray(loc, "padding", padding, 2 * spatial, 0)) ||
+      failed(checkSpatialArray(loc, "dilation", dilation, spatial, 1)))
+    return failure();
+  return success();
+}
+
+/// The weight as a ranked tensor of the same rank as the input.
+static FailureOr<RankedTensorType> getWeightType(std::optional<Location> loc,
+                                                 Value weight, int64_t rank) {
+  auto type = dyn_cast<RankedTensorType>(weight.getType());
+  if (!type)
+    return emitOptionalError(loc, "expected a ranked tensor weight");
+  if (type.getRank() != rank)
+    return emitOptionalError(loc, "weight must have rank ", rank,
+                             " like the input, got ",
+                             formatShape(type.getShape()));
+  return type;
+}
+
+LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> input =
+      getActivationType(loc, adaptor.getInput(), "input");
+  if (failed(input))
+    return failure();
+  int64_t spatial = input->getRank() - 2;
+  FailureOr<RankedTensorType> weight =
+      getWeightType(loc, adaptor.getWeight(), input->getRank());
+  if (failed(weight))
+    return failure();
+  ArrayRef<int64_t> stride = adaptor.getStride(),
+                    padding = adaptor.getPadding(),
+                    dilation = adaptor.getDilation();
+  if (failed(checkConvAttributes(loc, spatial, stride, padding, dilation)))
+    return failure();
+  ArrayRef<int64_t> in = input->getShape(), w = weight->getShape();
+  int64_t groups = adaptor.getGroups();
+  if (groups < 1)
+    return emitOptionalError(loc, "'groups' must be positive, got ", groups);
+  if (in[1] % groups != 0)
+    return emitOptionalError(loc, "'groups' (", groups,
+                             ") must divide the input channels (", in[1], ")");
+  if (w[0] % groups != 0)
+    return emitOptionalError(loc, "'groups' (", groups,
+                             ") must divide the output channels (weight "
+                             "dimension 0 = ",
+                             w[0], ")");
+  if (w[1] != in[1] / groups)
+    return emitOptionalError(
+        loc, "weight ", formatShape(w), " must have input channels / groups = ",
+        in[1] / groups, " in dimension 1, got ", w[1]);
+  SmallVector<int64_t> shape = {in[0], w[0]};
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t padded = in[i + 2] + padding[2 * i] + padding[2 * i + 1];
+    int64_t window = dilation[i] * (w[i + 2] - 1) + 1;
+    if (window > padded)
+      return emitOptionalError(loc, "spatial dimension ", i,
+                               ": dilated kernel size ", window,
+                               " exceeds the padded input size ", padded);
+    shape.push_back((padded - window) / stride[i] + 1);
+  }
+  inferred.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return success();
+}
+
+LogicalResult ConvTransposeOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> input =
+      getActivationType(loc, adaptor.getInput(), "input");
+  if (failed(input))
+    return failure();
+  int64_t spatial = input->getRank() - 2;
+  FailureOr<RankedTensorType> weight =
+      getWeightType(loc, adaptor.getWeight(), input->getRank());
+  if (failed(weight))
+    return failure();
+  ArrayRef<int64_t> stride = adaptor.getStride(),
+                    padding = adaptor.getPadding(),
+                    dilation = adaptor.getDilation(),
+                    outputPadding = adaptor.getOutputPadding();
+  if (failed(checkConvAttributes(loc, spatial, stride, padding, dilation)) ||
+      failed(checkSpatialArray(loc, "output_padding", outputPadding, spatial,
+                               0)))
+    return failure();
+  for (int64_t i = 0; i < spatial; ++i)
+    if (outputPadding[i] >= std::max(stride[i], dilation[i]))
+      return emitOptionalError(
+          loc, "'output_padding' ", formatShape(outputPadding),
+          " must be smaller than the stride or the dilation in dimension ", i);
+  ArrayRef<int64_t> in = input->getShape(), w = weight->getShape();
+  int64_t groups = adaptor.getGroups();
+  if (groups < 1)
+    return emitOptionalError(loc, "'groups' must be positive, got ", groups);
+  if (in[1] % groups != 0)
+    return emitOptionalError(loc, "'groups' (", groups,
+                             ") must divide the input channels (", in[1], ")");
+  if (w[0] != in[1])
+    return emitOptionalError(loc, "weight ", formatShape(w),
+                             " must have the input channels (", in[1],
+                             ") in dimension 0");
+  SmallVector<int64_t> shape = {in[0], w[1] * groups};
+  for (int64_t i = 0; i < spatial; ++i) {
+    if (in[i + 2] == 0)
+      return emitOptionalError(loc, "spatial dimension ", i,
+                               " of the input is empty");
+    int64_t size = (in[i + 2] - 1) * stride[i] - padding[2 * i] -
+                   padding[2 * i + 1] + dilation[i] * (w[i + 2] - 1) +
+                   outputPadding[i] + 1;
+    if (size < 1)
+      return emitOptionalError(loc, "spatial dimension ", i,
+                               ": padding crops the output to size ", size);
+    shape.push_back(size);
+  }
+  inferred.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return success();
+}
+
+LogicalResult PoolOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> input =
+      getActivationType(loc, adaptor.getInput(), "input");
+  if (failed(input))
+    return failure();
+  int64_t spatial = input->getRank() - 2;
+  ArrayRef<int64_t> kernel = adaptor.getKernel(), stride = adaptor.getStride(),
+                    padding = adaptor.getPadding();
+  if (failed(checkSpatialArray(loc, "kernel", kernel, spatial, 1)) ||
+      failed(checkSpatialArray(loc, "stride", stride, spatial, 1)) ||
+      failed(checkSpatialArray(loc, "padding", padding, 2 * spatial, 0)))
+    return failure();
+  ArrayRef<int64_t> in = input->getShape();
+  SmallVector<int64_t> shape = {in[0], in[1]};
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t lo = padding[2 * i], hi = padding[2 * i + 1];
+    // An empty dimension would leave windows of padding alone.
+    if (in[i + 2] == 0)
+      return emitOptionalError(loc, "spatial dimension ", i,
+                               " of the input is empty");
+    if (lo > kernel[i] / 2 || hi > kernel[i] / 2)
+      return emitOptionalError(loc, "'padding' ", formatShape(padding),
+                               " must be at most half the kernel size (",
+                               kernel[i], ") in dimension ", i);
+    int64_t span = in[i + 2] + lo + hi - kernel[i];
+    if (span < 0)
+      return emitOptionalError(loc, "spatial dimension ", i, ": kernel size ",
+                               kernel[i], " exceeds the padded input size ",
+                               in[i + 2] + lo + hi);
+    int64_t size = (span + (adaptor.getCeilMode() ? stride[i] - 1 : 0)) /
+                       stride[i] +
+                   1;
+    // PyTorch drops a last window that would start in the high padding.
+    if (adaptor.getCeilMode() && (size - 1) * stride[i] >= in[i + 2] + lo)
+      --size;
+    shape.push_back(size);
+  }
+  inferred.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return success();
+}
+
+LogicalResult PoolOp::verify() {
+  if (getCountIncludePad() && getKind() != PoolKind::Avg)
+    return emitOpError("'count_include_pad' only applies to avg pooling");
+  return success();
+}
+
+LogicalResult GlobalPoolOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &inferred) {
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  if (!input)
+    return emitOptionalError(loc, "expected a ranked tensor input");
+  if (input.getRank() < 3)
+    return emitOptionalError(loc, "input must have rank >= 3 ([N, C, "
+                                  "spatial...]), got ",
+                             formatShape(input.getShape()));
+  SmallVector<int64_t> shape(input.getRank(), 1);
+  shape[0] = input.getDimSize(0);
+  shape[1] = input.getDimSize(1);
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult ResizeNearest2xOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> input =
+      getActivationType(loc, adaptor.getInput(), "input", 2, 2);
+  if (failed(input))
+    return failure();
+  ArrayRef<int64_t> in = input->getShape();
+  inferred.push_back(RankedTensorType::get(
+      {in[0], in[1], 2 * in[2], 2 * in[3]}, input->getElementType()));
+  return success();
+}
+
+LogicalResult InterpolateNearestOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> input =
+      getActivationType(loc, adaptor.getInput(), "input");
+  if (failed(input))
+    return failure();
+  ArrayRef<int64_t> size = adaptor.getSize();
+  if (failed(checkSpatialArray(loc, "size", size, input->getRank() - 2, 1)))
+    return failure();
+  for (auto [i, outSize] : llvm::enumerate(size))
+    if (input->getDimSize(i + 2) == 0)
+      return emitOptionalError(loc, "spatial dimension ", i,
+                               " of the input is empty: nothing to resample "
+                               "to size ",
+                               outSize);
+  SmallVector<int64_t> shape = {input->getDimSize(0), input->getDimSize(1)};
+  llvm::append_range(shape, size);
+  inferred.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return success();
+}
