@@ -78,6 +78,40 @@ const[2] = -0.5
 layer_norm("layer_norm_constant_rows", const, -1)  # -> beta
 layer_norm("layer_norm_constant_rows_eps0", const, -1, eps=0.0)  # -> NaN
 
+
+
+def stats_type(x, axis):
+    """Type of the saved statistics: axis kept as 1, f32 for f16."""
+    shape = [1 if i == axis % x.ndim else d for i, d in enumerate(x.shape)]
+    return ttype(shape, "f32" if x.dtype == np.float16 else elem_of(x))
+
+
+def layer_norm_statistics(name, x, axis, eps=1e-5):
+    d = x.shape[axis]
+    g, b = randn(d, dtype=x.dtype), randn(d, dtype=x.dtype)
+    st = stats_type(x, axis)
+
+    def ref(t, g, b):
+        mean = t.mean(axis, keepdim=True)
+        var = t.var(axis, unbiased=False, keepdim=True)
+        y = move_last(lambda u, g, b: F.layer_norm(u, [d], g, b, eps),
+                      axis)(t, g, b)
+        return y, mean, torch.rsqrt(var + eps)
+    s.case(name, f"%r0, %r1, %r2 = rlx.layer_norm %a0, %a1, %a2 axis = {axis} "
+           f"eps = {eps:e} with_statistics : ({type_of(x)}, {type_of(g)}, "
+           f"{type_of(b)}) -> ({type_of(x)}, {st}, {st})", [x, g, b], ref,
+           out=[type_of(x), st, st],
+           tol=F32_NORM if x.dtype == np.float32 else None)
+
+
+layer_norm_statistics("layer_norm_statistics", randn(4, 16), -1)
+layer_norm_statistics("layer_norm_statistics_middle", randn(2, 5, 3), 1)
+# The statistics of an f16 input are f32: compared at f32 tolerance.
+layer_norm_statistics("layer_norm_statistics_f16",
+                      randn(3, 32, dtype=np.float16), 1)
+layer_norm_statistics("layer_norm_statistics_rank1",
+                      randn(9, dtype=np.float64), 0)
+
 # --- rms_norm -----------------------------------------------------------------
 
 def rms_ref(eps, with_beta):
@@ -109,6 +143,25 @@ zero[1] = 0.0
 rms_norm("rms_norm_zero_row", zero, -1)  # 0 * rsqrt(eps) = 0
 rms_norm("rms_norm_zero_row_eps0", zero, -1, eps=0.0)  # 0 * inf = NaN
 rms_norm("rms_norm_tiny", randn(3, 8, scale=1e-4), -1, eps=1e-5)
+
+
+def rms_norm_statistics(name, x, axis, eps=1e-6):
+    g = randn(x.shape[axis], dtype=x.dtype)
+    st = stats_type(x, axis)
+
+    def ref(t, g):
+        rstd = torch.rsqrt(t.pow(2).mean(axis, keepdim=True) + eps)
+        return move_last(rms_ref(eps, False), axis)(t, g), rstd
+    s.case(name, f"%r0, %r1 = rlx.rms_norm %a0, %a1 axis = {axis} "
+           f"eps = {eps:e} with_statistics : ({type_of(x)}, {type_of(g)}) "
+           f"-> ({type_of(x)}, {st})", [x, g], ref, out=[type_of(x), st],
+           tol=F32_NORM if x.dtype == np.float32 else None)
+
+
+rms_norm_statistics("rms_norm_statistics", randn(2, 3, 8), -1)
+rms_norm_statistics("rms_norm_statistics_first", randn(6, 4), 0)
+rms_norm_statistics("rms_norm_statistics_f16", randn(4, 16, dtype=np.float16),
+                    1)
 
 # --- group_norm, layer_norm2d, batch_norm_inference ---------------------------
 

@@ -162,18 +162,19 @@ static RowStatistics computeStatistics(OpBuilder &b, Location loc, Value input,
 using AffineBody = function_ref<Value(ScalarBuilder &, Value normalized,
                                       ValueRange params)>;
 
-/// Normalizes `input` over `axes` and applies `affine` to each normalized
-/// element (computation type) with the elements of `params` (read through
-/// `paramMaps`, converted to the computation type).
+/// Normalizes `input` over `axes` with `stats` (centering when they have a
+/// mean) and applies `affine` to each normalized element (computation type)
+/// with the elements of `params` (read through `paramMaps`, converted to the
+/// computation type).
 static Value normalize(OpBuilder &b, Location loc, Value input,
-                       ArrayRef<int64_t> axes, bool centered, double eps,
+                       ArrayRef<int64_t> axes, RowStatistics stats,
                        ValueRange params, ArrayRef<AffineMap> paramMaps,
                        AffineBody affine) {
   auto type = cast<RankedTensorType>(input.getType());
   int64_t rank = type.getRank();
   Type storage = type.getElementType();
   Type computeType = ScalarBuilder::computeType(storage);
-  RowStatistics stats = computeStatistics(b, loc, input, axes, centered, eps);
+  bool centered = static_cast<bool>(stats.mean);
   AffineMap rowMap =
       getProjection(b.getContext(), rank, getKeptDims(rank, axes));
   SmallVector<Value> inputs = {input, stats.rstd};
@@ -199,6 +200,36 @@ static Value normalize(OpBuilder &b, Location loc, Value input,
                  });
 }
 
+/// Computes the statistics of `input` over `axes` and normalizes with them.
+static Value computeAndNormalize(OpBuilder &b, Location loc, Value input,
+                                 ArrayRef<int64_t> axes, bool centered,
+                                 double eps, ValueRange params,
+                                 ArrayRef<AffineMap> paramMaps,
+                                 AffineBody affine) {
+  return normalize(b, loc, input, axes,
+                   computeStatistics(b, loc, input, axes, centered, eps),
+                   params, paramMaps, affine);
+}
+
+/// Groups for expanding a rank `rank - 1` tensor to rank `rank` with a
+/// size-1 dimension at `axis`: it joins the group of the dimension before it
+/// (the one after it when it is first); rank 1 has no groups.
+static SmallVector<ReassociationIndices>
+getUnitAxisReassociation(int64_t rank, int64_t axis) {
+  SmallVector<ReassociationIndices> groups;
+  if (rank == 1)
+    return groups;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == axis && d > 0)
+      groups.back().push_back(d);
+    else if (d == axis + 1 && axis == 0)
+      groups.push_back({axis, d});
+    else if (d != axis)
+      groups.push_back({d});
+  }
+  return groups;
+}
+
 /// normalized * gamma + beta, or without beta when there is none.
 static Value applyGammaBeta(ScalarBuilder &s, Value normalized,
                             ValueRange params) {
@@ -207,7 +238,8 @@ static Value applyGammaBeta(ScalarBuilder &s, Value normalized,
 }
 
 namespace {
-/// layer_norm and rms_norm: one normalized axis, 1-D gamma (and beta).
+/// layer_norm and rms_norm: one normalized axis, 1-D gamma (and beta), and
+/// with_statistics returns the statistics with the axis kept as size 1.
 template <typename OpTy, bool centered>
 struct AxisNormToLinalg : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -216,17 +248,33 @@ struct AxisNormToLinalg : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    int64_t rank = op.getType().getRank();
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    int64_t rank = op.getInput().getType().getRank();
     int64_t axis = op.getNormalizedAxis();
     SmallVector<Value> params = {adaptor.getGamma()};
     if (adaptor.getBeta())
       params.push_back(adaptor.getBeta());
     SmallVector<AffineMap> maps(
         params.size(), getProjection(rewriter.getContext(), rank, {axis}));
-    rewriter.replaceOp(
-        op, normalize(rewriter, op.getLoc(), adaptor.getInput(), {axis},
-                      centered, op.getEps().convertToDouble(), params, maps,
-                      applyGammaBeta));
+    RowStatistics stats = computeStatistics(
+        rewriter, loc, input, {axis}, centered, op.getEps().convertToDouble());
+    SmallVector<Value> results = {normalize(rewriter, loc, input, {axis},
+                                            stats, params, maps,
+                                            applyGammaBeta)};
+    if (op.getWithStatistics()) {
+      SmallVector<Value> saved;
+      if (centered)
+        saved.push_back(stats.mean);
+      saved.push_back(stats.rstd);
+      SmallVector<ReassociationIndices> reassociation =
+          getUnitAxisReassociation(rank, axis);
+      for (auto [value, result] : llvm::zip_equal(saved, op.getStatistics()))
+        results.push_back(tensor::ExpandShapeOp::create(
+            rewriter, loc, cast<RankedTensorType>(result.getType()), value,
+            reassociation));
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
@@ -239,7 +287,7 @@ struct LayerNorm2dToLinalg : OpConversionPattern<LayerNorm2dOp> {
                   ConversionPatternRewriter &rewriter) const override {
     AffineMap channel = getProjection(rewriter.getContext(), 4, {1});
     rewriter.replaceOp(
-        op, normalize(rewriter, op.getLoc(), adaptor.getInput(), {1},
+        op, computeAndNormalize(rewriter, op.getLoc(), adaptor.getInput(), {1},
                       /*centered=*/true, op.getEps().convertToDouble(),
                       {adaptor.getGamma(), adaptor.getBeta()},
                       {channel, channel}, applyGammaBeta));
@@ -276,7 +324,7 @@ struct GroupNormToLinalg : OpConversionPattern<GroupNormOp> {
         rank, 0,
         getAffineDimExpr(1, context) * perGroup + getAffineDimExpr(2, context));
     Value result =
-        normalize(rewriter, loc, input, axes, /*centered=*/true,
+        computeAndNormalize(rewriter, loc, input, axes, /*centered=*/true,
                   op.getEps().convertToDouble(),
                   {adaptor.getGamma(), adaptor.getBeta()}, {channel, channel},
                   applyGammaBeta);
@@ -296,7 +344,8 @@ struct AdaLayerNormToLinalg : OpConversionPattern<AdaLayerNormOp> {
     AffineMap modulation =
         getBroadcastIndexingMap(op.getScale().getType(), rank);
     rewriter.replaceOp(
-        op, normalize(rewriter, op.getLoc(), adaptor.getInput(), {rank - 1},
+        op, computeAndNormalize(rewriter, op.getLoc(), adaptor.getInput(),
+                                {rank - 1},
                       op.getKind() == AdaNormKind::Layer,
                       op.getEps().convertToDouble(),
                       {adaptor.getScale(), adaptor.getShift()},

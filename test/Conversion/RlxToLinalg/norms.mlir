@@ -311,3 +311,35 @@ func.func @cross_entropy_labels(%l: tensor<3x10xf16>, %y: tensor<3xi32>) -> tens
   %0 = rlx.softmax_cross_entropy_with_labels %l, %y : (tensor<3x10xf16>, tensor<3xi32>) -> tensor<3xf16>
   return %0 : tensor<3xf16>
 }
+
+// -----
+
+// with_statistics returns the mean and rstd the normalization used (f32 for
+// an f16 input), expanded with the normalized axis as size 1; a rank-1
+// input's statistics are a 0-d tensor expanded to [1].
+
+// CHECK-LABEL: func.func @saved_statistics(
+// CHECK:         linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
+// CHECK:         %[[MEAN:.*]] = linalg.generic
+// CHECK-SAME:        ins(%{{.*}} : tensor<4xf32>)
+// CHECK:           arith.divf
+// CHECK:         linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
+// CHECK:         %[[RSTD:.*]] = linalg.generic
+// CHECK-SAME:        ins(%{{.*}} : tensor<4xf32>)
+// CHECK:           math.rsqrt
+// CHECK:         %[[Y:.*]] = linalg.generic
+// CHECK-SAME:        ins(%{{.*}}, %[[RSTD]], %[[MEAN]], %{{.*}}, %{{.*}} : tensor<3x4xf16>, tensor<4xf32>, tensor<4xf32>, tensor<3xf16>, tensor<3xf16>)
+// CHECK:         %[[SM:.*]] = tensor.expand_shape %[[MEAN]] {{\[\[}}0, 1]] output_shape [1, 4] : tensor<4xf32> into tensor<1x4xf32>
+// CHECK:         %[[SR:.*]] = tensor.expand_shape %[[RSTD]] {{\[\[}}0, 1]] output_shape [1, 4] : tensor<4xf32> into tensor<1x4xf32>
+// CHECK:         linalg.generic {{.*}} iterator_types = ["reduction"]
+// CHECK:         %[[RMS:.*]] = linalg.generic
+// CHECK-SAME:        ins(%{{.*}} : tensor<f32>)
+// CHECK:           math.rsqrt
+// CHECK:         %[[Z:.*]] = linalg.generic
+// CHECK:         %[[SZ:.*]] = tensor.expand_shape %[[RMS]] [] output_shape [1] : tensor<f32> into tensor<1xf32>
+// CHECK:         return %[[Y]], %[[SM]], %[[SR]], %[[Z]], %[[SZ]]
+func.func @saved_statistics(%x: tensor<3x4xf16>, %g: tensor<3xf16>, %v: tensor<8xf32>) -> (tensor<3x4xf16>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<8xf32>, tensor<1xf32>) {
+  %0:3 = rlx.layer_norm %x, %g, %g axis = 0 eps = 1.0e-5 with_statistics : (tensor<3x4xf16>, tensor<3xf16>, tensor<3xf16>) -> (tensor<3x4xf16>, tensor<1x4xf32>, tensor<1x4xf32>)
+  %1:2 = rlx.rms_norm %v, %v axis = 0 eps = 1.0e-5 with_statistics : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<1xf32>)
+  return %0#0, %0#1, %0#2, %1#0, %1#1 : tensor<3x4xf16>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<8xf32>, tensor<1xf32>
+}

@@ -51,7 +51,7 @@ func.func @layer_norm_eps_nan(%x: tensor<2x4xf32>, %g: tensor<4xf32>) {
 // -----
 
 func.func @layer_norm_element_types(%x: tensor<2x4xf32>, %g: tensor<4xf16>) {
-  // expected-error @+1 {{'rlx.layer_norm' op requires the same element type for all operands and results}}
+  // expected-error @+1 {{'rlx.layer_norm' op failed to verify that all of {input, gamma, result} have same element type}}
   %0 = rlx.layer_norm %x, %g, %g axis = 1 eps = 1.0e-5 : (tensor<2x4xf32>, tensor<4xf16>, tensor<4xf16>) -> tensor<2x4xf32>
   return
 }
@@ -70,6 +70,67 @@ func.func @layer_norm_result(%x: tensor<2x4xf32>, %g: tensor<4xf32>) {
   // expected-error @+2 {{'rlx.layer_norm' op inferred type(s) 'tensor<2x4xf32>' are incompatible with return type(s) of operation 'tensor<4x2xf32>'}}
   // expected-error @+1 {{'rlx.layer_norm' op failed to infer returned types}}
   %0 = rlx.layer_norm %x, %g, %g axis = 1 eps = 1.0e-5 : (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_beta_element(%x: tensor<2x4xf32>, %g: tensor<4xf32>, %b: tensor<4xf64>) {
+  // expected-error @+1 {{'rlx.layer_norm' op beta must have the element type of input, 'f32', got 'f64'}}
+  %0 = rlx.layer_norm %x, %g, %b axis = 1 eps = 1.0e-5 : (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf64>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_statistics_missing(%x: tensor<2x4xf16>, %g: tensor<4xf16>) {
+  // expected-error @+2 {{'rlx.layer_norm' op inferred type(s) 'tensor<2x4xf16>', 'tensor<2x1xf32>', 'tensor<2x1xf32>' are incompatible with return type(s) of operation 'tensor<2x4xf16>'}}
+  // expected-error @+1 {{'rlx.layer_norm' op failed to infer returned types}}
+  %0 = rlx.layer_norm %x, %g, %g axis = 1 eps = 1.0e-5 with_statistics : (tensor<2x4xf16>, tensor<4xf16>, tensor<4xf16>) -> tensor<2x4xf16>
+  return
+}
+
+// -----
+
+func.func @layer_norm_statistics_type(%x: tensor<2x4xf16>, %g: tensor<4xf16>) {
+  // expected-error @+2 {{'rlx.layer_norm' op inferred type(s) 'tensor<2x4xf16>', 'tensor<2x1xf32>', 'tensor<2x1xf32>' are incompatible with return type(s) of operation 'tensor<2x4xf16>', 'tensor<2x1xf16>', 'tensor<2x1xf16>'}}
+  // expected-error @+1 {{'rlx.layer_norm' op failed to infer returned types}}
+  %0:3 = rlx.layer_norm %x, %g, %g axis = 1 eps = 1.0e-5 with_statistics : (tensor<2x4xf16>, tensor<4xf16>, tensor<4xf16>) -> (tensor<2x4xf16>, tensor<2x1xf16>, tensor<2x1xf16>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_statistics_unrequested(%x: tensor<2x4xf32>, %g: tensor<4xf32>) {
+  // expected-error @+2 {{'rlx.layer_norm' op inferred type(s) 'tensor<2x4xf32>' are incompatible with return type(s) of operation 'tensor<2x4xf32>', 'tensor<2x1xf32>', 'tensor<2x1xf32>'}}
+  // expected-error @+1 {{'rlx.layer_norm' op failed to infer returned types}}
+  %0:3 = rlx.layer_norm %x, %g, %g axis = 1 eps = 1.0e-5 : (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x4xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
+  return
+}
+
+// -----
+
+// Inferring the statistics' shape must not trust the axis either.
+func.func @layer_norm_statistics_axis(%x: tensor<2x4xf32>, %g: tensor<4xf32>) {
+  // expected-error @+1 {{'rlx.layer_norm' op axis 2 is out of range for rank 2}}
+  %0:3 = rlx.layer_norm %x, %g, %g axis = 2 eps = 1.0e-5 with_statistics : (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x4xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
+  return
+}
+
+// -----
+
+func.func @rms_norm_statistics_count(%x: tensor<2x4xf32>, %g: tensor<4xf32>) {
+  // expected-error @+2 {{'rlx.rms_norm' op inferred type(s) 'tensor<2x4xf32>', 'tensor<2x1xf32>' are incompatible with return type(s) of operation 'tensor<2x4xf32>', 'tensor<2x1xf32>', 'tensor<2x1xf32>'}}
+  // expected-error @+1 {{'rlx.rms_norm' op failed to infer returned types}}
+  %0:3 = rlx.rms_norm %x, %g axis = 1 eps = 1.0e-5 with_statistics : (tensor<2x4xf32>, tensor<4xf32>) -> (tensor<2x4xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
+  return
+}
+
+// -----
+
+func.func @rms_norm_beta_element(%x: tensor<2x4xf32>, %g: tensor<4xf32>, %b: tensor<4xf16>) {
+  // expected-error @+1 {{'rlx.rms_norm' op beta must have the element type of input, 'f32', got 'f16'}}
+  %0 = rlx.rms_norm %x, %g, %b axis = 1 eps = 1.0e-5 : (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf16>) -> tensor<2x4xf32>
   return
 }
 

@@ -9,22 +9,30 @@
 // CHECK-NEXT:    %{{.*}} = rlx.layer_norm %[[X]], %[[G]], %[[B]] axis = -1 eps = 1.000000e-05 : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
 // CHECK-NEXT:    %{{.*}} = rlx.layer_norm %[[X]], %[[G3]], %[[G3]] axis = 1 eps = 0.000000e+00 : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
 // CHECK-NEXT:    %{{.*}} = rlx.layer_norm %[[H]], %[[HG]], %[[HG]] axis = 1 eps = 5.000000e-01 : (tensor<5x8xf16>, tensor<8xf16>, tensor<8xf16>) -> tensor<5x8xf16>
+// CHECK-NEXT:    %{{.*}}, %{{.*}}:2 = rlx.layer_norm %[[X]], %[[G3]], %[[G3]] axis = -2 eps = 1.000000e-05 with_statistics : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<2x1x4xf32>, tensor<2x1x4xf32>)
+// CHECK-NEXT:    %{{.*}}, %{{.*}}:2 = rlx.layer_norm %[[H]], %[[HG]], %[[HG]] axis = 1 eps = 1.000000e-05 with_statistics : (tensor<5x8xf16>, tensor<8xf16>, tensor<8xf16>) -> (tensor<5x8xf16>, tensor<5x1xf32>, tensor<5x1xf32>)
 // CHECK-NEXT:    return
 func.func @layer_norm(%x: tensor<2x3x4xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>, %g3: tensor<3xf32>, %h: tensor<5x8xf16>, %hg: tensor<8xf16>) {
   %0 = rlx.layer_norm %x, %g, %b axis = -1 eps = 1.0e-5 : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
   %1 = rlx.layer_norm %x, %g3, %g3 axis = 1 eps = 0.0 : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
   %2 = rlx.layer_norm %h, %hg, %hg axis = 1 eps = 5.0e-1 : (tensor<5x8xf16>, tensor<8xf16>, tensor<8xf16>) -> tensor<5x8xf16>
+  %3:3 = rlx.layer_norm %x, %g3, %g3 axis = -2 eps = 1.0e-5 with_statistics : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<2x1x4xf32>, tensor<2x1x4xf32>)
+  %4:3 = rlx.layer_norm %h, %hg, %hg axis = 1 eps = 1.0e-5 with_statistics : (tensor<5x8xf16>, tensor<8xf16>, tensor<8xf16>) -> (tensor<5x8xf16>, tensor<5x1xf32>, tensor<5x1xf32>)
   return
 }
 
 // CHECK-LABEL: func.func @rms_norm(
-// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<2x4xbf16>, %[[G:[a-z0-9]+]]: tensor<4xbf16>, %[[B:[a-z0-9]+]]: tensor<4xbf16>)
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<2x4xbf16>, %[[G:[a-z0-9]+]]: tensor<4xbf16>, %[[B:[a-z0-9]+]]: tensor<4xbf16>, %[[V:[a-z0-9]+]]: tensor<4xf64>)
 // CHECK-NEXT:    %{{.*}} = rlx.rms_norm %[[X]], %[[G]] axis = -1 eps = 5.000000e-01 : (tensor<2x4xbf16>, tensor<4xbf16>) -> tensor<2x4xbf16>
 // CHECK-NEXT:    %{{.*}} = rlx.rms_norm %[[X]], %[[G]], %[[B]] axis = 1 eps = 5.000000e-01 : (tensor<2x4xbf16>, tensor<4xbf16>, tensor<4xbf16>) -> tensor<2x4xbf16>
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = rlx.rms_norm %[[X]], %[[G]] axis = 1 eps = 5.000000e-01 with_statistics : (tensor<2x4xbf16>, tensor<4xbf16>) -> (tensor<2x4xbf16>, tensor<2x1xf32>)
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = rlx.rms_norm %[[V]], %[[V]], %[[V]] axis = 0 eps = 5.000000e-01 with_statistics : (tensor<4xf64>, tensor<4xf64>, tensor<4xf64>) -> (tensor<4xf64>, tensor<1xf64>)
 // CHECK-NEXT:    return
-func.func @rms_norm(%x: tensor<2x4xbf16>, %g: tensor<4xbf16>, %b: tensor<4xbf16>) {
+func.func @rms_norm(%x: tensor<2x4xbf16>, %g: tensor<4xbf16>, %b: tensor<4xbf16>, %v: tensor<4xf64>) {
   %0 = rlx.rms_norm %x, %g axis = -1 eps = 5.0e-1 : (tensor<2x4xbf16>, tensor<4xbf16>) -> tensor<2x4xbf16>
   %1 = rlx.rms_norm %x, %g, %b axis = 1 eps = 5.0e-1 : (tensor<2x4xbf16>, tensor<4xbf16>, tensor<4xbf16>) -> tensor<2x4xbf16>
+  %2:2 = rlx.rms_norm %x, %g axis = 1 eps = 5.0e-1 with_statistics : (tensor<2x4xbf16>, tensor<4xbf16>) -> (tensor<2x4xbf16>, tensor<2x1xf32>)
+  %3:2 = rlx.rms_norm %v, %v, %v axis = 0 eps = 5.0e-1 with_statistics : (tensor<4xf64>, tensor<4xf64>, tensor<4xf64>) -> (tensor<4xf64>, tensor<1xf64>)
   return
 }
 

@@ -16,11 +16,17 @@ static LogicalResult verifyEps(Operation *op, double eps) {
   return success();
 }
 
-/// `param` (named `what`) must be the 1-D `[size]` vector of `axisName`.
+/// `param` (named `what`) must be the 1-D `[size]` vector of `axisName`,
+/// with the element type of the input.
 static LogicalResult verifyPerAxisParam(Operation *op, Value param,
                                         StringRef what, int64_t size,
                                         StringRef axisName) {
   auto type = cast<RankedTensorType>(param.getType());
+  Type inputElement = getElementTypeOrSelf(op->getOperand(0).getType());
+  if (type.getElementType() != inputElement)
+    return op->emitOpError()
+           << what << " must have the element type of input, "
+           << inputElement << ", got " << type.getElementType();
   if (type.getRank() != 1 || type.getDimSize(0) != size)
     return op->emitOpError()
            << what << " must be [" << size << "] (the size of " << axisName
@@ -70,6 +76,49 @@ static LogicalResult verifyChannelParams(Operation *op, RankedTensorType input,
                                   "the channel axis 1")))
       return failure();
   return success();
+}
+
+/// The result of a one-axis normalization has the input type; with
+/// `withStatistics` it is followed by `count` statistics shaped like the
+/// input with the normalized axis as size 1, in the computation type.
+static LogicalResult inferAxisNormTypes(std::optional<Location> loc,
+                                        Type inputType, int64_t axis,
+                                        bool withStatistics, int64_t count,
+                                        SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(inputType);
+  if (!withStatistics)
+    return success();
+  auto input = dyn_cast<RankedTensorType>(inputType);
+  if (!input)
+    return emitOptionalError(loc, "input must be a ranked tensor, got ",
+                             inputType);
+  FailureOr<int64_t> normalized = normalizeAxis(loc, axis, input.getRank());
+  if (failed(normalized))
+    return failure();
+  SmallVector<int64_t> shape(input.getShape());
+  shape[*normalized] = 1;
+  auto statistics = RankedTensorType::get(
+      shape, ScalarBuilder::computeType(input.getElementType()));
+  inferred.append(count, statistics);
+  return success();
+}
+
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  return inferAxisNormTypes(loc, adaptor.getInput().getType(),
+                            adaptor.getAxis(), adaptor.getWithStatistics(),
+                            /*count=*/2, inferred);
+}
+
+LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  return inferAxisNormTypes(loc, adaptor.getInput().getType(),
+                            adaptor.getAxis(), adaptor.getWithStatistics(),
+                            /*count=*/1, inferred);
 }
 
 LogicalResult LayerNormOp::verify() {

@@ -32,13 +32,19 @@ def Rlx_AdaNormKind : I32EnumAttr<"AdaNormKind",
 }
 
 //===----------------------------------------------------------------------===//
-// Normalizations. All of them compute their statistics in f32 for f16/bf16
-// inputs (f64 for f64), use the biased (population) variance
-// mean((x - mean)^2) as PyTorch does, and take `eps` as a finite, non-negative
-// f64 added to the variance (or mean square) before the reciprocal square
-// root. `eps = 0` is allowed: a constant row then gives 0 * inf = NaN, as in
-// PyTorch.
+// Normalizations; their shared numerics are stated once, in
+// Rlx_NormStatisticsDoc, and appended to each description.
 //===----------------------------------------------------------------------===//
+
+defvar Rlx_NormStatisticsDoc = [{
+
+    Statistics are computed in f32 for f16/bf16 inputs (otherwise in the
+    input type), with the biased (population) variance `mean((x - mean)^2)`
+    as in PyTorch, from the centered values (two passes). `eps` is finite
+    and non-negative and is rounded to that type; `eps = 0` is allowed, and a
+    constant row then gives `0 * inf = NaN`, as in PyTorch. The result is
+    rounded to the input type once.
+  }];
 
 // A normalization whose result has the type of its first operand.
 class Rlx_NormOp<string mnemonic, string resultLike, list<Trait> traits = []>
@@ -56,53 +62,69 @@ class Rlx_NormOp<string mnemonic, string resultLike, list<Trait> traits = []>
   }];
 }
 
-def Rlx_LayerNormOp : Rlx_NormOp<"layer_norm", "getInput"> {
-  let summary = "layer normalization along one axis";
-  let description = [{
-    `result = (x - mean) * rsqrt(var + eps) * gamma + beta`, where `mean` and
-    the biased variance `var` are taken along `axis` (in `[-rank, rank)`) for
-    every position of the other axes. `gamma` and `beta` are 1-D with the
-    length of that axis and broadcast along it. Normalizing the last axis is
-    PyTorch's `layer_norm(x, [D], gamma, beta, eps)`; any other axis is the
-    same normalization applied along that axis.
+// The statistics that layer_norm and rms_norm can also return.
+defvar Rlx_SavedStatisticsDoc = [{
+
+    With `with_statistics`, the op also returns the statistics it normalized
+    with, for backward ops to reuse: they have the shape of `input` with the
+    normalized axis as size 1 (so they broadcast against `input`) and the
+    computation type (f32 for f16/bf16 inputs, otherwise the input type).
   }];
-  let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$gamma,
-                       Rlx_FloatTensor:$beta, Rlx_I64Attr:$axis,
-                       F64Attr:$eps);
-  let assemblyFormat = [{
-    $input `,` $gamma `,` $beta `axis` `=` $axis `eps` `=` $eps attr-dict `:`
-    functional-type(operands, results)
-  }];
+
+// layer_norm and rms_norm: one normalized axis, optional saved statistics.
+class Rlx_AxisNormOp<string mnemonic>
+    : Rlx_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+                        AllElementTypesMatch<["input", "gamma", "result"]>]> {
+  let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// `axis` normalized to [0, rank).
     int64_t getNormalizedAxis() {
-      int64_t rank = getType().getRank();
+      int64_t rank = getInput().getType().getRank();
       return getAxis() < 0 ? getAxis() + rank : getAxis();
     }
   }];
 }
 
-def Rlx_RmsNormOp : Rlx_NormOp<"rms_norm", "getInput"> {
+def Rlx_LayerNormOp : Rlx_AxisNormOp<"layer_norm"> {
+  let summary = "layer normalization along one axis";
+  let description = [{
+    `result = (x - mean) * rstd * gamma + beta` with `rstd = rsqrt(var +
+    eps)`, where `mean` and the biased variance `var` are taken along `axis`
+    (in `[-rank, rank)`) for every position of the other axes. `gamma` and
+    `beta` are 1-D with the length of that axis and broadcast along it.
+    Normalizing the last axis is PyTorch's `layer_norm(x, [D], gamma, beta,
+    eps)`; any other axis is the same normalization applied along that axis.
+    Saved statistics: `mean`, then `rstd`.
+  }] # Rlx_NormStatisticsDoc # Rlx_SavedStatisticsDoc;
+  let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$gamma,
+                       Rlx_FloatTensor:$beta, Rlx_I64Attr:$axis,
+                       F64Attr:$eps, UnitAttr:$with_statistics);
+  let results = (outs Rlx_FloatTensor:$result,
+                      Variadic<Rlx_FloatTensor>:$statistics);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta `axis` `=` $axis `eps` `=` $eps
+    (`with_statistics` $with_statistics^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Rlx_RmsNormOp : Rlx_AxisNormOp<"rms_norm"> {
   let summary = "root-mean-square normalization along one axis";
   let description = [{
-    `result = x * rsqrt(mean(x^2) + eps) * gamma (+ beta)`, with the mean
-    square taken along `axis` (in `[-rank, rank)`). `gamma` and the optional
-    `beta` are 1-D with the length of that axis and broadcast along it. The
-    input is not centered.
-  }];
+    `result = x * rstd * gamma (+ beta)` with `rstd = rsqrt(mean(x^2) +
+    eps)`, the mean square taken along `axis` (in `[-rank, rank)`). `gamma`
+    and the optional `beta` are 1-D with the length of that axis and
+    broadcast along it. The input is not centered. Saved statistics: `rstd`.
+  }] # Rlx_NormStatisticsDoc # Rlx_SavedStatisticsDoc;
   let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$gamma,
                        Optional<Rlx_FloatTensor>:$beta, Rlx_I64Attr:$axis,
-                       F64Attr:$eps);
+                       F64Attr:$eps, UnitAttr:$with_statistics);
+  let results = (outs Rlx_FloatTensor:$result,
+                      Variadic<Rlx_FloatTensor>:$statistics);
   let assemblyFormat = [{
-    $input `,` $gamma (`,` $beta^)? `axis` `=` $axis `eps` `=` $eps attr-dict
-    `:` functional-type(operands, results)
-  }];
-  let extraClassDeclaration = [{
-    /// `axis` normalized to [0, rank).
-    int64_t getNormalizedAxis() {
-      int64_t rank = getType().getRank();
-      return getAxis() < 0 ? getAxis() + rank : getAxis();
-    }
+    $input `,` $gamma (`,` $beta^)? `axis` `=` $axis `eps` `=` $eps
+    (`with_statistics` $with_statistics^)? attr-dict `:`
+    functional-type(operands, results)
   }];
 }
 
@@ -117,7 +139,7 @@ def Rlx_GroupNormOp : Rlx_NormOp<"group_norm", "getInput"> {
     `result[n, c, ...] = (x - mean) * rsqrt(var + eps) * gamma[c] + beta[c]`.
     `gamma` and `beta` are `[C]`. `groups = C` is instance normalization,
     `groups = 1` normalizes each sample as a whole. PyTorch's `group_norm`.
-  }];
+  }] # Rlx_NormStatisticsDoc;
   let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$gamma,
                        Rlx_FloatTensor:$beta, Rlx_I64Attr:$groups,
                        F64Attr:$eps);
@@ -136,7 +158,7 @@ def Rlx_LayerNorm2dOp : Rlx_NormOp<"layer_norm2d", "getInput"> {
     * gamma[c] + beta[c]`, with `gamma` and `beta` `[C]` (the `LayerNorm2d`
     of SAM and ConvNeXt, not a normalization over `H x W`). Equal to
     `layer_norm` with `axis = 1`.
-  }];
+  }] # Rlx_NormStatisticsDoc;
   let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$gamma,
                        Rlx_FloatTensor:$beta, F64Attr:$eps);
   let assemblyFormat = [{
@@ -172,7 +194,7 @@ def Rlx_AdaLayerNormOp : Rlx_NormOp<"ada_layer_norm", "getInput"> {
     `shift` have the same shape, of rank at most that of `input`, and
     broadcast numpy-style to the shape of `input` (typically `[B, 1, D]` for
     an input `[B, S, D]`).
-  }];
+  }] # Rlx_NormStatisticsDoc;
   let arguments = (ins Rlx_AdaNormKind:$kind, Rlx_FloatTensor:$input,
                        Rlx_FloatTensor:$scale, Rlx_FloatTensor:$shift,
                        F64Attr:$eps);
