@@ -1,11 +1,11 @@
 //===- Norms.cpp - Normalization, positional encoding and loss ops to linalg ---===//
 //
-// Normalizations are two or three reduction generics for the statistics
-// (sum -> mean, then the sum of squares of the centered values, so the
-// variance never cancels catastrophically the way E[x^2] - E[x]^2 does) and
-// one elementwise generic that normalizes and applies the affine. Statistics
-// live in the computation type (f32 for f16/bf16) and every result is rounded
-// to the storage type once.
+// Normalizations are one (RMS) or two (centered) reduction generics for the
+// statistics (sum -> mean, then the sum of squares of the centered values, so
+// the variance never cancels catastrophically the way E[x^2] - E[x]^2 does)
+// and one elementwise generic that normalizes and applies the affine.
+// Statistics live in the computation type (f32 for f16/bf16) and every result
+// is rounded to the storage type once.
 //
 //===----------------------------------------------------------------------===//
 #include "Utils.h"
@@ -39,8 +39,8 @@ static SmallVector<int64_t> getKeptDims(int64_t rank, ArrayRef<int64_t> axes) {
   return kept;
 }
 
-using RowBody = function_ref<Value(ScalarBuilder &, ValueRange args,
-                                   Value accumulator)>;
+using RowBody =
+    function_ref<Value(ScalarBuilder &, ValueRange args, Value accumulator)>;
 
 /// Reduces `full` (iterated with the identity map) over `axes` into a tensor
 /// of its other dimensions with element type `accType`, starting from
@@ -73,8 +73,8 @@ static Value reduceRows(OpBuilder &b, Location loc, Value full,
       b, loc, resultType, inputs, init, maps, iterators,
       [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
         ScalarBuilder scalar(nested, bodyLoc);
-        linalg::YieldOp::create(
-            nested, bodyLoc, body(scalar, args.drop_back(), args.back()));
+        linalg::YieldOp::create(nested, bodyLoc,
+                                body(scalar, args.drop_back(), args.back()));
       });
   return generic.getResult(0);
 }
@@ -125,23 +125,23 @@ static RowStatistics computeStatistics(OpBuilder &b, Location loc, Value input,
   RowStatistics stats;
   Value squares;
   if (centered) {
-    Value sum = reduceRows(
-        b, loc, input, axes, {}, {}, computeType, 0.0,
-        [&](ScalarBuilder &s, ValueRange args, Value acc) {
-          return s.add(acc, s.convert(args[0], computeType));
-        });
+    Value sum = reduceRows(b, loc, input, axes, {}, {}, computeType, 0.0,
+                           [&](ScalarBuilder &s, ValueRange args, Value acc) {
+                             return s.add(acc, s.convert(args[0], computeType));
+                           });
     auto rowType = cast<RankedTensorType>(sum.getType());
     stats.mean = mapElements(b, loc, sum, rowType,
                              [&](OpBuilder &nested, Location l, Value total) {
                                ScalarBuilder s(nested, l);
                                return s.div(total, s.constant(total, count));
                              });
-    squares = reduceRows(
-        b, loc, input, axes, stats.mean, rowMap, computeType, 0.0,
-        [&](ScalarBuilder &s, ValueRange args, Value acc) {
-          Value centeredX = s.sub(s.convert(args[0], computeType), args[1]);
-          return s.add(acc, s.mul(centeredX, centeredX));
-        });
+    squares =
+        reduceRows(b, loc, input, axes, stats.mean, rowMap, computeType, 0.0,
+                   [&](ScalarBuilder &s, ValueRange args, Value acc) {
+                     Value centeredX =
+                         s.sub(s.convert(args[0], computeType), args[1]);
+                     return s.add(acc, s.mul(centeredX, centeredX));
+                   });
   } else {
     squares = reduceRows(b, loc, input, axes, {}, {}, computeType, 0.0,
                          [&](ScalarBuilder &s, ValueRange args, Value acc) {
@@ -149,18 +149,18 @@ static RowStatistics computeStatistics(OpBuilder &b, Location loc, Value input,
                            return s.add(acc, s.mul(x, x));
                          });
   }
-  stats.rstd = mapElements(
-      b, loc, squares, cast<RankedTensorType>(squares.getType()),
-      [&](OpBuilder &nested, Location l, Value total) {
-        ScalarBuilder s(nested, l);
-        return s.rsqrt(
-            s.add(s.div(total, s.constant(total, count)), s.constant(total, eps)));
-      });
+  stats.rstd =
+      mapElements(b, loc, squares, cast<RankedTensorType>(squares.getType()),
+                  [&](OpBuilder &nested, Location l, Value total) {
+                    ScalarBuilder s(nested, l);
+                    return s.rsqrt(s.add(s.div(total, s.constant(total, count)),
+                                         s.constant(total, eps)));
+                  });
   return stats;
 }
 
-using AffineBody = function_ref<Value(ScalarBuilder &, Value normalized,
-                                      ValueRange params)>;
+using AffineBody =
+    function_ref<Value(ScalarBuilder &, Value normalized, ValueRange params)>;
 
 /// Normalizes `input` over `axes` with `stats` (centering when they have a
 /// mean) and applies `affine` to each normalized element (computation type)
@@ -186,18 +186,17 @@ static Value normalize(OpBuilder &b, Location loc, Value input,
   size_t firstParam = inputs.size();
   inputs.append(params.begin(), params.end());
   maps.append(paramMaps.begin(), paramMaps.end());
-  return mapRows(b, loc, type, inputs, maps,
-                 [&](ScalarBuilder &s, ValueRange args) {
-                   Value x = s.convert(args[0], computeType);
-                   if (centered)
-                     x = s.sub(x, args[2]);
-                   Value normalized = s.mul(x, args[1]);
-                   SmallVector<Value> paramValues;
-                   for (Value p : args.drop_front(firstParam))
-                     paramValues.push_back(s.convert(p, computeType));
-                   return s.convert(affine(s, normalized, paramValues),
-                                    storage);
-                 });
+  return mapRows(
+      b, loc, type, inputs, maps, [&](ScalarBuilder &s, ValueRange args) {
+        Value x = s.convert(args[0], computeType);
+        if (centered)
+          x = s.sub(x, args[2]);
+        Value normalized = s.mul(x, args[1]);
+        SmallVector<Value> paramValues;
+        for (Value p : args.drop_front(firstParam))
+          paramValues.push_back(s.convert(p, computeType));
+        return s.convert(affine(s, normalized, paramValues), storage);
+      });
 }
 
 /// Computes the statistics of `input` over `axes` and normalizes with them.
@@ -259,9 +258,8 @@ struct AxisNormToLinalg : OpConversionPattern<OpTy> {
         params.size(), getProjection(rewriter.getContext(), rank, {axis}));
     RowStatistics stats = computeStatistics(
         rewriter, loc, input, {axis}, centered, op.getEps().convertToDouble());
-    SmallVector<Value> results = {normalize(rewriter, loc, input, {axis},
-                                            stats, params, maps,
-                                            applyGammaBeta)};
+    SmallVector<Value> results = {normalize(rewriter, loc, input, {axis}, stats,
+                                            params, maps, applyGammaBeta)};
     if (op.getWithStatistics()) {
       SmallVector<Value> saved;
       if (centered)
@@ -286,11 +284,11 @@ struct LayerNorm2dToLinalg : OpConversionPattern<LayerNorm2dOp> {
   matchAndRewrite(LayerNorm2dOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     AffineMap channel = getProjection(rewriter.getContext(), 4, {1});
-    rewriter.replaceOp(
-        op, computeAndNormalize(rewriter, op.getLoc(), adaptor.getInput(), {1},
-                      /*centered=*/true, op.getEps().convertToDouble(),
-                      {adaptor.getGamma(), adaptor.getBeta()},
-                      {channel, channel}, applyGammaBeta));
+    rewriter.replaceOp(op, computeAndNormalize(
+                               rewriter, op.getLoc(), adaptor.getInput(), {1},
+                               /*centered=*/true, op.getEps().convertToDouble(),
+                               {adaptor.getGamma(), adaptor.getBeta()},
+                               {channel, channel}, applyGammaBeta));
     return success();
   }
 };
@@ -320,14 +318,13 @@ struct GroupNormToLinalg : OpConversionPattern<GroupNormOp> {
     for (int64_t d = 2; d < rank; ++d)
       axes.push_back(d);
     MLIRContext *context = rewriter.getContext();
-    AffineMap channel = AffineMap::get(
-        rank, 0,
-        getAffineDimExpr(1, context) * perGroup + getAffineDimExpr(2, context));
-    Value result =
-        computeAndNormalize(rewriter, loc, input, axes, /*centered=*/true,
-                  op.getEps().convertToDouble(),
-                  {adaptor.getGamma(), adaptor.getBeta()}, {channel, channel},
-                  applyGammaBeta);
+    AffineMap channel = AffineMap::get(rank, 0,
+                                       getAffineDimExpr(1, context) * perGroup +
+                                           getAffineDimExpr(2, context));
+    Value result = computeAndNormalize(
+        rewriter, loc, input, axes, /*centered=*/true,
+        op.getEps().convertToDouble(), {adaptor.getGamma(), adaptor.getBeta()},
+        {channel, channel}, applyGammaBeta);
     rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, type, result,
                                                          reassociation);
     return success();
@@ -344,23 +341,21 @@ struct AdaLayerNormToLinalg : OpConversionPattern<AdaLayerNormOp> {
     AffineMap modulation =
         getBroadcastIndexingMap(op.getScale().getType(), rank);
     rewriter.replaceOp(
-        op, computeAndNormalize(rewriter, op.getLoc(), adaptor.getInput(),
-                                {rank - 1},
-                      op.getKind() == AdaNormKind::Layer,
-                      op.getEps().convertToDouble(),
-                      {adaptor.getScale(), adaptor.getShift()},
-                      {modulation, modulation},
-                      [](ScalarBuilder &s, Value normalized, ValueRange p) {
-                        Value factor = s.add(s.constant(p[0], 1.0), p[0]);
-                        return s.add(s.mul(normalized, factor), p[1]);
-                      }));
+        op,
+        computeAndNormalize(
+            rewriter, op.getLoc(), adaptor.getInput(), {rank - 1},
+            op.getKind() == AdaNormKind::Layer, op.getEps().convertToDouble(),
+            {adaptor.getScale(), adaptor.getShift()}, {modulation, modulation},
+            [](ScalarBuilder &s, Value normalized, ValueRange p) {
+              Value factor = s.add(s.constant(p[0], 1.0), p[0]);
+              return s.add(s.mul(normalized, factor), p[1]);
+            }));
     return success();
   }
 };
 
 /// One elementwise generic with the frozen statistics read per channel.
-struct BatchNormInferenceToLinalg
-    : OpConversionPattern<BatchNormInferenceOp> {
+struct BatchNormInferenceToLinalg : OpConversionPattern<BatchNormInferenceOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
@@ -374,9 +369,8 @@ struct BatchNormInferenceToLinalg
     AffineMap channel = getProjection(rewriter.getContext(), rank, {1});
     rewriter.replaceOp(
         op, mapRows(rewriter, op.getLoc(), type,
-                    {adaptor.getInput(), adaptor.getGamma(),
-                     adaptor.getBeta(), adaptor.getMean(),
-                     adaptor.getVariance()},
+                    {adaptor.getInput(), adaptor.getGamma(), adaptor.getBeta(),
+                     adaptor.getMean(), adaptor.getVariance()},
                     {rewriter.getMultiDimIdentityMap(rank), channel, channel,
                      channel, channel},
                     [&](ScalarBuilder &s, ValueRange args) {
@@ -404,17 +398,17 @@ struct GatedResidualToLinalg : OpConversionPattern<GatedResidualOp> {
     Type computeType = ScalarBuilder::computeType(storage);
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     rewriter.replaceOp(
-        op, mapRows(rewriter, op.getLoc(), type,
-                    {adaptor.getInput(), adaptor.getUpdate(),
-                     adaptor.getGate()},
-                    {identity, identity,
-                     getBroadcastIndexingMap(op.getGate().getType(), rank)},
-                    [&](ScalarBuilder &s, ValueRange args) {
-                      Value x = s.convert(args[0], computeType);
-                      Value y = s.convert(args[1], computeType);
-                      Value gate = s.convert(args[2], computeType);
-                      return s.convert(s.add(x, s.mul(gate, y)), storage);
-                    }));
+        op,
+        mapRows(rewriter, op.getLoc(), type,
+                {adaptor.getInput(), adaptor.getUpdate(), adaptor.getGate()},
+                {identity, identity,
+                 getBroadcastIndexingMap(op.getGate().getType(), rank)},
+                [&](ScalarBuilder &s, ValueRange args) {
+                  Value x = s.convert(args[0], computeType);
+                  Value y = s.convert(args[1], computeType);
+                  Value gate = s.convert(args[2], computeType);
+                  return s.convert(s.add(x, s.mul(gate, y)), storage);
+                }));
     return success();
   }
 };
@@ -450,8 +444,8 @@ struct RopeToLinalg : OpConversionPattern<RopeOp> {
     SmallVector<int64_t> pairShape(headShape);
     pairShape.back() = half;
     auto pairType = RankedTensorType::get(pairShape, storage);
-    SmallVector<OpFoldResult> sizes, strides(headRank,
-                                             rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes,
+        strides(headRank, rewriter.getIndexAttr(1));
     for (int64_t size : pairShape)
       sizes.push_back(rewriter.getIndexAttr(size));
     strides.back() = rewriter.getIndexAttr(neox ? 1 : 2);
@@ -460,8 +454,8 @@ struct RopeToLinalg : OpConversionPattern<RopeOp> {
       offsets.back() = rewriter.getIndexAttr(neox ? member * half : member);
       return offsets;
     };
-    Value first = tensor::ExtractSliceOp::create(
-        rewriter, loc, pairType, heads, offsetsOf(0), sizes, strides);
+    Value first = tensor::ExtractSliceOp::create(rewriter, loc, pairType, heads,
+                                                 offsetsOf(0), sizes, strides);
     Value second = tensor::ExtractSliceOp::create(
         rewriter, loc, pairType, heads, offsetsOf(1), sizes, strides);
 
@@ -490,12 +484,12 @@ struct RopeToLinalg : OpConversionPattern<RopeOp> {
                                   ValueRange{s.convert(rotatedA, storage),
                                              s.convert(rotatedB, storage)});
         });
-    Value result = tensor::InsertSliceOp::create(
-        rewriter, loc, rotate.getResult(0), heads, offsetsOf(0), sizes,
-        strides);
-    result = tensor::InsertSliceOp::create(rewriter, loc, rotate.getResult(1),
-                                           result, offsetsOf(1), sizes,
-                                           strides);
+    Value result =
+        tensor::InsertSliceOp::create(rewriter, loc, rotate.getResult(0), heads,
+                                      offsetsOf(0), sizes, strides);
+    result =
+        tensor::InsertSliceOp::create(rewriter, loc, rotate.getResult(1),
+                                      result, offsetsOf(1), sizes, strides);
     rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, type, result,
                                                          reassociation);
     return success();
@@ -509,12 +503,12 @@ static Value computeLogSumExp(OpBuilder &b, Location loc, Value logits) {
   Type computeType = ScalarBuilder::computeType(type.getElementType());
   MLIRContext *context = b.getContext();
   AffineMap row = getProjection(context, 2, {0});
-  Value rowMax = reduceRows(
-      b, loc, logits, {1}, {}, {}, computeType,
-      -std::numeric_limits<double>::infinity(),
-      [&](ScalarBuilder &s, ValueRange args, Value acc) {
-        return s.max(acc, s.convert(args[0], computeType));
-      });
+  Value rowMax =
+      reduceRows(b, loc, logits, {1}, {}, {}, computeType,
+                 -std::numeric_limits<double>::infinity(),
+                 [&](ScalarBuilder &s, ValueRange args, Value acc) {
+                   return s.max(acc, s.convert(args[0], computeType));
+                 });
   Value rowSum = reduceRows(
       b, loc, logits, {1}, rowMax, row, computeType, 0.0,
       [&](ScalarBuilder &s, ValueRange args, Value acc) {
@@ -543,10 +537,9 @@ struct SoftmaxCrossEntropyToLinalg
     Value lse = computeLogSumExp(rewriter, loc, adaptor.getLogits());
     AffineMap identity = rewriter.getMultiDimIdentityMap(2);
     Value loss = reduceRows(
-        rewriter, loc, adaptor.getLogits(), {1},
-        {adaptor.getTargets(), lse},
-        {identity, getProjection(rewriter.getContext(), 2, {0})},
-        computeType, 0.0, [&](ScalarBuilder &s, ValueRange args, Value acc) {
+        rewriter, loc, adaptor.getLogits(), {1}, {adaptor.getTargets(), lse},
+        {identity, getProjection(rewriter.getContext(), 2, {0})}, computeType,
+        0.0, [&](ScalarBuilder &s, ValueRange args, Value acc) {
           Value logit = s.convert(args[0], computeType);
           Value target = s.convert(args[1], computeType);
           return s.add(acc, s.mul(target, s.sub(args[2], logit)));
@@ -584,8 +577,7 @@ struct SoftmaxCrossEntropyWithLabelsToLinalg
               linalg::IndexOp::create(b, s.getLoc(), 1));
           Value isLabel = s.compare(ComparePredicate::eq, column, args[1]);
           Value logit = s.convert(args[0], computeType);
-          return s.add(acc,
-                       s.select(isLabel, logit, s.constant(logit, 0.0)));
+          return s.add(acc, s.select(isLabel, logit, s.constant(logit, 0.0)));
         });
     AffineMap identity = rewriter.getMultiDimIdentityMap(1);
     rewriter.replaceOp(
@@ -593,11 +585,11 @@ struct SoftmaxCrossEntropyWithLabelsToLinalg
                     {identity, identity, identity},
                     [&](ScalarBuilder &s, ValueRange args) {
                       Value label = args[2];
-                      Value inRange = s.bitAnd(
-                          s.compare(ComparePredicate::ge, label,
-                                    s.constant(label, 0.0)),
-                          s.compare(ComparePredicate::lt, label,
-                                    s.constant(label, classes)));
+                      Value inRange =
+                          s.bitAnd(s.compare(ComparePredicate::ge, label,
+                                             s.constant(label, 0.0)),
+                                   s.compare(ComparePredicate::lt, label,
+                                             s.constant(label, classes)));
                       Value loss = s.sub(args[0], args[1]);
                       Value nan = s.constant(
                           loss, std::numeric_limits<double>::quiet_NaN());
@@ -609,10 +601,10 @@ struct SoftmaxCrossEntropyWithLabelsToLinalg
 } // namespace
 
 void mlir::rlx::populateNormToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<AxisNormToLinalg<LayerNormOp, /*centered=*/true>,
-               AxisNormToLinalg<RmsNormOp, /*centered=*/false>,
-               LayerNorm2dToLinalg, GroupNormToLinalg, AdaLayerNormToLinalg,
-               BatchNormInferenceToLinalg, GatedResidualToLinalg,
-               RopeToLinalg, SoftmaxCrossEntropyToLinalg,
-               SoftmaxCrossEntropyWithLabelsToLinalg>(patterns.getContext());
+  patterns
+      .add<AxisNormToLinalg<LayerNormOp, /*centered=*/true>,
+           AxisNormToLinalg<RmsNormOp, /*centered=*/false>, LayerNorm2dToLinalg,
+           GroupNormToLinalg, AdaLayerNormToLinalg, BatchNormInferenceToLinalg,
+           GatedResidualToLinalg, RopeToLinalg, SoftmaxCrossEntropyToLinalg,
+           SoftmaxCrossEntropyWithLabelsToLinalg>(patterns.getContext());
 }

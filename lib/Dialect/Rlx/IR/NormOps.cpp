@@ -25,8 +25,8 @@ static LogicalResult verifyPerAxisParam(Operation *op, Value param,
   Type inputElement = getElementTypeOrSelf(op->getOperand(0).getType());
   if (type.getElementType() != inputElement)
     return op->emitOpError()
-           << what << " must have the element type of input, "
-           << inputElement << ", got " << type.getElementType();
+           << what << " must have the element type of input, " << inputElement
+           << ", got " << type.getElementType();
   if (type.getRank() != 1 || type.getDimSize(0) != size)
     return op->emitOpError()
            << what << " must be [" << size << "] (the size of " << axisName
@@ -157,10 +157,10 @@ LogicalResult LayerNorm2dOp::verify() {
 }
 
 LogicalResult BatchNormInferenceOp::verify() {
-  if (failed(verifyChannelParams(
-          *this, getInput().getType(), 2,
-          {getGamma(), getBeta(), getMean(), getVariance()},
-          {"gamma", "beta", "mean", "variance"})))
+  if (failed(
+          verifyChannelParams(*this, getInput().getType(), 2,
+                              {getGamma(), getBeta(), getMean(), getVariance()},
+                              {"gamma", "beta", "mean", "variance"})))
     return failure();
   return verifyEps(*this, getEps().convertToDouble());
 }
@@ -186,13 +186,12 @@ LogicalResult GatedResidualOp::verify() {
   RankedTensorType input = getInput().getType();
   if (getUpdate().getType() != input)
     return emitOpError("update ")
-           << getUpdate().getType() << " must have the type of input "
-           << input;
+           << getUpdate().getType() << " must have the type of input " << input;
   ArrayRef<int64_t> gate = getGate().getType().getShape();
   if (!broadcastsTo(gate, input.getShape()))
-    return emitOpError("gate ") << formatShape(gate)
-                                << " does not broadcast to input "
-                                << formatShape(input.getShape());
+    return emitOpError("gate ")
+           << formatShape(gate) << " does not broadcast to input "
+           << formatShape(input.getShape());
   return success();
 }
 

@@ -46,17 +46,18 @@ defvar Rlx_NormStatisticsDoc = [{
     rounded to the input type once.
   }];
 
-// A normalization whose result has the type of its first operand.
-class Rlx_NormOp<string mnemonic, string resultLike, list<Trait> traits = []>
-    : Rlx_Op<mnemonic, traits # [Pure, InferTypeOpAdaptor,
-                                 SameOperandsAndResultElementType]> {
+// An op whose result has the type of its `input` operand and whose operands
+// all have that element type.
+class Rlx_InputTypedOp<string mnemonic>
+    : Rlx_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+                        SameOperandsAndResultElementType]> {
   let results = (outs Rlx_FloatTensor:$result);
   let hasVerifier = 1;
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::inferReturnTypes(
         ::mlir::MLIRContext *, std::optional<::mlir::Location>,
         Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-      inferred.push_back(adaptor.}] # resultLike # [{().getType());
+      inferred.push_back(adaptor.getInput().getType());
       return ::mlir::success();
     }
   }];
@@ -128,7 +129,7 @@ def Rlx_RmsNormOp : Rlx_AxisNormOp<"rms_norm"> {
   }];
 }
 
-def Rlx_GroupNormOp : Rlx_NormOp<"group_norm", "getInput"> {
+def Rlx_GroupNormOp : Rlx_InputTypedOp<"group_norm"> {
   let summary = "group normalization of a channels-first tensor";
   let description = [{
     `input` is `[N, C, *spatial]` (rank >= 2; NCHW for images). The `C`
@@ -149,7 +150,7 @@ def Rlx_GroupNormOp : Rlx_NormOp<"group_norm", "getInput"> {
   }];
 }
 
-def Rlx_LayerNorm2dOp : Rlx_NormOp<"layer_norm2d", "getInput"> {
+def Rlx_LayerNorm2dOp : Rlx_InputTypedOp<"layer_norm2d"> {
   let summary = "layer normalization across the channels of an NCHW tensor";
   let description = [{
     `input` is `[N, C, H, W]`. At every `(n, h, w)` the `C` channel values
@@ -167,13 +168,14 @@ def Rlx_LayerNorm2dOp : Rlx_NormOp<"layer_norm2d", "getInput"> {
   }];
 }
 
-def Rlx_BatchNormInferenceOp : Rlx_NormOp<"batch_norm_inference", "getInput"> {
+def Rlx_BatchNormInferenceOp : Rlx_InputTypedOp<"batch_norm_inference"> {
   let summary = "batch normalization with frozen running statistics";
   let description = [{
     `input` is `[N, C, *spatial]` (rank >= 2; channels on axis 1 as in
     PyTorch). `result = (x - mean[c]) * rsqrt(variance[c] + eps) * gamma[c]
     + beta[c]`, where `gamma`, `beta`, `mean` and `variance` are `[C]`
-    (PyTorch's `batch_norm(training=False)`). A negative `variance + eps`
+    (PyTorch's `batch_norm(training=False)`), computed in f32 for f16/bf16
+    inputs. `eps` is finite and non-negative; a negative `variance + eps`
     gives NaN.
   }];
   let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$gamma,
@@ -185,7 +187,7 @@ def Rlx_BatchNormInferenceOp : Rlx_NormOp<"batch_norm_inference", "getInput"> {
   }];
 }
 
-def Rlx_AdaLayerNormOp : Rlx_NormOp<"ada_layer_norm", "getInput"> {
+def Rlx_AdaLayerNormOp : Rlx_InputTypedOp<"ada_layer_norm"> {
   let summary = "normalization of the last axis with adaptive scale and shift";
   let description = [{
     `result = norm(x) * (1 + scale) + shift`, where `norm` normalizes the last
@@ -204,7 +206,7 @@ def Rlx_AdaLayerNormOp : Rlx_NormOp<"ada_layer_norm", "getInput"> {
   }];
 }
 
-def Rlx_GatedResidualOp : Rlx_NormOp<"gated_residual", "getInput"> {
+def Rlx_GatedResidualOp : Rlx_InputTypedOp<"gated_residual"> {
   let summary = "residual join through a gate: x + gate * y";
   let description = [{
     `result = input + gate * update`. `input` and `update` have the same
@@ -223,7 +225,7 @@ def Rlx_GatedResidualOp : Rlx_NormOp<"gated_residual", "getInput"> {
 // Rotary position embedding
 //===----------------------------------------------------------------------===//
 
-def Rlx_RopeOp : Rlx_NormOp<"rope", "getInput"> {
+def Rlx_RopeOp : Rlx_InputTypedOp<"rope"> {
   let summary = "rotary position embedding";
   let description = [{
     `input` is `[..., S, W]` (rank >= 2): `S` positions, and `W = heads *
