@@ -7,7 +7,8 @@
 # torch.nn.functional in float64. Edge cases: constant rows (with and
 # without eps), variance below eps, a large offset that breaks
 # E[x^2] - E[x]^2 in f32, normalized axes of size 1, a batch of 1, odd sizes,
-# f16, large logits, out-of-range labels (NaN).
+# f16, bf16, f64, large logits, out-of-range labels (NaN); the saved
+# statistics of layer_norm and rms_norm.
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -296,6 +297,40 @@ for style in ("neox", "gptj"):
     rope(f"rope_{style}_rank2_pair", style, randn(7, 6), 6, 2)
     rope(f"rope_{style}_f16", style, randn(1, 4, 16, dtype=np.float16), 16, 8)
     rope(f"rope_{style}_f64", style, randn(2, 3, 12, dtype=np.float64), 6, 4)
+
+# --- bf16 ---------------------------------------------------------------------
+# bf16 cannot cross .npy: f32 arguments (exact in bf16) are cast in, the op
+# runs on bf16 (statistics in f32) and its bf16 result is cast out to f32.
+
+def bf16_round(x):
+    """f32 -> nearest-even bf16, kept in an f32 array."""
+    bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
+    return bits.view(np.float32)
+
+
+def bf16_case(name, op_body, inputs, ref):
+    """op_body(bf16 operand names, bf16 types) defines %y in bf16."""
+    inputs = [bf16_round(x) for x in inputs]
+    types = [ttype(x.shape, "bf16") for x in inputs]
+    casts = "\n  ".join(f"%b{i} = rlx.cast %a{i} : {type_of(x)} -> {t}"
+                         for i, (x, t) in enumerate(zip(inputs, types)))
+    out = type_of(inputs[0])
+    body = (f"{casts}\n  {op_body([f'%b{i}' for i in range(len(inputs))], types)}"
+            f"\n  %r = rlx.cast %y : {types[0]} -> {out}")
+    s.case(name, body, inputs, ref, out=out, tol="bf16")
+
+
+bf16_case("layer_norm_bf16",
+          lambda v, t: f"%y = rlx.layer_norm {v[0]}, {v[1]}, {v[2]} axis = -1 "
+          f"eps = 1.0e-05 : ({t[0]}, {t[1]}, {t[2]}) -> {t[0]}",
+          [randn(3, 40), randn(40), randn(40)],
+          lambda x, g, b: F.layer_norm(x, [40], g, b, 1e-5))
+bf16_case("rope_gptj_bf16",
+          lambda v, t: f"%y = rlx.rope gptj {v[0]}, {v[1]}, {v[2]} "
+          f"head_dim = 8, n_rot = 6 : ({t[0]}, {t[1]}, {t[2]}) -> {t[0]}",
+          [randn(2, 4, 16), randn(4, 3), randn(4, 3)],
+          rope_ref(8, 6, "gptj"))
 
 # --- losses -------------------------------------------------------------------
 
