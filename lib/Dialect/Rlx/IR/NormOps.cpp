@@ -3,5 +3,264 @@
 
 #include "OpUtils.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::rlx;
+
+/// `eps` must be finite and non-negative: a negative one can turn a small
+/// variance negative and its square root NaN.
+static LogicalResult verifyEps(Operation *op, double eps) {
+  if (!std::isfinite(eps) || eps < 0)
+    return op->emitOpError("eps must be finite and non-negative, got ") << eps;
+  return success();
+}
+
+/// `param` (named `what`) must be the 1-D `[size]` vector of `axisName`,
+/// with the element type of the input.
+static LogicalResult verifyPerAxisParam(Operation *op, Value param,
+                                        StringRef what, int64_t size,
+                                        StringRef axisName) {
+  auto type = cast<RankedTensorType>(param.getType());
+  Type inputElement = getElementTypeOrSelf(op->getOperand(0).getType());
+  if (type.getElementType() != inputElement)
+    return op->emitOpError()
+           << what << " must have the element type of input, " << inputElement
+           << ", got " << type.getElementType();
+  if (type.getRank() != 1 || type.getDimSize(0) != size)
+    return op->emitOpError()
+           << what << " must be [" << size << "] (the size of " << axisName
+           << "), got " << formatShape(type.getShape());
+  return success();
+}
+
+/// Whether `from` broadcasts numpy-style to exactly `to` without adding
+/// dimensions to `to`.
+static bool broadcastsTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  if (from.size() > to.size())
+    return false;
+  ArrayRef<int64_t> tail = to.take_back(from.size());
+  for (auto [f, t] : llvm::zip_equal(from, tail))
+    if (f != t && f != 1)
+      return false;
+  return true;
+}
+
+/// The normalized axis of a one-axis normalization, with its 1-D parameters.
+static LogicalResult verifyAxisNorm(Operation *op, RankedTensorType input,
+                                    int64_t axis, ValueRange params,
+                                    ArrayRef<StringRef> names, double eps) {
+  int64_t rank = input.getRank();
+  if (axis < -rank || axis >= rank)
+    return op->emitOpError("axis ")
+           << axis << " is out of range for rank " << rank;
+  int64_t size = input.getDimSize(axis < 0 ? axis + rank : axis);
+  for (auto [param, name] : llvm::zip_equal(params, names))
+    if (param && failed(verifyPerAxisParam(op, param, name, size,
+                                           "the normalized axis")))
+      return failure();
+  return verifyEps(op, eps);
+}
+
+/// Channels-first ops: `input` is `[N, C, ...]` of rank >= `minRank` and
+/// every one of `params` is `[C]`.
+static LogicalResult verifyChannelParams(Operation *op, RankedTensorType input,
+                                         int64_t minRank, ValueRange params,
+                                         ArrayRef<StringRef> names) {
+  if (input.getRank() < minRank)
+    return op->emitOpError("input must have rank >= ")
+           << minRank << " ([N, C, ...]), got "
+           << formatShape(input.getShape());
+  for (auto [param, name] : llvm::zip_equal(params, names))
+    if (failed(verifyPerAxisParam(op, param, name, input.getDimSize(1),
+                                  "the channel axis 1")))
+      return failure();
+  return success();
+}
+
+/// The result of a one-axis normalization has the input type; with
+/// `withStatistics` it is followed by `count` statistics shaped like the
+/// input with the normalized axis as size 1, in the computation type.
+static LogicalResult inferAxisNormTypes(std::optional<Location> loc,
+                                        Type inputType, int64_t axis,
+                                        bool withStatistics, int64_t count,
+                                        SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(inputType);
+  if (!withStatistics)
+    return success();
+  auto input = dyn_cast<RankedTensorType>(inputType);
+  if (!input)
+    return emitOptionalError(loc, "input must be a ranked tensor, got ",
+                             inputType);
+  FailureOr<int64_t> normalized = normalizeAxis(loc, axis, input.getRank());
+  if (failed(normalized))
+    return failure();
+  SmallVector<int64_t> shape(input.getShape());
+  shape[*normalized] = 1;
+  auto statistics = RankedTensorType::get(
+      shape, ScalarBuilder::computeType(input.getElementType()));
+  inferred.append(count, statistics);
+  return success();
+}
+
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  return inferAxisNormTypes(loc, adaptor.getInput().getType(),
+                            adaptor.getAxis(), adaptor.getWithStatistics(),
+                            /*count=*/2, inferred);
+}
+
+LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  return inferAxisNormTypes(loc, adaptor.getInput().getType(),
+                            adaptor.getAxis(), adaptor.getWithStatistics(),
+                            /*count=*/1, inferred);
+}
+
+LogicalResult LayerNormOp::verify() {
+  return verifyAxisNorm(*this, getInput().getType(), getAxis(),
+                        {getGamma(), getBeta()}, {"gamma", "beta"},
+                        getEps().convertToDouble());
+}
+
+LogicalResult RmsNormOp::verify() {
+  return verifyAxisNorm(*this, getInput().getType(), getAxis(),
+                        {getGamma(), getBeta()}, {"gamma", "beta"},
+                        getEps().convertToDouble());
+}
+
+LogicalResult GroupNormOp::verify() {
+  RankedTensorType input = getInput().getType();
+  if (failed(verifyChannelParams(*this, input, 2, {getGamma(), getBeta()},
+                                 {"gamma", "beta"})))
+    return failure();
+  int64_t channels = input.getDimSize(1);
+  if (getGroups() <= 0 || channels % getGroups() != 0)
+    return emitOpError("groups must be positive and divide the ")
+           << channels << " channels, got " << getGroups();
+  return verifyEps(*this, getEps().convertToDouble());
+}
+
+LogicalResult LayerNorm2dOp::verify() {
+  RankedTensorType input = getInput().getType();
+  if (input.getRank() != 4)
+    return emitOpError("input must be [N, C, H, W], got ")
+           << formatShape(input.getShape());
+  if (failed(verifyChannelParams(*this, input, 4, {getGamma(), getBeta()},
+                                 {"gamma", "beta"})))
+    return failure();
+  return verifyEps(*this, getEps().convertToDouble());
+}
+
+LogicalResult BatchNormInferenceOp::verify() {
+  if (failed(
+          verifyChannelParams(*this, getInput().getType(), 2,
+                              {getGamma(), getBeta(), getMean(), getVariance()},
+                              {"gamma", "beta", "mean", "variance"})))
+    return failure();
+  return verifyEps(*this, getEps().convertToDouble());
+}
+
+LogicalResult AdaLayerNormOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType scale = getScale().getType();
+  if (input.getRank() < 1)
+    return emitOpError("input must have rank >= 1, got a scalar");
+  if (scale.getShape() != getShift().getType().getShape())
+    return emitOpError("scale ")
+           << formatShape(scale.getShape()) << " and shift "
+           << formatShape(getShift().getType().getShape())
+           << " must have the same shape";
+  if (!broadcastsTo(scale.getShape(), input.getShape()))
+    return emitOpError("scale and shift ")
+           << formatShape(scale.getShape()) << " do not broadcast to input "
+           << formatShape(input.getShape());
+  return verifyEps(*this, getEps().convertToDouble());
+}
+
+LogicalResult GatedResidualOp::verify() {
+  RankedTensorType input = getInput().getType();
+  if (getUpdate().getType() != input)
+    return emitOpError("update ")
+           << getUpdate().getType() << " must have the type of input " << input;
+  ArrayRef<int64_t> gate = getGate().getType().getShape();
+  if (!broadcastsTo(gate, input.getShape()))
+    return emitOpError("gate ")
+           << formatShape(gate) << " does not broadcast to input "
+           << formatShape(input.getShape());
+  return success();
+}
+
+LogicalResult RopeOp::verify() {
+  RankedTensorType input = getInput().getType();
+  if (input.getRank() < 2)
+    return emitOpError("input must be [..., S, W] (rank >= 2), got ")
+           << formatShape(input.getShape());
+  int64_t width = input.getShape().back();
+  int64_t headDim = getHeadDim(), nRot = getNRot();
+  if (headDim <= 0 || width % headDim != 0)
+    return emitOpError("head_dim must be positive and divide the last "
+                       "dimension ")
+           << width << ", got " << headDim;
+  if (nRot <= 0 || nRot % 2 != 0 || nRot > headDim)
+    return emitOpError("n_rot must be even and in (0, head_dim = ")
+           << headDim << "], got " << nRot;
+  SmallVector<int64_t> expected = {input.getShape()[input.getRank() - 2],
+                                   nRot / 2};
+  Value tables[] = {getCos(), getSin()};
+  StringRef names[] = {"cos", "sin"};
+  for (auto [table, name] : llvm::zip_equal(tables, names)) {
+    ArrayRef<int64_t> shape =
+        cast<RankedTensorType>(table.getType()).getShape();
+    if (shape != ArrayRef<int64_t>(expected))
+      return emitOpError() << name << " must be [S, n_rot / 2] = "
+                           << formatShape(expected) << ", got "
+                           << formatShape(shape);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Losses
+//===----------------------------------------------------------------------===//
+
+/// `[N, C]` logits give `[N]` losses.
+static LogicalResult inferRowLossType(std::optional<Location> loc,
+                                      Type logitsType,
+                                      SmallVectorImpl<Type> &inferred) {
+  auto logits = dyn_cast<RankedTensorType>(logitsType);
+  if (!logits || logits.getRank() != 2)
+    return emitOptionalError(loc, "logits must be a [N, C] tensor, got ",
+                             logitsType);
+  inferred.push_back(
+      RankedTensorType::get(logits.getDimSize(0), logits.getElementType()));
+  return success();
+}
+
+LogicalResult SoftmaxCrossEntropyOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  if (adaptor.getTargets().getType() != adaptor.getLogits().getType())
+    return emitOptionalError(loc, "targets ", adaptor.getTargets().getType(),
+                             " must have the type of logits ",
+                             adaptor.getLogits().getType());
+  return inferRowLossType(loc, adaptor.getLogits().getType(), inferred);
+}
+
+LogicalResult SoftmaxCrossEntropyWithLabelsOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  if (failed(inferRowLossType(loc, adaptor.getLogits().getType(), inferred)))
+    return failure();
+  auto labels = dyn_cast<RankedTensorType>(adaptor.getLabels().getType());
+  int64_t rows = cast<RankedTensorType>(inferred.back()).getDimSize(0);
+  if (!labels || labels.getRank() != 1 || labels.getDimSize(0) != rows)
+    return emitOptionalError(loc, "labels must be [", rows,
+                             "] (one per row of logits), got ",
+                             adaptor.getLabels().getType());
+  return success();
+}
