@@ -210,25 +210,6 @@ static Value computeAndNormalize(OpBuilder &b, Location loc, Value input,
                    params, paramMaps, affine);
 }
 
-/// Groups for expanding a rank `rank - 1` tensor to rank `rank` with a
-/// size-1 dimension at `axis`: it joins the group of the dimension before it
-/// (the one after it when it is first); rank 1 has no groups.
-static SmallVector<ReassociationIndices>
-getUnitAxisReassociation(int64_t rank, int64_t axis) {
-  SmallVector<ReassociationIndices> groups;
-  if (rank == 1)
-    return groups;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (d == axis && d > 0)
-      groups.back().push_back(d);
-    else if (d == axis + 1 && axis == 0)
-      groups.push_back({axis, d});
-    else if (d != axis)
-      groups.push_back({d});
-  }
-  return groups;
-}
-
 /// normalized * gamma + beta, or without beta when there is none.
 static Value applyGammaBeta(ScalarBuilder &s, Value normalized,
                             ValueRange params) {
@@ -266,7 +247,7 @@ struct AxisNormToLinalg : OpConversionPattern<OpTy> {
         saved.push_back(stats.mean);
       saved.push_back(stats.rstd);
       SmallVector<ReassociationIndices> reassociation =
-          getUnitAxisReassociation(rank, axis);
+          getKeepDimReassociation(rank, axis);
       for (auto [value, result] : llvm::zip_equal(saved, op.getStatistics()))
         results.push_back(tensor::ExpandShapeOp::create(
             rewriter, loc, cast<RankedTensorType>(result.getType()), value,

@@ -117,27 +117,6 @@ static Value reduceAxes(
   return generic.getResult(0);
 }
 
-/// Groups for expanding a reduction result back to rank `rank` with its
-/// reduced `axes` as size-1 dimensions: each reduced axis joins the group of
-/// the nearest kept axis before it (or the first kept axis).
-static SmallVector<ReassociationIndices>
-getKeepDimReassociation(int64_t rank, ArrayRef<int64_t> axes) {
-  SmallVector<ReassociationIndices> groups;
-  ReassociationIndices leading;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!llvm::is_contained(axes, d)) {
-      groups.push_back(leading);
-      leading.clear();
-      groups.back().push_back(d);
-    } else if (groups.empty()) {
-      leading.push_back(d);
-    } else {
-      groups.back().push_back(d);
-    }
-  }
-  return groups;
-}
-
 namespace {
 struct ReduceToLinalg : OpConversionPattern<ReduceOp> {
   using OpConversionPattern::OpConversionPattern;

@@ -165,24 +165,6 @@ selectAlongAxis(OpBuilder &b, Location loc, Value input, int64_t axis,
   return {generic.getResult(0), generic.getResult(1)};
 }
 
-/// Groups for expanding a tensor of rank `rank - 1` back to rank `rank`
-/// with a size-1 dimension at `axis`, which joins its left neighbour's group
-/// (or the right one's when it is first).
-static SmallVector<ReassociationIndices>
-getKeptAxisReassociation(int64_t rank, int64_t axis) {
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != axis)
-      groups.push_back({d});
-  if (groups.empty()) // rank 0 to rank 1: no groups.
-    return groups;
-  if (axis == 0)
-    groups.front().insert(groups.front().begin(), 0);
-  else
-    groups[axis - 1].push_back(axis);
-  return groups;
-}
-
 /// Offsets, sizes and strides of the slice at `position` along `axis` of a
 /// tensor of `type`, with size 1 along `axis` and the full extent elsewhere.
 static void getAxisSlice(OpBuilder &b, RankedTensorType type, int64_t axis,
@@ -234,7 +216,7 @@ struct ArgReduceToLinalg : OpConversionPattern<OpTy> {
     if (op.getKeepDim())
       index = tensor::ExpandShapeOp::create(
           rewriter, loc, resultType, index,
-          getKeptAxisReassociation(resultType.getRank(), axis));
+          getKeepDimReassociation(resultType.getRank(), axis));
     rewriter.replaceOp(op, index);
     return success();
   }

@@ -75,3 +75,21 @@ Value mlir::rlx::convertElements(OpBuilder &b, Location loc, Value input,
                            .convert(x, elementType);
                      });
 }
+
+SmallVector<ReassociationIndices>
+mlir::rlx::getKeepDimReassociation(int64_t rank, ArrayRef<int64_t> axes) {
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices leading;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!llvm::is_contained(axes, d)) {
+      groups.push_back(leading);
+      leading.clear();
+      groups.back().push_back(d);
+    } else if (groups.empty()) {
+      leading.push_back(d);
+    } else {
+      groups.back().push_back(d);
+    }
+  }
+  return groups;
+}

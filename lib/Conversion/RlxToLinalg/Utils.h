@@ -2,6 +2,7 @@
 #ifndef RLX_LIB_CONVERSION_RLXTOLINALG_UTILS_H
 #define RLX_LIB_CONVERSION_RLXTOLINALG_UTILS_H
 
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -24,6 +25,13 @@ Value createFilledTensor(OpBuilder &b, Location loc, RankedTensorType type,
 /// broadcasts, strided and reversed reads are all this one parallel copy.
 Value createIndexedCopy(OpBuilder &b, Location loc, Value input,
                         AffineMap inputMap, RankedTensorType resultType);
+
+/// Groups for expanding a tensor whose `axes` were reduced away back to rank
+/// `rank` with those axes as size-1 dimensions: each reduced axis joins the
+/// group of the nearest kept axis before it (leading ones join the first
+/// kept axis); no groups when every axis was reduced.
+SmallVector<ReassociationIndices> getKeepDimReassociation(int64_t rank,
+                                                          ArrayRef<int64_t> axes);
 
 /// Applies `convert` (scalar to scalar) to every element of `input`, giving a
 /// tensor of `resultType` (same shape).

@@ -28,8 +28,8 @@ FailureOr<int64_t> mlir::rlx::normalizeAxis(std::optional<Location> loc,
                                             int64_t axis, int64_t rank,
                                             StringRef what) {
   if (axis < -rank || axis >= rank)
-    return emitOptionalError(loc, what, " ", axis,
-                             " is out of range for rank ", rank);
+    return emitOptionalError(loc, what, " ", axis, " is out of range for rank ",
+                             rank);
   return axis < 0 ? axis + rank : axis;
 }
 
@@ -37,9 +37,10 @@ FailureOr<int64_t> mlir::rlx::normalizeAxis(std::optional<Location> loc,
 // Broadcasting and elementwise folding
 //===----------------------------------------------------------------------===//
 
-LogicalResult mlir::rlx::inferBroadcastResultType(
-    std::optional<Location> loc, TypeRange operandTypes, Type elementType,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult
+mlir::rlx::inferBroadcastResultType(std::optional<Location> loc,
+                                    TypeRange operandTypes, Type elementType,
+                                    SmallVectorImpl<Type> &inferred) {
   SmallVector<int64_t> shape;
   for (Type type : operandTypes) {
     auto tensor = dyn_cast<RankedTensorType>(type);
@@ -47,8 +48,9 @@ LogicalResult mlir::rlx::inferBroadcastResultType(
       return emitOptionalError(loc, "expected ranked tensor operands");
     SmallVector<int64_t> next;
     if (!OpTrait::util::getBroadcastedShape(shape, tensor.getShape(), next))
-      return emitOptionalError(loc, "operand shapes are not broadcast "
-                                    "compatible: ",
+      return emitOptionalError(loc,
+                               "operand shapes are not broadcast "
+                               "compatible: ",
                                formatShape(shape), " and ",
                                formatShape(tensor.getShape()));
     shape = std::move(next);
@@ -123,8 +125,8 @@ OpFoldResult mlir::rlx::foldElementwise(ScalarComputeOpInterface op,
       Attribute element = input.getValues<Attribute>()[offset];
       Type computeType =
           ScalarBuilder::computeType(cast<TypedAttr>(element).getType());
-      auto typed = dyn_cast_or_null<TypedAttr>(
-          convertScalarAttr(element, computeType));
+      auto typed =
+          dyn_cast_or_null<TypedAttr>(convertScalarAttr(element, computeType));
       if (!typed)
         return {};
       args.push_back(arith::ConstantOp::create(builder, op->getLoc(), typed));
@@ -163,8 +165,8 @@ static bool isSplatOf(Attribute attr, double value) {
   if (auto f = dyn_cast<FloatAttr>(splat.getSplatValue<Attribute>())) {
     APFloat expected(value);
     bool losesInfo;
-    expected.convert(f.getValue().getSemantics(),
-                     APFloat::rmNearestTiesToEven, &losesInfo);
+    expected.convert(f.getValue().getSemantics(), APFloat::rmNearestTiesToEven,
+                     &losesInfo);
     return f.getValue().bitwiseIsEqual(expected);
   }
   if (auto i = dyn_cast<IntegerAttr>(splat.getSplatValue<Attribute>()))
@@ -224,11 +226,14 @@ Value StopGradientOp::buildScalar(ScalarBuilder &, ValueRange operands) {
 // MatmulOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult MatmulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
-  auto lhs = cast<RankedTensorType>(adaptor.getLhs().getType());
-  auto rhs = cast<RankedTensorType>(adaptor.getRhs().getType());
+  auto lhs = dyn_cast<RankedTensorType>(adaptor.getLhs().getType());
+  auto rhs = dyn_cast<RankedTensorType>(adaptor.getRhs().getType());
+  if (!lhs || !rhs)
+    return emitOptionalError(loc, "expected ranked tensor operands");
   if (lhs.getRank() < 2 || rhs.getRank() < 2)
     return emitOptionalError(loc, "operands must have rank >= 2, got ",
                              lhs.getRank(), " and ", rhs.getRank());
@@ -241,8 +246,9 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   SmallVector<int64_t> batch;
   if (!OpTrait::util::getBroadcastedShape(l.drop_back(2), r.drop_back(2),
                                           batch))
-    return emitOptionalError(loc, "batch dimensions are not broadcast "
-                                  "compatible: ",
+    return emitOptionalError(loc,
+                             "batch dimensions are not broadcast "
+                             "compatible: ",
                              formatShape(l.drop_back(2)), " and ",
                              formatShape(r.drop_back(2)));
   batch.push_back(l[l.size() - 2]);
@@ -285,7 +291,9 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
-  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  if (!input)
+    return emitOptionalError(loc, "expected a ranked tensor input");
   FailureOr<SmallVector<int64_t>> axes =
       normalizeReduceAxes(loc, adaptor.getAxes(), input.getRank());
   if (failed(axes))
@@ -313,8 +321,7 @@ LogicalResult ReduceOp::verify() {
 // SoftmaxOp / LogSoftmaxOp
 //===----------------------------------------------------------------------===//
 
-template <typename OpTy>
-static LogicalResult verifySoftmaxAxis(OpTy op) {
+template <typename OpTy> static LogicalResult verifySoftmaxAxis(OpTy op) {
   int64_t rank = op.getType().getRank();
   if (op.getAxis() < -rank || op.getAxis() >= rank)
     return op.emitOpError("axis ")
@@ -366,7 +373,9 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &inferred) {
-  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  if (!input)
+    return emitOptionalError(loc, "expected a ranked tensor input");
   ArrayRef<int64_t> perm = adaptor.getPermutation();
   if (static_cast<int64_t>(perm.size()) != input.getRank())
     return emitOptionalError(loc, "permutation has ", perm.size(),
@@ -374,8 +383,7 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
                              input.getRank());
   if (!isPermutationVector(perm))
     return emitOptionalError(loc, "permutation ", formatShape(perm),
-                             " is not a permutation of [0, ", perm.size(),
-                             ")");
+                             " is not a permutation of [0, ", perm.size(), ")");
   SmallVector<int64_t> shape;
   for (int64_t d : perm)
     shape.push_back(input.getDimSize(d));
@@ -442,6 +450,9 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
                                          SmallVectorImpl<Type> &inferred) {
   if (adaptor.getInputs().empty())
     return emitOptionalError(loc, "requires at least one input");
+  for (Value input : adaptor.getInputs())
+    if (!isa<RankedTensorType>(input.getType()))
+      return emitOptionalError(loc, "expected ranked tensor inputs");
   auto first = cast<RankedTensorType>(adaptor.getInputs().front().getType());
   FailureOr<int64_t> axis =
       normalizeAxis(loc, adaptor.getAxis(), first.getRank());
@@ -479,10 +490,13 @@ OpFoldResult ConcatOp::fold(FoldAdaptor) {
 /// Checks that `start + j * step`, j in [0, length), stays inside the axis and
 /// returns the result type.
 static LogicalResult inferWindowType(std::optional<Location> loc,
-                                     RankedTensorType input, int64_t axis,
+                                     Type inputType, int64_t axis,
                                      int64_t start, int64_t length,
                                      int64_t step,
                                      SmallVectorImpl<Type> &inferred) {
+  auto input = dyn_cast<RankedTensorType>(inputType);
+  if (!input)
+    return emitOptionalError(loc, "expected a ranked tensor input");
   FailureOr<int64_t> dim = normalizeAxis(loc, axis, input.getRank());
   if (failed(dim))
     return failure();
@@ -517,10 +531,9 @@ LogicalResult NarrowOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
-  return inferWindowType(loc,
-                         cast<RankedTensorType>(adaptor.getInput().getType()),
-                         adaptor.getAxis(), adaptor.getStart(),
-                         adaptor.getLength(), /*step=*/1, inferred);
+  return inferWindowType(loc, adaptor.getInput().getType(), adaptor.getAxis(),
+                         adaptor.getStart(), adaptor.getLength(), /*step=*/1,
+                         inferred);
 }
 
 OpFoldResult NarrowOp::fold(FoldAdaptor) {
@@ -533,10 +546,9 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
                                         std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &inferred) {
-  return inferWindowType(loc,
-                         cast<RankedTensorType>(adaptor.getInput().getType()),
-                         adaptor.getAxis(), adaptor.getStart(),
-                         adaptor.getLength(), adaptor.getStep(), inferred);
+  return inferWindowType(loc, adaptor.getInput().getType(), adaptor.getAxis(),
+                         adaptor.getStart(), adaptor.getLength(),
+                         adaptor.getStep(), inferred);
 }
 
 #define GET_OP_CLASSES
