@@ -20,11 +20,15 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
                                  const CpuPipelineOptions &options) {
   // Signatures are read while functions still take tensors.
   pm.addPass(createRlxExportAbi());
+  if (options.formRegions)
+    pm.addNestedPass<func::FuncOp>(createRlxFormRegions());
   pm.addNestedPass<func::FuncOp>(createRlxToLinalg());
   pm.addPass(createCanonicalizerPass());
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCSEPass());
+  if (options.kernelReport)
+    pm.addPass(createRlxKernelReport());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

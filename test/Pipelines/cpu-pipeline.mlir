@@ -2,7 +2,7 @@
 // RUN: rlx-opt %s --rlx-cpu-pipeline | FileCheck %s --check-prefix=CLEAN
 // RUN: rlx-opt %s --rlx-cpu-pipeline | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVMIR
 // RUN: rlx-opt %s --rlx-cpu-pipeline | FileCheck %s --check-prefix=FUSED
-// RUN: rlx-opt %s --rlx-cpu-pipeline="fuse-elementwise=false" | FileCheck %s --check-prefix=UNFUSED
+// RUN: rlx-opt %s --rlx-cpu-pipeline="fuse-elementwise=false form-regions=false" | FileCheck %s --check-prefix=UNFUSED
 
 // The CPU pipeline takes rlx on tensors all the way to the LLVM dialect:
 // nothing of the tensor-level or loop-level dialects may survive.

@@ -62,8 +62,13 @@ cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::MLIR, "mlir",
                           "the LLVM dialect after the pipeline")));
 cl::opt<bool> noFuse("no-fuse",
-                     cl::desc("Disable linalg elementwise fusion"),
+                     cl::desc("Disable fusion (rlx regions and linalg "
+                              "elementwise fusion)"),
                      cl::init(false));
+cl::opt<bool> kernelReport(
+    "kernel-report",
+    cl::desc("Remark how many loop nests each function has after fusion"),
+    cl::init(false));
 } // namespace
 
 static int fail(const llvm::Twine &message) {
@@ -132,6 +137,8 @@ int main(int argc, char **argv) {
   PassManager pm(&context);
   rlx::CpuPipelineOptions pipelineOptions;
   pipelineOptions.fuseElementwise = !noFuse;
+  pipelineOptions.formRegions = !noFuse;
+  pipelineOptions.kernelReport = kernelReport;
   rlx::buildCpuPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return 1;

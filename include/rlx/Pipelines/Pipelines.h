@@ -9,14 +9,23 @@ class OpPassManager;
 namespace rlx {
 
 struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
+  PassOptions::Option<bool> formRegions{
+      *this, "form-regions",
+      llvm::cl::desc("Group elementwise rlx chains into rlx.region kernels"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fuseElementwise{
       *this, "fuse-elementwise",
       llvm::cl::desc("Fuse producer/consumer linalg elementwise ops"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> kernelReport{
+      *this, "kernel-report",
+      llvm::cl::desc("Remark the number of loop nests of each function "
+                     "after lowering and fusion"),
+      llvm::cl::init(false)};
 };
 
 /// rlx on tensors all the way to the LLVM dialect: rlx-export-abi,
-/// rlx-to-linalg, elementwise fusion, one-shot bufferization with results
+/// rlx-form-regions, rlx-to-linalg, elementwise fusion, one-shot bufferization with results
 /// as out-parameters, deallocation, loops, and conversion to LLVM, ending
 /// with the runtime's `rlx_invoke_*` entry points.
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);

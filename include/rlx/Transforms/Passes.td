@@ -44,4 +44,49 @@ def RlxStridedCopyToLinalg : Pass<"rlx-strided-copy-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def RlxFormRegions : Pass<"rlx-form-regions"> {
+  let summary = "Group producer/consumer chains of elementwise rlx ops into rlx.region";
+  let description = [{
+    Greedy producer/consumer clustering. Walking each block from the end, an
+    elementwise op (one with `ScalarComputeOpInterface`) seeds a cluster,
+    which then absorbs the elementwise producers of its operands that have
+    the cluster's iteration shape:
+
+    - a producer whose every user is in the cluster joins (sole consumer);
+    - a producer with other users joins as an extra region result when
+      `multi-output` is on and all those users come after the cluster, so
+      nothing observes a different value;
+    - a producer that would take the region past `max-inputs` distinct
+      inputs stays outside.
+
+    Clusters of two or more ops become `rlx.region elementwise` at the
+    position of their last op. `--rlx-unfuse` is the exact inverse.
+  }];
+  let options = [
+    Option<"maxInputs", "max-inputs", "unsigned", /*default=*/"16",
+           "Most distinct inputs a region may read">,
+    Option<"multiOutput", "multi-output", "bool", /*default=*/"true",
+           "Let producers with users outside a region become extra results">,
+  ];
+}
+
+def RlxUnfuse : Pass<"rlx-unfuse"> {
+  let summary = "Inline every rlx.region back into its parent block";
+  let description = [{
+    The exact inverse of `--rlx-form-regions`: each region's body ops move
+    in front of it with the body arguments replaced by the region inputs,
+    and the region's results by the yielded values.
+  }];
+}
+
+def RlxKernelReport : Pass<"rlx-kernel-report"> {
+  let summary = "Remark how many loop nests each function has";
+  let description = [{
+    Emits one remark per function, `'NAME' has N loop nests`, counting the
+    structured (linalg) ops it contains: each becomes one loop nest on CPU
+    and one kernel on GPU. Run it after lowering and fusion (rlx-compile
+    `--kernel-report` runs it at that point of the CPU pipeline).
+  }];
+}
+
 #endif // RLX_TRANSFORMS_PASSES_TD

@@ -26,6 +26,7 @@ void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
   populateConvPoolToLinalgPatterns(patterns);
   populateIndexingToLinalgPatterns(patterns);
   populateScanToLinalgPatterns(patterns);
+  populateRegionToLinalgPatterns(patterns);
 }
 
 namespace {

@@ -24,6 +24,9 @@ void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
 /// Index reductions, scans and top-k.
 void populateScanToLinalgPatterns(RewritePatternSet &patterns);
 
+/// rlx.region: one linalg.generic per elementwise region.
+void populateRegionToLinalgPatterns(RewritePatternSet &patterns);
+
 /// All of the above.
 void populateRlxToLinalgPatterns(RewritePatternSet &patterns);
 

@@ -511,5 +511,6 @@ include "rlx/Dialect/Rlx/IR/RlxNormOps.td"
 include "rlx/Dialect/Rlx/IR/RlxConvPoolOps.td"
 include "rlx/Dialect/Rlx/IR/RlxIndexingOps.td"
 include "rlx/Dialect/Rlx/IR/RlxScanOps.td"
+include "rlx/Dialect/Rlx/IR/RlxRegionOps.td"
 
 #endif // RLX_DIALECT_RLX_IR_RLXOPS_TD
