@@ -21,7 +21,7 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   // Signatures are read while functions still take tensors.
   pm.addPass(createRlxExportAbi());
   if (options.formRegions)
-    pm.addNestedPass<func::FuncOp>(createRlxFormRegions());
+    buildFusionPipeline(pm);
   pm.addNestedPass<func::FuncOp>(createRlxToLinalg());
   pm.addPass(createCanonicalizerPass());
   if (options.fuseElementwise)
@@ -61,7 +61,14 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 }
 
+void mlir::rlx::buildFusionPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createRlxFormRegions());
+}
+
 void mlir::rlx::registerRlxPipelines() {
+  PassPipelineRegistration<>(
+      "rlx-fuse", "Fuse rlx graphs into rlx.region kernels",
+      buildFusionPipeline);
   PassPipelineRegistration<CpuPipelineOptions>(
       "rlx-cpu-pipeline",
       "Lower rlx to the LLVM dialect for CPUs, with the runtime's C ABI",

@@ -30,7 +30,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 /// with the runtime's `rlx_invoke_*` entry points.
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
-/// Registers `rlx-cpu-pipeline`.
+/// The fusion pipeline, `rlx-fuse`: rlx-form-regions on every function.
+/// (Named fused-op patterns will run first once they exist.)
+void buildFusionPipeline(OpPassManager &pm);
+
+/// Registers `rlx-cpu-pipeline` and `rlx-fuse`.
 void registerRlxPipelines();
 
 } // namespace rlx
