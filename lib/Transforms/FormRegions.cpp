@@ -32,8 +32,15 @@ namespace {
 struct Cluster {
   Operation *seed;
   llvm::SetVector<Operation *> ops;
+  /// Members that are copied into the region while the original stays for
+  /// users outside it.
+  DenseSet<Operation *> recomputed;
 
   bool contains(Operation *op) const { return ops.contains(op); }
+  /// A member whose results only cluster ops read.
+  bool owns(Operation *op) const {
+    return contains(op) && !recomputed.contains(op);
+  }
 
   /// Distinct values the cluster reads from outside, were `extra` to join.
   unsigned countInputs(Operation *extra) const {
@@ -53,23 +60,32 @@ struct Cluster {
 };
 } // namespace
 
-/// Whether `producer` may join `cluster`, and if so, as an extra result.
-static bool canAbsorb(const Cluster &cluster, Operation *producer,
-                      bool multiOutput, unsigned maxInputs) {
+enum class Absorb { No, Join, Recompute };
+
+/// Whether `producer` may join `cluster`: as a member (its outside users, if
+/// any, read an extra region result), or as a recomputed copy.
+static Absorb canAbsorb(const Cluster &cluster, Operation *producer,
+                        bool multiOutput, bool recompute, unsigned maxInputs) {
   if (!isElementwiseFusible(producer) || cluster.contains(producer) ||
       producer->getBlock() != cluster.seed->getBlock() ||
-      getShape(producer) != getShape(cluster.seed))
-    return false;
+      getShape(producer) != getShape(cluster.seed) ||
+      cluster.countInputs(producer) > maxInputs)
+    return Absorb::No;
+  bool servedByResult = true;
   for (Operation *user : producer->getUsers()) {
-    if (cluster.contains(user))
+    if (cluster.owns(user))
       continue;
-    // A user outside reads the region's result, defined at the seed.
+    // A user outside reads the region's result, defined at the seed; a
+    // recomputed member's original stays before it.
     Operation *ancestor =
         cluster.seed->getBlock()->findAncestorOpInBlock(*user);
-    if (!multiOutput || !ancestor || !cluster.seed->isBeforeInBlock(ancestor))
-      return false;
+    if (!multiOutput || !ancestor || cluster.recomputed.contains(user) ||
+        !cluster.seed->isBeforeInBlock(ancestor))
+      servedByResult = false;
   }
-  return cluster.countInputs(producer) <= maxInputs;
+  if (servedByResult)
+    return Absorb::Join;
+  return recompute ? Absorb::Recompute : Absorb::No;
 }
 
 /// Replaces the cluster's ops with one rlx.region at the seed.
@@ -87,10 +103,12 @@ static void createRegion(RewriterBase &rewriter, Cluster &cluster) {
       if (!def || !cluster.contains(def))
         inputs.insert(operand);
     }
+    if (cluster.recomputed.contains(op))
+      continue;
     Value result = op->getResult(0);
     if (op == cluster.seed ||
         llvm::any_of(result.getUsers(),
-                     [&](Operation *user) { return !cluster.contains(user); }))
+                     [&](Operation *user) { return !cluster.owns(user); }))
       results.push_back(result);
   }
 
@@ -114,10 +132,11 @@ static void createRegion(RewriterBase &rewriter, Cluster &cluster) {
 
   for (auto [result, replacement] : llvm::zip(results, region.getResults()))
     rewriter.replaceUsesWithIf(result, replacement, [&](OpOperand &use) {
-      return !cluster.contains(use.getOwner());
+      return !cluster.owns(use.getOwner());
     });
   for (Operation *op : llvm::reverse(ops))
-    rewriter.eraseOp(op);
+    if (!cluster.recomputed.contains(op))
+      rewriter.eraseOp(op);
 }
 
 namespace {
@@ -147,16 +166,24 @@ struct RlxFormRegionsPass
           for (unsigned i = 0; i < cluster.ops.size(); ++i)
             for (Value operand : cluster.ops[i]->getOperands()) {
               Operation *producer = operand.getDefiningOp();
-              if (producer && !clustered.contains(producer) &&
-                  canAbsorb(cluster, producer, multiOutput, maxInputs)) {
-                cluster.ops.insert(producer);
-                grew = true;
-              }
+              if (!producer || clustered.contains(producer))
+                continue;
+              Absorb how = canAbsorb(cluster, producer, multiOutput,
+                                     recompute, maxInputs);
+              if (how == Absorb::No)
+                continue;
+              cluster.ops.insert(producer);
+              if (how == Absorb::Recompute)
+                cluster.recomputed.insert(producer);
+              grew = true;
             }
         }
         if (cluster.ops.size() < 2)
           continue;
-        clustered.insert(cluster.ops.begin(), cluster.ops.end());
+        // A recomputed original may still seed or join another region.
+        for (Operation *member : cluster.ops)
+          if (!cluster.recomputed.contains(member))
+            clustered.insert(member);
         clusters.push_back(std::move(cluster));
       }
       for (Cluster &cluster : clusters)

@@ -56,6 +56,9 @@ def RlxFormRegions : Pass<"rlx-form-regions"> {
     - a producer with other users joins as an extra region result when
       `multi-output` is on and all those users come after the cluster, so
       nothing observes a different value;
+    - otherwise, with `recompute`, a copy of the producer joins the region
+      and the original stays for its other users (elementwise ops are
+      cheaper to recompute than to store and reload);
     - a producer that would take the region past `max-inputs` distinct
       inputs stays outside.
 
@@ -67,6 +70,8 @@ def RlxFormRegions : Pass<"rlx-form-regions"> {
            "Most distinct inputs a region may read">,
     Option<"multiOutput", "multi-output", "bool", /*default=*/"true",
            "Let producers with users outside a region become extra results">,
+    Option<"recompute", "recompute", "bool", /*default=*/"false",
+           "Copy producers that cannot join otherwise into the region">,
   ];
 }
 
