@@ -7,6 +7,7 @@
 // `rlx_invoke_<name>` per public function (docs/runtime.md).
 //
 //===----------------------------------------------------------------------===//
+#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
@@ -20,12 +21,10 @@
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
 #include "rlx/Pipelines/Pipelines.h"
 
-#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -103,35 +102,6 @@ createHostTargetMachine(std::string &error) {
   return machine;
 }
 
-/// LLVM's default -O pipeline for `machine`, with glibc's libmvec as the
-/// vector math library so that loops calling expf, logf, sinf, ... vectorize
-/// (the shared object then links libmvec).
-static void optimizeModule(llvm::Module &module,
-                           llvm::TargetMachine &machine) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder(&machine);
-  llvm::TargetLibraryInfoImpl libraryInfo(machine.getTargetTriple());
-  libraryInfo.addVectorizableFunctionsFromVecLib(
-      llvm::VectorLibrary::LIBMVEC, machine.getTargetTriple());
-  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(libraryInfo); });
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::OptimizationLevel level = optLevel == 0   ? llvm::OptimizationLevel::O0
-                                  : optLevel == 1 ? llvm::OptimizationLevel::O1
-                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
-                                                  : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager passes =
-      optLevel == 0 ? builder.buildO0DefaultPipeline(level)
-                    : builder.buildPerModuleDefaultPipeline(level);
-  passes.run(module, mam);
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::InitializeNativeTarget();
@@ -199,7 +169,11 @@ int main(int argc, char **argv) {
     return fail(error);
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(machine->getTargetTriple());
-  optimizeModule(*llvmModule, *machine);
+  auto optimize = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                            machine.get());
+  if (llvm::Error err = optimize(llvmModule.get()))
+    return fail("LLVM optimization failed: " +
+                llvm::toString(std::move(err)));
   if (emitKind == EmitKind::LLVMIR)
     return writeOutput([&](llvm::raw_ostream &os) { llvmModule->print(os, nullptr); },
                        outputFile)
@@ -233,7 +207,7 @@ int main(int argc, char **argv) {
     return 0;
 
   llvm::StringRef linkArgs[] = {RLX_LINKER_DRIVER, "-shared", "-o",
-                                outputFile, objectPath, "-lmvec", "-lm"};
+                                outputFile, objectPath, "-lm"};
   std::string linkError;
   int status = llvm::sys::ExecuteAndWait(RLX_LINKER_DRIVER, linkArgs,
                                          std::nullopt, {}, 0, 0, &linkError);
