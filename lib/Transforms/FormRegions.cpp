@@ -199,7 +199,13 @@ struct RlxUnfusePass : rlx::impl::RlxUnfuseBase<RlxUnfusePass> {
     IRRewriter rewriter(&getContext());
     for (RegionOp region : regions) {
       YieldOp yield = region.getYield();
-      SmallVector<Value> yielded(yield.getValues());
+      // A yielded body argument is the region input it stands for.
+      SmallVector<Value> yielded;
+      for (Value value : yield.getValues()) {
+        auto arg = dyn_cast<BlockArgument>(value);
+        yielded.push_back(arg ? region.getInputs()[arg.getArgNumber()]
+                              : value);
+      }
       rewriter.eraseOp(yield);
       rewriter.inlineBlockBefore(&region.getBody().front(), region,
                                  region.getInputs());

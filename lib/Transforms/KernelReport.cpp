@@ -19,7 +19,7 @@ struct RlxKernelReportPass
       unsigned loopNests = 0;
       func->walk([&](linalg::LinalgOp) { ++loopNests; });
       func->emitRemark() << "'" << func.getName() << "' has " << loopNests
-                         << " loop nests";
+                         << (loopNests == 1 ? " loop nest" : " loop nests");
     });
   }
 };

@@ -1,0 +1,313 @@
+# RUN: %oracle_python %s
+# REQUIRES: torch
+# Fusion must not change results: every case is compiled twice, fused (the
+# default: rlx regions + linalg elementwise fusion) and with --no-fuse, run
+# with rlx-run on the same inputs; the two outputs must be identical bit for
+# bit (same dtype, shape and bytes, so NaN positions and signed zeros too),
+# and both must match a PyTorch float64 reference within tolerance. Each
+# case also checks with --kernel-report that fusion did reduce the number
+# of loop nests where it should.
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.environ.get("PYTHONPATH", "").split(os.pathsep)[0]
+                or "/work/main/python")
+sys.path.append("/work/main/python")
+from rlx_testing import Report, compare, run_function  # noqa: E402
+
+BUILD_DIR = os.environ.get("RLX_BUILD_DIR", "/work/main/build")
+TOOLS = os.path.join(BUILD_DIR, "bin")
+SRC_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def compile_module(src, so, fuse):
+    """Compiles `src` to `so`; returns {function: loop nests}."""
+    args = [os.path.join(TOOLS, "rlx-compile"), src, "-o", so,
+            "--kernel-report"]
+    if not fuse:
+        args.append("--no-fuse")
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0:
+        raise RuntimeError(f"rlx-compile failed:\n{proc.stderr[-2000:]}")
+    return {m[0]: int(m[1]) for m in
+            re.findall(r"remark: '(\w+)' has (\d+) loop nests?", proc.stderr)}
+
+
+def region_result_counts(src):
+    """Result counts of the rlx.regions --rlx-form-regions makes in `src`."""
+    proc = subprocess.run([os.path.join(TOOLS, "rlx-opt"), src,
+                           "--rlx-form-regions"],
+                          capture_output=True, text=True, timeout=60)
+    if proc.returncode != 0:
+        raise RuntimeError(f"rlx-opt failed:\n{proc.stderr[-2000:]}")
+    return [int(m.group(1) or 1) for m in
+            re.finditer(r"%\w+(?::(\d+))? = rlx\.region", proc.stdout)]
+
+
+def identical(a, b):
+    """None if a and b are the same array bit for bit, else a reason."""
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return f"fused {a.dtype}{list(a.shape)} vs unfused {b.dtype}{list(b.shape)}"
+    if a.tobytes() == b.tobytes():
+        return None
+    bad = np.frombuffer(a.tobytes(), np.uint8).reshape(a.size, -1) != \
+        np.frombuffer(b.tobytes(), np.uint8).reshape(b.size, -1)
+    bad = bad.any(axis=1)
+    i = int(np.argmax(bad))
+    return (f"fused != unfused at {int(bad.sum())}/{a.size} elements; first "
+            f"at flat index {i}: {a.flat[i]!r} vs {b.flat[i]!r}")
+
+
+class Case:
+    def __init__(self, name, src, function, draws, reference, tol,
+                 fewer_nests=True, min_region_results=None):
+        """draws: list of input lists (one run each); reference(*float64
+        torch tensors) -> output or tuple; tol per compare(); fewer_nests:
+        fusion must reduce the loop-nest count; min_region_results: the
+        formed regions must include one with at least this many results."""
+        self.name, self.src, self.function = name, src, function
+        self.draws, self.reference, self.tol = draws, reference, tol
+        self.fewer_nests = fewer_nests
+        self.min_region_results = min_region_results
+
+
+def run_case(case, tmp, report):
+    so = {True: f"{tmp}/{case.name}_fused.so",
+          False: f"{tmp}/{case.name}_unfused.so"}
+    try:
+        nests = {fuse: compile_module(case.src, so[fuse], fuse)
+                 for fuse in (True, False)}
+        fused_n = nests[True].get(case.function)
+        unfused_n = nests[False].get(case.function)
+        if fused_n is None or unfused_n is None:
+            raise RuntimeError(f"no kernel report for {case.function}")
+        if fused_n > unfused_n or (case.fewer_nests and fused_n >= unfused_n):
+            raise RuntimeError(f"fused has {fused_n} loop nests, unfused "
+                               f"{unfused_n}")
+        if case.min_region_results:
+            counts = region_result_counts(case.src)
+            if not counts or max(counts) < case.min_region_results:
+                raise RuntimeError(f"expected a region with >= "
+                                   f"{case.min_region_results} results, "
+                                   f"got result counts {counts}")
+    except Exception as e:
+        report.record(case.name, f"{type(e).__name__}: {e}")
+        return
+    for k, inputs in enumerate(case.draws):
+        name = f"{case.name}_{k} ({fused_n} vs {unfused_n} loop nests)"
+        try:
+            got = {fuse: run_function(so[fuse], case.function, inputs,
+                                      f"{tmp}/{case.name}_{k}_{int(fuse)}")
+                   for fuse in (True, False)}
+            want = case.reference(*[torch.from_numpy(
+                np.asarray(x, dtype=np.float64)) for x in inputs])
+            want = want if isinstance(want, tuple) else (want,)
+            reason = None
+            if len(got[True]) != len(want) or len(got[False]) != len(want):
+                reason = (f"{len(got[True])} fused / {len(got[False])} "
+                          f"unfused outputs, want {len(want)}")
+            for i in range(len(want)):
+                if reason:
+                    break
+                reason = identical(got[True][i], got[False][i])
+                for fuse in (True, False):
+                    reason = reason or compare(got[fuse][i], want[i],
+                                               case.tol)
+                    if reason:
+                        reason = (f"output {i} "
+                                  f"({'fused' if fuse else 'unfused'}): "
+                                  f"{reason}")
+                        break
+            report.record(name, reason)
+        except Exception as e:
+            report.record(name, f"{type(e).__name__}: {e}")
+
+
+#===----------------------------------------------------------------------===#
+# Cases
+#===----------------------------------------------------------------------===#
+
+def mlp_draw(seed):
+    rng = np.random.default_rng(seed)
+    shapes = [(8, 64), (64, 128), (128,), (128, 10), (10,)]
+    x = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    x[1] /= np.sqrt(64)
+    x[3] /= np.sqrt(128)
+    return x
+
+
+def mlp_ref(x, w1, b1, w2, b2):
+    return torch.softmax(F.gelu(x @ w1 + b1) @ w2 + b2, dim=-1)
+
+
+def cnn_draw(seed):
+    rng = np.random.default_rng(seed)
+    normal = lambda *s: rng.standard_normal(s).astype(np.float32)
+    return [normal(2, 3, 16, 16), normal(8, 3, 3, 3) / np.sqrt(27),
+            1 + 0.1 * normal(8), 0.1 * normal(8), 0.1 * normal(8),
+            rng.uniform(0.5, 1.5, 8).astype(np.float32),
+            normal(16, 8, 3, 3) / np.sqrt(72), normal(16, 10) / 4,
+            0.1 * normal(10)]
+
+
+def cnn_ref(x, w1, gamma, beta, mean, var, w2, w3, b3):
+    y = F.conv2d(x, w1, stride=1, padding=1)
+    y = F.batch_norm(y, mean, var, gamma, beta, training=False, eps=1e-5)
+    y = F.max_pool2d(F.relu(y), kernel_size=2, stride=2)
+    y = F.conv2d(y, w2, stride=2, padding=1)
+    y = F.adaptive_avg_pool2d(y, 1).flatten(1)
+    return torch.softmax(y @ w3 + b3, dim=-1)
+
+
+# A long elementwise chain with row, column and scalar broadcasting; one
+# region when fused: ARITH with correctly rounded operations only, CHAIN
+# with transcendental ones too (libm gives the same bits whether a loop is
+# fused or not). The f16 version rounds each intermediate to f16, so its
+# reference does too (`rnd`), and fused must round exactly like unfused.
+ARITH = """
+func.func @chain(%x: tensor<6x16xf32>, %b: tensor<16xf32>, %c: tensor<6x1xf32>,
+                 %s: tensor<f32>) -> tensor<6x16xf32> {
+  %0 = rlx.add %x, %b : (tensor<6x16xf32>, tensor<16xf32>) -> tensor<6x16xf32>
+  %1 = rlx.mul %0, %c : (tensor<6x16xf32>, tensor<6x1xf32>) -> tensor<6x16xf32>
+  %2 = rlx.relu %1 : tensor<6x16xf32>
+  %3 = rlx.sub %2, %s : (tensor<6x16xf32>, tensor<f32>) -> tensor<6x16xf32>
+  %4 = rlx.abs %3 : tensor<6x16xf32>
+  %5 = rlx.mul %4, %x : (tensor<6x16xf32>, tensor<6x16xf32>) -> tensor<6x16xf32>
+  %6 = rlx.max %5, %b : (tensor<6x16xf32>, tensor<16xf32>) -> tensor<6x16xf32>
+  %7 = rlx.div %6, %c : (tensor<6x16xf32>, tensor<6x1xf32>) -> tensor<6x16xf32>
+  %8 = rlx.abs %7 : tensor<6x16xf32>
+  %9 = rlx.sqrt %8 : tensor<6x16xf32>
+  %10 = rlx.sub %9, %b : (tensor<6x16xf32>, tensor<16xf32>) -> tensor<6x16xf32>
+  return %10 : tensor<6x16xf32>
+}
+"""
+
+
+def arith_ref(x, b, c, s):
+    y = torch.relu((x + b) * c)
+    y = torch.maximum(torch.abs(y - s) * x, b)
+    return torch.sqrt(torch.abs(y / c)) - b
+
+
+CHAIN = """
+func.func @chain(%x: tensor<6x16x{T}>, %b: tensor<16x{T}>, %c: tensor<6x1x{T}>,
+                 %s: tensor<{T}>) -> tensor<6x16x{T}> {{
+  %0 = rlx.add %x, %b : (tensor<6x16x{T}>, tensor<16x{T}>) -> tensor<6x16x{T}>
+  %1 = rlx.mul %0, %c : (tensor<6x16x{T}>, tensor<6x1x{T}>) -> tensor<6x16x{T}>
+  %2 = rlx.gelu %1 : tensor<6x16x{T}>
+  %3 = rlx.sub %2, %s : (tensor<6x16x{T}>, tensor<{T}>) -> tensor<6x16x{T}>
+  %4 = rlx.tanh %3 : tensor<6x16x{T}>
+  %5 = rlx.mul %4, %x : (tensor<6x16x{T}>, tensor<6x16x{T}>) -> tensor<6x16x{T}>
+  %6 = rlx.sigmoid %5 : tensor<6x16x{T}>
+  %7 = rlx.div %6, %c : (tensor<6x16x{T}>, tensor<6x1x{T}>) -> tensor<6x16x{T}>
+  %8 = rlx.exp %7 : tensor<6x16x{T}>
+  %9 = rlx.sqrt %8 : tensor<6x16x{T}>
+  %10 = rlx.sub %9, %b : (tensor<6x16x{T}>, tensor<16x{T}>) -> tensor<6x16x{T}>
+  return %10 : tensor<6x16x{T}>
+}}
+"""
+
+
+def chain_ref(rnd):
+    def ref(x, b, c, s):
+        y = rnd(x + b)
+        y = rnd(y * c)
+        y = rnd(F.gelu(y))
+        y = rnd(y - s)
+        y = rnd(torch.tanh(y))
+        y = rnd(y * x)
+        y = rnd(torch.sigmoid(y))
+        y = rnd(y / c)
+        y = rnd(torch.exp(y))
+        y = rnd(torch.sqrt(y))
+        return rnd(y - b)
+    return ref
+
+
+def chain_draw(seed, dtype):
+    rng = np.random.default_rng(seed)
+    u = lambda *s: rng.uniform(-2, 2, s).astype(dtype)
+    c = rng.uniform(0.5, 2, (6, 1)).astype(dtype)
+    c[::2] *= -1  # keep |c| >= 0.5 for the division
+    return [u(6, 16), u(16), c, u()]
+
+
+# A multi-use producer: %e feeds the chain and, after the chain's end, a
+# softmax and the results, so it becomes an extra region result.
+MULTI = """
+func.func @multi(%x: tensor<5x7x{T}>, %b: tensor<7x{T}>)
+    -> (tensor<5x7x{T}>, tensor<5x7x{T}>, tensor<5x7x{T}>) {{
+  %m = rlx.mul %x, %b : (tensor<5x7x{T}>, tensor<7x{T}>) -> tensor<5x7x{T}>
+  %e = rlx.exp %m : tensor<5x7x{T}>
+  %n = rlx.neg %e : tensor<5x7x{T}>
+  %a = rlx.add %n, %x : (tensor<5x7x{T}>, tensor<5x7x{T}>) -> tensor<5x7x{T}>
+  %t = rlx.tanh %a : tensor<5x7x{T}>
+  %sm = rlx.softmax %e axis = -1 : tensor<5x7x{T}>
+  return %t, %sm, %e : tensor<5x7x{T}>, tensor<5x7x{T}>, tensor<5x7x{T}>
+}}
+"""
+
+
+def multi_ref(rnd):
+    def ref(x, b):
+        e = rnd(torch.exp(rnd(x * b)))
+        t = rnd(torch.tanh(rnd(rnd(-e) + x)))
+        return t, torch.softmax(e, dim=-1), e
+    return ref
+
+
+def multi_draw(seed, dtype):
+    rng = np.random.default_rng(seed)
+    return [rng.uniform(-1.5, 1.5, (5, 7)).astype(dtype),
+            rng.uniform(-1.5, 1.5, 7).astype(dtype)]
+
+
+def main():
+    report = Report()
+    f16 = lambda t: t.to(torch.float16).to(torch.float64)
+    exact = lambda t: t
+    with tempfile.TemporaryDirectory() as tmp:
+        def module(name, text):
+            path = f"{tmp}/{name}.mlir"
+            with open(path, "w") as f:
+                f.write(text)
+            return path
+
+        cases = [
+            Case("mlp", f"{SRC_ROOT}/examples/mlp.mlir", "mlp",
+                 [mlp_draw(s) for s in (0, 1, 2)], mlp_ref, (1e-5, 1e-6)),
+            Case("cnn", f"{SRC_ROOT}/examples/cnn.mlir", "cnn",
+                 [cnn_draw(s) for s in (0, 1, 2)], cnn_ref, (1e-5, 1e-6)),
+            Case("chain_f32", module("chain_f32", ARITH), "chain",
+                 [chain_draw(s, np.float32) for s in (0, 1, 2)], arith_ref,
+                 (1e-5, 1e-6)),
+            Case("chain_transcendental_f32",
+                 module("chain_tf32", CHAIN.format(T="f32")), "chain",
+                 [chain_draw(s, np.float32) for s in (0, 1, 2)],
+                 chain_ref(lambda t: t), (1e-5, 1e-6)),
+            # Intermediates rounded to f16 in the reference as well: what is
+            # left is the f32 libm error, up to one f16 ulp after rounding.
+            Case("chain_f16", module("chain_f16", CHAIN.format(T="f16")),
+                 "chain", [chain_draw(s, np.float16) for s in (0, 1, 2)],
+                 chain_ref(f16), (2e-3, 2e-3)),
+            Case("multi_output_f32", module("multi_f32", MULTI.format(T="f32")),
+                 "multi", [multi_draw(s, np.float32) for s in (0, 1)],
+                 multi_ref(exact), (1e-5, 1e-6), min_region_results=2),
+            Case("multi_output_f16", module("multi_f16", MULTI.format(T="f16")),
+                 "multi", [multi_draw(s, np.float16) for s in (0, 1)],
+                 multi_ref(f16), (2e-3, 2e-3), min_region_results=2),
+        ]
+        for case in cases:
+            run_case(case, tmp, report)
+    report.finish()
+
+
+if __name__ == "__main__":
+    main()

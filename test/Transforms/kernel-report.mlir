@@ -1,0 +1,68 @@
+// RUN: rlx-opt %s --rlx-form-regions --rlx-to-linalg --rlx-kernel-report -verify-diagnostics -o /dev/null
+// RUN: rlx-opt %s --rlx-form-regions --rlx-to-linalg --rlx-kernel-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGIONS
+// RUN: rlx-opt %s --rlx-to-linalg --rlx-kernel-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPS
+// RUN: rlx-compile %s --kernel-report -o %t.so 2>&1 | FileCheck %s --check-prefix=FUSED
+// RUN: rlx-compile %s --no-fuse --kernel-report -o %t.so 2>&1 | FileCheck %s --check-prefix=NOFUSE
+
+// --rlx-kernel-report remarks how many loop nests (linalg ops) each function
+// has. Counts, by what each op lowers to:
+// - an elementwise op, or a whole rlx.region: one linalg.generic;
+// - rlx.softmax: five (fill + max reduction, fill + sum of exps, normalize);
+// - rlx.matmul: two (linalg.fill of the accumulator + linalg.matmul).
+// rlx-compile additionally runs linalg elementwise fusion unless --no-fuse;
+// it merges a generic into its consumer only when that is its one use.
+
+// A 4-op elementwise chain: one region, one loop nest; four unfused.
+// expected-remark @below {{'chain' has 1 loop nest}}
+func.func @chain(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %0 = rlx.add %x, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %1 = rlx.gelu %0 : tensor<4x8xf32>
+  %2 = rlx.mul %1, %1 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %3 = rlx.exp %2 : tensor<4x8xf32>
+  return %3 : tensor<4x8xf32>
+}
+// REGIONS: remark: 'chain' has 1 loop nest
+// OPS:     remark: 'chain' has 4 loop nests
+// FUSED:   remark: 'chain' has 1 loop nest
+// NOFUSE:  remark: 'chain' has 4 loop nests
+
+// Two 2-op chains around a softmax: 1 + 5 + 1 = 7 with regions, 2 + 5 + 2
+// = 9 without. In rlx-compile linalg fusion also merges the softmax's
+// normalizing generic (one use) into the second region: 6.
+// expected-remark @below {{'softmax_in_middle' has 7 loop nests}}
+func.func @softmax_in_middle(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = rlx.exp %x : tensor<4x8xf32>
+  %1 = rlx.neg %0 : tensor<4x8xf32>
+  %2 = rlx.softmax %1 axis = -1 : tensor<4x8xf32>
+  %3 = rlx.abs %2 : tensor<4x8xf32>
+  %4 = rlx.sqrt %3 : tensor<4x8xf32>
+  return %4 : tensor<4x8xf32>
+}
+// REGIONS: remark: 'softmax_in_middle' has 7 loop nests
+// OPS:     remark: 'softmax_in_middle' has 9 loop nests
+// FUSED:   remark: 'softmax_in_middle' has 6 loop nests
+// NOFUSE:  remark: 'softmax_in_middle' has 9 loop nests
+
+// matmul + bias + gelu: fill + matmul + one region = 3; 4 unfused.
+// expected-remark @below {{'linear_gelu' has 3 loop nests}}
+func.func @linear_gelu(%x: tensor<8x64xf32>, %w: tensor<64x128xf32>, %b: tensor<128xf32>) -> tensor<8x128xf32> {
+  %h = rlx.matmul %x, %w : (tensor<8x64xf32>, tensor<64x128xf32>) -> tensor<8x128xf32>
+  %hb = rlx.add %h, %b : (tensor<8x128xf32>, tensor<128xf32>) -> tensor<8x128xf32>
+  %a = rlx.gelu %hb : tensor<8x128xf32>
+  return %a : tensor<8x128xf32>
+}
+// REGIONS: remark: 'linear_gelu' has 3 loop nests
+// OPS:     remark: 'linear_gelu' has 4 loop nests
+// FUSED:   remark: 'linear_gelu' has 3 loop nests
+// NOFUSE:  remark: 'linear_gelu' has 4 loop nests
+
+// A single elementwise op: one loop nest either way.
+// expected-remark @below {{'single' has 1 loop nest}}
+func.func @single(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = rlx.exp %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// REGIONS: remark: 'single' has 1 loop nest
+// OPS:     remark: 'single' has 1 loop nest
+// FUSED:   remark: 'single' has 1 loop nest
+// NOFUSE:  remark: 'single' has 1 loop nest
