@@ -12,9 +12,10 @@ using namespace mlir::rlx;
 static FailureOr<RankedTensorType>
 getActivationType(std::optional<Location> loc, Value value, StringRef what,
                   int64_t minSpatial = 1, int64_t maxSpatial = 3) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type)
-    return emitOptionalError(loc, "expected a ranked tensor ", what);
+  FailureOr<RankedTensorType> ranked = getRankedType(loc, value, what);
+  if (failed(ranked))
+    return failure();
+  RankedTensorType type = *ranked;
   int64_t spatial = type.getRank() - 2;
   if (spatial < minSpatial || spatial > maxSpatial) {
     if (minSpatial == maxSpatial)
@@ -63,9 +64,10 @@ static LogicalResult checkConvAttributes(std::optional<Location> loc,
 /// The weight as a ranked tensor of the same rank as the input.
 static FailureOr<RankedTensorType> getWeightType(std::optional<Location> loc,
                                                  Value weight, int64_t rank) {
-  auto type = dyn_cast<RankedTensorType>(weight.getType());
-  if (!type)
-    return emitOptionalError(loc, "expected a ranked tensor weight");
+  FailureOr<RankedTensorType> ranked = getRankedType(loc, weight, "weight");
+  if (failed(ranked))
+    return failure();
+  RankedTensorType type = *ranked;
   if (type.getRank() != rank)
     return emitOptionalError(loc, "weight must have rank ", rank,
                              " like the input, got ",

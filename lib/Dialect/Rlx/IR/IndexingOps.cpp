@@ -12,17 +12,6 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// The ranked tensor type of `value`, or an error: inferReturnTypes runs
-/// before the ODS operand constraints are checked.
-static FailureOr<RankedTensorType> getRankedType(std::optional<Location> loc,
-                                                 Value value,
-                                                 StringRef what) {
-  if (auto type = dyn_cast<RankedTensorType>(value.getType()))
-    return type;
-  return emitOptionalError(loc, "expected ", what,
-                           " to be a ranked tensor, got ", value.getType());
-}
-
 /// `axis` normalized from [-rank, rank) to [0, rank), or an op error naming
 /// it as `what`.
 static FailureOr<int64_t> verifyAxis(Operation *op, int64_t axis, int64_t rank,

@@ -2,7 +2,9 @@
 #ifndef RLX_LIB_DIALECT_RLX_IR_OPUTILS_H
 #define RLX_LIB_DIALECT_RLX_IR_OPUTILS_H
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
 
 #include <string>
@@ -16,6 +18,11 @@ std::string formatShape(ArrayRef<int64_t> shape);
 /// naming `what` otherwise.
 FailureOr<int64_t> normalizeAxis(std::optional<Location> loc, int64_t axis,
                                  int64_t rank, StringRef what = "axis");
+
+/// The type of `value` as a ranked tensor; fails with a diagnostic naming
+/// `what` (e.g. "input") otherwise.
+FailureOr<RankedTensorType> getRankedType(std::optional<Location> loc,
+                                          Value value, StringRef what);
 
 } // namespace mlir::rlx
 

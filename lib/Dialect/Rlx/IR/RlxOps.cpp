@@ -24,6 +24,15 @@ std::string mlir::rlx::formatShape(ArrayRef<int64_t> shape) {
   return text;
 }
 
+FailureOr<RankedTensorType> mlir::rlx::getRankedType(std::optional<Location> loc,
+                                                    Value value,
+                                                    StringRef what) {
+  if (auto type = dyn_cast<RankedTensorType>(value.getType()))
+    return type;
+  return emitOptionalError(loc, "expected ", what,
+                           " to be a ranked tensor, got ", value.getType());
+}
+
 FailureOr<int64_t> mlir::rlx::normalizeAxis(std::optional<Location> loc,
                                             int64_t axis, int64_t rank,
                                             StringRef what) {
