@@ -27,6 +27,10 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCSEPass());
+  if (options.fuseEpilogues) {
+    pm.addNestedPass<func::FuncOp>(createRlxFuseEpilogues());
+    pm.addPass(createCanonicalizerPass());
+  }
   if (options.kernelReport)
     pm.addPass(createRlxKernelReport());
 

@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXKERNELREPORT
@@ -16,8 +17,16 @@ struct RlxKernelReportPass
     : rlx::impl::RlxKernelReportBase<RlxKernelReportPass> {
   void runOnOperation() override {
     getOperation()->walk([](FunctionOpInterface func) {
+      // Outermost loop constructs: a linalg op or an scf loop with no loop
+      // around it.
       unsigned loopNests = 0;
-      func->walk([&](linalg::LinalgOp) { ++loopNests; });
+      func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (isa<linalg::LinalgOp, LoopLikeOpInterface>(op)) {
+          ++loopNests;
+          return WalkResult::skip();
+        }
+        return WalkResult::advance();
+      });
       func->emitRemark() << "'" << func.getName() << "' has " << loopNests
                          << (loopNests == 1 ? " loop nest" : " loop nests");
     });

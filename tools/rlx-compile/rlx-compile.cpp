@@ -62,8 +62,8 @@ cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::MLIR, "mlir",
                           "the LLVM dialect after the pipeline")));
 cl::opt<bool> noFuse("no-fuse",
-                     cl::desc("Disable fusion (rlx regions and linalg "
-                              "elementwise fusion)"),
+                     cl::desc("Disable fusion (rlx regions, linalg "
+                              "elementwise fusion, epilogue fusion)"),
                      cl::init(false));
 cl::opt<bool> kernelReport(
     "kernel-report",
@@ -138,6 +138,7 @@ int main(int argc, char **argv) {
   rlx::CpuPipelineOptions pipelineOptions;
   pipelineOptions.fuseElementwise = !noFuse;
   pipelineOptions.formRegions = !noFuse;
+  pipelineOptions.fuseEpilogues = !noFuse;
   pipelineOptions.kernelReport = kernelReport;
   rlx::buildCpuPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))

@@ -17,6 +17,10 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "fuse-elementwise",
       llvm::cl::desc("Fuse producer/consumer linalg elementwise ops"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fuseEpilogues{
+      *this, "fuse-epilogues",
+      llvm::cl::desc("Apply contraction epilogues tile by tile"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> kernelReport{
       *this, "kernel-report",
       llvm::cl::desc("Remark the number of loop nests of each function "
@@ -25,7 +29,7 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 };
 
 /// rlx on tensors all the way to the LLVM dialect: rlx-export-abi,
-/// rlx-form-regions, rlx-to-linalg, elementwise fusion, one-shot bufferization with results
+/// rlx-form-regions, rlx-to-linalg, elementwise fusion, epilogue fusion, one-shot bufferization with results
 /// as out-parameters, deallocation, loops, and conversion to LLVM, ending
 /// with the runtime's `rlx_invoke_*` entry points.
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);

@@ -2,6 +2,7 @@
 #ifndef RLX_TRANSFORMS_PASSES_H
 #define RLX_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::rlx {

@@ -84,12 +84,40 @@ def RlxUnfuse : Pass<"rlx-unfuse"> {
   }];
 }
 
+def RlxFuseEpilogues : Pass<"rlx-fuse-epilogues", "::mlir::func::FuncOp"> {
+  let summary = "Apply elementwise epilogues to contraction results tile by tile";
+  let description = [{
+    Runs on linalg on tensors. For every all-parallel `linalg.generic` that
+    reads the single-use result of a contraction (a linalg op with reduction
+    loops: matmul, batched matmul, convolution, dot_general), tiles the
+    generic along its parallel loops and fuses the contraction and its
+    initialization into the tile loop, so the epilogue (bias, activation,
+    residual, scale, cast) runs on each result tile while it is in cache and
+    the full-size contraction result is never stored.
+
+    Only the contraction and its destination are fused: elementwise
+    prologues would be recomputed for every tile. Tiles span whole
+    reduction loops, so every result element is summed in the same order as
+    without this pass (bit-identical results). Tile sizes divide the loops
+    (full, static tiles). Slices of the untiled ops are left for
+    canonicalization to remove.
+  }];
+  let options = [
+    ListOption<"tileSizes", "tile-sizes", "int64_t",
+               "Tile sizes of the two innermost parallel loops (outer loops "
+               "get 1)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def RlxKernelReport : Pass<"rlx-kernel-report"> {
   let summary = "Remark how many loop nests each function has";
   let description = [{
-    Emits one remark per function, `'NAME' has N loop nests`, counting the
-    structured (linalg) ops it contains: each becomes one loop nest on CPU
-    and one kernel on GPU. Run it after lowering and fusion (rlx-compile
+    Emits one remark per function, `'NAME' has N loop nests`, counting its
+    outermost loop constructs: structured (linalg) ops and `scf` loops not
+    nested in another loop. Each becomes one loop nest on CPU and one kernel
+    on GPU. Run it after lowering and fusion (rlx-compile
     `--kernel-report` runs it at that point of the CPU pipeline).
   }];
 }
