@@ -10,6 +10,8 @@ in the same run. Never asserted anywhere: timings depend on the machine.
      (numpy.copyto: read 64 MiB, write 64 MiB), and
    - PyTorch eager running the same chain op by op.
 2. layer_norm and softmax on [8192, 1024] f32 against PyTorch.
+3. A linear layer gelu(x @ w + b) on [512, 512] f32 (contraction with an
+   epilogue), fused and unfused, against PyTorch (OpenBLAS/oneDNN).
 
 rlx-run reports the median of N invocations (inputs made once, outputs
 preallocated); the baselines report the median of N timed calls. PyTorch runs
@@ -55,6 +57,19 @@ func.func @softmax(%x: tensor<{ROWS}x{COLS}xf32>) -> tensor<{ROWS}x{COLS}xf32> {
   %0 = rlx.softmax %x axis = -1 : tensor<{ROWS}x{COLS}xf32>
   return %0 : tensor<{ROWS}x{COLS}xf32>
 }}
+"""
+
+
+LINEAR = """
+func.func @linear(%x: tensor<512x512xf32>, %w: tensor<512x512xf32>,
+                  %b: tensor<512xf32>) -> tensor<512x512xf32> {
+  %h = rlx.matmul %x, %w
+      : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
+  %hb = rlx.add %h, %b
+      : (tensor<512x512xf32>, tensor<512xf32>) -> tensor<512x512xf32>
+  %a = rlx.gelu %hb : tensor<512x512xf32>
+  return %a : tensor<512x512xf32>
+}
 """
 
 
@@ -139,6 +154,18 @@ def main():
                   f"PyTorch {theirs:.2f} ms ({threads} threads, "
                   f"{theirs / ours:.2f}x), {theirs1:.2f} ms (1 thread, "
                   f"{theirs1 / ours:.2f}x)")
+
+        linear = compile_module(tools, LINEAR, f"{tmp}/linear")
+        linear_unfused = compile_module(tools, LINEAR, f"{tmp}/linear_nf",
+                                        "--no-fuse")
+        xl, wl, bl = torch.randn(512, 512), torch.randn(512, 512), torch.randn(512)
+        ref = lambda: torch.nn.functional.gelu(xl @ wl + bl)
+        theirs = median_ms(ref, args.runs)
+        ours = rlx_ms(tools, linear, "linear", args.runs)
+        ours_nf = rlx_ms(tools, linear_unfused, "linear", args.runs)
+        print(f"linear gelu(x @ w + b) [512, 512] f32: rlx fused {ours:.2f} ms, "
+              f"unfused {ours_nf:.2f} ms, PyTorch {theirs:.2f} ms "
+              f"({threads} threads; rlx fused at {theirs / ours:.2f}x)")
 
 
 if __name__ == "__main__":

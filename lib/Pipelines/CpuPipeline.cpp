@@ -31,6 +31,7 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createRlxFuseEpilogues());
     pm.addPass(createCanonicalizerPass());
   }
+  pm.addNestedPass<func::FuncOp>(createRlxInterchangeReductions());
   if (options.kernelReport)
     pm.addPass(createRlxKernelReport());
 

@@ -16,15 +16,19 @@ namespace mlir::rlx {
 
 using namespace mlir;
 
-/// The contraction results `epilogue` reads that nothing else reads (a
-/// contraction being any linalg op with reduction loops, none of them
-/// empty).
+/// The contraction results `epilogue` reads element for element and nothing
+/// else reads (a contraction being any linalg op with reduction loops, none
+/// of them empty).
 static SmallVector<Operation *> getFusibleContractions(linalg::GenericOp
                                                            epilogue) {
   SmallVector<Operation *> contractions;
-  for (Value input : epilogue.getDpsInputs()) {
+  for (OpOperand *operand : epilogue.getDpsInputOperands()) {
+    Value input = operand->get();
     auto producer = input.getDefiningOp<linalg::LinalgOp>();
+    // A broadcast read (a row statistic used across the row) would make
+    // every tile recompute the whole contraction.
     if (producer && producer.getNumReductionLoops() > 0 &&
+        epilogue.getMatchingIndexingMap(operand).isPermutation() &&
         producer->getNumResults() == 1 && input.hasOneUse() &&
         llvm::all_of(producer.getStaticLoopRanges(),
                      [](int64_t bound) { return bound > 0; }))
@@ -34,10 +38,10 @@ static SmallVector<Operation *> getFusibleContractions(linalg::GenericOp
 }
 
 /// A tile size for a loop of `extent` iterations: the whole loop when it is
-/// at most `requested`, else the largest divisor of `extent` not above
+/// at most `requested` or `requested` is 0, else the largest divisor of `extent` not above
 /// `requested`, unless that is under a quarter of it (then the whole loop).
 static int64_t getDividingTileSize(int64_t extent, int64_t requested) {
-  if (extent <= requested)
+  if (requested == 0 || extent <= requested)
     return extent;
   for (int64_t size = requested; size * 4 >= requested; --size)
     if (extent % size == 0)
@@ -52,12 +56,14 @@ struct RlxFuseEpiloguesPass
 
   void runOnOperation() override {
     SmallVector<int64_t> innerSizes(tileSizes.begin(), tileSizes.end());
+    // Row blocks over whole rows by default: the contraction keeps its
+    // long contiguous inner loop, and a block of rows stays in cache.
     if (innerSizes.empty())
-      innerSizes = {32, 32};
+      innerSizes = {16, 0};
     if (innerSizes.size() != 2 ||
-        llvm::any_of(innerSizes, [](int64_t s) { return s <= 0; })) {
+        llvm::any_of(innerSizes, [](int64_t s) { return s < 0; })) {
       getOperation().emitError()
-          << "rlx-fuse-epilogues: 'tile-sizes' takes two positive sizes";
+          << "rlx-fuse-epilogues: 'tile-sizes' takes two sizes >= 0";
       return signalPassFailure();
     }
 

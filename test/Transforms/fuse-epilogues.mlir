@@ -1,8 +1,8 @@
-// RUN: rlx-opt %s --rlx-to-linalg --linalg-fuse-elementwise-ops --rlx-fuse-epilogues --canonicalize -split-input-file | FileCheck %s
+// RUN: rlx-opt %s --rlx-to-linalg --linalg-fuse-elementwise-ops --rlx-fuse-epilogues="tile-sizes=8,32" --canonicalize -split-input-file | FileCheck %s
 // RUN: rlx-opt %s --rlx-to-linalg --rlx-fuse-epilogues="tile-sizes=4,16" --canonicalize -split-input-file | FileCheck %s --check-prefix=SMALL
-// RUN: not rlx-opt %s --rlx-fuse-epilogues="tile-sizes=0,8" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not rlx-opt %s --rlx-fuse-epilogues="tile-sizes=-1,8" 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: rlx-fuse-epilogues: 'tile-sizes' takes two positive sizes
+// BAD: rlx-fuse-epilogues: 'tile-sizes' takes two sizes >= 0
 
 // matmul + bias: the epilogue is tiled (64 columns in tiles of 32; 8 rows
 // fit one tile) and the fill and the matmul move into the tile loop, which
@@ -62,4 +62,16 @@ func.func @prologue_stays(%x: tensor<8x16xf32>, %w: tensor<16x64xf32>) -> tensor
 func.func @empty_reduction(%x: tensor<0x3xf32>) -> tensor<3xf32> {
   %0 = rlx.reduce mean %x axes = [0] : tensor<0x3xf32> -> tensor<3xf32>
   return %0 : tensor<3xf32>
+}
+
+// -----
+
+// softmax's last pass reads the row sums by broadcast: fusing the reduction
+// into column tiles would recompute every row sum once per tile, so nothing
+// is tiled.
+// CHECK-LABEL: func.func @row_statistics(
+// CHECK-NOT:     scf.for
+func.func @row_statistics(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %0 = rlx.softmax %x axis = 1 : tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
 }

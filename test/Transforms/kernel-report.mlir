@@ -44,13 +44,14 @@ func.func @softmax_in_middle(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // NOFUSE:  remark: 'softmax_in_middle' has 9 loop nests
 
 // matmul + bias + gelu: fill + matmul + one region = 3; 4 unfused. The CPU
-// pipeline then fuses fill and matmul into the epilogue's tile loop: 1.
+// pipeline then fuses fill and matmul into the epilogue's loop over blocks of
+// 16 rows: 1.
 // expected-remark @below {{'linear_gelu' has 3 loop nests}}
-func.func @linear_gelu(%x: tensor<8x64xf32>, %w: tensor<64x128xf32>, %b: tensor<128xf32>) -> tensor<8x128xf32> {
-  %h = rlx.matmul %x, %w : (tensor<8x64xf32>, tensor<64x128xf32>) -> tensor<8x128xf32>
-  %hb = rlx.add %h, %b : (tensor<8x128xf32>, tensor<128xf32>) -> tensor<8x128xf32>
-  %a = rlx.gelu %hb : tensor<8x128xf32>
-  return %a : tensor<8x128xf32>
+func.func @linear_gelu(%x: tensor<32x64xf32>, %w: tensor<64x128xf32>, %b: tensor<128xf32>) -> tensor<32x128xf32> {
+  %h = rlx.matmul %x, %w : (tensor<32x64xf32>, tensor<64x128xf32>) -> tensor<32x128xf32>
+  %hb = rlx.add %h, %b : (tensor<32x128xf32>, tensor<128xf32>) -> tensor<32x128xf32>
+  %a = rlx.gelu %hb : tensor<32x128xf32>
+  return %a : tensor<32x128xf32>
 }
 // REGIONS: remark: 'linear_gelu' has 3 loop nests
 // OPS:     remark: 'linear_gelu' has 4 loop nests

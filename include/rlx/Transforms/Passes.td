@@ -104,11 +104,28 @@ def RlxFuseEpilogues : Pass<"rlx-fuse-epilogues", "::mlir::func::FuncOp"> {
   }];
   let options = [
     ListOption<"tileSizes", "tile-sizes", "int64_t",
-               "Tile sizes of the two innermost parallel loops (outer loops "
-               "get 1)">,
+               "Tile sizes of the two innermost parallel loops, 0 for the "
+               "whole loop (outer loops get 1; default 16,0: blocks of 16 "
+               "whole rows)">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
+}
+
+def RlxInterchangeReductions
+    : Pass<"rlx-interchange-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Make the contiguous parallel loop of contractions innermost";
+  let description = [{
+    Runs on linalg on tensors. A contraction (matmul, batched matmul,
+    convolution, dot_general) lowers to loops in its iterator order, which
+    puts the reduction innermost: a dot product per output element, reading
+    one operand with a stride. When the last parallel loop indexes only the
+    last dimension of every operand that uses it (the output's columns and
+    the right-hand side's rows), this pass generalizes the op and moves that
+    loop innermost, after the reductions: the inner loop then streams
+    contiguous rows and vectorizes. Each output element still accumulates
+    over the reduction loops in the same order, so results are bit-identical.
+  }];
 }
 
 def RlxKernelReport : Pass<"rlx-kernel-report"> {
