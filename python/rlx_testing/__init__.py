@@ -23,7 +23,7 @@ the compiler's folders are checked against the same reference.
 If the module does not compile, the functions that fail alone are reported
 as failed cases and the others still run.
 
-Tools come from $RLX_BUILD_DIR/bin (default /work/main/build/bin). Set
+Tools come from $RLX_BUILD_DIR/bin (default: build/bin of this checkout). Set
 RLX_TESTING_KEEP=1 to keep the temporary directory and print its path.
 """
 import os
@@ -37,7 +37,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import torch
 
-BUILD_DIR = os.environ.get("RLX_BUILD_DIR", "/work/main/build")
+SRC_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+BUILD_DIR = os.environ.get("RLX_BUILD_DIR", os.path.join(SRC_ROOT, "build"))
 TOOLS = os.path.join(BUILD_DIR, "bin")
 
 # Output comparison: |got - want| <= atol + rtol * |want|, where `want` is the

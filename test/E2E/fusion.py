@@ -10,21 +10,15 @@
 import os
 import re
 import subprocess
-import sys
 import tempfile
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, os.environ.get("PYTHONPATH", "").split(os.pathsep)[0]
-                or "/work/main/python")
-sys.path.append("/work/main/python")
-from rlx_testing import Report, compare, run_function  # noqa: E402
-
-BUILD_DIR = os.environ.get("RLX_BUILD_DIR", "/work/main/build")
-TOOLS = os.path.join(BUILD_DIR, "bin")
-SRC_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+from rlx_testing import SRC_ROOT, TOOLS, Report, compare, run_function
+from rlx_testing.examples import (cnn_inputs, cnn_reference, mlp_inputs,
+                                  mlp_reference)
 
 
 def compile_module(src, so, fuse):
@@ -133,38 +127,6 @@ def run_case(case, tmp, report):
 #===----------------------------------------------------------------------===#
 # Cases
 #===----------------------------------------------------------------------===#
-
-def mlp_draw(seed):
-    rng = np.random.default_rng(seed)
-    shapes = [(8, 64), (64, 128), (128,), (128, 10), (10,)]
-    x = [rng.standard_normal(s).astype(np.float32) for s in shapes]
-    x[1] /= np.sqrt(64)
-    x[3] /= np.sqrt(128)
-    return x
-
-
-def mlp_ref(x, w1, b1, w2, b2):
-    return torch.softmax(F.gelu(x @ w1 + b1) @ w2 + b2, dim=-1)
-
-
-def cnn_draw(seed):
-    rng = np.random.default_rng(seed)
-    normal = lambda *s: rng.standard_normal(s).astype(np.float32)
-    return [normal(2, 3, 16, 16), normal(8, 3, 3, 3) / np.sqrt(27),
-            1 + 0.1 * normal(8), 0.1 * normal(8), 0.1 * normal(8),
-            rng.uniform(0.5, 1.5, 8).astype(np.float32),
-            normal(16, 8, 3, 3) / np.sqrt(72), normal(16, 10) / 4,
-            0.1 * normal(10)]
-
-
-def cnn_ref(x, w1, gamma, beta, mean, var, w2, w3, b3):
-    y = F.conv2d(x, w1, stride=1, padding=1)
-    y = F.batch_norm(y, mean, var, gamma, beta, training=False, eps=1e-5)
-    y = F.max_pool2d(F.relu(y), kernel_size=2, stride=2)
-    y = F.conv2d(y, w2, stride=2, padding=1)
-    y = F.adaptive_avg_pool2d(y, 1).flatten(1)
-    return torch.softmax(y @ w3 + b3, dim=-1)
-
 
 # A long elementwise chain with row, column and scalar broadcasting; one
 # region when fused: ARITH with correctly rounded operations only, CHAIN
@@ -282,9 +244,9 @@ def main():
 
         cases = [
             Case("mlp", f"{SRC_ROOT}/examples/mlp.mlir", "mlp",
-                 [mlp_draw(s) for s in (0, 1, 2)], mlp_ref, (1e-5, 1e-6)),
+                 [mlp_inputs(s) for s in (0, 1, 2)], mlp_reference, (1e-5, 1e-6)),
             Case("cnn", f"{SRC_ROOT}/examples/cnn.mlir", "cnn",
-                 [cnn_draw(s) for s in (0, 1, 2)], cnn_ref, (1e-5, 1e-6)),
+                 [cnn_inputs(s) for s in (0, 1, 2)], cnn_reference, (1e-5, 1e-6)),
             Case("chain_f32", module("chain_f32", ARITH), "chain",
                  [chain_draw(s, np.float32) for s in (0, 1, 2)], arith_ref,
                  (1e-5, 1e-6)),
