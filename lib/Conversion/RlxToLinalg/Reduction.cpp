@@ -152,9 +152,12 @@ struct ReduceToLinalg : OpConversionPattern<ReduceOp> {
   }
 };
 
-/// softmax = exp(x - max) / sum(exp(x - max));
-/// log_softmax = x - max - log(sum(exp(x - max))). Two reductions over the
-/// axis, then one elementwise pass; f16/bf16 compute in f32.
+/// softmax = exp(x - max) / sum(exp(x - max)): a max pass, a pass that
+/// stages e = exp(x - max), a sum pass over e and a divide pass. Staging e
+/// (storing a value a later pass needs) computes each exp once instead of
+/// twice, which is what bounds this op on CPU.
+/// log_softmax = x - max - log(sum(exp(x - max))): a max pass, an exp-sum
+/// pass and one elementwise pass. f16/bf16 compute in f32.
 template <typename OpTy, bool isLog>
 struct SoftmaxToLinalg : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -167,13 +170,6 @@ struct SoftmaxToLinalg : OpConversionPattern<OpTy> {
     Value input = adaptor.getInput();
     RankedTensorType type = op.getType();
     int64_t axis = op.getNormalizedAxis();
-    Value rowMax = reduceAxes(rewriter, loc, input, axis, ReduceKind::Max);
-    Value rowSum = reduceAxes(
-        rewriter, loc, input, axis, ReduceKind::Sum, rowMax,
-        [](ScalarBuilder &b, Value x, Value max) {
-          return b.exp(b.sub(x, max));
-        });
-
     int64_t rank = type.getRank();
     SmallVector<AffineExpr> kept;
     for (int64_t d = 0; d < rank; ++d)
@@ -185,20 +181,52 @@ struct SoftmaxToLinalg : OpConversionPattern<OpTy> {
                                                utils::IteratorType::parallel);
     Type storage = type.getElementType();
     Type computeType = ScalarBuilder::computeType(storage);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, type, ValueRange{input, rowMax, rowSum},
-        createEmptyTensor(rewriter, loc, type),
-        ArrayRef<AffineMap>{identity, rowMap, rowMap, identity}, iterators,
-        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-          ScalarBuilder scalar(b, bodyLoc);
-          Value shifted =
-              scalar.sub(scalar.convert(args[0], computeType), args[1]);
-          Value result = isLog
-                             ? scalar.sub(shifted, scalar.log(args[2]))
-                             : scalar.div(scalar.exp(shifted), args[2]);
-          linalg::YieldOp::create(b, bodyLoc, scalar.convert(result, storage));
-        });
-    rewriter.replaceOp(op, generic.getResults());
+    // A parallel pass over the full shape reading `inputs` (full, then
+    // per-row values) and yielding `body(args)` as `resultType`.
+    auto rowwisePass = [&](RankedTensorType resultType, ValueRange inputs,
+                           function_ref<Value(ScalarBuilder &, ValueRange)>
+                               body) {
+      SmallVector<AffineMap> maps = {identity};
+      maps.append(inputs.size() - 1, rowMap);
+      maps.push_back(identity);
+      return linalg::GenericOp::create(
+                 rewriter, loc, resultType, inputs,
+                 createEmptyTensor(rewriter, loc, resultType), maps, iterators,
+                 [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+                   ScalarBuilder scalar(b, bodyLoc);
+                   linalg::YieldOp::create(b, bodyLoc, body(scalar, args));
+                 })
+          .getResult(0);
+    };
+
+    Value rowMax = reduceAxes(rewriter, loc, input, axis, ReduceKind::Max);
+    Value result;
+    if constexpr (isLog) {
+      Value rowSum = reduceAxes(
+          rewriter, loc, input, axis, ReduceKind::Sum, rowMax,
+          [](ScalarBuilder &b, Value x, Value max) {
+            return b.exp(b.sub(x, max));
+          });
+      result = rowwisePass(
+          type, ValueRange{input, rowMax, rowSum},
+          [&](ScalarBuilder &b, ValueRange args) {
+            Value shifted = b.sub(b.convert(args[0], computeType), args[1]);
+            return b.convert(b.sub(shifted, b.log(args[2])), storage);
+          });
+    } else {
+      Value exps = rowwisePass(
+          type.clone(computeType), ValueRange{input, rowMax},
+          [&](ScalarBuilder &b, ValueRange args) {
+            return b.exp(b.sub(b.convert(args[0], computeType), args[1]));
+          });
+      Value rowSum = reduceAxes(rewriter, loc, exps, axis, ReduceKind::Sum);
+      result = rowwisePass(type, ValueRange{exps, rowSum},
+                           [&](ScalarBuilder &b, ValueRange args) {
+                             return b.convert(b.div(args[0], args[1]),
+                                              storage);
+                           });
+    }
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

@@ -248,8 +248,8 @@ func.func @mean_keep_dim(%a: tensor<4x6xf32>) -> tensor<4x1xf32> {
 
 // -----
 
-// softmax = exp(x - max) / sum(exp(x - max)): a max reduction, a sum of
-// exponentials of the shifted input, then one elementwise generic.
+// softmax = exp(x - max) / sum(exp(x - max)): a max reduction, a pass that
+// stages e = exp(x - max) once, a sum of e, then e / sum.
 
 // CHECK-DAG:   #[[ID:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG:   #[[ROW:map[0-9]*]] = affine_map<(d0, d1) -> (d0)>
@@ -262,25 +262,28 @@ func.func @mean_keep_dim(%a: tensor<4x6xf32>) -> tensor<4x1xf32> {
 // CHECK-SAME:        iterator_types = ["parallel", "reduction"]
 // CHECK-SAME:        ins(%[[X]] : tensor<2x3xf32>) outs(%[[MAXINIT]] : tensor<2xf32>)
 // CHECK:           arith.maximumf
+// CHECK:         %[[EXPS:.*]] = linalg.generic
+// CHECK-SAME:        indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]]
+// CHECK-SAME:        iterator_types = ["parallel", "parallel"]
+// CHECK-SAME:        ins(%[[X]], %[[MAX]] : tensor<2x3xf32>, tensor<2xf32>)
+// CHECK:         ^bb0(%[[A:[a-z0-9_]+]]: f32, %[[M:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK:           %[[D:.*]] = arith.subf %[[A]], %[[M]] : f32
+// CHECK:           %[[E:.*]] = math.exp %[[D]] : f32
+// CHECK-NEXT:      linalg.yield %[[E]] : f32
 // CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:         %[[SUMINIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<2xf32>)
 // CHECK:         %[[SUM:.*]] = linalg.generic
-// CHECK-SAME:        indexing_maps = [#[[ID]], #[[ROW]], #[[ROW]]]
+// CHECK-SAME:        indexing_maps = [#[[ID]], #[[ROW]]]
 // CHECK-SAME:        iterator_types = ["parallel", "reduction"]
-// CHECK-SAME:        ins(%[[X]], %[[MAX]] : tensor<2x3xf32>, tensor<2xf32>) outs(%[[SUMINIT]] : tensor<2xf32>)
-// CHECK:         ^bb0(%[[A:[a-z0-9_]+]]: f32, %[[M:[a-z0-9_]+]]: f32, %[[ACC:[a-z0-9_]+]]: f32):
-// CHECK:           %[[D:.*]] = arith.subf %[[A]], %[[M]] : f32
-// CHECK:           %[[E:.*]] = math.exp %[[D]] : f32
-// CHECK:           %[[S:.*]] = arith.addf %[[ACC]], %[[E]] : f32
-// CHECK-NEXT:      linalg.yield %[[S]] : f32
+// CHECK-SAME:        ins(%[[EXPS]] : tensor<2x3xf32>) outs(%[[SUMINIT]] : tensor<2xf32>)
+// CHECK:           arith.addf
 // CHECK:         %[[R:.*]] = linalg.generic
-// CHECK-SAME:        indexing_maps = [#[[ID]], #[[ROW]], #[[ROW]], #[[ID]]]
+// CHECK-SAME:        indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]]
 // CHECK-SAME:        iterator_types = ["parallel", "parallel"]
-// CHECK-SAME:        ins(%[[X]], %[[MAX]], %[[SUM]] : tensor<2x3xf32>, tensor<2xf32>, tensor<2xf32>)
-// CHECK:         ^bb0(%[[A:[a-z0-9_]+]]: f32, %[[M:[a-z0-9_]+]]: f32, %[[Z:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
-// CHECK:           %[[D:.*]] = arith.subf %[[A]], %[[M]] : f32
-// CHECK:           %[[E:.*]] = math.exp %[[D]] : f32
-// CHECK:           %[[Q:.*]] = arith.divf %[[E]], %[[Z]] : f32
+// CHECK-SAME:        ins(%[[EXPS]], %[[SUM]] : tensor<2x3xf32>, tensor<2xf32>)
+// CHECK:         ^bb0(%[[E2:[a-z0-9_]+]]: f32, %[[Z:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK-NOT:       math.exp
+// CHECK:           %[[Q:.*]] = arith.divf %[[E2]], %[[Z]] : f32
 // CHECK-NEXT:      linalg.yield %[[Q]] : f32
 // CHECK:         } -> tensor<2x3xf32>
 // CHECK:         return %[[R]] : tensor<2x3xf32>
