@@ -13,8 +13,10 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
     become reduction generics, and data movement becomes `linalg.transpose`,
     `tensor.extract_slice`/`insert_slice` and reshapes. Scans (cumsum,
     cumprod, cummax) and top-k are `scf.for` loops over tensors whose bodies
-    are linalg ops. f16 and bf16 compute and accumulate in f32. An rlx op
-    without a lowering is a located error naming it.
+    are linalg ops. Each elementwise `rlx.region` becomes one
+    `linalg.generic` chaining its body ops' `buildScalar`s. f16 and bf16
+    compute and accumulate in f32. An rlx op without a lowering is a located
+    error naming it.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
