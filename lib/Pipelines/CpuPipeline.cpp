@@ -67,6 +67,8 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
 }
 
 void mlir::rlx::buildFusionPipeline(OpPassManager &pm) {
+  // Named patterns first: region formation would absorb their ops.
+  pm.addNestedPass<func::FuncOp>(createRlxFusePatterns());
   pm.addNestedPass<func::FuncOp>(createRlxFormRegions());
 }
 

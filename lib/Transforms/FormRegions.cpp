@@ -197,6 +197,12 @@ struct RlxUnfusePass : rlx::impl::RlxUnfuseBase<RlxUnfusePass> {
     SmallVector<RegionOp> regions;
     getOperation()->walk([&](RegionOp region) { regions.push_back(region); });
     IRRewriter rewriter(&getContext());
+    SmallVector<FusedOpInterface> fusedOps;
+    getOperation()->walk([&](FusedOpInterface op) { fusedOps.push_back(op); });
+    for (FusedOpInterface op : fusedOps) {
+      rewriter.setInsertionPoint(op);
+      rewriter.replaceOp(op, op.unfuse(rewriter));
+    }
     for (RegionOp region : regions) {
       YieldOp yield = region.getYield();
       // A yielded body argument is the region input it stands for.

@@ -231,6 +231,34 @@ def multi_draw(seed, dtype):
             rng.uniform(-1.5, 1.5, 7).astype(dtype)]
 
 
+# SwiGLU written out (narrow/silu/mul): --rlx-fuse-patterns makes it one
+# rlx.swiglu, which must round exactly like the graph.
+SWIGLU = """
+func.func @swiglu(%x: tensor<6x2x16x{T}>) -> tensor<6x2x8x{T}> {{
+  %up = rlx.narrow %x axis = -1, start = 0, length = 8
+      : tensor<6x2x16x{T}> -> tensor<6x2x8x{T}>
+  %gate = rlx.narrow %x axis = 2, start = 8, length = 8
+      : tensor<6x2x16x{T}> -> tensor<6x2x8x{T}>
+  %s = rlx.silu %gate : tensor<6x2x8x{T}>
+  %y = rlx.mul %s, %up
+      : (tensor<6x2x8x{T}>, tensor<6x2x8x{T}>) -> tensor<6x2x8x{T}>
+  return %y : tensor<6x2x8x{T}>
+}}
+"""
+
+
+def swiglu_ref(rnd):
+    def ref(x):
+        up, gate = x[..., :8], x[..., 8:]
+        return rnd(rnd(F.silu(gate)) * up)
+    return ref
+
+
+def swiglu_draw(seed, dtype):
+    return [np.random.default_rng(seed).uniform(-4, 4, (6, 2, 16))
+            .astype(dtype)]
+
+
 def main():
     report = Report()
     f16 = lambda t: t.to(torch.float16).to(torch.float64)
@@ -265,6 +293,12 @@ def main():
             Case("multi_output_f16", module("multi_f16", MULTI.format(T="f16")),
                  "multi", [multi_draw(s, np.float16) for s in (0, 1)],
                  multi_ref(f16), (2e-3, 2e-3), min_region_results=2),
+            Case("swiglu_f32", module("swiglu_f32", SWIGLU.format(T="f32")),
+                 "swiglu", [swiglu_draw(s, np.float32) for s in (0, 1)],
+                 swiglu_ref(exact), (1e-5, 1e-6)),
+            Case("swiglu_f16", module("swiglu_f16", SWIGLU.format(T="f16")),
+                 "swiglu", [swiglu_draw(s, np.float16) for s in (0, 1)],
+                 swiglu_ref(f16), (2e-3, 2e-3)),
         ]
         for case in cases:
             run_case(case, tmp, report)

@@ -34,8 +34,8 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 /// with the runtime's `rlx_invoke_*` entry points.
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
-/// The fusion pipeline, `rlx-fuse`: rlx-form-regions on every function.
-/// (Named fused-op patterns will run first once they exist.)
+/// The fusion pipeline, `rlx-fuse`: rlx-fuse-patterns, then
+/// rlx-form-regions, on every function.
 void buildFusionPipeline(OpPassManager &pm);
 
 /// Registers `rlx-cpu-pipeline` and `rlx-fuse`.

@@ -44,6 +44,21 @@ def RlxStridedCopyToLinalg : Pass<"rlx-strided-copy-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def RlxFusePatterns : Pass<"rlx-fuse-patterns"> {
+  let summary = "Replace the seeds' named patterns with fused rlx ops";
+  let description = [{
+    Runs before region formation (which would otherwise absorb the
+    patterns' elementwise ops). Patterns:
+
+    - `mul(silu(narrow(x, gate half)), narrow(x, up half))`, the halves of
+      x's last axis, in either operand order → `rlx.swiglu` (with
+      `gate_first` when the gate is the low half). The silu must have no
+      other user.
+
+    `--rlx-unfuse` expands every fused op back (FusedOpInterface).
+  }];
+}
+
 def RlxFormRegions : Pass<"rlx-form-regions"> {
   let summary = "Group producer/consumer chains of elementwise rlx ops into rlx.region";
   let description = [{
@@ -76,11 +91,12 @@ def RlxFormRegions : Pass<"rlx-form-regions"> {
 }
 
 def RlxUnfuse : Pass<"rlx-unfuse"> {
-  let summary = "Inline every rlx.region back into its parent block";
+  let summary = "Inline every rlx.region and expand every fused op";
   let description = [{
-    The exact inverse of `--rlx-form-regions`: each region's body ops move
-    in front of it with the body arguments replaced by the region inputs,
-    and the region's results by the yielded values.
+    The exact inverse of `--rlx-fuse`: each region's body ops move in front
+    of it with the body arguments replaced by the region inputs, and the
+    region's results by the yielded values; each fused op (`rlx.swiglu`) is
+    replaced by the primitive ops it stands for.
   }];
 }
 

@@ -27,6 +27,7 @@ void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
   populateIndexingToLinalgPatterns(patterns);
   populateScanToLinalgPatterns(patterns);
   populateRegionToLinalgPatterns(patterns);
+  populateFusedOpToLinalgPatterns(patterns);
 }
 
 namespace {

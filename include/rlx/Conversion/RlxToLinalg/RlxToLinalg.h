@@ -24,6 +24,8 @@ void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
 /// Index reductions, scans and top-k.
 void populateScanToLinalgPatterns(RewritePatternSet &patterns);
 
+/// Named fused ops (rlx.swiglu): one loop nest each.
+void populateFusedOpToLinalgPatterns(RewritePatternSet &patterns);
 /// rlx.region: one linalg.generic per elementwise region.
 void populateRegionToLinalgPatterns(RewritePatternSet &patterns);
 

@@ -182,6 +182,8 @@ Value ScalarBuilder::sigmoid(Value x) {
   return div(one, add(one, exp(neg(x))));
 }
 
+Value ScalarBuilder::silu(Value x) { return mul(x, sigmoid(x)); }
+
 Value ScalarBuilder::softplus(Value x) {
   return add(max(x, constant(x, 0)), log1p(exp(neg(abs(x)))));
 }

@@ -28,4 +28,20 @@ def Rlx_ScalarComputeOpInterface : OpInterface<"ScalarComputeOpInterface"> {
   ];
 }
 
+def Rlx_FusedOpInterface : OpInterface<"FusedOpInterface"> {
+  let cppNamespace = "::mlir::rlx";
+  let description = [{
+    A named fused op (made by `--rlx-fuse-patterns`) that can be expanded
+    back into the primitive rlx ops it stands for. `--rlx-unfuse` calls
+    `unfuse`; the expansion computes bit-for-bit what the fused op computes.
+  }];
+  let methods = [
+    InterfaceMethod<
+      "Builds the primitive ops at the builder's insertion point and returns "
+      "the values that replace the op's results.",
+      "::llvm::SmallVector<::mlir::Value>", "unfuse",
+      (ins "::mlir::OpBuilder &":$b)>,
+  ];
+}
+
 #endif // RLX_DIALECT_RLX_IR_RLXINTERFACES_TD

@@ -119,7 +119,7 @@ def Rlx_GeluApproxOp : Rlx_UnaryFloatOp<"gelu_approx",
                b.add(b.constant(x, 1.0), b.tanh(inner)));
 }]>;
 def Rlx_SiluOp : Rlx_UnaryFloatOp<"silu", "x*sigmoid(x)", [{
-  return b.mul(x, b.sigmoid(x));
+  return b.silu(x);
 }]>;
 def Rlx_ReluOp : Rlx_UnaryNumberOp<"relu", "max(x, 0)", [{
   return b.max(x, b.constant(x, 0.0));
@@ -512,5 +512,6 @@ include "rlx/Dialect/Rlx/IR/RlxConvPoolOps.td"
 include "rlx/Dialect/Rlx/IR/RlxIndexingOps.td"
 include "rlx/Dialect/Rlx/IR/RlxScanOps.td"
 include "rlx/Dialect/Rlx/IR/RlxRegionOps.td"
+include "rlx/Dialect/Rlx/IR/RlxFusedOps.td"
 
 #endif // RLX_DIALECT_RLX_IR_RLXOPS_TD

@@ -64,6 +64,8 @@ public:
   Value roundEven(Value x);
   /// 1 / (1 + exp(-x)).
   Value sigmoid(Value x);
+  /// x * sigmoid(x).
+  Value silu(Value x);
   /// ln(1 + exp(x)) without overflow: max(x, 0) + ln(1 + exp(-|x|)).
   Value softplus(Value x);
 
