@@ -1,4 +1,4 @@
-//===- FormRegions.cpp - Elementwise rlx.region formation -----------------===//
+//===- FormRegions.cpp - rlx.region formation and its inverse ------------===//
 #include "rlx/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -15,15 +15,8 @@ namespace mlir::rlx {
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// An op that may join an elementwise region: it states its scalar
-/// semantics and yields one ranked tensor.
-static bool isElementwiseFusible(Operation *op) {
-  return isa<ScalarComputeOpInterface>(op) && op->getNumResults() == 1 &&
-         isa<RankedTensorType>(op->getResult(0).getType());
-}
-
-static ArrayRef<int64_t> getShape(Operation *op) {
-  return cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+static ArrayRef<int64_t> getShape(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
 }
 
 namespace {
@@ -35,6 +28,28 @@ struct Cluster {
   /// Members that are copied into the region while the original stays for
   /// users outside it.
   DenseSet<Operation *> recomputed;
+  /// The region the members make: its kind, iteration shape and reduced
+  /// axes. An elementwise cluster with axes holds per-row values of those
+  /// axes and must become a row cluster.
+  FusionKind kind;
+  SmallVector<int64_t> shape;
+  SmallVector<int64_t> axes;
+  /// Whether per-row values may join an elementwise cluster before the
+  /// reduction that makes it a row cluster.
+  bool expectRows;
+
+  Cluster(Operation *seed, bool expectRows)
+      : seed(seed), expectRows(expectRows) {
+    ops.insert(seed);
+    if (auto reduction = dyn_cast<ReductionOpInterface>(seed)) {
+      kind = FusionKind::Reduction;
+      shape = llvm::to_vector(getShape(reduction.getReducedInput()));
+      axes = reduction.getReducedAxes();
+    } else {
+      kind = FusionKind::Elementwise;
+      shape = llvm::to_vector(getShape(seed->getResult(0)));
+    }
+  }
 
   bool contains(Operation *op) const { return ops.contains(op); }
   /// A member whose results only cluster ops read.
@@ -58,20 +73,94 @@ struct Cluster {
     return inputs.size();
   }
 };
+
+/// The kinds a pass run may form.
+struct EnabledKinds {
+  bool elementwise, reduction, row, contraction;
+};
 } // namespace
 
 enum class Absorb { No, Join, Recompute };
 
+/// The kind, shape and axes `cluster` would have with `producer` as a
+/// member, or failure when `producer` cannot join it.
+static FailureOr<std::tuple<FusionKind, SmallVector<int64_t>,
+                            SmallVector<int64_t>>>
+getKindWith(const Cluster &cluster, Operation *producer,
+            const EnabledKinds &enabled) {
+  FusionKind kind = cluster.kind;
+  SmallVector<int64_t> shape = cluster.shape, axes = cluster.axes;
+  if (auto reduction = dyn_cast<ReductionOpInterface>(producer)) {
+    // A member reads its result: the cluster broadcasts it back, by rows.
+    if (!enabled.row || kind == FusionKind::Contraction)
+      return failure();
+    if (kind == FusionKind::Elementwise) {
+      shape = llvm::to_vector(getShape(reduction.getReducedInput()));
+      axes = reduction.getReducedAxes();
+    }
+    kind = FusionKind::Row;
+  } else if (isa<ContractionOpInterface>(producer)) {
+    if (!enabled.contraction || kind != FusionKind::Elementwise)
+      return failure();
+    kind = FusionKind::Contraction;
+  }
+  auto fits = [&](Operation *op) {
+    return canJoinRegion(op, kind, shape, axes);
+  };
+  if (kind == FusionKind::Elementwise && cluster.expectRows &&
+      isa<ScalarComputeOpInterface>(producer) && !fits(producer)) {
+    // A per-row value (the iteration shape with the row axes of size 1)
+    // joins ahead of its reduction.
+    ArrayRef<int64_t> rowShape = getShape(producer->getResult(0));
+    if (rowShape.size() != shape.size())
+      return failure();
+    SmallVector<int64_t> rowAxes;
+    for (auto [d, size] : llvm::enumerate(rowShape))
+      if (size != shape[d]) {
+        if (size != 1)
+          return failure();
+        rowAxes.push_back(d);
+      }
+    if (!axes.empty() && axes != rowAxes)
+      return failure();
+    return std::make_tuple(kind, shape, rowAxes);
+  }
+  if (!fits(producer))
+    return failure();
+  if (kind != cluster.kind || shape != cluster.shape)
+    if (!llvm::all_of(cluster.ops, fits))
+      return failure();
+  return std::make_tuple(kind, shape, axes);
+}
+
 /// Whether `producer` may join `cluster`: as a member (its outside users, if
 /// any, read an extra region result), or as a recomputed copy.
 static Absorb canAbsorb(const Cluster &cluster, Operation *producer,
-                        bool multiOutput, bool recompute, unsigned maxInputs) {
-  if (!isElementwiseFusible(producer) || cluster.contains(producer) ||
+                        const EnabledKinds &enabled, bool multiOutput,
+                        bool recompute, unsigned maxInputs) {
+  if (cluster.contains(producer) ||
       producer->getBlock() != cluster.seed->getBlock() ||
-      getShape(producer) != getShape(cluster.seed) ||
+      failed(getKindWith(cluster, producer, enabled)) ||
       cluster.countInputs(producer) > maxInputs)
     return Absorb::No;
-  bool servedByResult = true;
+  // The contraction's result is only worth fusing when nothing else reads
+  // it, and nothing may feed it from inside (no prologue).
+  if (isa<ContractionOpInterface>(producer))
+    return llvm::all_of(producer->getUsers(),
+                        [&](Operation *user) { return cluster.owns(user); })
+               ? Absorb::Join
+               : Absorb::No;
+  if (cluster.kind == FusionKind::Contraction &&
+      llvm::any_of(producer->getUsers(), [](Operation *user) {
+        return isa<ContractionOpInterface>(user);
+      }))
+    return Absorb::No;
+  // A reduction region returns only its reductions.
+  FusionKind kind = std::get<0>(*getKindWith(cluster, producer, enabled));
+  bool servedByResult = kind != FusionKind::Reduction ||
+                        llvm::all_of(producer->getUsers(), [&](Operation *u) {
+                          return cluster.owns(u);
+                        });
   for (Operation *user : producer->getUsers()) {
     if (cluster.owns(user))
       continue;
@@ -85,58 +174,23 @@ static Absorb canAbsorb(const Cluster &cluster, Operation *producer,
   }
   if (servedByResult)
     return Absorb::Join;
-  return recompute ? Absorb::Recompute : Absorb::No;
+  return recompute && isa<ScalarComputeOpInterface>(producer)
+             ? Absorb::Recompute
+             : Absorb::No;
 }
 
-/// Replaces the cluster's ops with one rlx.region at the seed.
-static void createRegion(RewriterBase &rewriter, Cluster &cluster) {
-  // Block order keeps defs before uses inside the body.
-  SmallVector<Operation *> ops(cluster.ops.begin(), cluster.ops.end());
-  llvm::sort(ops, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
-  llvm::SetVector<Value> inputs;
-  SmallVector<Value> results;
-  for (Operation *op : ops) {
-    for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      if (!def || !cluster.contains(def))
-        inputs.insert(operand);
-    }
-    if (cluster.recomputed.contains(op))
-      continue;
-    Value result = op->getResult(0);
-    if (op == cluster.seed ||
-        llvm::any_of(result.getUsers(),
-                     [&](Operation *user) { return !cluster.owns(user); }))
-      results.push_back(result);
+static bool isEnabled(FusionKind kind, const EnabledKinds &enabled) {
+  switch (kind) {
+  case FusionKind::Elementwise:
+    return enabled.elementwise;
+  case FusionKind::Reduction:
+    return enabled.reduction;
+  case FusionKind::Row:
+    return enabled.row;
+  case FusionKind::Contraction:
+    return enabled.contraction;
   }
-
-  Location loc = rewriter.getFusedLoc(llvm::to_vector(
-      llvm::map_range(ops, [](Operation *op) { return op->getLoc(); })));
-  rewriter.setInsertionPoint(cluster.seed);
-  auto region = RegionOp::create(
-      rewriter, loc, ValueRange(results).getTypes(), FusionKind::Elementwise,
-      inputs.getArrayRef());
-  Block *body = rewriter.createBlock(
-      &region.getBody(), {}, ValueRange(inputs.getArrayRef()).getTypes(),
-      SmallVector<Location>(inputs.size(), loc));
-  IRMapping mapping;
-  mapping.map(inputs.getArrayRef(), body->getArguments());
-  for (Operation *op : ops)
-    rewriter.clone(*op, mapping);
-  SmallVector<Value> yielded;
-  for (Value result : results)
-    yielded.push_back(mapping.lookup(result));
-  YieldOp::create(rewriter, loc, yielded);
-
-  for (auto [result, replacement] : llvm::zip(results, region.getResults()))
-    rewriter.replaceUsesWithIf(result, replacement, [&](OpOperand &use) {
-      return !cluster.owns(use.getOwner());
-    });
-  for (Operation *op : llvm::reverse(ops))
-    if (!cluster.recomputed.contains(op))
-      rewriter.eraseOp(op);
+  llvm_unreachable("covered switch");
 }
 
 namespace {
@@ -145,40 +199,39 @@ struct RlxFormRegionsPass
   using Base::Base;
 
   void runOnOperation() override {
+    EnabledKinds enabled{elementwise, reduction, row, contraction};
+    IRRewriter rewriter(&getContext());
+    if (row) {
+      SmallVector<RowOpInterface> rowOps;
+      getOperation()->walk([&](RowOpInterface op) { rowOps.push_back(op); });
+      for (RowOpInterface op : rowOps) {
+        rewriter.setInsertionPoint(op);
+        rewriter.replaceOp(op, op.decomposeRows(rewriter));
+      }
+    }
+
     SmallVector<Block *> blocks;
     getOperation()->walk([&](Block *block) {
       if (!isa<RegionOp>(block->getParentOp()))
         blocks.push_back(block);
     });
-    IRRewriter rewriter(&getContext());
     for (Block *block : blocks) {
       SmallVector<Cluster> clusters;
       DenseSet<Operation *> clustered;
       for (Operation &op : llvm::reverse(*block)) {
-        if (clustered.contains(&op) || !isElementwiseFusible(&op))
+        if (clustered.contains(&op) || op.getNumResults() != 1 ||
+            !isa<RankedTensorType>(op.getResult(0).getType()) ||
+            !isa<ScalarComputeOpInterface, ReductionOpInterface>(op))
           continue;
-        Cluster cluster{&op, {}};
-        cluster.ops.insert(&op);
-        // Absorb producers until none qualifies: a producer refused while
-        // one of its users was still outside may qualify once it joined.
-        for (bool grew = true; grew;) {
-          grew = false;
-          for (unsigned i = 0; i < cluster.ops.size(); ++i)
-            for (Value operand : cluster.ops[i]->getOperands()) {
-              Operation *producer = operand.getDefiningOp();
-              if (!producer || clustered.contains(producer))
-                continue;
-              Absorb how = canAbsorb(cluster, producer, multiOutput,
-                                     recompute, maxInputs);
-              if (how == Absorb::No)
-                continue;
-              cluster.ops.insert(producer);
-              if (how == Absorb::Recompute)
-                cluster.recomputed.insert(producer);
-              grew = true;
-            }
+        // First let per-row values in ahead of their reduction; grow again
+        // without them if no reduction came.
+        Cluster cluster(&op, /*expectRows=*/row);
+        grow(cluster, clustered, enabled);
+        if (cluster.kind == FusionKind::Elementwise && !cluster.axes.empty()) {
+          cluster = Cluster(&op, /*expectRows=*/false);
+          grow(cluster, clustered, enabled);
         }
-        if (cluster.ops.size() < 2)
+        if (cluster.ops.size() < 2 || !isEnabled(cluster.kind, enabled))
           continue;
         // A recomputed original may still seed or join another region.
         for (Operation *member : cluster.ops)
@@ -187,8 +240,39 @@ struct RlxFormRegionsPass
         clusters.push_back(std::move(cluster));
       }
       for (Cluster &cluster : clusters)
-        createRegion(rewriter, cluster);
+        outlineIntoRegion(rewriter, cluster.ops.getArrayRef(), cluster.kind,
+                          cluster.recomputed);
     }
+  }
+
+  /// Absorbs producers into `cluster` until none qualifies: a producer
+  /// refused while one of its users was still outside may qualify once it
+  /// joined.
+  void grow(Cluster &cluster, const DenseSet<Operation *> &clustered,
+            const EnabledKinds &enabled) {
+        for (bool grew = true; grew;) {
+          grew = false;
+          for (unsigned i = 0; i < cluster.ops.size(); ++i) {
+            Operation *member = cluster.ops[i];
+            if (isa<ContractionOpInterface>(member))
+              continue;
+            for (Value operand : member->getOperands()) {
+              Operation *producer = operand.getDefiningOp();
+              if (!producer || clustered.contains(producer))
+                continue;
+              Absorb how = canAbsorb(cluster, producer, enabled, multiOutput,
+                                     recompute, maxInputs);
+              if (how == Absorb::No)
+                continue;
+              std::tie(cluster.kind, cluster.shape, cluster.axes) =
+                  *getKindWith(cluster, producer, enabled);
+              cluster.ops.insert(producer);
+              if (how == Absorb::Recompute)
+                cluster.recomputed.insert(producer);
+              grew = true;
+            }
+          }
+        }
   }
 };
 

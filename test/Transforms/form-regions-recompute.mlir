@@ -1,5 +1,5 @@
-// RUN: rlx-opt %s --rlx-form-regions="recompute=true" -split-input-file | FileCheck %s
-// RUN: rlx-opt %s --rlx-form-regions -split-input-file | FileCheck %s --check-prefix=NORECOMPUTE
+// RUN: rlx-opt %s --rlx-form-regions="recompute=true row=false" -split-input-file | FileCheck %s
+// RUN: rlx-opt %s --rlx-form-regions="row=false" -split-input-file | FileCheck %s --check-prefix=NORECOMPUTE
 
 // %g feeds a softmax before the chain's end, so it cannot be a region result
 // read there. With recompute, the second region computes its own copy of

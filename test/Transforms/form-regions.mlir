@@ -1,6 +1,6 @@
-// RUN: rlx-opt %s --rlx-form-regions -split-input-file | FileCheck %s --check-prefixes=CHECK,DEF,MO
-// RUN: rlx-opt %s --rlx-form-regions="multi-output=false" -split-input-file | FileCheck %s --check-prefixes=CHECK,DEF,NOMO
-// RUN: rlx-opt %s --rlx-form-regions="max-inputs=2" -split-input-file | FileCheck %s --check-prefixes=CHECK,CAP,MO
+// RUN: rlx-opt %s --rlx-form-regions="row=false reduction=false contraction=false" -split-input-file | FileCheck %s --check-prefixes=CHECK,DEF,MO
+// RUN: rlx-opt %s --rlx-form-regions="multi-output=false row=false reduction=false contraction=false" -split-input-file | FileCheck %s --check-prefixes=CHECK,DEF,NOMO
+// RUN: rlx-opt %s --rlx-form-regions="max-inputs=2 row=false reduction=false contraction=false" -split-input-file | FileCheck %s --check-prefixes=CHECK,CAP,MO
 
 // Elementwise producer/consumer chains become `rlx.region elementwise` at
 // the position of their last op. The plain prefix holds for every option

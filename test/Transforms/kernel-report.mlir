@@ -7,8 +7,8 @@
 // --rlx-kernel-report remarks how many loop nests (linalg ops) each function
 // has. Counts, by what each op lowers to:
 // - an elementwise op, or a whole rlx.region: one linalg.generic;
-// - rlx.softmax: six (fill + max reduction, staged exps, fill + sum,
-//   normalize);
+// - a row op (rlx.softmax, rlx.layer_norm, ...), or a whole row region:
+//   one scf.forall over rows;
 // - rlx.matmul: two (linalg.fill of the accumulator + linalg.matmul).
 // rlx-compile additionally runs linalg elementwise fusion unless --no-fuse;
 // it merges a generic into its consumer only when that is its one use.
@@ -27,10 +27,9 @@ func.func @chain(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
 // FUSED:   remark: 'chain' has 1 loop nest
 // NOFUSE:  remark: 'chain' has 4 loop nests
 
-// Two 2-op chains around a softmax: 1 + 6 + 1 = 8 with regions, 2 + 6 + 2
-// = 10 without. In rlx-compile linalg fusion also merges the softmax's
-// normalizing generic (one use) into the second region: 7.
-// expected-remark @below {{'softmax_in_middle' has 8 loop nests}}
+// Two 2-op chains around a softmax: one row region with regions; 2 + 1 + 2
+// = 5 without.
+// expected-remark @below {{'softmax_in_middle' has 1 loop nest}}
 func.func @softmax_in_middle(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = rlx.exp %x : tensor<4x8xf32>
   %1 = rlx.neg %0 : tensor<4x8xf32>
@@ -39,12 +38,41 @@ func.func @softmax_in_middle(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %4 = rlx.sqrt %3 : tensor<4x8xf32>
   return %4 : tensor<4x8xf32>
 }
-// REGIONS: remark: 'softmax_in_middle' has 8 loop nests
-// OPS:     remark: 'softmax_in_middle' has 10 loop nests
-// FUSED:   remark: 'softmax_in_middle' has 7 loop nests
-// NOFUSE:  remark: 'softmax_in_middle' has 10 loop nests
+// REGIONS: remark: 'softmax_in_middle' has 1 loop nest
+// OPS:     remark: 'softmax_in_middle' has 5 loop nests
+// FUSED:   remark: 'softmax_in_middle' has 1 loop nest
+// NOFUSE:  remark: 'softmax_in_middle' has 5 loop nests
 
-// matmul + bias + gelu: fill + matmul + one region = 3; 4 unfused. The CPU
+// A pre-norm residual: add + layer_norm is one row region returning the
+// normalized rows and the residual sum; 2 without regions.
+// expected-remark @below {{'residual_layer_norm' has 1 loop nest}}
+func.func @residual_layer_norm(%x: tensor<4x8xf32>, %r: tensor<4x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %h = rlx.add %x, %r : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %n = rlx.layer_norm %h, %g, %b axis = -1 eps = 1.0e-5 : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return %n, %h : tensor<4x8xf32>, tensor<4x8xf32>
+}
+// REGIONS: remark: 'residual_layer_norm' has 1 loop nest
+// OPS:     remark: 'residual_layer_norm' has 2 loop nests
+// FUSED:   remark: 'residual_layer_norm' has 1 loop nest
+// NOFUSE:  remark: 'residual_layer_norm' has 2 loop nests
+
+// A mean squared error: one reduction region, lowered to the accumulator's
+// fill, one generic and the mean's division = 3; 5 without regions (sub,
+// mul, fill, reduction, division).
+// expected-remark @below {{'mse' has 3 loop nests}}
+func.func @mse(%a: tensor<16x8xf32>, %b: tensor<16x8xf32>) -> tensor<f32> {
+  %d = rlx.sub %a, %b : (tensor<16x8xf32>, tensor<16x8xf32>) -> tensor<16x8xf32>
+  %q = rlx.mul %d, %d : (tensor<16x8xf32>, tensor<16x8xf32>) -> tensor<16x8xf32>
+  %m = rlx.reduce mean %q axes = [0, 1] : tensor<16x8xf32> -> tensor<f32>
+  return %m : tensor<f32>
+}
+// REGIONS: remark: 'mse' has 3 loop nests
+// OPS:     remark: 'mse' has 5 loop nests
+// FUSED:   remark: 'mse' has 3 loop nests
+// NOFUSE:  remark: 'mse' has 5 loop nests
+
+// matmul + bias + gelu: one contraction region, lowered to fill + matmul +
+// epilogue = 3; 4 unfused. The CPU
 // pipeline then fuses fill and matmul into the epilogue's loop over blocks of
 // 16 rows: 1.
 // expected-remark @below {{'linear_gelu' has 3 loop nests}}

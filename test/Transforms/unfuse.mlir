@@ -1,4 +1,4 @@
-// RUN: rlx-opt %s --rlx-form-regions --rlx-unfuse -split-input-file | FileCheck %s --check-prefix=ROUND
+// RUN: rlx-opt %s --rlx-form-regions="row=false" --rlx-unfuse -split-input-file | FileCheck %s --check-prefix=ROUND
 // RUN: rlx-opt %s --rlx-unfuse -split-input-file | FileCheck %s --check-prefix=INLINE
 
 // --rlx-unfuse inlines every rlx.region: body ops move in front of the

@@ -9,14 +9,18 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
   let description = [{
     Rewrites every `rlx` op into upstream dialects on tensors: elementwise ops
     become `linalg.generic` whose body is the op's `buildScalar`, contractions
-    become `linalg.matmul` or contraction generics, reductions and softmax
-    become reduction generics, and data movement becomes `linalg.transpose`,
-    `tensor.extract_slice`/`insert_slice` and reshapes. Scans (cumsum,
-    cumprod, cummax) and top-k are `scf.for` loops over tensors whose bodies
-    are linalg ops. Each elementwise `rlx.region` becomes one
-    `linalg.generic` chaining its body ops' `buildScalar`s. f16 and bf16
-    compute and accumulate in f32. An rlx op without a lowering is a located
-    error naming it.
+    become `linalg.matmul` or contraction generics, and data movement becomes
+    `linalg.transpose`, `tensor.extract_slice`/`insert_slice` and reshapes.
+    Scans (cumsum, cumprod, cummax) and top-k are `scf.for` loops over
+    tensors whose bodies are linalg ops.
+
+    Reductions and row ops have one lowering each, the region's: first every
+    row op (softmax, log_softmax, layer_norm, rms_norm, the softmax losses)
+    outside a region is replaced by its decomposition, with the row work in a
+    `row` region, and every reduction outside a region becomes a one-op
+    `reduction` region. Then each `rlx.region` becomes one loop nest (see
+    `rlx.region`). f16 and bf16 compute and accumulate in f32. An rlx op
+    without a lowering is a located error naming it.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

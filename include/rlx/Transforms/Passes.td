@@ -60,25 +60,37 @@ def RlxFusePatterns : Pass<"rlx-fuse-patterns"> {
 }
 
 def RlxFormRegions : Pass<"rlx-form-regions"> {
-  let summary = "Group producer/consumer chains of elementwise rlx ops into rlx.region";
+  let summary = "Group producer/consumer chains of rlx ops into rlx.region kernels";
   let description = [{
-    Greedy producer/consumer clustering. Walking each block from the end, an
-    elementwise op (one with `ScalarComputeOpInterface`) seeds a cluster,
-    which then absorbs the elementwise producers of its operands that have
-    the cluster's iteration shape:
+    Greedy producer/consumer clustering. First, with `row` on, every row op
+    (softmax, log_softmax, layer_norm, rms_norm, the softmax losses:
+    `RowOpInterface`) is replaced by its decomposition into elementwise ops
+    and reductions, so that its work can fuse with its neighbours'. Then,
+    walking each block from the end, an elementwise op or a reduction seeds
+    a cluster, which absorbs producers of its members' operands that may
+    join the cluster's kind (a property of each op's interfaces, see
+    `rlx.region`):
 
-    - a producer whose every user is in the cluster joins (sole consumer);
-    - a producer with other users joins as an extra region result when
-      `multi-output` is on and all those users come after the cluster, so
-      nothing observes a different value;
-    - otherwise, with `recompute`, a copy of the producer joins the region
-      and the original stays for its other users (elementwise ops are
-      cheaper to recompute than to store and reload);
-    - a producer that would take the region past `max-inputs` distinct
-      inputs stays outside.
+    - elementwise producers of the iteration shape (or, in a row cluster,
+      of the per-row shape);
+    - a reduction whose result a member reads turns the cluster into a `row`
+      cluster: it must keep its reduced axes, and every reduction in the
+      cluster must reduce the same axes of the same shape;
+    - a contraction (matmul, conv, dot_general) whose only users are
+      members turns an elementwise cluster into a `contraction` cluster;
+      its operands are not absorbed (no prologue).
 
-    Clusters of two or more ops become `rlx.region elementwise` at the
-    position of their last op. `--rlx-unfuse` is the exact inverse.
+    Each producer joins under the sole-consumer rule: it joins when every
+    user is in the cluster; with `multi-output`, also when its other users
+    all come after the cluster (it becomes an extra region result); with
+    `recompute`, an elementwise producer is otherwise copied into the
+    region and the original stays for its other users. A producer that
+    would take the region past `max-inputs` distinct inputs stays outside.
+
+    Clusters of two or more ops whose kind is enabled become `rlx.region`s
+    at the position of their last op; a reduction seed with only elementwise
+    producers makes a `reduction` region. `--rlx-unfuse` is the exact
+    inverse of region formation.
   }];
   let options = [
     Option<"maxInputs", "max-inputs", "unsigned", /*default=*/"16",
@@ -86,7 +98,16 @@ def RlxFormRegions : Pass<"rlx-form-regions"> {
     Option<"multiOutput", "multi-output", "bool", /*default=*/"true",
            "Let producers with users outside a region become extra results">,
     Option<"recompute", "recompute", "bool", /*default=*/"false",
-           "Copy producers that cannot join otherwise into the region">,
+           "Copy elementwise producers that cannot join otherwise into the "
+           "region">,
+    Option<"elementwise", "elementwise", "bool", /*default=*/"true",
+           "Form elementwise regions">,
+    Option<"reduction", "reduction", "bool", /*default=*/"true",
+           "Form reduction regions (elementwise work feeding reductions)">,
+    Option<"row", "row", "bool", /*default=*/"true",
+           "Decompose row ops and form row regions">,
+    Option<"contraction", "contraction", "bool", /*default=*/"true",
+           "Form contraction regions (a contraction and its epilogue)">,
   ];
 }
 

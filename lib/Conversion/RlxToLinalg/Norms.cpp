@@ -1,6 +1,8 @@
-//===- Norms.cpp - Normalization, positional encoding and loss ops to linalg ---===//
+//===- Norms.cpp - Normalization and positional encoding ops to linalg ----===//
 //
-// Normalizations are one (RMS) or two (centered) reduction generics for the
+// layer_norm, rms_norm and the softmax losses are row ops: rlx-to-linalg
+// lowers them as row regions of their decompositions (RowOps.cpp). The
+// normalizations here (group_norm, layer_norm2d, ada_layer_norm) are one (RMS) or two (centered) reduction generics for the
 // statistics (sum -> mean, then the sum of squares of the centered values, so
 // the variance never cancels catastrophically the way E[x^2] - E[x]^2 does)
 // and one elementwise generic that normalizes and applies the affine.
@@ -218,46 +220,6 @@ static Value applyGammaBeta(ScalarBuilder &s, Value normalized,
 }
 
 namespace {
-/// layer_norm and rms_norm: one normalized axis, 1-D gamma (and beta), and
-/// with_statistics returns the statistics with the axis kept as size 1.
-template <typename OpTy, bool centered>
-struct AxisNormToLinalg : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OpAdaptor = typename OpTy::Adaptor;
-
-  LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value input = adaptor.getInput();
-    int64_t rank = op.getInput().getType().getRank();
-    int64_t axis = op.getNormalizedAxis();
-    SmallVector<Value> params = {adaptor.getGamma()};
-    if (adaptor.getBeta())
-      params.push_back(adaptor.getBeta());
-    SmallVector<AffineMap> maps(
-        params.size(), getProjection(rewriter.getContext(), rank, {axis}));
-    RowStatistics stats = computeStatistics(
-        rewriter, loc, input, {axis}, centered, op.getEps().convertToDouble());
-    SmallVector<Value> results = {normalize(rewriter, loc, input, {axis}, stats,
-                                            params, maps, applyGammaBeta)};
-    if (op.getWithStatistics()) {
-      SmallVector<Value> saved;
-      if (centered)
-        saved.push_back(stats.mean);
-      saved.push_back(stats.rstd);
-      SmallVector<ReassociationIndices> reassociation =
-          getKeepDimReassociation(rank, axis);
-      for (auto [value, result] : llvm::zip_equal(saved, op.getStatistics()))
-        results.push_back(tensor::ExpandShapeOp::create(
-            rewriter, loc, cast<RankedTensorType>(result.getType()), value,
-            reassociation));
-    }
-    rewriter.replaceOp(op, results);
-    return success();
-  }
-};
-
 struct LayerNorm2dToLinalg : OpConversionPattern<LayerNorm2dOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -476,116 +438,11 @@ struct RopeToLinalg : OpConversionPattern<RopeOp> {
     return success();
   }
 };
-
-/// The log-sum-exp of each row of [N, C] `logits`, in the computation type:
-/// max, then the sum of exp(x - max), then max + log(sum).
-static Value computeLogSumExp(OpBuilder &b, Location loc, Value logits) {
-  auto type = cast<RankedTensorType>(logits.getType());
-  Type computeType = ScalarBuilder::computeType(type.getElementType());
-  MLIRContext *context = b.getContext();
-  AffineMap row = getProjection(context, 2, {0});
-  Value rowMax =
-      reduceRows(b, loc, logits, {1}, {}, {}, computeType,
-                 -std::numeric_limits<double>::infinity(),
-                 [&](ScalarBuilder &s, ValueRange args, Value acc) {
-                   return s.max(acc, s.convert(args[0], computeType));
-                 });
-  Value rowSum = reduceRows(
-      b, loc, logits, {1}, rowMax, row, computeType, 0.0,
-      [&](ScalarBuilder &s, ValueRange args, Value acc) {
-        return s.add(acc,
-                     s.exp(s.sub(s.convert(args[0], computeType), args[1])));
-      });
-  AffineMap identity = b.getMultiDimIdentityMap(1);
-  return mapRows(b, loc, cast<RankedTensorType>(rowMax.getType()),
-                 {rowMax, rowSum}, {identity, identity},
-                 [](ScalarBuilder &s, ValueRange args) {
-                   return s.add(args[0], s.log(args[1]));
-                 });
-}
-
-/// sum_c targets * (lse - logits) as a third reduction over the rows.
-struct SoftmaxCrossEntropyToLinalg
-    : OpConversionPattern<SoftmaxCrossEntropyOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(SoftmaxCrossEntropyOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type storage = op.getType().getElementType();
-    Type computeType = ScalarBuilder::computeType(storage);
-    Value lse = computeLogSumExp(rewriter, loc, adaptor.getLogits());
-    AffineMap identity = rewriter.getMultiDimIdentityMap(2);
-    Value loss = reduceRows(
-        rewriter, loc, adaptor.getLogits(), {1}, {adaptor.getTargets(), lse},
-        {identity, getProjection(rewriter.getContext(), 2, {0})}, computeType,
-        0.0, [&](ScalarBuilder &s, ValueRange args, Value acc) {
-          Value logit = s.convert(args[0], computeType);
-          Value target = s.convert(args[1], computeType);
-          return s.add(acc, s.mul(target, s.sub(args[2], logit)));
-        });
-    rewriter.replaceOp(op, convertElements(rewriter, loc, loss, storage));
-    return success();
-  }
-};
-
-/// The labelled logit is picked by a reduction that adds the one element
-/// whose column equals the label, so no index is ever loaded from; rows
-/// whose label is outside [0, C) give NaN.
-struct SoftmaxCrossEntropyWithLabelsToLinalg
-    : OpConversionPattern<SoftmaxCrossEntropyWithLabelsOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(SoftmaxCrossEntropyWithLabelsOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType type = op.getType();
-    Type storage = type.getElementType();
-    Type computeType = ScalarBuilder::computeType(storage);
-    int64_t classes = op.getLogits().getType().getDimSize(1);
-    Value labels = adaptor.getLabels();
-    Type labelType = op.getLabels().getType().getElementType();
-    Value lse = computeLogSumExp(rewriter, loc, adaptor.getLogits());
-    Value picked = reduceRows(
-        rewriter, loc, adaptor.getLogits(), {1}, labels,
-        getProjection(rewriter.getContext(), 2, {0}), computeType, 0.0,
-        [&](ScalarBuilder &s, ValueRange args, Value acc) {
-          OpBuilder &b = s.getBuilder();
-          Value column = arith::IndexCastOp::create(
-              b, s.getLoc(), labelType,
-              linalg::IndexOp::create(b, s.getLoc(), 1));
-          Value isLabel = s.compare(ComparePredicate::eq, column, args[1]);
-          Value logit = s.convert(args[0], computeType);
-          return s.add(acc, s.select(isLabel, logit, s.constant(logit, 0.0)));
-        });
-    AffineMap identity = rewriter.getMultiDimIdentityMap(1);
-    rewriter.replaceOp(
-        op, mapRows(rewriter, loc, type, {lse, picked, labels},
-                    {identity, identity, identity},
-                    [&](ScalarBuilder &s, ValueRange args) {
-                      Value label = args[2];
-                      Value inRange =
-                          s.bitAnd(s.compare(ComparePredicate::ge, label,
-                                             s.constant(label, 0.0)),
-                                   s.compare(ComparePredicate::lt, label,
-                                             s.constant(label, classes)));
-                      Value loss = s.sub(args[0], args[1]);
-                      Value nan = s.constant(
-                          loss, std::numeric_limits<double>::quiet_NaN());
-                      return s.convert(s.select(inRange, loss, nan), storage);
-                    }));
-    return success();
-  }
-};
 } // namespace
 
 void mlir::rlx::populateNormToLinalgPatterns(RewritePatternSet &patterns) {
   patterns
-      .add<AxisNormToLinalg<LayerNormOp, /*centered=*/true>,
-           AxisNormToLinalg<RmsNormOp, /*centered=*/false>, LayerNorm2dToLinalg,
-           GroupNormToLinalg, AdaLayerNormToLinalg, BatchNormInferenceToLinalg,
-           GatedResidualToLinalg, RopeToLinalg, SoftmaxCrossEntropyToLinalg,
-           SoftmaxCrossEntropyWithLabelsToLinalg>(patterns.getContext());
+      .add<LayerNorm2dToLinalg, GroupNormToLinalg, AdaLayerNormToLinalg,
+           BatchNormInferenceToLinalg, GatedResidualToLinalg, RopeToLinalg>(
+          patterns.getContext());
 }

@@ -6,8 +6,10 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
 #include "rlx/Conversion/Passes.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
+#include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
 namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXTOLINALG
@@ -20,7 +22,6 @@ using namespace mlir::rlx;
 void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
   populateElementwiseToLinalgPatterns(patterns);
   populateLinearToLinalgPatterns(patterns);
-  populateReductionToLinalgPatterns(patterns);
   populateDataMovementToLinalgPatterns(patterns);
   populateNormToLinalgPatterns(patterns);
   populateConvPoolToLinalgPatterns(patterns);
@@ -30,10 +31,32 @@ void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
   populateFusedOpToLinalgPatterns(patterns);
 }
 
+/// Gives every row op and reduction outside a region the region that is
+/// its lowering.
+static void wrapInRegions(Operation *root) {
+  IRRewriter rewriter(root->getContext());
+  SmallVector<RowOpInterface> rowOps;
+  SmallVector<ReductionOpInterface> reductions;
+  root->walk([&](Operation *op) {
+    if (op->getParentOfType<RegionOp>())
+      return;
+    if (auto rowOp = dyn_cast<RowOpInterface>(op))
+      rowOps.push_back(rowOp);
+    else if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+      reductions.push_back(reduction);
+  });
+  for (RowOpInterface rowOp : rowOps)
+    decomposeIntoRowRegion(rewriter, rowOp);
+  for (ReductionOpInterface reduction : reductions)
+    outlineIntoRegion(rewriter, {reduction.getOperation()},
+                      FusionKind::Reduction);
+}
+
 namespace {
 struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
+    wrapInRegions(getOperation());
     ConversionTarget target(*context);
     target.addIllegalDialect<RlxDialect>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,

@@ -20,6 +20,18 @@ AffineMap mlir::rlx::getBroadcastIndexingMap(RankedTensorType operand,
   return AffineMap::get(resultRank, 0, exprs, context);
 }
 
+AffineMap mlir::rlx::getBroadcastIndexingMap(RankedTensorType operand,
+                                             ArrayRef<int64_t> shape) {
+  MLIRContext *context = operand.getContext();
+  int64_t lead = shape.size() - operand.getRank();
+  SmallVector<AffineExpr> exprs;
+  for (auto [d, size] : llvm::enumerate(operand.getShape()))
+    exprs.push_back(size != shape[lead + d]
+                        ? getAffineConstantExpr(0, context)
+                        : getAffineDimExpr(lead + d, context));
+  return AffineMap::get(shape.size(), 0, exprs, context);
+}
+
 Value mlir::rlx::createEmptyTensor(OpBuilder &b, Location loc,
                                    RankedTensorType type) {
   return tensor::EmptyOp::create(b, loc, type.getShape(),

@@ -14,6 +14,12 @@ namespace mlir::rlx {
 /// operand lacks are dropped and its size-1 dimensions read index 0.
 AffineMap getBroadcastIndexingMap(RankedTensorType operand, int64_t resultRank);
 
+/// The same for a loop nest over `shape`, reading a size-1 dimension with
+/// the loop when the loop has size 1 too (a reduction loop must appear in
+/// some map).
+AffineMap getBroadcastIndexingMap(RankedTensorType operand,
+                                  ArrayRef<int64_t> shape);
+
 /// An uninitialized tensor of `type`.
 Value createEmptyTensor(OpBuilder &b, Location loc, RankedTensorType type);
 

@@ -220,10 +220,185 @@ func.func @uses_value_from_above(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor
 // -----
 
 func.func @unknown_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [elementwise]}}
-  %r = rlx.region reduction ins(%x : tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [elementwise, reduction, row, contraction]}}
+  %r = rlx.region tiled ins(%x : tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%a: tensor<4xf32>):
     rlx.yield %a : tensor<4xf32>
   }
   return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @reduction_without_reduction(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'rlx.region' op a reduction region must contain a reduction}}
+  %r = rlx.region reduction ins(%x : tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    %0 = rlx.exp %a : tensor<4xf32>
+    rlx.yield %0 : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @row_without_reduction(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'rlx.region' op a row region must contain a reduction}}
+  %r = rlx.region row ins(%x : tensor<2x4xf32>) -> tensor<2x4xf32> {
+  ^bb0(%a: tensor<2x4xf32>):
+    %0 = rlx.exp %a : tensor<2x4xf32>
+    rlx.yield %0 : tensor<2x4xf32>
+  }
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
+// A reduction region returns its reductions; reading one inside is what a
+// row region does.
+func.func @reduction_read_inside(%x: tensor<2x4xf32>) -> tensor<2x1xf32> {
+  %r = rlx.region reduction ins(%x : tensor<2x4xf32>) -> tensor<2x1xf32> {
+  ^bb0(%a: tensor<2x4xf32>):
+    // expected-error @+1 {{'rlx.reduce' op is read inside a reduction region; only row regions broadcast reductions back}}
+    %0 = rlx.reduce sum %a axes = [1] keep_dim : tensor<2x4xf32> -> tensor<2x1xf32>
+    %1 = rlx.exp %0 : tensor<2x1xf32>
+    rlx.yield %1 : tensor<2x1xf32>
+  }
+  return %r : tensor<2x1xf32>
+}
+
+// -----
+
+func.func @reduction_returns_elementwise(%x: tensor<2x4xf32>) -> (tensor<2xf32>, tensor<2x4xf32>) {
+  // expected-error @+1 {{'rlx.region' op reduction region results must be reductions}}
+  %r:2 = rlx.region reduction ins(%x : tensor<2x4xf32>) -> tensor<2xf32>, tensor<2x4xf32> {
+  ^bb0(%a: tensor<2x4xf32>):
+    %0 = rlx.exp %a : tensor<2x4xf32>
+    %1 = rlx.reduce sum %0 axes = [1] : tensor<2x4xf32> -> tensor<2xf32>
+    rlx.yield %1, %0 : tensor<2xf32>, tensor<2x4xf32>
+  }
+  return %r#0, %r#1 : tensor<2xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+func.func @mismatched_reduction_axes(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %r = rlx.region row ins(%x : tensor<2x4xf32>) -> tensor<2x4xf32> {
+  ^bb0(%a: tensor<2x4xf32>):
+    %0 = rlx.reduce max %a axes = [1] keep_dim : tensor<2x4xf32> -> tensor<2x1xf32>
+    // expected-error @+1 {{'rlx.reduce' op reduces axes [0] but the region's first reduction reduces [1]}}
+    %1 = rlx.reduce sum %a axes = [0] keep_dim : tensor<2x4xf32> -> tensor<1x4xf32>
+    %2 = rlx.sub %a, %0 : (tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+    %3 = rlx.div %2, %1 : (tensor<2x4xf32>, tensor<1x4xf32>) -> tensor<2x4xf32>
+    rlx.yield %3 : tensor<2x4xf32>
+  }
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @mismatched_reduced_shape(%x: tensor<2x4xf32>, %y: tensor<2x1xf32>) -> tensor<2x1xf32> {
+  %r = rlx.region row ins(%x, %y : tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x1xf32> {
+  ^bb0(%a: tensor<2x4xf32>, %b: tensor<2x1xf32>):
+    %0 = rlx.reduce max %a axes = [1] keep_dim : tensor<2x4xf32> -> tensor<2x1xf32>
+    // expected-error @+1 {{'rlx.reduce' op reduces shape [2, 1] inside a region of iteration shape [2, 4]}}
+    %1 = rlx.reduce sum %b axes = [1] keep_dim : tensor<2x1xf32> -> tensor<2x1xf32>
+    %2 = rlx.add %0, %1 : (tensor<2x1xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+    rlx.yield %2 : tensor<2x1xf32>
+  }
+  return %r : tensor<2x1xf32>
+}
+
+// -----
+
+func.func @row_reduction_drops_axes(%x: tensor<2x4xf32>) -> tensor<2xf32> {
+  %r = rlx.region row ins(%x : tensor<2x4xf32>) -> tensor<2xf32> {
+  ^bb0(%a: tensor<2x4xf32>):
+    // expected-error @+1 {{'rlx.reduce' op must keep the reduced axes (keep_dim) inside a row region}}
+    %0 = rlx.reduce sum %a axes = [1] : tensor<2x4xf32> -> tensor<2xf32>
+    rlx.yield %0 : tensor<2xf32>
+  }
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+func.func @row_op_of_other_shape(%x: tensor<2x4xf32>, %y: tensor<4xf32>) -> tensor<2x4xf32> {
+  %r = rlx.region row ins(%x, %y : tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32> {
+  ^bb0(%a: tensor<2x4xf32>, %b: tensor<4xf32>):
+    %0 = rlx.reduce max %a axes = [1] keep_dim : tensor<2x4xf32> -> tensor<2x1xf32>
+    // expected-error @+1 {{'rlx.exp' op produces shape [4] inside a row region of iteration shape [2, 4]}}
+    %1 = rlx.exp %b : tensor<4xf32>
+    %2 = rlx.sub %a, %0 : (tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+    %3 = rlx.mul %2, %1 : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+    rlx.yield %3 : tensor<2x4xf32>
+  }
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @softmax_in_row_region(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %r = rlx.region row ins(%x : tensor<2x4xf32>) -> tensor<2x4xf32> {
+  ^bb0(%a: tensor<2x4xf32>):
+    %0 = rlx.reduce max %a axes = [1] keep_dim : tensor<2x4xf32> -> tensor<2x1xf32>
+    // expected-error @+1 {{'rlx.softmax' op cannot join a row region: it is neither elementwise nor a reduction}}
+    %1 = rlx.softmax %a axis = 1 : tensor<2x4xf32>
+    %2 = rlx.sub %1, %0 : (tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+    rlx.yield %2 : tensor<2x4xf32>
+  }
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @contraction_without_contraction(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'rlx.region' op a contraction region must contain exactly one contraction, got 0}}
+  %r = rlx.region contraction ins(%x : tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x4xf32>):
+    %0 = rlx.exp %a : tensor<4x4xf32>
+    rlx.yield %0 : tensor<4x4xf32>
+  }
+  return %r : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @two_contractions(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'rlx.region' op a contraction region must contain exactly one contraction, got 2}}
+  %r = rlx.region contraction ins(%x : tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x4xf32>):
+    %0 = rlx.matmul %a, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    %1 = rlx.matmul %0, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    rlx.yield %1 : tensor<4x4xf32>
+  }
+  return %r : tensor<4x4xf32>
+}
+
+// -----
+
+// No prologue: the contraction reads region inputs.
+func.func @contraction_prologue(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = rlx.region contraction ins(%x : tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x4xf32>):
+    %0 = rlx.exp %a : tensor<4x4xf32>
+    // expected-error @+1 {{'rlx.matmul' op operands of the contraction of a region must be region inputs}}
+    %1 = rlx.matmul %0, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    rlx.yield %1 : tensor<4x4xf32>
+  }
+  return %r : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @contraction_epilogue_shape(%x: tensor<4x4xf32>, %v: tensor<4xf32>) -> tensor<4x4xf32> {
+  %r = rlx.region contraction ins(%x, %v : tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x4xf32>, %b: tensor<4xf32>):
+    %0 = rlx.matmul %a, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    // expected-error @+1 {{'rlx.exp' op produces shape [4] inside a contraction region of iteration shape [4, 4]}}
+    %1 = rlx.exp %b : tensor<4xf32>
+    %2 = rlx.add %0, %1 : (tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>
+    rlx.yield %2 : tensor<4x4xf32>
+  }
+  return %r : tensor<4x4xf32>
 }

@@ -87,3 +87,57 @@ func.func @passthrough_rank0(%x: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
   }
   return %r#0, %r#1 : tensor<f32>, tensor<f32>
 }
+
+// A row region: softmax over the last axis, with per-row values broadcast
+// back and a per-row result.
+// CHECK-LABEL: func.func @row_softmax(
+// CHECK:         %{{.*}}:2 = rlx.region row ins(%{{.*}} : tensor<2x4xf32>) -> tensor<2x4xf32>, tensor<2x1xf32> {
+// CHECK:           rlx.reduce max %{{.*}} axes = [1] keep_dim
+// CHECK:           rlx.reduce sum %{{.*}} axes = [1] keep_dim
+// CHECK:           rlx.yield %{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<2x1xf32>
+func.func @row_softmax(%x: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x1xf32>) {
+  %r:2 = rlx.region row ins(%x : tensor<2x4xf32>) -> tensor<2x4xf32>, tensor<2x1xf32> {
+  ^bb0(%a: tensor<2x4xf32>):
+    %0 = rlx.reduce max %a axes = [1] keep_dim : tensor<2x4xf32> -> tensor<2x1xf32>
+    %1 = rlx.sub %a, %0 : (tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+    %2 = rlx.exp %1 : tensor<2x4xf32>
+    %3 = rlx.reduce sum %2 axes = [1] keep_dim : tensor<2x4xf32> -> tensor<2x1xf32>
+    %4 = rlx.div %2, %3 : (tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+    rlx.yield %4, %3 : tensor<2x4xf32>, tensor<2x1xf32>
+  }
+  return %r#0, %r#1 : tensor<2x4xf32>, tensor<2x1xf32>
+}
+
+// A reduction region: elementwise work feeding two reductions of the same
+// axes.
+// CHECK-LABEL: func.func @reduction_two_results(
+// CHECK:         %{{.*}}:2 = rlx.region reduction ins(%{{.*}}, %{{.*}} : tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<5xf32>, tensor<1x5xf32> {
+func.func @reduction_two_results(%x: tensor<3x5xf32>, %y: tensor<3x5xf32>) -> (tensor<5xf32>, tensor<1x5xf32>) {
+  %r:2 = rlx.region reduction ins(%x, %y : tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<5xf32>, tensor<1x5xf32> {
+  ^bb0(%a: tensor<3x5xf32>, %b: tensor<3x5xf32>):
+    %0 = rlx.sub %a, %b : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<3x5xf32>
+    %1 = rlx.mul %0, %0 : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<3x5xf32>
+    %2 = rlx.reduce sum %1 axes = [0] : tensor<3x5xf32> -> tensor<5xf32>
+    %3 = rlx.reduce max %0 axes = [0] keep_dim : tensor<3x5xf32> -> tensor<1x5xf32>
+    rlx.yield %2, %3 : tensor<5xf32>, tensor<1x5xf32>
+  }
+  return %r#0, %r#1 : tensor<5xf32>, tensor<1x5xf32>
+}
+
+// A contraction region: matmul with a bias and activation epilogue; the
+// matmul's operands need not broadcast to the result shape.
+// CHECK-LABEL: func.func @contraction_epilogue(
+// CHECK:         rlx.region contraction ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x16xf32>, tensor<16xf32>) -> tensor<4x16xf32> {
+// CHECK:           rlx.matmul
+// CHECK:           rlx.add
+// CHECK:           rlx.gelu
+func.func @contraction_epilogue(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
+  %r = rlx.region contraction ins(%x, %w, %b : tensor<4x8xf32>, tensor<8x16xf32>, tensor<16xf32>) -> tensor<4x16xf32> {
+  ^bb0(%a: tensor<4x8xf32>, %c: tensor<8x16xf32>, %d: tensor<16xf32>):
+    %0 = rlx.matmul %a, %c : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+    %1 = rlx.add %0, %d : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+    %2 = rlx.gelu %1 : tensor<4x16xf32>
+    rlx.yield %2 : tensor<4x16xf32>
+  }
+  return %r : tensor<4x16xf32>
+}

@@ -10,12 +10,11 @@ namespace mlir::rlx {
 void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);
 /// rlx.matmul.
 void populateLinearToLinalgPatterns(RewritePatternSet &patterns);
-/// rlx.reduce, rlx.softmax, rlx.log_softmax.
-void populateReductionToLinalgPatterns(RewritePatternSet &patterns);
 /// rlx.constant, reshape, transpose, expand, concat, narrow, slice.
 void populateDataMovementToLinalgPatterns(RewritePatternSet &patterns);
 
-/// Norms, rope and losses.
+/// group_norm, layer_norm2d, ada_layer_norm, batch_norm_inference,
+/// gated_residual, rope.
 void populateNormToLinalgPatterns(RewritePatternSet &patterns);
 /// Convolution, pooling and resampling.
 void populateConvPoolToLinalgPatterns(RewritePatternSet &patterns);
@@ -26,7 +25,9 @@ void populateScanToLinalgPatterns(RewritePatternSet &patterns);
 
 /// Named fused ops (rlx.swiglu): one loop nest each.
 void populateFusedOpToLinalgPatterns(RewritePatternSet &patterns);
-/// rlx.region: one linalg.generic per elementwise region.
+/// rlx.region of every kind: one loop nest each. Reductions and row ops
+/// (softmax, layer_norm, ...) are lowered through regions: rlx-to-linalg
+/// wraps them first.
 void populateRegionToLinalgPatterns(RewritePatternSet &patterns);
 
 /// All of the above.

@@ -2,19 +2,107 @@
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
 #include "mlir/Dialect/Traits.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
 
 #include "OpUtils.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
 
+static ArrayRef<int64_t> getShape(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
 YieldOp RegionOp::getYield() {
   return dyn_cast<YieldOp>(getBody().front().getTerminator());
+}
+
+SmallVector<int64_t> RegionOp::getIterationShape() {
+  for (Operation &op : getBody().front()) {
+    if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+      return llvm::to_vector(getShape(reduction.getReducedInput()));
+    if (isa<ContractionOpInterface>(op))
+      return llvm::to_vector(getShape(op.getResult(0)));
+  }
+  return llvm::to_vector(getShape(getResult(0)));
+}
+
+SmallVector<int64_t> RegionOp::getReducedAxes() {
+  for (Operation &op : getBody().front())
+    if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+      return reduction.getReducedAxes();
+  return {};
 }
 
 LogicalResult RegionOp::verify() {
   if (getResults().empty())
     return emitOpError("must return at least one value");
+  return success();
+}
+
+/// `shape` with `axes` set to 1.
+static SmallVector<int64_t> getRowShape(ArrayRef<int64_t> shape,
+                                        ArrayRef<int64_t> axes) {
+  SmallVector<int64_t> rowShape(shape);
+  for (int64_t axis : axes)
+    rowShape[axis] = 1;
+  return rowShape;
+}
+
+/// Checks the body of a `reduction` or `row` region: reductions over
+/// `axes` of `shape`, elementwise ops producing one of `shapes`.
+static LogicalResult verifyReductionBody(RegionOp region, FusionKind kind,
+                                         ArrayRef<int64_t> shape,
+                                         ArrayRef<int64_t> axes,
+                                         ArrayRef<SmallVector<int64_t>> shapes) {
+  Block &body = region.getBody().front();
+  bool isRow = kind == FusionKind::Row;
+  for (Operation &op : body.without_terminator()) {
+    if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
+      if (getShape(reduction.getReducedInput()) != shape)
+        return op.emitOpError("reduces shape ")
+               << formatShape(getShape(reduction.getReducedInput()))
+               << " inside a region of iteration shape " << formatShape(shape);
+      if (reduction.getReducedAxes() != axes)
+        return op.emitOpError("reduces axes ")
+               << formatShape(reduction.getReducedAxes())
+               << " but the region's first reduction reduces "
+               << formatShape(axes);
+      if (isRow && !reduction.keepsReducedAxes())
+        return op.emitOpError("must keep the reduced axes (keep_dim) inside "
+                              "a row region");
+      if (!isRow && llvm::any_of(op.getUsers(), [](Operation *user) {
+            return !isa<YieldOp>(user);
+          }))
+        return op.emitOpError("is read inside a reduction region; only "
+                              "row regions broadcast reductions back");
+      continue;
+    }
+    if (!isa<ScalarComputeOpInterface>(op))
+      return op.emitOpError("cannot join a ")
+             << stringifyFusionKind(kind)
+             << " region: it is neither elementwise nor a reduction";
+    if (!llvm::is_contained(shapes, getShape(op.getResult(0))))
+      return op.emitOpError("produces shape ")
+             << formatShape(getShape(op.getResult(0))) << " inside a "
+             << stringifyFusionKind(kind) << " region of iteration shape "
+             << formatShape(shape);
+  }
+  if (isRow)
+    for (Value result : region.getYield().getValues())
+      if (!llvm::is_contained(shapes, getShape(result)))
+        return region.emitOpError("row region results must have the "
+                                  "iteration shape ")
+               << formatShape(shape) << " or the row shape "
+               << formatShape(shapes.back()) << ", got "
+               << formatShape(getShape(result));
+  if (!isRow)
+    for (Value result : region.getYield().getValues())
+      if (!result.getDefiningOp<ReductionOpInterface>())
+        return region.emitOpError("reduction region results must be "
+                                  "reductions");
   return success();
 }
 
@@ -38,32 +126,154 @@ LogicalResult RegionOp::verifyRegions() {
            << yield.getValues().getTypes() << " but returns "
            << getResultTypes();
 
-  // kind = elementwise: one iteration shape for every body value.
-  ArrayRef<int64_t> shape = getIterationShape();
-  for (Type type : getResultTypes())
-    if (cast<RankedTensorType>(type).getShape() != shape)
-      return emitOpError("elementwise region results must all have shape ")
-             << formatShape(shape) << ", got " << type;
+  FusionKind kind = getKind();
+  auto reductions = llvm::to_vector(body.getOps<ReductionOpInterface>());
+  auto contractions = llvm::to_vector(body.getOps<ContractionOpInterface>());
+  bool reduces = kind == FusionKind::Reduction || kind == FusionKind::Row;
+  if (reduces && reductions.empty())
+    return emitOpError("a ") << stringifyFusionKind(kind)
+                             << " region must contain a reduction";
+  if (kind == FusionKind::Contraction && contractions.size() != 1)
+    return emitOpError("a contraction region must contain exactly one "
+                       "contraction, got ")
+           << contractions.size();
+
+  SmallVector<int64_t> shape = getIterationShape();
   for (auto [i, input] : llvm::enumerate(getInputs())) {
+    // The contraction reads its operands through its own indexing.
+    BlockArgument arg = body.getArgument(i);
+    if (kind == FusionKind::Contraction && !arg.use_empty() &&
+        llvm::all_of(arg.getUsers(), [](Operation *user) {
+          return isa<ContractionOpInterface>(user);
+        }))
+      continue;
     SmallVector<int64_t> broadcast;
-    auto inputShape = cast<RankedTensorType>(input.getType()).getShape();
+    ArrayRef<int64_t> inputShape = getShape(input);
     if (!OpTrait::util::getBroadcastedShape(inputShape, shape, broadcast) ||
-        ArrayRef<int64_t>(broadcast) != shape)
+        ArrayRef<int64_t>(broadcast) != ArrayRef<int64_t>(shape))
       return emitOpError("input ")
              << i << " of shape " << formatShape(inputShape)
              << " does not broadcast to the iteration shape "
              << formatShape(shape);
   }
+
+  if (reduces) {
+    SmallVector<int64_t> axes = reductions.front().getReducedAxes();
+    SmallVector<SmallVector<int64_t>> shapes = {shape};
+    if (kind == FusionKind::Row)
+      shapes.push_back(getRowShape(shape, axes));
+    return verifyReductionBody(*this, kind, shape, axes, shapes);
+  }
+
+  Operation *contraction = kind == FusionKind::Contraction
+                               ? contractions.front().getOperation()
+                               : nullptr;
+  if (contraction) {
+    for (Value operand : contraction->getOperands())
+      if (!isa<BlockArgument>(operand))
+        return contraction->emitOpError(
+            "operands of the contraction of a region must be region inputs");
+  }
+  for (Type type : getResultTypes())
+    if (cast<RankedTensorType>(type).getShape() != ArrayRef<int64_t>(shape))
+      return emitOpError()
+             << stringifyFusionKind(kind) << " region results must all have shape "
+             << formatShape(shape) << ", got " << type;
+  StringRef article = kind == FusionKind::Elementwise ? "an " : "a ";
   for (Operation &op : body.without_terminator()) {
+    if (&op == contraction)
+      continue;
     if (!isa<ScalarComputeOpInterface>(op))
-      return op.emitOpError("cannot join an elementwise region: it has no "
-                            "scalar semantics (ScalarComputeOpInterface)");
-    auto type = cast<RankedTensorType>(op.getResult(0).getType());
-    if (type.getShape() != shape)
+      return op.emitOpError("cannot join ")
+             << article << stringifyFusionKind(kind)
+             << " region: it has no scalar semantics "
+                "(ScalarComputeOpInterface)";
+    if (getShape(op.getResult(0)) != ArrayRef<int64_t>(shape))
       return op.emitOpError("produces shape ")
-             << formatShape(type.getShape())
-             << " inside an elementwise region of iteration shape "
+             << formatShape(getShape(op.getResult(0))) << " inside "
+             << article << stringifyFusionKind(kind)
+             << " region of iteration shape "
              << formatShape(shape);
   }
   return success();
+}
+
+RegionOp mlir::rlx::outlineIntoRegion(RewriterBase &rewriter,
+                                      ArrayRef<Operation *> ops,
+                                      FusionKind kind,
+                                      const DenseSet<Operation *> &copied) {
+  // Block order keeps defs before uses inside the body.
+  SmallVector<Operation *> sorted(ops);
+  llvm::sort(sorted, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  llvm::SmallPtrSet<Operation *, 16> members(sorted.begin(), sorted.end());
+  auto isOwned = [&](Operation *op) {
+    return members.contains(op) && !copied.contains(op);
+  };
+  llvm::SetVector<Value> inputs;
+  SmallVector<Value> results;
+  for (Operation *op : sorted) {
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || !members.contains(def))
+        inputs.insert(operand);
+    }
+    if (copied.contains(op))
+      continue;
+    for (Value result : op->getResults())
+      if (op == sorted.back() ||
+          llvm::any_of(result.getUsers(),
+                       [&](Operation *user) { return !isOwned(user); }))
+        results.push_back(result);
+  }
+
+  Location loc = rewriter.getFusedLoc(llvm::to_vector(
+      llvm::map_range(sorted, [](Operation *op) { return op->getLoc(); })));
+  rewriter.setInsertionPoint(sorted.back());
+  auto region = RegionOp::create(rewriter, loc, ValueRange(results).getTypes(),
+                                 kind, inputs.getArrayRef());
+  Block *body = rewriter.createBlock(
+      &region.getBody(), {}, ValueRange(inputs.getArrayRef()).getTypes(),
+      SmallVector<Location>(inputs.size(), loc));
+  IRMapping mapping;
+  mapping.map(inputs.getArrayRef(), body->getArguments());
+  for (Operation *op : sorted)
+    rewriter.clone(*op, mapping);
+  SmallVector<Value> yielded;
+  for (Value result : results)
+    yielded.push_back(mapping.lookup(result));
+  YieldOp::create(rewriter, loc, yielded);
+
+  for (auto [result, replacement] : llvm::zip(results, region.getResults()))
+    rewriter.replaceUsesWithIf(result, replacement, [&](OpOperand &use) {
+      return !isOwned(use.getOwner());
+    });
+  for (Operation *op : llvm::reverse(sorted))
+    if (!copied.contains(op))
+      rewriter.eraseOp(op);
+  return region;
+}
+
+bool mlir::rlx::canJoinRegion(Operation *op, FusionKind kind,
+                              ArrayRef<int64_t> shape, ArrayRef<int64_t> axes) {
+  if (op->getNumResults() != 1)
+    return false;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type)
+    return false;
+  if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
+    if (kind != FusionKind::Reduction && kind != FusionKind::Row)
+      return false;
+    return getShape(reduction.getReducedInput()) == shape &&
+           reduction.getReducedAxes() == axes &&
+           (kind != FusionKind::Row || reduction.keepsReducedAxes());
+  }
+  if (isa<ContractionOpInterface>(op))
+    return kind == FusionKind::Contraction && type.getShape() == shape;
+  if (!isa<ScalarComputeOpInterface>(op))
+    return false;
+  return type.getShape() == shape ||
+         (kind == FusionKind::Row &&
+          type.getShape() == ArrayRef<int64_t>(getRowShape(shape, axes)));
 }

@@ -326,6 +326,77 @@ LogicalResult ReduceOp::verify() {
   return success();
 }
 
+Value ReduceOp::getReducedInput() { return getInput(); }
+
+SmallVector<int64_t> ReduceOp::getReducedAxes() { return getNormalizedAxes(); }
+
+bool ReduceOp::keepsReducedAxes() { return getKeepDim(); }
+
+Value ReduceOp::buildIdentity(ScalarBuilder &b, Type type) {
+  TypedAttr attr;
+  OpBuilder &builder = b.getBuilder();
+  ReduceKind kind = getKind();
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+    switch (kind) {
+    case ReduceKind::Sum:
+    case ReduceKind::Mean:
+      attr = builder.getFloatAttr(type, 0.0);
+      break;
+    case ReduceKind::Prod:
+      attr = builder.getFloatAttr(type, 1.0);
+      break;
+    case ReduceKind::Max:
+      attr = builder.getFloatAttr(type, APFloat::getInf(sem, /*Negative=*/true));
+      break;
+    case ReduceKind::Min:
+      attr = builder.getFloatAttr(type, APFloat::getInf(sem));
+      break;
+    }
+  } else {
+    unsigned width = type.getIntOrFloatBitWidth();
+    switch (kind) {
+    case ReduceKind::Sum:
+    case ReduceKind::Mean:
+      attr = builder.getIntegerAttr(type, 0);
+      break;
+    case ReduceKind::Prod:
+      attr = builder.getIntegerAttr(type, 1);
+      break;
+    case ReduceKind::Max:
+      attr = builder.getIntegerAttr(type, APInt::getSignedMinValue(width));
+      break;
+    case ReduceKind::Min:
+      attr = builder.getIntegerAttr(type, APInt::getSignedMaxValue(width));
+      break;
+    }
+  }
+  return arith::ConstantOp::create(builder, b.getLoc(), attr);
+}
+
+Value ReduceOp::buildCombine(ScalarBuilder &b, Value accumulator,
+                             Value element) {
+  switch (getKind()) {
+  case ReduceKind::Sum:
+  case ReduceKind::Mean:
+    return b.add(accumulator, element);
+  case ReduceKind::Prod:
+    return b.mul(accumulator, element);
+  case ReduceKind::Max:
+    return b.max(accumulator, element);
+  case ReduceKind::Min:
+    return b.min(accumulator, element);
+  }
+  llvm_unreachable("covered switch");
+}
+
+Value ReduceOp::buildFinish(ScalarBuilder &b, Value accumulator,
+                            int64_t count) {
+  if (getKind() != ReduceKind::Mean)
+    return accumulator;
+  return b.div(accumulator, b.constant(accumulator, count));
+}
+
 //===----------------------------------------------------------------------===//
 // SoftmaxOp / LogSoftmaxOp
 //===----------------------------------------------------------------------===//

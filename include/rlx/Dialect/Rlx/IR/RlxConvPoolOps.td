@@ -17,6 +17,7 @@ include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "rlx/Dialect/Rlx/IR/RlxDialect.td"
+include "rlx/Dialect/Rlx/IR/RlxInterfaces.td"
 
 def Rlx_PoolKind : I32EnumAttr<"PoolKind", "pooling combiner", [
     I32EnumAttrCase<"Max", 0, "max">,
@@ -30,6 +31,7 @@ def Rlx_PoolKind : I32EnumAttr<"PoolKind", "pooling combiner", [
 //===----------------------------------------------------------------------===//
 
 def Rlx_ConvOp : Rlx_Op<"conv", [Pure, InferTypeOpAdaptor,
+                                 Rlx_ContractionOpInterface,
                                  SameOperandsAndResultElementType]> {
   let summary = "1-D, 2-D or 3-D grouped convolution (cross-correlation)";
   let description = [{

@@ -10,6 +10,7 @@ include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "rlx/Dialect/Rlx/IR/RlxDialect.td"
+include "rlx/Dialect/Rlx/IR/RlxInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // Enums
@@ -252,6 +253,7 @@ def Rlx_KvAppendOp : Rlx_Op<"kv_append", [Pure,
 //===----------------------------------------------------------------------===//
 
 def Rlx_DotGeneralOp : Rlx_Op<"dot_general", [Pure, InferTypeOpAdaptor,
+                                             Rlx_ContractionOpInterface,
                                              SameOperandsElementType]> {
   let summary = "contraction with explicit batch and contracting dims (XLA)";
   let description = [{

@@ -44,4 +44,68 @@ def Rlx_FusedOpInterface : OpInterface<"FusedOpInterface"> {
   ];
 }
 
+def Rlx_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
+  let cppNamespace = "::mlir::rlx";
+  let description = [{
+    A reduction of one input over a set of axes whose combiner is a scalar
+    function: an identity, a step that folds one element into the
+    accumulator and a finishing step (the mean's division). Like
+    `ScalarComputeOpInterface`, these methods are the op's arithmetic,
+    stated once: the standalone lowering, reduction regions and row regions
+    all build them. The accumulator has the computation type of the input
+    (`ScalarBuilder::computeType`). Such an op may join `reduction` and
+    `row` regions.
+  }];
+  let methods = [
+    InterfaceMethod<"The reduced input.", "::mlir::Value", "getReducedInput">,
+    InterfaceMethod<"The reduced axes, in [0, rank) and sorted.",
+      "::llvm::SmallVector<int64_t>", "getReducedAxes">,
+    InterfaceMethod<"Whether reduced axes stay as size-1 dimensions.",
+      "bool", "keepsReducedAxes">,
+    InterfaceMethod<"The accumulator's initial value, of type `type`.",
+      "::mlir::Value", "buildIdentity",
+      (ins "::mlir::rlx::ScalarBuilder &":$b, "::mlir::Type":$type)>,
+    InterfaceMethod<"Folds `element` into `accumulator`.",
+      "::mlir::Value", "buildCombine",
+      (ins "::mlir::rlx::ScalarBuilder &":$b, "::mlir::Value":$accumulator,
+           "::mlir::Value":$element)>,
+    InterfaceMethod<[{The result (computation type) from the accumulator of
+      `count` elements.}],
+      "::mlir::Value", "buildFinish",
+      (ins "::mlir::rlx::ScalarBuilder &":$b, "::mlir::Value":$accumulator,
+           "int64_t":$count)>,
+  ];
+}
+
+def Rlx_RowOpInterface : OpInterface<"RowOpInterface"> {
+  let cppNamespace = "::mlir::rlx";
+  let description = [{
+    An op computed row by row: reductions along its row axes, with the row
+    values broadcast back to the row's elements (softmax, the
+    normalizations, the softmax losses). `decomposeRows` states the op in
+    primitive rlx ops (elementwise ops and `keep_dim` reductions over the
+    row axes, plus shape ops on its operands and results), with exactly the
+    op's rounding: f16/bf16 inputs are cast to f32 first and the results
+    cast back once. That decomposition is the op's only definition: the
+    lowering wraps it in one `row` region, and `--rlx-form-regions` fuses
+    its primitives with their neighbours.
+  }];
+  let methods = [
+    InterfaceMethod<[{Builds the primitive ops at the builder's insertion
+      point and returns the values that replace the op's results.}],
+      "::llvm::SmallVector<::mlir::Value>", "decomposeRows",
+      (ins "::mlir::OpBuilder &":$b)>,
+  ];
+}
+
+def Rlx_ContractionOpInterface : OpInterface<"ContractionOpInterface"> {
+  let cppNamespace = "::mlir::rlx";
+  let description = [{
+    A contraction (matmul, convolution, dot_general): each result element
+    reduces over a window of its operands. It may anchor a `contraction`
+    region, whose elementwise epilogue is applied to each result tile while
+    the tile is in cache.
+  }];
+}
+
 #endif // RLX_DIALECT_RLX_IR_RLXINTERFACES_TD

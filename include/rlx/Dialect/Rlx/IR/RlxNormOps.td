@@ -10,6 +10,7 @@ include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "rlx/Dialect/Rlx/IR/RlxDialect.td"
+include "rlx/Dialect/Rlx/IR/RlxInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // Enums
@@ -75,6 +76,7 @@ defvar Rlx_SavedStatisticsDoc = [{
 // layer_norm and rms_norm: one normalized axis, optional saved statistics.
 class Rlx_AxisNormOp<string mnemonic>
     : Rlx_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+                        DeclareOpInterfaceMethods<Rlx_RowOpInterface>,
                         AllElementTypesMatch<["input", "gamma", "result"]>]> {
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -256,7 +258,8 @@ def Rlx_RopeOp : Rlx_InputTypedOp<"rope"> {
 //===----------------------------------------------------------------------===//
 
 def Rlx_SoftmaxCrossEntropyOp : Rlx_Op<"softmax_cross_entropy",
-    [Pure, InferTypeOpAdaptor, SameOperandsAndResultElementType]> {
+    [Pure, InferTypeOpAdaptor, SameOperandsAndResultElementType,
+     DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary = "per-row cross-entropy of softmax(logits) against dense targets";
   let description = [{
     `logits` and `targets` are `[N, C]`; the result is `[N]` with
@@ -277,7 +280,8 @@ def Rlx_SoftmaxCrossEntropyOp : Rlx_Op<"softmax_cross_entropy",
 def Rlx_SoftmaxCrossEntropyWithLabelsOp
     : Rlx_Op<"softmax_cross_entropy_with_labels",
              [Pure, InferTypeOpAdaptor,
-              AllElementTypesMatch<["logits", "result"]>]> {
+              AllElementTypesMatch<["logits", "result"]>,
+              DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary = "per-row cross-entropy of softmax(logits) against class labels";
   let description = [{
     `logits` is `[N, C]` and `labels` is `[N]` (i32 or i64 class indices);

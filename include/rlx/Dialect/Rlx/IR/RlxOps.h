@@ -43,4 +43,31 @@ OpFoldResult foldBinaryIdentity(Operation *op, ArrayRef<Attribute> operands,
 #define GET_OP_CLASSES
 #include "rlx/Dialect/Rlx/IR/RlxOps.h.inc"
 
+namespace mlir {
+class RewriterBase;
+} // namespace mlir
+
+namespace mlir::rlx {
+
+/// Moves `ops` (all in one block) into a new rlx.region of `kind` placed at
+/// the last of them. Values they read from outside become the region's
+/// inputs; their values read outside it (which must come after the last op)
+/// become its results. Ops in `copied` are cloned into the region but stay
+/// for their users outside.
+RegionOp outlineIntoRegion(RewriterBase &rewriter, ArrayRef<Operation *> ops,
+                           FusionKind kind,
+                           const DenseSet<Operation *> &copied = {});
+
+/// Replaces `op` by its decomposition (`RowOpInterface::decomposeRows`),
+/// with the primitives that work on the rows in one `row` region.
+RegionOp decomposeIntoRowRegion(RewriterBase &rewriter, RowOpInterface op);
+
+/// Whether `op` may join a region of `kind` whose iteration shape is
+/// `shape` (reducing `axes` for `reduction` and `row`): a property of its
+/// interfaces, checked again by the region verifier.
+bool canJoinRegion(Operation *op, FusionKind kind, ArrayRef<int64_t> shape,
+                   ArrayRef<int64_t> axes);
+
+} // namespace mlir::rlx
+
 #endif // RLX_DIALECT_RLX_IR_RLXOPS_H

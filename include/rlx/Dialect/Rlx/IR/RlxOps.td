@@ -345,6 +345,7 @@ def Rlx_StopGradientOp : Rlx_ElementwiseOp<"stop_gradient",
 //===----------------------------------------------------------------------===//
 
 def Rlx_MatmulOp : Rlx_Op<"matmul", [Pure, InferTypeOpAdaptor,
+                                     Rlx_ContractionOpInterface,
                                      SameOperandsElementType]> {
   let summary = "batched matrix product with broadcast batch dimensions";
   let description = [{
@@ -358,7 +359,8 @@ def Rlx_MatmulOp : Rlx_Op<"matmul", [Pure, InferTypeOpAdaptor,
     "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
-def Rlx_ReduceOp : Rlx_Op<"reduce", [Pure, InferTypeOpAdaptor]> {
+def Rlx_ReduceOp : Rlx_Op<"reduce", [Pure, InferTypeOpAdaptor,
+    DeclareOpInterfaceMethods<Rlx_ReductionOpInterface>]> {
   let summary = "reduction over a set of axes";
   let description = [{
     Reduces `input` over `axes` (distinct, each in `[-rank, rank)`) with
@@ -382,7 +384,8 @@ def Rlx_ReduceOp : Rlx_Op<"reduce", [Pure, InferTypeOpAdaptor]> {
 }
 
 class Rlx_SoftmaxLikeOp<string mnemonic, string formula>
-    : Rlx_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+    : Rlx_Op<mnemonic, [Pure, SameOperandsAndResultType,
+        DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary = mnemonic # " along one axis";
   let description = "Computes `" # formula # "` along `axis` (in `[-rank, "
     "rank)`), subtracting the maximum first so that large inputs do not "

@@ -13,7 +13,10 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 include "rlx/Dialect/Rlx/IR/RlxDialect.td"
 
 def Rlx_FusionKind : I32EnumAttr<"FusionKind", "what a fused region computes", [
-    I32EnumAttrCase<"Elementwise", 0, "elementwise">
+    I32EnumAttrCase<"Elementwise", 0, "elementwise">,
+    I32EnumAttrCase<"Reduction", 1, "reduction">,
+    I32EnumAttrCase<"Row", 2, "row">,
+    I32EnumAttrCase<"Contraction", 3, "contraction">
   ]> {
   let cppNamespace = "::mlir::rlx";
 }
@@ -27,14 +30,37 @@ def Rlx_RegionOp : Rlx_Op<"region", [IsolatedFromAbove,
     The region is compiled as one kernel: one loop nest on CPU, reading each
     input once and writing each result once, with no intermediate tensors.
 
-    `kind` says which ops the body may hold and how it is lowered:
+    `kind` says which ops the body may hold and how it is lowered. Which
+    ops may join which kind is a property of the op, stated by its
+    interfaces: `ScalarComputeOpInterface` (elementwise),
+    `ReductionOpInterface` (reductions), `ContractionOpInterface`.
 
-    - `elementwise`: every body op implements `ScalarComputeOpInterface`
-      and produces a tensor of the region's iteration shape, which is the
-      shape of every result. Inputs may be smaller and broadcast
-      numpy-style to the iteration shape. Each body value is rounded to its
-      element type exactly as the unfused ops would round it, so fused and
-      unfused graphs give identical results.
+    - `elementwise`: every body op is elementwise and produces a tensor of
+      the region's iteration shape, which is the shape of every result.
+      Lowered to one `linalg.generic`.
+    - `reduction` (elementwise + tail reduction): elementwise ops on the
+      iteration shape `F` feeding one or more reductions over the same axes
+      of `F`; the results are those reductions, and no body op reads them.
+      Lowered to one `linalg.generic` with reduction loops that never stores
+      the elementwise values.
+    - `row`: reductions over the same axes (the row axes) of the same shape
+      `F`, all with `keep_dim`, whose per-row results are broadcast back to
+      the row's elements; every other body op is elementwise and produces
+      either `F` or the per-row shape `P` (`F` with the row axes of size 1),
+      and so does every result. Softmax, the normalizations and the softmax
+      losses decompose into such bodies (`RowOpInterface`). Lowered to a
+      parallel loop over rows that runs the row's reductions one stage after
+      another on the row, staging in a row buffer only values that two
+      stages need, and writes each result once.
+    - `contraction`: one contraction (matmul, conv, dot_general) whose
+      operands are region inputs, and an epilogue of elementwise ops of the
+      contraction's result shape applied to its result. Lowered to the
+      contraction and one epilogue generic that `--rlx-fuse-epilogues`
+      applies per result tile.
+
+    In every kind, inputs broadcast numpy-style to the iteration shape, and
+    each body value is rounded to its element type exactly as the unfused
+    ops would round it, so fused and unfused graphs give identical results.
 
     `--rlx-form-regions` creates regions, `--rlx-unfuse` inlines them back.
 
@@ -60,11 +86,12 @@ def Rlx_RegionOp : Rlx_Op<"region", [IsolatedFromAbove,
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
-    /// The shape every body value of an elementwise region has.
-    ::llvm::ArrayRef<int64_t> getIterationShape() {
-      return ::llvm::cast<::mlir::RankedTensorType>(getResult(0).getType())
-          .getShape();
-    }
+    /// The shape the region iterates over: the shape of its elementwise
+    /// results, of the input of its reductions, or of its contraction's
+    /// result.
+    ::llvm::SmallVector<int64_t> getIterationShape();
+    /// The reduced axes of a `reduction` or `row` region (sorted), else none.
+    ::llvm::SmallVector<int64_t> getReducedAxes();
     YieldOp getYield();
   }];
 }

@@ -1,0 +1,245 @@
+//===- RowOps.cpp - Row ops stated in primitive rlx ops -------------------===//
+//
+// `RowOpInterface::decomposeRows` for softmax, log_softmax, layer_norm,
+// rms_norm and the softmax losses. Each is written with the same operations,
+// in the same order, as the formula in the op's description, in the
+// computation type (f32 for f16/bf16, cast once at each end), so the
+// decomposition is the op.
+//
+//===----------------------------------------------------------------------===//
+#include "rlx/Dialect/Rlx/IR/RlxOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+namespace {
+/// Builds primitive rlx ops at one place.
+class PrimitiveBuilder {
+public:
+  PrimitiveBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  static Type elementType(Value x) {
+    return llvm::cast<RankedTensorType>(x.getType()).getElementType();
+  }
+
+  /// `x` cast to `type` elements, or `x` itself when it has them.
+  Value cast(Value x, Type type) {
+    auto tensor = llvm::cast<RankedTensorType>(x.getType());
+    if (tensor.getElementType() == type)
+      return x;
+    return CastOp::create(b, loc, tensor.clone(type), x);
+  }
+  /// `x` in its computation type.
+  Value toCompute(Value x) {
+    return cast(x, ScalarBuilder::computeType(elementType(x)));
+  }
+
+  /// A 0-d constant that broadcasts against anything.
+  Value scalar(Type type, double value) {
+    auto tensor = RankedTensorType::get({}, type);
+    Attribute element = isa<FloatType>(type)
+                            ? Attribute(b.getFloatAttr(type, value))
+                            : Attribute(b.getIntegerAttr(type, value));
+    return ConstantOp::create(b, loc, DenseElementsAttr::get(tensor, element));
+  }
+
+  Value reduce(Value x, ReduceKind kind, int64_t axis) {
+    return ReduceOp::create(b, loc, x, kind, {axis}, /*keep_dim=*/true);
+  }
+
+  Value reshape(Value x, ArrayRef<int64_t> shape) {
+    auto type = llvm::cast<RankedTensorType>(x.getType());
+    if (type.getShape() == shape)
+      return x;
+    return ReshapeOp::create(b, loc, type.clone(shape), x);
+  }
+
+  /// A 1-D parameter of the length of `axis` reshaped to broadcast along
+  /// that axis of a rank-`rank` tensor.
+  Value alongAxis(Value param, int64_t axis, int64_t rank) {
+    SmallVector<int64_t> shape(rank - axis, 1);
+    shape.front() = llvm::cast<RankedTensorType>(param.getType()).getDimSize(0);
+    return reshape(param, shape);
+  }
+
+  template <typename OpTy, typename... Args> Value op(Args... args) {
+    return OpTy::create(b, loc, args...);
+  }
+
+  /// max over `axis` of `x` and `log(sum(exp(x - max)))` with `shifted =
+  /// x - max` (all in `x`'s type).
+  struct LogSumExp {
+    Value max, shifted, logSum;
+  };
+  LogSumExp logSumExp(Value x, int64_t axis) {
+    Value max = reduce(x, ReduceKind::Max, axis);
+    Value shifted = op<SubOp>(x, max);
+    Value sum = reduce(op<ExpOp>(shifted), ReduceKind::Sum, axis);
+    return {max, shifted, op<LogOp>(sum)};
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// softmax, log_softmax
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> SoftmaxOp::decomposeRows(OpBuilder &b) {
+  PrimitiveBuilder p(b, getLoc());
+  Value x = p.toCompute(getInput());
+  int64_t axis = getNormalizedAxis();
+  Value max = p.reduce(x, ReduceKind::Max, axis);
+  Value exps = p.op<ExpOp>(p.op<SubOp>(x, max));
+  Value sum = p.reduce(exps, ReduceKind::Sum, axis);
+  return {p.cast(p.op<DivOp>(exps, sum), getType().getElementType())};
+}
+
+SmallVector<Value> LogSoftmaxOp::decomposeRows(OpBuilder &b) {
+  PrimitiveBuilder p(b, getLoc());
+  auto lse = p.logSumExp(p.toCompute(getInput()), getNormalizedAxis());
+  return {p.cast(p.op<SubOp>(lse.shifted, lse.logSum),
+                 getType().getElementType())};
+}
+
+//===----------------------------------------------------------------------===//
+// layer_norm, rms_norm
+//===----------------------------------------------------------------------===//
+
+/// normalized * gamma (+ beta) with the parameters cast and shaped to
+/// broadcast along `axis`, then the result in the input's element type.
+static Value applyAffine(PrimitiveBuilder &p, Value normalized, Value gamma,
+                         Value beta, int64_t axis, Type storage) {
+  int64_t rank = cast<RankedTensorType>(normalized.getType()).getRank();
+  Value result = p.op<MulOp>(
+      normalized, p.alongAxis(p.toCompute(gamma), axis, rank));
+  if (beta)
+    result = p.op<AddOp>(result, p.alongAxis(p.toCompute(beta), axis, rank));
+  return p.cast(result, storage);
+}
+
+SmallVector<Value> LayerNormOp::decomposeRows(OpBuilder &b) {
+  PrimitiveBuilder p(b, getLoc());
+  Value x = p.toCompute(getInput());
+  int64_t axis = getNormalizedAxis();
+  Type computeType = PrimitiveBuilder::elementType(x);
+  Value mean = p.reduce(x, ReduceKind::Mean, axis);
+  Value centered = p.op<SubOp>(x, mean);
+  Value variance =
+      p.reduce(p.op<MulOp>(centered, centered), ReduceKind::Mean, axis);
+  Value rstd = p.op<RsqrtOp>(p.op<AddOp>(
+      variance, p.scalar(computeType, getEps().convertToDouble())));
+  SmallVector<Value> results = {
+      applyAffine(p, p.op<MulOp>(centered, rstd), getGamma(), getBeta(), axis,
+                  getResult().getType().getElementType())};
+  if (getWithStatistics())
+    results.append({mean, rstd});
+  return results;
+}
+
+SmallVector<Value> RmsNormOp::decomposeRows(OpBuilder &b) {
+  PrimitiveBuilder p(b, getLoc());
+  Value x = p.toCompute(getInput());
+  int64_t axis = getNormalizedAxis();
+  Type computeType = PrimitiveBuilder::elementType(x);
+  Value meanSquare = p.reduce(p.op<MulOp>(x, x), ReduceKind::Mean, axis);
+  Value rstd = p.op<RsqrtOp>(p.op<AddOp>(
+      meanSquare, p.scalar(computeType, getEps().convertToDouble())));
+  SmallVector<Value> results = {
+      applyAffine(p, p.op<MulOp>(x, rstd), getGamma(), getBeta(), axis,
+                  getResult().getType().getElementType())};
+  if (getWithStatistics())
+    results.push_back(rstd);
+  return results;
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax losses
+//===----------------------------------------------------------------------===//
+
+/// The [N, 1] per-row loss as the op's [N] result.
+static Value toLossResult(PrimitiveBuilder &p, Value loss,
+                          RankedTensorType type) {
+  return p.reshape(p.cast(loss, type.getElementType()), type.getShape());
+}
+
+SmallVector<Value> SoftmaxCrossEntropyOp::decomposeRows(OpBuilder &b) {
+  PrimitiveBuilder p(b, getLoc());
+  Value logits = p.toCompute(getLogits());
+  auto lse = p.logSumExp(logits, 1);
+  Value logSumExp = p.op<AddOp>(lse.max, lse.logSum);
+  Value weighted = p.op<MulOp>(p.toCompute(getTargets()),
+                               p.op<SubOp>(logSumExp, logits));
+  return {toLossResult(p, p.reduce(weighted, ReduceKind::Sum, 1), getType())};
+}
+
+/// The labelled logit is picked by summing the row with every other column
+/// zeroed, so no index is ever loaded from; rows whose label is outside
+/// [0, C) give NaN.
+SmallVector<Value> SoftmaxCrossEntropyWithLabelsOp::decomposeRows(
+    OpBuilder &b) {
+  PrimitiveBuilder p(b, getLoc());
+  Value logits = p.toCompute(getLogits());
+  Type computeType = PrimitiveBuilder::elementType(logits);
+  RankedTensorType labelsType = getLabels().getType();
+  Type labelType = labelsType.getElementType();
+  int64_t rows = labelsType.getDimSize(0);
+  int64_t classes = getLogits().getType().getDimSize(1);
+
+  Value labels = p.reshape(getLabels(), {rows, 1});
+  SmallVector<APInt> columnValues;
+  for (int64_t c = 0; c < classes; ++c)
+    columnValues.push_back(APInt(labelType.getIntOrFloatBitWidth(), c));
+  Value columns = ConstantOp::create(
+      b, getLoc(),
+      DenseElementsAttr::get(RankedTensorType::get({classes}, labelType),
+                             columnValues));
+  Value isLabel = p.op<EqOp>(columns, labels);
+  Value picked =
+      p.reduce(p.op<WhereOp>(isLabel, logits, p.scalar(computeType, 0.0)),
+               ReduceKind::Sum, 1);
+
+  auto lse = p.logSumExp(logits, 1);
+  Value loss = p.op<SubOp>(p.op<AddOp>(lse.max, lse.logSum), picked);
+  Value inRange =
+      p.op<BitAndOp>(p.op<GeOp>(labels, p.scalar(labelType, 0)),
+                     p.op<LtOp>(labels, p.scalar(labelType, classes)));
+  Value nan =
+      p.scalar(computeType, std::numeric_limits<double>::quiet_NaN());
+  return {toLossResult(p, p.op<WhereOp>(inRange, loss, nan), getType())};
+}
+
+RegionOp mlir::rlx::decomposeIntoRowRegion(RewriterBase &rewriter,
+                                           RowOpInterface op) {
+  Block *block = op->getBlock();
+  Operation *previous = op->getPrevNode();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> replacements = op.decomposeRows(rewriter);
+  SmallVector<Operation *> created;
+  for (Operation *it = previous ? previous->getNextNode() : &block->front();
+       it != op.getOperation(); it = it->getNextNode())
+    created.push_back(it);
+  rewriter.replaceOp(op, replacements);
+
+  // The rows' work joins the region; parameter and result reshapes and
+  // constants stay outside.
+  auto first = llvm::find_if(created, [](Operation *member) {
+    return isa<ReductionOpInterface>(member);
+  });
+  auto reduction = cast<ReductionOpInterface>(*first);
+  SmallVector<int64_t> shape(
+      cast<RankedTensorType>(reduction.getReducedInput().getType()).getShape());
+  SmallVector<int64_t> axes = reduction.getReducedAxes();
+  SmallVector<Operation *> members;
+  for (Operation *member : created)
+    if (canJoinRegion(member, FusionKind::Row, shape, axes))
+      members.push_back(member);
+  return outlineIntoRegion(rewriter, members, FusionKind::Row);
+}
