@@ -47,6 +47,21 @@ static ActivationKindAttr getActivationAttr(Operation *activationOp) {
                                  *getActivationKind(activationOp));
 }
 
+/// Whether `shape` is a per-channel bias for a convolution result of rank
+/// `rank` with `channels` channels under numpy broadcasting: `[C, 1, ...]`
+/// (rank - 1) or `[1, C, 1, ...]` (rank).
+static bool isChannelBiasShape(ArrayRef<int64_t> shape, int64_t rank,
+                               int64_t channels) {
+  int64_t size = shape.size();
+  int64_t channelDim = size == rank - 1 ? 0 : size == rank ? 1 : -1;
+  if (channelDim < 0)
+    return false;
+  for (auto [d, extent] : llvm::enumerate(shape))
+    if (extent != (static_cast<int64_t>(d) == channelDim ? channels : 1))
+      return false;
+  return true;
+}
+
 /// Replaces `chain.back()` with `fused` and erases the rest of `chain`,
 /// each op's only user being the next.
 static void replaceChain(PatternRewriter &rewriter, ArrayRef<Operation *> chain,
@@ -106,14 +121,14 @@ struct FuseMatmulEpilogue : OpRewritePattern<MatmulOp> {
     RankedTensorType type = matmul.getType();
     AddOp add = getSameTypeAdd(matmul);
     if (!isa<FloatType>(type.getElementType()) || !add)
-      return rewriter.notifyMatchFailure(matmul, "no sole add user");
+      return rewriter.notifyMatchFailure(
+          matmul, "not a float matmul whose sole user is a same-type add");
     Value other = getOtherOperand(add, matmul);
     auto otherType = cast<RankedTensorType>(other.getType());
     if (otherType == type) {
       rewriter.setInsertionPoint(add);
-      Value fused = MatmulResidualOp::create(rewriter, add.getLoc(),
-                                             matmul.getLhs(), matmul.getRhs(),
-                                             other);
+      Value fused = MatmulResidualOp::create(
+          rewriter, add.getLoc(), matmul.getLhs(), matmul.getRhs(), other);
       replaceChain(rewriter, {matmul, add}, fused);
       return success();
     }
@@ -124,9 +139,9 @@ struct FuseMatmulEpilogue : OpRewritePattern<MatmulOp> {
     if (activation)
       chain.push_back(activation);
     rewriter.setInsertionPoint(chain.back());
-    Value fused = MatmulBiasActOp::create(
-        rewriter, chain.back()->getLoc(), matmul.getLhs(), matmul.getRhs(),
-        other, getActivationAttr(activation));
+    Value fused = MatmulBiasActOp::create(rewriter, chain.back()->getLoc(),
+                                          matmul.getLhs(), matmul.getRhs(),
+                                          other, getActivationAttr(activation));
     replaceChain(rewriter, chain, fused);
     return success();
   }
@@ -141,21 +156,6 @@ struct FuseMatmulEpilogue : OpRewritePattern<MatmulOp> {
 /// shape. Each op must be its predecessor's sole user.
 struct FuseConvEpilogue : OpRewritePattern<ConvOp> {
   using OpRewritePattern::OpRewritePattern;
-
-  /// Whether `shape` holds `channels` along dimension 0 of a rank - 1 or
-  /// dimension 1 of a rank `rank` tensor and 1 elsewhere.
-  static bool isChannelBiasShape(ArrayRef<int64_t> shape, int64_t rank,
-                                 int64_t channels) {
-    int64_t channelDim = rank - static_cast<int64_t>(shape.size()) == 1 ? 0
-                         : static_cast<int64_t>(shape.size()) == rank ? 1
-                                                                      : -1;
-    if (channelDim < 0)
-      return false;
-    for (auto [d, size] : llvm::enumerate(shape))
-      if (size != (static_cast<int64_t>(d) == channelDim ? channels : 1))
-        return false;
-    return true;
-  }
 
   LogicalResult matchAndRewrite(ConvOp conv,
                                 PatternRewriter &rewriter) const override {

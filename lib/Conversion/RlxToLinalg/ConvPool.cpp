@@ -208,10 +208,12 @@ static Value createConvolution(OpBuilder &b, Location loc, Value input,
   return mergeDims(b, loc, grouped, 1);
 }
 
-Value mlir::rlx::createConvAccumulation(
-    OpBuilder &b, Location loc, Value input, Value weight,
-    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
-    ArrayRef<int64_t> dilation, int64_t groups, RankedTensorType accType) {
+Value mlir::rlx::createConvAccumulation(OpBuilder &b, Location loc, Value input,
+                                        Value weight, ArrayRef<int64_t> stride,
+                                        ArrayRef<int64_t> padding,
+                                        ArrayRef<int64_t> dilation,
+                                        int64_t groups,
+                                        RankedTensorType accType) {
   auto [low, high] = splitPadding(padding);
   Value padded = padSpatial(b, loc, input, low, high);
   return createConvolution(b, loc, padded, weight, stride, dilation, groups,
@@ -229,8 +231,8 @@ struct ConvToLinalg : OpConversionPattern<ConvOp> {
     RankedTensorType resultType = op.getType();
     Type storage = resultType.getElementType();
     Value acc = createConvAccumulation(
-        rewriter, loc, adaptor.getInput(), adaptor.getWeight(),
-        op.getStride(), op.getPadding(), op.getDilation(), op.getGroups(),
+        rewriter, loc, adaptor.getInput(), adaptor.getWeight(), op.getStride(),
+        op.getPadding(), op.getDilation(), op.getGroups(),
         resultType.clone(ScalarBuilder::computeType(storage)));
     rewriter.replaceOp(op, convertElements(rewriter, loc, acc, storage));
     return success();

@@ -45,8 +45,8 @@ static Value createContractionEpilogue(OpBuilder &b, Location loc, Value acc,
   Type storage = resultType.getElementType();
   Type computeType = ScalarBuilder::computeType(storage);
   return linalg::GenericOp::create(
-             b, loc, resultType, inputs,
-             createEmptyTensor(b, loc, resultType), maps, iterators,
+             b, loc, resultType, inputs, createEmptyTensor(b, loc, resultType),
+             maps, iterators,
              [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
                ScalarBuilder scalar(nested, bodyLoc);
                auto addRounded = [&](Value stored, Value operand) {
@@ -132,10 +132,10 @@ struct MatmulBiasActToLinalg : OpConversionPattern<MatmulBiasActOp> {
     Value acc = createMatmulAccumulation(
         rewriter, loc, adaptor.getLhs(), adaptor.getRhs(),
         type.clone(ScalarBuilder::computeType(type.getElementType())));
-    rewriter.replaceOp(op, createContractionEpilogue(
-                               rewriter, loc, acc, adaptor.getBias(),
-                               type.getRank() - 1, /*residual=*/{},
-                               op.getActivation(), type));
+    rewriter.replaceOp(
+        op, createContractionEpilogue(rewriter, loc, acc, adaptor.getBias(),
+                                      type.getRank() - 1, /*residual=*/{},
+                                      op.getActivation(), type));
     return success();
   }
 };
@@ -171,13 +171,13 @@ struct ConvBiasActToLinalg : OpConversionPattern<ConvBiasActOp> {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     Value acc = createConvAccumulation(
-        rewriter, loc, adaptor.getInput(), adaptor.getWeight(),
-        op.getStride(), op.getPadding(), op.getDilation(), op.getGroups(),
+        rewriter, loc, adaptor.getInput(), adaptor.getWeight(), op.getStride(),
+        op.getPadding(), op.getDilation(), op.getGroups(),
         type.clone(ScalarBuilder::computeType(type.getElementType())));
-    rewriter.replaceOp(op, createContractionEpilogue(
-                               rewriter, loc, acc, adaptor.getBias(),
-                               /*biasDim=*/1, adaptor.getResidual(),
-                               op.getActivation(), type));
+    rewriter.replaceOp(
+        op, createContractionEpilogue(rewriter, loc, acc, adaptor.getBias(),
+                                      /*biasDim=*/1, adaptor.getResidual(),
+                                      op.getActivation(), type));
     return success();
   }
 };

@@ -11,8 +11,8 @@ using namespace mlir::rlx;
 
 /// Rank-2 products become linalg.matmul; batched ones a contraction generic
 /// whose indexing maps broadcast the batch dimensions.
-Value mlir::rlx::createMatmulAccumulation(OpBuilder &b, Location loc,
-                                          Value lhs, Value rhs,
+Value mlir::rlx::createMatmulAccumulation(OpBuilder &b, Location loc, Value lhs,
+                                          Value rhs,
                                           RankedTensorType accTensorType) {
   Type accType = accTensorType.getElementType();
   Value zero =
@@ -30,10 +30,8 @@ Value mlir::rlx::createMatmulAccumulation(OpBuilder &b, Location loc,
   int64_t numLoops = batchRank + 3;
   MLIRContext *ctx = b.getContext();
   auto dim = [&](int64_t d) { return getAffineDimExpr(d, ctx); };
-  AffineExpr m = dim(batchRank), n = dim(batchRank + 1),
-             k = dim(batchRank + 2);
-  auto operandMap = [&](RankedTensorType type, AffineExpr row,
-                        AffineExpr col) {
+  AffineExpr m = dim(batchRank), n = dim(batchRank + 1), k = dim(batchRank + 2);
+  auto operandMap = [&](RankedTensorType type, AffineExpr row, AffineExpr col) {
     ArrayRef<int64_t> shape = type.getShape();
     int64_t lead = batchRank - (type.getRank() - 2);
     SmallVector<AffineExpr> exprs;
@@ -56,8 +54,7 @@ Value mlir::rlx::createMatmulAccumulation(OpBuilder &b, Location loc,
                                              utils::IteratorType::parallel);
   iterators.back() = utils::IteratorType::reduction;
   return linalg::GenericOp::create(
-             b, loc, accTensorType, ValueRange{lhs, rhs}, acc, maps,
-             iterators,
+             b, loc, accTensorType, ValueRange{lhs, rhs}, acc, maps, iterators,
              [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
                ScalarBuilder scalar(nested, bodyLoc);
                Value a = scalar.convert(args[0], accType);

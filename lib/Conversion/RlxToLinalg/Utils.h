@@ -45,8 +45,8 @@ Value convertElements(OpBuilder &b, Location loc, Value input,
 
 /// The rlx.matmul product of `lhs` and `rhs`, accumulated from zero in a
 /// tensor of `accType` (the result shape in the computation type).
-Value createMatmulAccumulation(OpBuilder &b, Location loc, Value lhs,
-                               Value rhs, RankedTensorType accType);
+Value createMatmulAccumulation(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                               RankedTensorType accType);
 
 /// The rlx.conv of `input` and `weight` with these attributes, accumulated
 /// from zero in a tensor of `accType` (the result shape in the computation

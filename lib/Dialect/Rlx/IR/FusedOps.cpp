@@ -76,13 +76,14 @@ static Value applyActivation(OpBuilder &b, Location loc, Value value,
   return createActivationOp(b, loc, *activation, value)->getResult(0);
 }
 
-LogicalResult MatmulBiasActOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult
+MatmulBiasActOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                  Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
   FailureOr<RankedTensorType> type =
       inferMatmulType(loc, adaptor.getLhs(), adaptor.getRhs());
-  if (failed(type) || failed(checkBias(loc, adaptor.getBias(),
-                                       type->getShape().back(), "N")))
+  if (failed(type) ||
+      failed(checkBias(loc, adaptor.getBias(), type->getShape().back(), "N")))
     return failure();
   inferred.push_back(*type);
   return success();
@@ -95,9 +96,10 @@ SmallVector<Value> MatmulBiasActOp::unfuse(OpBuilder &b) {
   return {applyActivation(b, loc, biased, getActivation())};
 }
 
-LogicalResult MatmulResidualOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult
+MatmulResidualOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                   Adaptor adaptor,
+                                   SmallVectorImpl<Type> &inferred) {
   FailureOr<RankedTensorType> type =
       inferMatmulType(loc, adaptor.getLhs(), adaptor.getRhs());
   if (failed(type) || failed(checkResidual(loc, adaptor.getResidual(), *type)))
@@ -112,9 +114,10 @@ SmallVector<Value> MatmulResidualOp::unfuse(OpBuilder &b) {
   return {AddOp::create(b, loc, product, getResidual()).getResult()};
 }
 
-LogicalResult ConvBiasActOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult ConvBiasActOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &inferred) {
   FailureOr<RankedTensorType> type = inferConvType(
       loc, adaptor.getInput(), adaptor.getWeight(), adaptor.getStride(),
       adaptor.getPadding(), adaptor.getDilation(), adaptor.getGroups());
@@ -136,8 +139,7 @@ SmallVector<Value> ConvBiasActOp::unfuse(OpBuilder &b) {
   RankedTensorType type = getType();
   SmallVector<int64_t> biasShape(type.getRank(), 1);
   biasShape[1] = type.getDimSize(1);
-  Value bias =
-      ReshapeOp::create(b, loc, type.clone(biasShape), getBias());
+  Value bias = ReshapeOp::create(b, loc, type.clone(biasShape), getBias());
   Value result = AddOp::create(b, loc, conv, bias);
   if (getResidual())
     result = AddOp::create(b, loc, result, getResidual());
