@@ -1,127 +1,24 @@
 # RUN: %oracle_python %s
 # REQUIRES: torch
 # Fusion must not change results: every case is compiled twice, fused (the
-# default: rlx regions + linalg elementwise fusion) and with --no-fuse, run
-# with rlx-run on the same inputs; the two outputs must be identical bit for
-# bit (same dtype, shape and bytes, so NaN positions and signed zeros too),
-# and both must match a PyTorch float64 reference within tolerance. Each
-# case also checks with --kernel-report that fusion did reduce the number
-# of loop nests where it should.
-import os
-import re
-import subprocess
+# default: named fused ops, rlx regions, linalg elementwise and epilogue
+# fusion) and with --no-fuse, run with rlx-run on the same inputs; the two
+# outputs must be identical bit for bit (same dtype, shape and bytes, so NaN
+# positions and signed zeros too), and both must match a PyTorch float64
+# reference within tolerance (rlx_testing.fusion). Each case also checks
+# with --kernel-report that fusion did reduce the number of loop nests where
+# it should. The fused contraction ops have their own file,
+# fused_contraction.py.
 import tempfile
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-from rlx_testing import SRC_ROOT, TOOLS, Report, compare, run_function
+from rlx_testing import SRC_ROOT, Report
 from rlx_testing.examples import (cnn_inputs, cnn_reference, mlp_inputs,
                                   mlp_reference)
-
-
-def compile_module(src, so, fuse):
-    """Compiles `src` to `so`; returns {function: loop nests}."""
-    args = [os.path.join(TOOLS, "rlx-compile"), src, "-o", so,
-            "--kernel-report"]
-    if not fuse:
-        args.append("--no-fuse")
-    proc = subprocess.run(args, capture_output=True, text=True, timeout=120)
-    if proc.returncode != 0:
-        raise RuntimeError(f"rlx-compile failed:\n{proc.stderr[-2000:]}")
-    return {m[0]: int(m[1]) for m in
-            re.findall(r"remark: '(\w+)' has (\d+) loop nests?", proc.stderr)}
-
-
-def region_result_counts(src):
-    """Result counts of the rlx.regions --rlx-form-regions makes in `src`."""
-    proc = subprocess.run([os.path.join(TOOLS, "rlx-opt"), src,
-                           "--rlx-form-regions"],
-                          capture_output=True, text=True, timeout=60)
-    if proc.returncode != 0:
-        raise RuntimeError(f"rlx-opt failed:\n{proc.stderr[-2000:]}")
-    return [int(m.group(1) or 1) for m in
-            re.finditer(r"%\w+(?::(\d+))? = rlx\.region", proc.stdout)]
-
-
-def identical(a, b):
-    """None if a and b are the same array bit for bit, else a reason."""
-    if a.dtype != b.dtype or a.shape != b.shape:
-        return f"fused {a.dtype}{list(a.shape)} vs unfused {b.dtype}{list(b.shape)}"
-    if a.tobytes() == b.tobytes():
-        return None
-    bad = np.frombuffer(a.tobytes(), np.uint8).reshape(a.size, -1) != \
-        np.frombuffer(b.tobytes(), np.uint8).reshape(b.size, -1)
-    bad = bad.any(axis=1)
-    i = int(np.argmax(bad))
-    return (f"fused != unfused at {int(bad.sum())}/{a.size} elements; first "
-            f"at flat index {i}: {a.flat[i]!r} vs {b.flat[i]!r}")
-
-
-class Case:
-    def __init__(self, name, src, function, draws, reference, tol,
-                 fewer_nests=True, min_region_results=None):
-        """draws: list of input lists (one run each); reference(*float64
-        torch tensors) -> output or tuple; tol per compare(); fewer_nests:
-        fusion must reduce the loop-nest count; min_region_results: the
-        formed regions must include one with at least this many results."""
-        self.name, self.src, self.function = name, src, function
-        self.draws, self.reference, self.tol = draws, reference, tol
-        self.fewer_nests = fewer_nests
-        self.min_region_results = min_region_results
-
-
-def run_case(case, tmp, report):
-    so = {True: f"{tmp}/{case.name}_fused.so",
-          False: f"{tmp}/{case.name}_unfused.so"}
-    try:
-        nests = {fuse: compile_module(case.src, so[fuse], fuse)
-                 for fuse in (True, False)}
-        fused_n = nests[True].get(case.function)
-        unfused_n = nests[False].get(case.function)
-        if fused_n is None or unfused_n is None:
-            raise RuntimeError(f"no kernel report for {case.function}")
-        if fused_n > unfused_n or (case.fewer_nests and fused_n >= unfused_n):
-            raise RuntimeError(f"fused has {fused_n} loop nests, unfused "
-                               f"{unfused_n}")
-        if case.min_region_results:
-            counts = region_result_counts(case.src)
-            if not counts or max(counts) < case.min_region_results:
-                raise RuntimeError(f"expected a region with >= "
-                                   f"{case.min_region_results} results, "
-                                   f"got result counts {counts}")
-    except Exception as e:
-        report.record(case.name, f"{type(e).__name__}: {e}")
-        return
-    for k, inputs in enumerate(case.draws):
-        name = f"{case.name}_{k} ({fused_n} vs {unfused_n} loop nests)"
-        try:
-            got = {fuse: run_function(so[fuse], case.function, inputs,
-                                      f"{tmp}/{case.name}_{k}_{int(fuse)}")
-                   for fuse in (True, False)}
-            want = case.reference(*[torch.from_numpy(
-                np.asarray(x, dtype=np.float64)) for x in inputs])
-            want = want if isinstance(want, tuple) else (want,)
-            reason = None
-            if len(got[True]) != len(want) or len(got[False]) != len(want):
-                reason = (f"{len(got[True])} fused / {len(got[False])} "
-                          f"unfused outputs, want {len(want)}")
-            for i in range(len(want)):
-                if reason:
-                    break
-                reason = identical(got[True][i], got[False][i])
-                for fuse in (True, False):
-                    reason = reason or compare(got[fuse][i], want[i],
-                                               case.tol)
-                    if reason:
-                        reason = (f"output {i} "
-                                  f"({'fused' if fuse else 'unfused'}): "
-                                  f"{reason}")
-                        break
-            report.record(name, reason)
-        except Exception as e:
-            report.record(name, f"{type(e).__name__}: {e}")
+from rlx_testing.fusion import Case, run_case
 
 
 #===----------------------------------------------------------------------===#
@@ -272,9 +169,11 @@ def main():
 
         cases = [
             Case("mlp", f"{SRC_ROOT}/examples/mlp.mlir", "mlp",
-                 [mlp_inputs(s) for s in (0, 1, 2)], mlp_reference, (1e-5, 1e-6)),
+                 [mlp_inputs(s) for s in (0, 1, 2)], mlp_reference, (1e-5, 1e-6),
+                 fused_ops=["rlx.matmul_bias_act"] * 2),
             Case("cnn", f"{SRC_ROOT}/examples/cnn.mlir", "cnn",
-                 [cnn_inputs(s) for s in (0, 1, 2)], cnn_reference, (1e-5, 1e-6)),
+                 [cnn_inputs(s) for s in (0, 1, 2)], cnn_reference, (1e-5, 1e-6),
+                 fused_ops=["rlx.matmul_bias_act"]),
             Case("chain_f32", module("chain_f32", ARITH), "chain",
                  [chain_draw(s, np.float32) for s in (0, 1, 2)], arith_ref,
                  (1e-5, 1e-6)),

@@ -72,9 +72,10 @@ func.func @mse(%a: tensor<16x8xf32>, %b: tensor<16x8xf32>) -> tensor<f32> {
 // NOFUSE:  remark: 'mse' has 5 loop nests
 
 // matmul + bias + gelu: one contraction region, lowered to fill + matmul +
-// epilogue = 3; 4 unfused. The CPU
-// pipeline then fuses fill and matmul into the epilogue's loop over blocks of
-// 16 rows: 1.
+// epilogue = 3; 4 unfused. In rlx-compile --rlx-fuse-patterns first makes it
+// one rlx.matmul_bias_act (fill, matmul, one epilogue) and the CPU pipeline
+// then fuses fill and matmul into the epilogue's loop over blocks of 16
+// rows: 1.
 // expected-remark @below {{'linear_gelu' has 3 loop nests}}
 func.func @linear_gelu(%x: tensor<32x64xf32>, %w: tensor<64x128xf32>, %b: tensor<128xf32>) -> tensor<32x128xf32> {
   %h = rlx.matmul %x, %w : (tensor<32x64xf32>, tensor<64x128xf32>) -> tensor<32x128xf32>
@@ -86,6 +87,44 @@ func.func @linear_gelu(%x: tensor<32x64xf32>, %w: tensor<64x128xf32>, %b: tensor
 // OPS:     remark: 'linear_gelu' has 4 loop nests
 // FUSED:   remark: 'linear_gelu' has 1 loop nest
 // NOFUSE:  remark: 'linear_gelu' has 4 loop nests
+
+// The fused contractions: fill + contraction + one epilogue = 3; the CPU
+// pipeline fuses all three into the epilogue's row-block loop: 1, as many
+// as a bare f16 matmul (whose rounding generic is its epilogue) and fewer
+// than a bare f32 one (fill + matmul, nothing to fuse into).
+// expected-remark @below {{'matmul_f16' has 3 loop nests}}
+func.func @matmul_f16(%x: tensor<32x64xf16>, %w: tensor<64x128xf16>) -> tensor<32x128xf16> {
+  %h = rlx.matmul %x, %w : (tensor<32x64xf16>, tensor<64x128xf16>) -> tensor<32x128xf16>
+  return %h : tensor<32x128xf16>
+}
+// REGIONS: remark: 'matmul_f16' has 3 loop nests
+// OPS:     remark: 'matmul_f16' has 3 loop nests
+// FUSED:   remark: 'matmul_f16' has 1 loop nest
+// NOFUSE:  remark: 'matmul_f16' has 3 loop nests
+
+// expected-remark @below {{'matmul_bias_act_f16' has 3 loop nests}}
+func.func @matmul_bias_act_f16(%x: tensor<32x64xf16>, %w: tensor<64x128xf16>, %b: tensor<128xf16>) -> tensor<32x128xf16> {
+  %a = rlx.matmul_bias_act %x, %w, %b activation = gelu
+      : (tensor<32x64xf16>, tensor<64x128xf16>, tensor<128xf16>) -> tensor<32x128xf16>
+  return %a : tensor<32x128xf16>
+}
+// REGIONS: remark: 'matmul_bias_act_f16' has 3 loop nests
+// OPS:     remark: 'matmul_bias_act_f16' has 3 loop nests
+// FUSED:   remark: 'matmul_bias_act_f16' has 1 loop nest
+// NOFUSE:  remark: 'matmul_bias_act_f16' has 3 loop nests
+
+// expected-remark @below {{'conv_bias_act' has 3 loop nests}}
+func.func @conv_bias_act(%x: tensor<2x3x16x16xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<8xf32>,
+                         %r: tensor<2x8x16x16xf32>) -> tensor<2x8x16x16xf32> {
+  %a = rlx.conv_bias_act %x, %w, %b, %r stride = [1, 1] padding = [1, 1, 1, 1]
+      dilation = [1, 1] groups = 1 activation = relu
+      : (tensor<2x3x16x16xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>, tensor<2x8x16x16xf32>) -> tensor<2x8x16x16xf32>
+  return %a : tensor<2x8x16x16xf32>
+}
+// REGIONS: remark: 'conv_bias_act' has 3 loop nests
+// OPS:     remark: 'conv_bias_act' has 3 loop nests
+// FUSED:   remark: 'conv_bias_act' has 1 loop nest
+// NOFUSE:  remark: 'conv_bias_act' has 3 loop nests
 
 // A single elementwise op: one loop nest either way.
 // expected-remark @below {{'single' has 1 loop nest}}

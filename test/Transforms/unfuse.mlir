@@ -135,3 +135,33 @@ func.func @yield_argument(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   }
   return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// Fused contractions expand into the ops they stand for: the contraction, the
+// bias add (a conv bias reshaped to [1, C, 1, ...]), the residual add, the
+// activation.
+// INLINE-LABEL: func.func @fused_contractions(
+// INLINE-SAME:      %[[A:[a-z0-9]+]]: tensor<2x4x8xf16>, %[[B:[a-z0-9]+]]: tensor<8x6xf16>, %[[BIAS:[a-z0-9]+]]: tensor<6xf16>, %[[R:[a-z0-9]+]]: tensor<2x4x6xf16>, %[[X:[a-z0-9]+]]: tensor<1x3x9xf32>, %[[W:[a-z0-9]+]]: tensor<4x3x3xf32>, %[[CB:[a-z0-9]+]]: tensor<4xf32>, %[[CR:[a-z0-9]+]]: tensor<1x4x4xf32>)
+// INLINE-NEXT:    %[[M0:.*]] = rlx.matmul %[[A]], %[[B]] : (tensor<2x4x8xf16>, tensor<8x6xf16>) -> tensor<2x4x6xf16>
+// INLINE-NEXT:    %[[S0:.*]] = rlx.add %[[M0]], %[[BIAS]] : (tensor<2x4x6xf16>, tensor<6xf16>) -> tensor<2x4x6xf16>
+// INLINE-NEXT:    %[[Y0:.*]] = rlx.mish %[[S0]] : tensor<2x4x6xf16>
+// INLINE-NEXT:    %[[M1:.*]] = rlx.matmul %[[A]], %[[B]] : (tensor<2x4x8xf16>, tensor<8x6xf16>) -> tensor<2x4x6xf16>
+// INLINE-NEXT:    %[[Y1:.*]] = rlx.add %[[M1]], %[[R]] : (tensor<2x4x6xf16>, tensor<2x4x6xf16>) -> tensor<2x4x6xf16>
+// INLINE-NEXT:    %[[C:.*]] = rlx.conv %[[X]], %[[W]] stride = [2] padding = [1, 0] dilation = [1] groups = 1 : (tensor<1x3x9xf32>, tensor<4x3x3xf32>) -> tensor<1x4x4xf32>
+// INLINE-NEXT:    %[[CB3:.*]] = rlx.reshape %[[CB]] : tensor<4xf32> -> tensor<1x4x1xf32>
+// INLINE-NEXT:    %[[S2:.*]] = rlx.add %[[C]], %[[CB3]] : (tensor<1x4x4xf32>, tensor<1x4x1xf32>) -> tensor<1x4x4xf32>
+// INLINE-NEXT:    %[[Y2:.*]] = rlx.add %[[S2]], %[[CR]] : (tensor<1x4x4xf32>, tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+// INLINE-NEXT:    return %[[Y0]], %[[Y1]], %[[Y2]]
+func.func @fused_contractions(%a: tensor<2x4x8xf16>, %b: tensor<8x6xf16>, %bias: tensor<6xf16>,
+                              %r: tensor<2x4x6xf16>, %x: tensor<1x3x9xf32>, %w: tensor<4x3x3xf32>,
+                              %cb: tensor<4xf32>, %cr: tensor<1x4x4xf32>)
+    -> (tensor<2x4x6xf16>, tensor<2x4x6xf16>, tensor<1x4x4xf32>) {
+  %0 = rlx.matmul_bias_act %a, %b, %bias activation = mish
+      : (tensor<2x4x8xf16>, tensor<8x6xf16>, tensor<6xf16>) -> tensor<2x4x6xf16>
+  %1 = rlx.matmul_residual %a, %b, %r
+      : (tensor<2x4x8xf16>, tensor<8x6xf16>, tensor<2x4x6xf16>) -> tensor<2x4x6xf16>
+  %2 = rlx.conv_bias_act %x, %w, %cb, %cr stride = [2] padding = [1, 0] dilation = [1] groups = 1
+      : (tensor<1x3x9xf32>, tensor<4x3x3xf32>, tensor<4xf32>, tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  return %0, %1, %2 : tensor<2x4x6xf16>, tensor<2x4x6xf16>, tensor<1x4x4xf32>
+}

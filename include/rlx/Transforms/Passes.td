@@ -54,6 +54,21 @@ def RlxFusePatterns : Pass<"rlx-fuse-patterns"> {
       x's last axis, in either operand order → `rlx.swiglu` (with
       `gate_first` when the gate is the low half). The silu must have no
       other user.
+    - `add(matmul(a, b), bias)` with `bias` of shape `[N]`, then optionally
+      an activation (an `ActivationKind` op) → `rlx.matmul_bias_act`;
+      `add(matmul(a, b), residual)` with `residual` of the product's shape
+      → `rlx.matmul_residual`. Either operand order; the matmul must have
+      no other user, and the activation joins only as the add's sole user.
+    - `conv → add(bias) → [add(residual)] → [activation]` →
+      `rlx.conv_bias_act`, each op the previous one's sole user. The bias
+      operand has shape `[1, C, 1, ...]` (the convolution's rank) or
+      `[C, 1, ...]` (one less), directly or through an `rlx.expand` to the
+      result shape; when it is an `rlx.reshape` of a `[C]` tensor, that
+      tensor is the fused op's bias, else a reshape to `[C]` is inserted.
+      The residual has the convolution result's shape.
+
+    Only float contractions fuse; adds that broadcast the result further,
+    biases of another shape and other unary ops (e.g. `rlx.exp`) stay.
 
     `--rlx-unfuse` expands every fused op back (FusedOpInterface).
   }];
@@ -116,8 +131,9 @@ def RlxUnfuse : Pass<"rlx-unfuse"> {
   let description = [{
     The exact inverse of `--rlx-fuse`: each region's body ops move in front
     of it with the body arguments replaced by the region inputs, and the
-    region's results by the yielded values; each fused op (`rlx.swiglu`) is
-    replaced by the primitive ops it stands for.
+    region's results by the yielded values; each fused op (`rlx.swiglu`,
+    `rlx.matmul_bias_act`, ...) is replaced by the primitive ops it stands
+    for (a conv_bias_act bias as `rlx.reshape` to `[1, C, 1, ...]`).
   }];
 }
 

@@ -208,6 +208,18 @@ static Value createConvolution(OpBuilder &b, Location loc, Value input,
   return mergeDims(b, loc, grouped, 1);
 }
 
+Value mlir::rlx::createConvAccumulation(OpBuilder &b, Location loc, Value input,
+                                        Value weight, ArrayRef<int64_t> stride,
+                                        ArrayRef<int64_t> padding,
+                                        ArrayRef<int64_t> dilation,
+                                        int64_t groups,
+                                        RankedTensorType accType) {
+  auto [low, high] = splitPadding(padding);
+  Value padded = padSpatial(b, loc, input, low, high);
+  return createConvolution(b, loc, padded, weight, stride, dilation, groups,
+                           accType);
+}
+
 namespace {
 struct ConvToLinalg : OpConversionPattern<ConvOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -218,11 +230,9 @@ struct ConvToLinalg : OpConversionPattern<ConvOp> {
     Location loc = op.getLoc();
     RankedTensorType resultType = op.getType();
     Type storage = resultType.getElementType();
-    auto [low, high] = splitPadding(op.getPadding());
-    Value padded = padSpatial(rewriter, loc, adaptor.getInput(), low, high);
-    Value acc = createConvolution(
-        rewriter, loc, padded, adaptor.getWeight(), op.getStride(),
-        op.getDilation(), op.getGroups(),
+    Value acc = createConvAccumulation(
+        rewriter, loc, adaptor.getInput(), adaptor.getWeight(), op.getStride(),
+        op.getPadding(), op.getDilation(), op.getGroups(),
         resultType.clone(ScalarBuilder::computeType(storage)));
     rewriter.replaceOp(op, convertElements(rewriter, loc, acc, storage));
     return success();

@@ -49,6 +49,20 @@ Value mapElements(OpBuilder &b, Location loc, Value input,
 Value convertElements(OpBuilder &b, Location loc, Value input,
                       Type elementType);
 
+/// The rlx.matmul product of `lhs` and `rhs`, accumulated from zero in a
+/// tensor of `accType` (the result shape in the computation type).
+Value createMatmulAccumulation(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                               RankedTensorType accType);
+
+/// The rlx.conv of `input` and `weight` with these attributes, accumulated
+/// from zero in a tensor of `accType` (the result shape in the computation
+/// type).
+Value createConvAccumulation(OpBuilder &b, Location loc, Value input,
+                             Value weight, ArrayRef<int64_t> stride,
+                             ArrayRef<int64_t> padding,
+                             ArrayRef<int64_t> dilation, int64_t groups,
+                             RankedTensorType accType);
+
 } // namespace mlir::rlx
 
 #endif // RLX_LIB_CONVERSION_RLXTOLINALG_UTILS_H

@@ -32,3 +32,116 @@ func.func @swiglu_int(%a: tensor<4x8xi32>) {
   %0 = rlx.swiglu %a : tensor<4x8xi32> -> tensor<4x4xi32>
   return
 }
+
+// -----
+
+func.func @matmul_bias_act_contracting(%a: tensor<4x8xf32>, %b: tensor<7x6xf32>, %bias: tensor<6xf32>) {
+  // expected-error @+2 {{contracting dimensions differ: lhs [4, 8] has K = 8, rhs [7, 6] has K = 7}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = rlx.matmul_bias_act %a, %b, %bias : (tensor<4x8xf32>, tensor<7x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_bias_act_bias_shape(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %bias: tensor<1x6xf32>) {
+  // expected-error @+2 {{bias [1, 6] must have shape [6] (N of the contraction result)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = rlx.matmul_bias_act %a, %b, %bias : (tensor<4x8xf32>, tensor<8x6xf32>, tensor<1x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_bias_act_element_type(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %bias: tensor<6xf16>) {
+  // expected-error @+1 {{requires the same element type for all operands and results}}
+  %0 = rlx.matmul_bias_act %a, %b, %bias : (tensor<4x8xf32>, tensor<8x6xf32>, tensor<6xf16>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_bias_act_int(%a: tensor<4x8xi32>, %b: tensor<8x6xi32>, %bias: tensor<6xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating-point values}}
+  %0 = rlx.matmul_bias_act %a, %b, %bias : (tensor<4x8xi32>, tensor<8x6xi32>, tensor<6xi32>) -> tensor<4x6xi32>
+  return
+}
+
+// -----
+
+func.func @matmul_bias_act_activation(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %bias: tensor<6xf32>) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'activation' [gelu, gelu_approx, silu, relu, sigmoid, tanh, elu, mish, softplus, hard_swish, hard_sigmoid, softsign, log_sigmoid]}}
+  %0 = rlx.matmul_bias_act %a, %b, %bias activation = exp : (tensor<4x8xf32>, tensor<8x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_bias_act_result_type(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %bias: tensor<6xf32>) {
+  // expected-error @+2 {{inferred type(s) 'tensor<4x6xf32>' are incompatible with return type(s) of operation 'tensor<6x4xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = rlx.matmul_bias_act %a, %b, %bias : (tensor<4x8xf32>, tensor<8x6xf32>, tensor<6xf32>) -> tensor<6x4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_residual_shape(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %r: tensor<1x6xf32>) {
+  // expected-error @+2 {{residual [1, 6] must have the shape of the contraction result [4, 6]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = rlx.matmul_residual %a, %b, %r : (tensor<4x8xf32>, tensor<8x6xf32>, tensor<1x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_residual_batch(%a: tensor<2x4x8xf32>, %b: tensor<3x8x6xf32>, %r: tensor<2x4x6xf32>) {
+  // expected-error @+2 {{batch dimensions are not broadcast compatible: [2] and [3]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = rlx.matmul_residual %a, %b, %r : (tensor<2x4x8xf32>, tensor<3x8x6xf32>, tensor<2x4x6xf32>) -> tensor<2x4x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bias_act_groups(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>, %bias: tensor<6xf32>) {
+  // expected-error @+2 {{'groups' (4) must divide the output channels (weight dimension 0 = 6)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = rlx.conv_bias_act %x, %w, %bias stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 4 : (tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>, tensor<6xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bias_act_stride(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>, %bias: tensor<6xf32>) {
+  // expected-error @+2 {{'stride' must have 2 entries, got 1: [1]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = rlx.conv_bias_act %x, %w, %bias stride = [1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1 : (tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>, tensor<6xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bias_act_bias_shape(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>, %bias: tensor<1x6x1x1xf32>) {
+  // expected-error @+2 {{bias [1, 6, 1, 1] must have shape [6] (C_out of the contraction result)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = rlx.conv_bias_act %x, %w, %bias stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1 : (tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>, tensor<1x6x1x1xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bias_act_residual_shape(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>, %bias: tensor<6xf32>, %r: tensor<1x6x8x8xf32>) {
+  // expected-error @+2 {{residual [1, 6, 8, 8] must have the shape of the contraction result [1, 6, 6, 6]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = rlx.conv_bias_act %x, %w, %bias, %r stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1 activation = relu : (tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>, tensor<6xf32>, tensor<1x6x8x8xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bias_act_residual_element_type(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>, %bias: tensor<6xf32>, %r: tensor<1x6x6x6xf16>) {
+  // expected-error @+1 {{requires the same element type for all operands and results}}
+  %0 = rlx.conv_bias_act %x, %w, %bias, %r stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1 : (tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>, tensor<6xf32>, tensor<1x6x6x6xf16>) -> tensor<1x6x6x6xf32>
+  return
+}

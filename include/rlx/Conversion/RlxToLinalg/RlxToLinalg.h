@@ -23,7 +23,8 @@ void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
 /// Index reductions, scans and top-k.
 void populateScanToLinalgPatterns(RewritePatternSet &patterns);
 
-/// Named fused ops (rlx.swiglu): one loop nest each.
+/// Named fused ops: rlx.swiglu in one loop nest, fused contractions as the
+/// contraction and one elementwise epilogue.
 void populateFusedOpToLinalgPatterns(RewritePatternSet &patterns);
 /// rlx.region of every kind: one loop nest each. Reductions and row ops
 /// (softmax, layer_norm, ...) are lowered through regions: rlx-to-linalg

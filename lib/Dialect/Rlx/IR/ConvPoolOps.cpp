@@ -75,26 +75,23 @@ static FailureOr<RankedTensorType> getWeightType(std::optional<Location> loc,
   return type;
 }
 
-LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
-                                       std::optional<Location> loc,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &inferred) {
+FailureOr<RankedTensorType>
+mlir::rlx::inferConvType(std::optional<Location> loc, Value inputValue,
+                         Value weightValue, ArrayRef<int64_t> stride,
+                         ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
+                         int64_t groups) {
   FailureOr<RankedTensorType> input =
-      getActivationType(loc, adaptor.getInput(), "input");
+      getActivationType(loc, inputValue, "input");
   if (failed(input))
     return failure();
   int64_t spatial = input->getRank() - 2;
   FailureOr<RankedTensorType> weight =
-      getWeightType(loc, adaptor.getWeight(), input->getRank());
+      getWeightType(loc, weightValue, input->getRank());
   if (failed(weight))
     return failure();
-  ArrayRef<int64_t> stride = adaptor.getStride(),
-                    padding = adaptor.getPadding(),
-                    dilation = adaptor.getDilation();
   if (failed(checkConvAttributes(loc, spatial, stride, padding, dilation)))
     return failure();
   ArrayRef<int64_t> in = input->getShape(), w = weight->getShape();
-  int64_t groups = adaptor.getGroups();
   if (groups < 1)
     return emitOptionalError(loc, "'groups' must be positive, got ", groups);
   if (in[1] % groups != 0)
@@ -119,7 +116,19 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
                                " exceeds the padded input size ", padded);
     shape.push_back((padded - window) / stride[i] + 1);
   }
-  inferred.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return RankedTensorType::get(shape, input->getElementType());
+}
+
+LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type = inferConvType(
+      loc, adaptor.getInput(), adaptor.getWeight(), adaptor.getStride(),
+      adaptor.getPadding(), adaptor.getDilation(), adaptor.getGroups());
+  if (failed(type))
+    return failure();
+  inferred.push_back(*type);
   return success();
 }
 

@@ -2,6 +2,7 @@
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
 #include "OpUtils.h"
+#include "rlx/Dialect/Rlx/IR/Activation.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -36,4 +37,111 @@ SmallVector<Value> SwigluOp::unfuse(OpBuilder &b) {
   Value gate = NarrowOp::create(b, loc, getInput(), axis, gateStart, half);
   Value activated = SiluOp::create(b, loc, gate);
   return {MulOp::create(b, loc, activated, up).getResult()};
+}
+
+/// Checks that `residual` has the shape of the contraction result `type`.
+static LogicalResult checkResidual(std::optional<Location> loc, Value residual,
+                                   RankedTensorType type) {
+  FailureOr<RankedTensorType> residualType =
+      getRankedType(loc, residual, "residual");
+  if (failed(residualType))
+    return failure();
+  if (residualType->getShape() != type.getShape())
+    return emitOptionalError(loc, "residual ",
+                             formatShape(residualType->getShape()),
+                             " must have the shape of the contraction result ",
+                             formatShape(type.getShape()));
+  return success();
+}
+
+/// Checks that `bias` is `[channels]`, the length of the result dimension
+/// it is added along.
+static LogicalResult checkBias(std::optional<Location> loc, Value bias,
+                               int64_t channels, StringRef dimension) {
+  FailureOr<RankedTensorType> biasType = getRankedType(loc, bias, "bias");
+  if (failed(biasType))
+    return failure();
+  if (biasType->getShape() != ArrayRef<int64_t>{channels})
+    return emitOptionalError(loc, "bias ", formatShape(biasType->getShape()),
+                             " must have shape [", channels, "] (", dimension,
+                             " of the contraction result)");
+  return success();
+}
+
+/// `activation` applied to `value` when present.
+static Value applyActivation(OpBuilder &b, Location loc, Value value,
+                             std::optional<ActivationKind> activation) {
+  if (!activation)
+    return value;
+  return createActivationOp(b, loc, *activation, value)->getResult(0);
+}
+
+LogicalResult
+MatmulBiasActOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                  Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type =
+      inferMatmulType(loc, adaptor.getLhs(), adaptor.getRhs());
+  if (failed(type) ||
+      failed(checkBias(loc, adaptor.getBias(), type->getShape().back(), "N")))
+    return failure();
+  inferred.push_back(*type);
+  return success();
+}
+
+SmallVector<Value> MatmulBiasActOp::unfuse(OpBuilder &b) {
+  Location loc = getLoc();
+  Value product = MatmulOp::create(b, loc, getLhs(), getRhs());
+  Value biased = AddOp::create(b, loc, product, getBias());
+  return {applyActivation(b, loc, biased, getActivation())};
+}
+
+LogicalResult
+MatmulResidualOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                   Adaptor adaptor,
+                                   SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type =
+      inferMatmulType(loc, adaptor.getLhs(), adaptor.getRhs());
+  if (failed(type) || failed(checkResidual(loc, adaptor.getResidual(), *type)))
+    return failure();
+  inferred.push_back(*type);
+  return success();
+}
+
+SmallVector<Value> MatmulResidualOp::unfuse(OpBuilder &b) {
+  Location loc = getLoc();
+  Value product = MatmulOp::create(b, loc, getLhs(), getRhs());
+  return {AddOp::create(b, loc, product, getResidual()).getResult()};
+}
+
+LogicalResult ConvBiasActOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type = inferConvType(
+      loc, adaptor.getInput(), adaptor.getWeight(), adaptor.getStride(),
+      adaptor.getPadding(), adaptor.getDilation(), adaptor.getGroups());
+  if (failed(type) ||
+      failed(checkBias(loc, adaptor.getBias(), type->getDimSize(1), "C_out")))
+    return failure();
+  if (adaptor.getResidual() &&
+      failed(checkResidual(loc, adaptor.getResidual(), *type)))
+    return failure();
+  inferred.push_back(*type);
+  return success();
+}
+
+SmallVector<Value> ConvBiasActOp::unfuse(OpBuilder &b) {
+  Location loc = getLoc();
+  Value conv = ConvOp::create(b, loc, getInput(), getWeight(), getStride(),
+                              getPadding(), getDilation(), getGroups());
+  // The bias as [1, C_out, 1, ...], broadcast by the add.
+  RankedTensorType type = getType();
+  SmallVector<int64_t> biasShape(type.getRank(), 1);
+  biasShape[1] = type.getDimSize(1);
+  Value bias = ReshapeOp::create(b, loc, type.clone(biasShape), getBias());
+  Value result = AddOp::create(b, loc, conv, bias);
+  if (getResidual())
+    result = AddOp::create(b, loc, result, getResidual());
+  return {applyActivation(b, loc, result, getActivation())};
 }

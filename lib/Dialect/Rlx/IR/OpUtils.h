@@ -24,6 +24,18 @@ FailureOr<int64_t> normalizeAxis(std::optional<Location> loc, int64_t axis,
 FailureOr<RankedTensorType> getRankedType(std::optional<Location> loc,
                                           Value value, StringRef what);
 
+/// The result type of `rlx.matmul` of `lhs` and `rhs`; fails with a
+/// diagnostic otherwise.
+FailureOr<RankedTensorType> inferMatmulType(std::optional<Location> loc,
+                                            Value lhs, Value rhs);
+
+/// The result type of `rlx.conv` of `input` and `weight` with these
+/// attributes; fails with a diagnostic otherwise.
+FailureOr<RankedTensorType>
+inferConvType(std::optional<Location> loc, Value input, Value weight,
+              ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+              ArrayRef<int64_t> dilation, int64_t groups);
+
 } // namespace mlir::rlx
 
 #endif // RLX_LIB_DIALECT_RLX_IR_OPUTILS_H

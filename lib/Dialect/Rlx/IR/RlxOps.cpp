@@ -235,12 +235,11 @@ Value StopGradientOp::buildScalar(ScalarBuilder &, ValueRange operands) {
 // MatmulOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> loc,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &inferred) {
-  auto lhs = dyn_cast<RankedTensorType>(adaptor.getLhs().getType());
-  auto rhs = dyn_cast<RankedTensorType>(adaptor.getRhs().getType());
+FailureOr<RankedTensorType>
+mlir::rlx::inferMatmulType(std::optional<Location> loc, Value lhsValue,
+                           Value rhsValue) {
+  auto lhs = dyn_cast<RankedTensorType>(lhsValue.getType());
+  auto rhs = dyn_cast<RankedTensorType>(rhsValue.getType());
   if (!lhs || !rhs)
     return emitOptionalError(loc, "expected ranked tensor operands");
   if (lhs.getRank() < 2 || rhs.getRank() < 2)
@@ -262,7 +261,18 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
                              formatShape(r.drop_back(2)));
   batch.push_back(l[l.size() - 2]);
   batch.push_back(r.back());
-  inferred.push_back(RankedTensorType::get(batch, lhs.getElementType()));
+  return RankedTensorType::get(batch, lhs.getElementType());
+}
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type =
+      inferMatmulType(loc, adaptor.getLhs(), adaptor.getRhs());
+  if (failed(type))
+    return failure();
+  inferred.push_back(*type);
   return success();
 }
 

@@ -10,6 +10,7 @@
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "rlx/Dialect/Rlx/IR/RlxDialect.td"
+include "rlx/Dialect/Rlx/IR/RlxEnums.td"
 include "rlx/Dialect/Rlx/IR/RlxInterfaces.td"
 
 def Rlx_SwigluOp : Rlx_Op<"swiglu", [Pure, InferTypeOpAdaptor,
@@ -35,6 +36,86 @@ def Rlx_SwigluOp : Rlx_Op<"swiglu", [Pure, InferTypeOpAdaptor,
     int64_t getHalfLength() {
       return getInput().getType().getShape().back() / 2;
     }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions with an elementwise epilogue. Each rounds exactly as the
+// unfused graph stores its intermediates: the contraction result (accumulated
+// in f32 for f16 and bf16) is rounded to the element type, then every add
+// and the activation are computed in the computation type and rounded.
+//===----------------------------------------------------------------------===//
+
+def Rlx_MatmulBiasActOp : Rlx_Op<"matmul_bias_act", [Pure, InferTypeOpAdaptor,
+    SameOperandsAndResultElementType,
+    DeclareOpInterfaceMethods<Rlx_FusedOpInterface>]> {
+  let summary = "matmul + bias over the last axis + optional activation";
+  let description = [{
+    `act(matmul(lhs, rhs) + bias)`: `lhs` and `rhs` as for `rlx.matmul`
+    (`[..., M, K] x [..., K, N]`, batch dimensions broadcast), `bias` of
+    shape `[N]` added to every row, then the optional `activation` (any
+    `ActivationKind`: the rlx op of that name). The unfused graph is
+    `rlx.matmul`, a broadcasting `rlx.add` and the activation op;
+    `--rlx-fuse-patterns` forms this op from it, `--rlx-unfuse` expands it
+    back, and the results are bit-identical.
+  }];
+  let arguments = (ins Rlx_FloatTensor:$lhs, Rlx_FloatTensor:$rhs,
+                       Rlx_FloatTensor:$bias,
+                       OptionalAttr<Rlx_ActivationKind>:$activation);
+  let results = (outs Rlx_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $bias (`activation` `=` $activation^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Rlx_MatmulResidualOp : Rlx_Op<"matmul_residual", [Pure,
+    InferTypeOpAdaptor, SameOperandsAndResultElementType,
+    DeclareOpInterfaceMethods<Rlx_FusedOpInterface>]> {
+  let summary = "matmul + a residual of the result's shape";
+  let description = [{
+    `matmul(lhs, rhs) + residual`: `lhs` and `rhs` as for `rlx.matmul`,
+    `residual` of exactly the matmul result's shape (a skip connection, not a
+    broadcast bias). The unfused graph is `rlx.matmul` and `rlx.add`;
+    results are bit-identical.
+  }];
+  let arguments = (ins Rlx_FloatTensor:$lhs, Rlx_FloatTensor:$rhs,
+                       Rlx_FloatTensor:$residual);
+  let results = (outs Rlx_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $residual attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Rlx_ConvBiasActOp : Rlx_Op<"conv_bias_act", [Pure, InferTypeOpAdaptor,
+    SameOperandsAndResultElementType,
+    DeclareOpInterfaceMethods<Rlx_FusedOpInterface>]> {
+  let summary = "convolution + per-channel bias + optional residual and "
+                "activation";
+  let description = [{
+    `act(conv(input, weight) + bias[c] + residual)`: the convolution is
+    `rlx.conv` with the same attributes and rules, `bias` has shape
+    `[C_out]` and is added to every element of output channel `c`, the
+    optional `residual` has the convolution result's shape and is added
+    next, then the optional `activation` (any `ActivationKind`) applies.
+
+    The unfused graph is `rlx.conv`, `rlx.reshape` of the bias to
+    `[1, C_out, 1, ...]` (the convolution's rank), a broadcasting `rlx.add`,
+    `rlx.add` of the residual and the activation op; results are
+    bit-identical.
+  }];
+  let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$weight,
+                       Rlx_FloatTensor:$bias,
+                       Optional<Rlx_FloatTensor>:$residual,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$dilation, Rlx_I64Attr:$groups,
+                       OptionalAttr<Rlx_ActivationKind>:$activation);
+  let results = (outs Rlx_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight `,` $bias (`,` $residual^)? `stride` `=` $stride
+    `padding` `=` $padding `dilation` `=` $dilation `groups` `=` $groups
+    (`activation` `=` $activation^)? attr-dict `:`
+    functional-type(operands, results)
   }];
 }
 
