@@ -1,51 +1,80 @@
 // RUN: rlx-opt %s --rlx-to-linalg -split-input-file | FileCheck %s
 
-// layer_norm over a middle axis of an f16 tensor: a sum reduction (in f32),
-// the mean, a reduction of the squared centered values (two passes, never
-// E[x^2] - E[x]^2), rsqrt(var + eps), then one elementwise generic that
-// centers, scales, applies gamma and beta read along the axis, and rounds
-// once to f16.
+// Row normalizations (layer_norm, rms_norm) and the cross-entropies are
+// decomposed into primitive rlx ops with the row work in an `rlx.region
+// row`, which lowers to an scf.forall over the rows (the non-reduced axes).
+// Per row: the row of each input is a tensor.extract_slice, each stage of
+// dependent reductions is one reduction linalg.generic over the row whose
+// result is extracted to a scalar and finished (mean's division, eps,
+// rsqrt, log) at row level; a value read by two stages is staged in a row
+// buffer (a parallel generic); a final generic writes the row's slice of the
+// shared output, inserted with tensor.parallel_insert_slice.
+// group_norm, layer_norm2d, batch_norm_inference, ada_layer_norm and rope
+// are not row ops: they still lower to whole-tensor linalg.generics.
+//
+// layer_norm over a middle axis of an f16 tensor: the row is widened once
+// into an f32 buffer; stage 1 sums it and the mean is sum / 3; the centered
+// row x - mean is staged; stage 2 sums its squares (two passes, never
+// E[x^2] - E[x]^2); rstd = rsqrt(var + eps); the final generic scales the
+// centered row, applies gamma and beta (widened and reshaped to [3, 1]
+// outside the loop) and rounds once to f16.
 
 // CHECK-DAG:   #[[ID3:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG:   #[[ROW:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
-// CHECK-DAG:   #[[AXIS:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1)>
+// CHECK-DAG:   #[[AXIS:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK-LABEL: func.func @layer_norm_middle_f16(
 // CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<2x3x4xf16>, %[[G:[a-z0-9]+]]: tensor<3xf16>, %[[B:[a-z0-9]+]]: tensor<3xf16>)
-// CHECK:         %[[SUM:.*]] = linalg.generic
-// CHECK-SAME:        indexing_maps = [#[[ID3]], #[[ROW]]]
-// CHECK-SAME:        iterator_types = ["parallel", "reduction", "parallel"]
-// CHECK-SAME:        ins(%[[X]] : tensor<2x3x4xf16>) outs(%{{.*}} : tensor<2x4xf32>)
-// CHECK:           arith.extf %{{.*}} : f16 to f32
-// CHECK:           arith.addf
-// CHECK:         %[[MEAN:.*]] = linalg.generic
-// CHECK-SAME:        ins(%[[SUM]] : tensor<2x4xf32>)
+// CHECK-NOT:     rlx.
+// CHECK:         %[[EPS:.*]] = arith.constant dense<9.99999974E-6> : tensor<f32>
+// CHECK:         %[[GF:.*]] = linalg.generic {{.*}} ins(%[[G]] : tensor<3xf16>) outs(%{{.*}} : tensor<3xf32>)
+// CHECK:         %[[G2:.*]] = tensor.expand_shape %[[GF]] {{\[\[}}0, 1]] output_shape [3, 1] : tensor<3xf32> into tensor<3x1xf32>
+// CHECK:         %[[BF:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<3xf16>) outs(%{{.*}} : tensor<3xf32>)
+// CHECK:         %[[B2:.*]] = tensor.expand_shape %[[BF]] {{\[\[}}0, 1]] output_shape [3, 1] : tensor<3xf32> into tensor<3x1xf32>
+// CHECK:         %[[FORALL:.*]] = scf.forall (%[[I:.*]], %[[J:.*]]) in (2, 4) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<2x3x4xf16>) {
+// CHECK:           %[[XR:.*]] = tensor.extract_slice %[[X]][%[[I]], 0, %[[J]]] [1, 3, 1] [1, 1, 1] : tensor<2x3x4xf16> to tensor<1x3x1xf16>
+// CHECK:           %[[XF:.*]] = linalg.generic
+// CHECK-SAME:          ins(%[[XR]] : tensor<1x3x1xf16>) outs(%{{.*}} : tensor<1x3x1xf32>)
+// CHECK:             arith.extf %{{.*}} : f16 to f32
+// CHECK:           %[[SUMT:.*]] = linalg.generic
+// CHECK-SAME:          indexing_maps = [#[[ID3]], #[[ROW]]]
+// CHECK-SAME:          iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK-SAME:          ins(%[[XF]] : tensor<1x3x1xf32>) outs(%{{.*}} : tensor<1x1xf32>)
+// CHECK:             arith.addf
+// CHECK:           %[[SUM:.*]] = tensor.extract %[[SUMT]]
 // CHECK:           %[[COUNT:.*]] = arith.constant 3.000000e+00 : f32
-// CHECK:           arith.divf %{{.*}}, %[[COUNT]] : f32
-// CHECK:         %[[SQ:.*]] = linalg.generic
-// CHECK-SAME:        indexing_maps = [#[[ID3]], #[[ROW]], #[[ROW]]]
-// CHECK-SAME:        iterator_types = ["parallel", "reduction", "parallel"]
-// CHECK-SAME:        ins(%[[X]], %[[MEAN]] : tensor<2x3x4xf16>, tensor<2x4xf32>)
-// CHECK:           %[[XF:.*]] = arith.extf %{{.*}} : f16 to f32
-// CHECK:           %[[C:.*]] = arith.subf %[[XF]], %{{.*}} : f32
-// CHECK:           %[[C2:.*]] = arith.mulf %[[C]], %[[C]] : f32
-// CHECK:           arith.addf %{{.*}}, %[[C2]] : f32
-// CHECK:         %[[RSTD:.*]] = linalg.generic
-// CHECK-SAME:        ins(%[[SQ]] : tensor<2x4xf32>)
-// CHECK:           arith.divf
-// CHECK:           %[[EPS:.*]] = arith.constant 9.99999974E-6 : f32
-// CHECK:           %[[VE:.*]] = arith.addf %{{.*}}, %[[EPS]] : f32
-// CHECK:           math.rsqrt %[[VE]] : f32
-// CHECK:         %[[R:.*]] = linalg.generic
-// CHECK-SAME:        indexing_maps = [#[[ID3]], #[[ROW]], #[[ROW]], #[[AXIS]], #[[AXIS]], #[[ID3]]]
-// CHECK-SAME:        iterator_types = ["parallel", "parallel", "parallel"]
-// CHECK-SAME:        ins(%[[X]], %[[RSTD]], %[[MEAN]], %[[G]], %[[B]] :
-// CHECK:           arith.subf
-// CHECK:           arith.mulf
-// CHECK:           arith.mulf
-// CHECK:           arith.addf
-// CHECK:           %[[OUT:.*]] = arith.truncf %{{.*}} : f32 to f16
-// CHECK-NEXT:      linalg.yield %[[OUT]] : f16
-// CHECK:         return %[[R]] : tensor<2x3x4xf16>
+// CHECK:           %[[MEAN:.*]] = arith.divf %[[SUM]], %[[COUNT]] : f32
+// CHECK:           %[[CEN:.*]] = linalg.generic
+// CHECK-SAME:          iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK-SAME:          ins(%[[XF]] : tensor<1x3x1xf32>) outs(%{{.*}} : tensor<1x3x1xf32>)
+// CHECK:             arith.subf %{{.*}}, %[[MEAN]] : f32
+// CHECK:           %[[SQT:.*]] = linalg.generic
+// CHECK-SAME:          indexing_maps = [#[[ID3]], #[[ROW]]]
+// CHECK-SAME:          iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK-SAME:          ins(%[[CEN]] : tensor<1x3x1xf32>) outs(%{{.*}} : tensor<1x1xf32>)
+// CHECK:           ^bb0(%[[C:[a-z0-9_]+]]: f32, %[[ACC:[a-z0-9_]+]]: f32):
+// CHECK:             %[[C2:.*]] = arith.mulf %[[C]], %[[C]] : f32
+// CHECK:             arith.addf %[[ACC]], %[[C2]] : f32
+// CHECK:           %[[SQ:.*]] = tensor.extract %[[SQT]]
+// CHECK:           %[[VAR:.*]] = arith.divf %[[SQ]], %{{.*}} : f32
+// CHECK:           %[[OUTR:.*]] = tensor.extract_slice %[[OUT]][%[[I]], 0, %[[J]]] [1, 3, 1] [1, 1, 1]
+// CHECK:           %[[E:.*]] = tensor.extract %[[EPS]][] : tensor<f32>
+// CHECK:           %[[VE:.*]] = arith.addf %[[VAR]], %[[E]] : f32
+// CHECK:           %[[RSTD:.*]] = math.rsqrt %[[VE]] : f32
+// CHECK:           %[[GR:.*]] = tensor.extract_slice %[[G2]][0, 0] [3, 1] [1, 1]
+// CHECK:           %[[BR:.*]] = tensor.extract_slice %[[B2]][0, 0] [3, 1] [1, 1]
+// CHECK:           %[[R:.*]] = linalg.generic
+// CHECK-SAME:          indexing_maps = [#[[ID3]], #[[AXIS]], #[[AXIS]], #[[ID3]]]
+// CHECK-SAME:          iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK-SAME:          ins(%[[CEN]], %[[GR]], %[[BR]] : tensor<1x3x1xf32>, tensor<3x1xf32>, tensor<3x1xf32>) outs(%[[OUTR]] : tensor<1x3x1xf16>)
+// CHECK:           ^bb0(%[[IC:[a-z0-9_]+]]: f32, %[[IG:[a-z0-9_]+]]: f32, %[[IB:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f16):
+// CHECK:             %[[N:.*]] = arith.mulf %[[IC]], %[[RSTD]] : f32
+// CHECK:             %[[S:.*]] = arith.mulf %[[N]], %[[IG]] : f32
+// CHECK:             %[[Y:.*]] = arith.addf %[[S]], %[[IB]] : f32
+// CHECK:             %[[YH:.*]] = arith.truncf %[[Y]] : f32 to f16
+// CHECK:             linalg.yield %[[YH]] : f16
+// CHECK:           scf.forall.in_parallel {
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[R]] into %[[OUT]][%[[I]], %{{.*}}, %[[J]]] [1, 3, 1] [1, 1, 1] : tensor<1x3x1xf16> into tensor<2x3x4xf16>
+// CHECK:         return %[[FORALL]] : tensor<2x3x4xf16>
 func.func @layer_norm_middle_f16(%x: tensor<2x3x4xf16>, %g: tensor<3xf16>, %b: tensor<3xf16>) -> tensor<2x3x4xf16> {
   %0 = rlx.layer_norm %x, %g, %b axis = 1 eps = 1.0e-5 : (tensor<2x3x4xf16>, tensor<3xf16>, tensor<3xf16>) -> tensor<2x3x4xf16>
   return %0 : tensor<2x3x4xf16>
@@ -53,27 +82,40 @@ func.func @layer_norm_middle_f16(%x: tensor<2x3x4xf16>, %g: tensor<3xf16>, %b: t
 
 // -----
 
-// rms_norm does not center: one reduction of x^2, no mean, no beta.
+// rms_norm does not center: one stage reducing x^2 over the row, no mean
+// subtraction, no beta; the final generic re-reads the input row.
 
+// CHECK-DAG:   #[[ID2:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG:   #[[ROW:map[0-9]*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-DAG:   #[[AXIS:map[0-9]*]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @rms_norm(
 // CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<4x8xf32>, %[[G:[a-z0-9]+]]: tensor<8xf32>)
-// CHECK:         %[[SQ:.*]] = linalg.generic
-// CHECK-SAME:        iterator_types = ["parallel", "reduction"]
-// CHECK-SAME:        ins(%[[X]] : tensor<4x8xf32>)
-// CHECK:           %[[X2:.*]] = arith.mulf %[[IN:.*]], %[[IN]] : f32
-// CHECK:           arith.addf %{{.*}}, %[[X2]] : f32
-// CHECK:         %[[RSTD:.*]] = linalg.generic
-// CHECK:           math.rsqrt
-// CHECK:         %[[R:.*]] = linalg.generic
-// CHECK-SAME:        indexing_maps = [#{{map[0-9]*}}, #[[ROW]], #[[AXIS]], #{{map[0-9]*}}]
-// CHECK-SAME:        ins(%[[X]], %[[RSTD]], %[[G]] : tensor<4x8xf32>, tensor<4xf32>, tensor<8xf32>)
-// CHECK-NOT:       arith.subf
-// CHECK:           %[[N:.*]] = arith.mulf
-// CHECK-NEXT:      %[[Y:.*]] = arith.mulf %[[N]],
-// CHECK-NEXT:      linalg.yield %[[Y]] : f32
-// CHECK:         return %[[R]]
+// CHECK:         %[[FORALL:.*]] = scf.forall (%[[I:.*]]) in (4) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<4x8xf32>) {
+// CHECK:           %[[XR:.*]] = tensor.extract_slice %[[X]][%[[I]], 0] [1, 8] [1, 1]
+// CHECK:           %[[SQT:.*]] = linalg.generic
+// CHECK-SAME:          indexing_maps = [#[[ID2]], #[[ROW]]]
+// CHECK-SAME:          iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:          ins(%[[XR]] : tensor<1x8xf32>)
+// CHECK:             %[[X2:.*]] = arith.mulf %[[IN:.*]], %[[IN]] : f32
+// CHECK:             arith.addf %{{.*}}, %[[X2]] : f32
+// CHECK:           %[[SQ:.*]] = tensor.extract %[[SQT]]
+// CHECK:           %[[COUNT:.*]] = arith.constant 8.000000e+00 : f32
+// CHECK:           %[[MS:.*]] = arith.divf %[[SQ]], %[[COUNT]] : f32
+// CHECK:           %[[OUTR:.*]] = tensor.extract_slice %[[OUT]][%[[I]], 0] [1, 8] [1, 1]
+// CHECK:           %[[VE:.*]] = arith.addf %[[MS]], %{{.*}} : f32
+// CHECK:           %[[RSTD:.*]] = math.rsqrt %[[VE]] : f32
+// CHECK:           %[[XR2:.*]] = tensor.extract_slice %[[X]][%[[I]], 0] [1, 8] [1, 1]
+// CHECK:           %[[GR:.*]] = tensor.extract_slice %[[G]][0] [8] [1]
+// CHECK:           %[[R:.*]] = linalg.generic
+// CHECK-SAME:          indexing_maps = [#[[ID2]], #[[AXIS]], #[[ID2]]]
+// CHECK-SAME:          ins(%[[XR2]], %[[GR]] : tensor<1x8xf32>, tensor<8xf32>) outs(%[[OUTR]] : tensor<1x8xf32>)
+// CHECK-NOT:         arith.subf
+// CHECK:             %[[N:.*]] = arith.mulf %{{.*}}, %[[RSTD]] : f32
+// CHECK-NEXT:        %[[Y:.*]] = arith.mulf %[[N]],
+// CHECK-NEXT:        linalg.yield %[[Y]] : f32
+// CHECK:           scf.forall.in_parallel {
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[R]] into %[[OUT]]
+// CHECK:         return %[[FORALL]]
 func.func @rms_norm(%x: tensor<4x8xf32>, %g: tensor<8xf32>) -> tensor<4x8xf32> {
   %0 = rlx.rms_norm %x, %g axis = -1 eps = 1.0e-5 : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
@@ -239,35 +281,49 @@ func.func @rope_gptj(%x: tensor<3x8xf16>, %cos: tensor<3x4xf16>) -> tensor<3x8xf
 
 // -----
 
-// softmax_cross_entropy: row max, sum of exp(x - max), lse = max + log(sum),
-// then a reduction of target * (lse - x).
+// softmax_cross_entropy: per row, stage 1 is the max; stage 2 sums
+// exp(x - max) (computed in the reduction body, nothing staged); the scalar
+// lse = max + log(sum); stage 3 reduces target * (lse - x). The per-row loss
+// is written as a 1x1 slice of a [3, 1] output collapsed to [3].
 
 // CHECK-DAG:   #[[ID2:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG:   #[[ROW:map[0-9]*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @cross_entropy(
 // CHECK-SAME:      %[[L:[a-z0-9]+]]: tensor<3x10xf32>, %[[T:[a-z0-9]+]]: tensor<3x10xf32>)
-// CHECK:         %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK:         %[[INIT:.*]] = linalg.fill ins(%[[NEGINF]] : f32)
-// CHECK:         %[[MAX:.*]] = linalg.generic
-// CHECK-SAME:        outs(%[[INIT]] : tensor<3xf32>)
-// CHECK:           arith.maximumf
-// CHECK:         %[[SUM:.*]] = linalg.generic
-// CHECK-SAME:        ins(%[[L]], %[[MAX]] : tensor<3x10xf32>, tensor<3xf32>)
-// CHECK:           arith.subf
-// CHECK:           math.exp
-// CHECK:         %[[LSE:.*]] = linalg.generic
-// CHECK-SAME:        ins(%[[MAX]], %[[SUM]] : tensor<3xf32>, tensor<3xf32>)
-// CHECK:           math.log
-// CHECK:         %[[LOSS:.*]] = linalg.generic
-// CHECK-SAME:        indexing_maps = [#[[ID2]], #[[ID2]], #[[ROW]], #[[ROW]]]
-// CHECK-SAME:        iterator_types = ["parallel", "reduction"]
-// CHECK-SAME:        ins(%[[L]], %[[T]], %[[LSE]] :
-// CHECK:         ^bb0(%[[IL:[a-z0-9_]+]]: f32, %[[IT:[a-z0-9_]+]]: f32, %[[ILSE:[a-z0-9_]+]]: f32, %[[ACC:[a-z0-9_]+]]: f32):
-// CHECK:           %[[D:.*]] = arith.subf %[[ILSE]], %[[IL]] : f32
-// CHECK:           %[[W:.*]] = arith.mulf %[[IT]], %[[D]] : f32
-// CHECK:           %[[S:.*]] = arith.addf %[[ACC]], %[[W]] : f32
-// CHECK:           linalg.yield %[[S]] : f32
-// CHECK:         return %[[LOSS]]
+// CHECK:         %[[FORALL:.*]] = scf.forall (%[[I:.*]]) in (3) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<3x1xf32>) {
+// CHECK:           %[[LR:.*]] = tensor.extract_slice %[[L]][%[[I]], 0] [1, 10] [1, 1]
+// CHECK:           %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:           %[[INIT:.*]] = linalg.fill ins(%[[NEGINF]] : f32)
+// CHECK:           %[[MAXT:.*]] = linalg.generic
+// CHECK-SAME:          iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:          ins(%[[LR]] : tensor<1x10xf32>) outs(%[[INIT]] : tensor<1xf32>)
+// CHECK:             arith.maximumf
+// CHECK:           %[[MAX:.*]] = tensor.extract %[[MAXT]]
+// CHECK:           %[[SUMT:.*]] = linalg.generic
+// CHECK-SAME:          iterator_types = ["parallel", "reduction"]
+// CHECK:             %[[D:.*]] = arith.subf %{{.*}}, %[[MAX]] : f32
+// CHECK:             %[[E:.*]] = math.exp %[[D]] : f32
+// CHECK:             arith.addf %{{.*}}, %[[E]] : f32
+// CHECK:           %[[SUM:.*]] = tensor.extract %[[SUMT]]
+// CHECK:           %[[LOG:.*]] = math.log %[[SUM]] : f32
+// CHECK:           %[[LSE:.*]] = arith.addf %[[MAX]], %[[LOG]] : f32
+// CHECK:           %[[TR:.*]] = tensor.extract_slice %[[T]][%[[I]], 0] [1, 10] [1, 1]
+// CHECK:           %[[LR3:.*]] = tensor.extract_slice %[[L]][%[[I]], 0] [1, 10] [1, 1]
+// CHECK:           %[[LOSST:.*]] = linalg.generic
+// CHECK-SAME:          indexing_maps = [#[[ID2]], #[[ID2]], #[[ROW]]]
+// CHECK-SAME:          iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:          ins(%[[TR]], %[[LR3]] : tensor<1x10xf32>, tensor<1x10xf32>)
+// CHECK:           ^bb0(%[[IT:[a-z0-9_]+]]: f32, %[[IL:[a-z0-9_]+]]: f32, %[[ACC:[a-z0-9_]+]]: f32):
+// CHECK:             %[[DL:.*]] = arith.subf %[[LSE]], %[[IL]] : f32
+// CHECK:             %[[W:.*]] = arith.mulf %[[IT]], %[[DL]] : f32
+// CHECK:             %[[S:.*]] = arith.addf %[[ACC]], %[[W]] : f32
+// CHECK:             linalg.yield %[[S]] : f32
+// CHECK:           %[[LOSS:.*]] = tensor.extract %[[LOSST]]
+// CHECK:           %[[LOSS1:.*]] = tensor.from_elements %[[LOSS]] : tensor<1x1xf32>
+// CHECK:           scf.forall.in_parallel {
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[LOSS1]] into %[[OUT]][%[[I]], %{{.*}}] [1, 1] [1, 1] : tensor<1x1xf32> into tensor<3x1xf32>
+// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[FORALL]] {{\[\[}}0, 1]] : tensor<3x1xf32> into tensor<3xf32>
+// CHECK:         return %[[R]]
 func.func @cross_entropy(%l: tensor<3x10xf32>, %t: tensor<3x10xf32>) -> tensor<3xf32> {
   %0 = rlx.softmax_cross_entropy %l, %t : (tensor<3x10xf32>, tensor<3x10xf32>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
@@ -276,36 +332,56 @@ func.func @cross_entropy(%l: tensor<3x10xf32>, %t: tensor<3x10xf32>) -> tensor<3
 // -----
 
 // With labels, the labelled logit is picked by a reduction comparing the
-// column index with the label (no load at the label's index), and rows with
-// a label outside [0, C) give NaN.
+// column index (an iota constant) with the row's label (no load at the
+// label's index); it shares one generic (two accumulators) with the max,
+// as both are in the first stage. f16 logits are widened once into an f32
+// row buffer. Rows with a label outside [0, C) give NaN; the loss is
+// rounded once to f16.
 
 // CHECK-LABEL: func.func @cross_entropy_labels(
 // CHECK-SAME:      %[[L:[a-z0-9]+]]: tensor<3x10xf16>, %[[Y:[a-z0-9]+]]: tensor<3xi32>)
-// CHECK:         math.exp
-// CHECK:         %[[LSE:.*]] = linalg.generic
-// CHECK:           math.log
-// CHECK:         %[[PICKED:.*]] = linalg.generic
-// CHECK-SAME:        iterator_types = ["parallel", "reduction"]
-// CHECK-SAME:        ins(%[[L]], %[[Y]] : tensor<3x10xf16>, tensor<3xi32>)
-// CHECK:         ^bb0(%[[IL:[a-z0-9_]+]]: f16, %[[IY:[a-z0-9_]+]]: i32, %[[ACC:[a-z0-9_]+]]: f32):
-// CHECK:           %[[COL:.*]] = linalg.index 1 : index
-// CHECK:           %[[COLI:.*]] = arith.index_cast %[[COL]] : index to i32
-// CHECK:           %[[HIT:.*]] = arith.cmpi eq, %[[COLI]], %[[IY]] : i32
-// CHECK:           %[[LF:.*]] = arith.extf %[[IL]] : f16 to f32
-// CHECK:           %[[SEL:.*]] = arith.select %[[HIT]], %[[LF]], %{{.*}} : f32
-// CHECK:           arith.addf %[[ACC]], %[[SEL]] : f32
-// CHECK:         %[[R:.*]] = linalg.generic
-// CHECK-SAME:        ins(%[[LSE]], %[[PICKED]], %[[Y]] : tensor<3xf32>, tensor<3xf32>, tensor<3xi32>)
-// CHECK:         ^bb0(%[[ILSE:[a-z0-9_]+]]: f32, %[[IP:[a-z0-9_]+]]: f32, %[[ILABEL:[a-z0-9_]+]]: i32, %{{.*}}: f16):
-// CHECK:           %[[GE:.*]] = arith.cmpi sge, %[[ILABEL]], %{{.*}} : i32
-// CHECK:           %[[TEN:.*]] = arith.constant 10 : i32
-// CHECK:           %[[LT:.*]] = arith.cmpi slt, %[[ILABEL]], %[[TEN]] : i32
+// CHECK:         %[[Y2:.*]] = tensor.expand_shape %[[Y]] {{\[\[}}0, 1]] output_shape [3, 1] : tensor<3xi32> into tensor<3x1xi32>
+// CHECK:         %[[IOTA:.*]] = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]> : tensor<10xi32>
+// CHECK:         %[[NAN:.*]] = arith.constant dense<0x7FC00000> : tensor<f32>
+// CHECK:         %[[FORALL:.*]] = scf.forall (%[[I:.*]]) in (3) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<3x1xf16>) {
+// CHECK:           %[[LR:.*]] = tensor.extract_slice %[[L]][%[[I]], 0] [1, 10] [1, 1]
+// CHECK:           %[[LF:.*]] = linalg.generic
+// CHECK-SAME:          ins(%[[LR]] : tensor<1x10xf16>) outs(%{{.*}} : tensor<1x10xf32>)
+// CHECK:             arith.extf %{{.*}} : f16 to f32
+// CHECK:           %[[IOTAR:.*]] = tensor.extract_slice %[[IOTA]][0] [10] [1]
+// CHECK:           %[[YR:.*]] = tensor.extract_slice %[[Y2]][%[[I]], 0] [1, 1] [1, 1]
+// CHECK:           %[[ST1:.*]]:2 = linalg.generic
+// CHECK-SAME:          iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:          ins(%[[IOTAR]], %[[YR]], %[[LF]], %{{.*}} : tensor<10xi32>, tensor<1x1xi32>, tensor<1x10xf32>, tensor<f32>)
+// CHECK-SAME:          outs(%{{.*}}, %{{.*}} : tensor<1xf32>, tensor<1xf32>)
+// CHECK:           ^bb0(%[[COL:[a-z0-9_]+]]: i32, %[[IY:[a-z0-9_]+]]: i32, %[[IL:[a-z0-9_]+]]: f32, %[[IZ:[a-z0-9_]+]]: f32, %[[ACC:[a-z0-9_]+]]: f32, %[[MACC:[a-z0-9_]+]]: f32):
+// CHECK:             %[[HIT:.*]] = arith.cmpi eq, %[[COL]], %[[IY]] : i32
+// CHECK:             %[[SEL:.*]] = arith.select %[[HIT]], %[[IL]], %[[IZ]] : f32
+// CHECK:             %[[PS:.*]] = arith.addf %[[ACC]], %[[SEL]] : f32
+// CHECK:             %[[M:.*]] = arith.maximumf %[[MACC]], %[[IL]] : f32
+// CHECK:             linalg.yield %[[PS]], %[[M]] : f32, f32
+// CHECK:           %[[PICKED:.*]] = tensor.extract %[[ST1]]#0
+// CHECK:           %[[MAX:.*]] = tensor.extract %[[ST1]]#1
+// CHECK:           %[[SUMT:.*]] = linalg.generic
+// CHECK-SAME:          iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:          ins(%[[LF]] : tensor<1x10xf32>)
+// CHECK:             arith.subf %{{.*}}, %[[MAX]] : f32
+// CHECK:             math.exp
+// CHECK:           %[[SUM:.*]] = tensor.extract %[[SUMT]]
+// CHECK:           %[[LABEL:.*]] = tensor.extract %[[Y2]][%[[I]], %{{.*}}] : tensor<3x1xi32>
+// CHECK:           %[[GE:.*]] = arith.cmpi sge, %[[LABEL]], %{{.*}} : i32
+// CHECK:           %[[LT:.*]] = arith.cmpi slt, %[[LABEL]], %{{.*}} : i32
 // CHECK:           %[[OK:.*]] = arith.andi %[[GE]], %[[LT]] : i1
-// CHECK:           %[[LOSS:.*]] = arith.subf %[[ILSE]], %[[IP]] : f32
-// CHECK:           %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
-// CHECK:           %[[V:.*]] = arith.select %[[OK]], %[[LOSS]], %[[NAN]] : f32
+// CHECK:           %[[LOG:.*]] = math.log %[[SUM]] : f32
+// CHECK:           %[[LSE:.*]] = arith.addf %[[MAX]], %[[LOG]] : f32
+// CHECK:           %[[LOSS:.*]] = arith.subf %[[LSE]], %[[PICKED]] : f32
+// CHECK:           %[[NANV:.*]] = tensor.extract %[[NAN]][] : tensor<f32>
+// CHECK:           %[[V:.*]] = arith.select %[[OK]], %[[LOSS]], %[[NANV]] : f32
 // CHECK:           %[[H:.*]] = arith.truncf %[[V]] : f32 to f16
-// CHECK:           linalg.yield %[[H]] : f16
+// CHECK:           %[[H1:.*]] = tensor.from_elements %[[H]] : tensor<1x1xf16>
+// CHECK:           scf.forall.in_parallel {
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[H1]] into %[[OUT]][%[[I]], %{{.*}}] [1, 1] [1, 1] : tensor<1x1xf16> into tensor<3x1xf16>
+// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[FORALL]] {{\[\[}}0, 1]] : tensor<3x1xf16> into tensor<3xf16>
 // CHECK:         return %[[R]]
 func.func @cross_entropy_labels(%l: tensor<3x10xf16>, %y: tensor<3xi32>) -> tensor<3xf16> {
   %0 = rlx.softmax_cross_entropy_with_labels %l, %y : (tensor<3x10xf16>, tensor<3xi32>) -> tensor<3xf16>
@@ -314,30 +390,37 @@ func.func @cross_entropy_labels(%l: tensor<3x10xf16>, %y: tensor<3xi32>) -> tens
 
 // -----
 
-// with_statistics returns the mean and rstd the normalization used (f32 for
-// an f16 input), expanded with the normalized axis as size 1; a rank-1
-// input's statistics are a 0-d tensor expanded to [1].
+// with_statistics also returns the mean and rstd the normalization used
+// (f32 for an f16 input): they are per-row scalars written as 1x1 slices of
+// their own shared outputs of the same scf.forall. A rank-1 input has a
+// single row: no scf.forall, a rank-0 accumulator, and the statistic is
+// built with tensor.from_elements.
 
 // CHECK-LABEL: func.func @saved_statistics(
-// CHECK:         linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
-// CHECK:         %[[MEAN:.*]] = linalg.generic
-// CHECK-SAME:        ins(%{{.*}} : tensor<4xf32>)
-// CHECK:           arith.divf
-// CHECK:         linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
-// CHECK:         %[[RSTD:.*]] = linalg.generic
-// CHECK-SAME:        ins(%{{.*}} : tensor<4xf32>)
-// CHECK:           math.rsqrt
-// CHECK:         %[[Y:.*]] = linalg.generic
-// CHECK-SAME:        ins(%{{.*}}, %[[RSTD]], %[[MEAN]], %{{.*}}, %{{.*}} : tensor<3x4xf16>, tensor<4xf32>, tensor<4xf32>, tensor<3xf16>, tensor<3xf16>)
-// CHECK:         %[[SM:.*]] = tensor.expand_shape %[[MEAN]] {{\[\[}}0, 1]] output_shape [1, 4] : tensor<4xf32> into tensor<1x4xf32>
-// CHECK:         %[[SR:.*]] = tensor.expand_shape %[[RSTD]] {{\[\[}}0, 1]] output_shape [1, 4] : tensor<4xf32> into tensor<1x4xf32>
-// CHECK:         linalg.generic {{.*}} iterator_types = ["reduction"]
-// CHECK:         %[[RMS:.*]] = linalg.generic
-// CHECK-SAME:        ins(%{{.*}} : tensor<f32>)
-// CHECK:           math.rsqrt
+// CHECK:         %[[FORALL:.*]]:3 = scf.forall (%[[I:.*]]) in (4) shared_outs(%[[OM:.*]] = %{{.*}}, %[[OR:.*]] = %{{.*}}, %[[OY:.*]] = %{{.*}}) -> (tensor<1x4xf32>, tensor<1x4xf32>, tensor<3x4xf16>) {
+// CHECK:           tensor.extract_slice %{{.*}}[0, %[[I]]] [3, 1] [1, 1] : tensor<3x4xf16> to tensor<3x1xf16>
+// CHECK:           linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
+// CHECK:           %[[MEAN:.*]] = arith.divf
+// CHECK:           linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
+// CHECK:           %[[RSTD:.*]] = math.rsqrt
+// CHECK:           %[[Y:.*]] = linalg.generic
+// CHECK:             arith.truncf %{{.*}} : f32 to f16
+// CHECK:           %[[SM:.*]] = tensor.from_elements %[[MEAN]] : tensor<1x1xf32>
+// CHECK:           %[[SR:.*]] = tensor.from_elements %[[RSTD]] : tensor<1x1xf32>
+// CHECK:           scf.forall.in_parallel {
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[SM]] into %[[OM]][%{{.*}}, %[[I]]] [1, 1] [1, 1] : tensor<1x1xf32> into tensor<1x4xf32>
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[SR]] into %[[OR]][%{{.*}}, %[[I]]] [1, 1] [1, 1] : tensor<1x1xf32> into tensor<1x4xf32>
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[Y]] into %[[OY]][%{{.*}}, %[[I]]] [3, 1] [1, 1] : tensor<3x1xf16> into tensor<3x4xf16>
+// CHECK-NOT:     scf.forall
+// CHECK:         %[[SQT:.*]] = linalg.generic {{.*}} iterator_types = ["reduction"]
+// CHECK-SAME:        outs(%{{.*}} : tensor<f32>)
+// CHECK:         %[[SQ:.*]] = tensor.extract %[[SQT]][] : tensor<f32>
+// CHECK:         %[[RMS:.*]] = math.rsqrt
 // CHECK:         %[[Z:.*]] = linalg.generic
-// CHECK:         %[[SZ:.*]] = tensor.expand_shape %[[RMS]] [] output_shape [1] : tensor<f32> into tensor<1xf32>
-// CHECK:         return %[[Y]], %[[SM]], %[[SR]], %[[Z]], %[[SZ]]
+// CHECK-SAME:        iterator_types = ["parallel"]
+// CHECK:           arith.mulf %{{.*}}, %[[RMS]] : f32
+// CHECK:         %[[SZ:.*]] = tensor.from_elements %[[RMS]] : tensor<1xf32>
+// CHECK:         return %[[FORALL]]#2, %[[FORALL]]#0, %[[FORALL]]#1, %[[Z]], %[[SZ]]
 func.func @saved_statistics(%x: tensor<3x4xf16>, %g: tensor<3xf16>, %v: tensor<8xf32>) -> (tensor<3x4xf16>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<8xf32>, tensor<1xf32>) {
   %0:3 = rlx.layer_norm %x, %g, %g axis = 0 eps = 1.0e-5 with_statistics : (tensor<3x4xf16>, tensor<3xf16>, tensor<3xf16>) -> (tensor<3x4xf16>, tensor<1x4xf32>, tensor<1x4xf32>)
   %1:2 = rlx.rms_norm %v, %v axis = 0 eps = 1.0e-5 with_statistics : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<1xf32>)

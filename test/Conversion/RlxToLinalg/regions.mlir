@@ -6,6 +6,7 @@
 // the body ops' scalar formulas chained in its body, with no intermediate
 // tensor. Every intermediate of a narrow float type is rounded to it
 // (truncf) and widened back (extf), as the unfused ops store it.
+// Row, reduction and contraction regions are at the end of the file.
 
 // CHECK-DAG:   #[[ID:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG:   #[[ROW:map[0-9]*]] = affine_map<(d0, d1) -> (d1)>
@@ -129,4 +130,215 @@ func.func @bf16_chain(%x: tensor<3xbf16>) -> tensor<3xbf16> {
     rlx.yield %1 : tensor<3xbf16>
   }
   return %r : tensor<3xbf16>
+}
+
+// -----
+
+// A row region becomes an scf.forall over the rows (the kept axes) whose
+// shared output is the region's result. Per row, each stage of dependent
+// reductions is one reduction generic over the row slice; its result is
+// extracted to a scalar and finished at row level (the mean's divf by 8).
+// The centered row is read by the second stage and by the result, so it is
+// staged once in a row buffer; the final generic writes the row's slice of
+// the output, inserted with parallel_insert_slice.
+// CHECK-DAG:   #[[ID:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG:   #[[ACC:map[0-9]*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @row_center(
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<4x8xf32>)
+// CHECK-NOT:     rlx.
+// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<4x8xf32>
+// CHECK:         %[[FORALL:.*]] = scf.forall (%[[I:.*]]) in (4) shared_outs(%[[OUT:.*]] = %[[EMPTY]]) -> (tensor<4x8xf32>) {
+// CHECK:           %[[XR:.*]] = tensor.extract_slice %[[X]][%[[I]], 0] [1, 8] [1, 1] : tensor<4x8xf32> to tensor<1x8xf32>
+// CHECK:           %[[SUMT:.*]] = linalg.generic
+// CHECK-SAME:          indexing_maps = [#[[ID]], #[[ACC]]]
+// CHECK-SAME:          iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:          ins(%[[XR]] : tensor<1x8xf32>) outs(%{{.*}} : tensor<1xf32>)
+// CHECK:             arith.addf
+// CHECK:           %[[SUM:.*]] = tensor.extract %[[SUMT]][%{{.*}}] : tensor<1xf32>
+// CHECK:           %[[COUNT:.*]] = arith.constant 8.000000e+00 : f32
+// CHECK:           %[[MEAN:.*]] = arith.divf %[[SUM]], %[[COUNT]] : f32
+// CHECK:           %[[CEN:.*]] = linalg.generic
+// CHECK-SAME:          indexing_maps = [#[[ID]], #[[ID]]]
+// CHECK-SAME:          iterator_types = ["parallel", "parallel"]
+// CHECK:             arith.subf %{{.*}}, %[[MEAN]] : f32
+// CHECK:           %[[SQT:.*]] = linalg.generic
+// CHECK-SAME:          indexing_maps = [#[[ID]], #[[ACC]]]
+// CHECK-SAME:          iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:          ins(%[[CEN]] : tensor<1x8xf32>) outs(%{{.*}} : tensor<1xf32>)
+// CHECK:             %[[SQ:.*]] = arith.mulf %[[C:.*]], %[[C]] : f32
+// CHECK:             arith.addf %{{.*}}, %[[SQ]] : f32
+// CHECK:           %[[SS:.*]] = tensor.extract %[[SQT]][%{{.*}}] : tensor<1xf32>
+// CHECK:           %[[OUTR:.*]] = tensor.extract_slice %[[OUT]][%[[I]], 0] [1, 8] [1, 1]
+// CHECK:           %[[R:.*]] = linalg.generic
+// CHECK-SAME:          iterator_types = ["parallel", "parallel"]
+// CHECK-SAME:          ins(%[[CEN]] : tensor<1x8xf32>) outs(%[[OUTR]] : tensor<1x8xf32>)
+// CHECK:             %[[Q:.*]] = arith.divf %{{.*}}, %[[SS]] : f32
+// CHECK-NEXT:        linalg.yield %[[Q]] : f32
+// CHECK:           scf.forall.in_parallel {
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[R]] into %[[OUT]][%[[I]], %{{.*}}] [1, 8] [1, 1] : tensor<1x8xf32> into tensor<4x8xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return %[[FORALL]] : tensor<4x8xf32>
+func.func @row_center(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %r = rlx.region row ins(%x : tensor<4x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%a: tensor<4x8xf32>):
+    %0 = rlx.reduce mean %a axes = [1] keep_dim : tensor<4x8xf32> -> tensor<4x1xf32>
+    %1 = rlx.sub %a, %0 : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+    %2 = rlx.mul %1, %1 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    %3 = rlx.reduce sum %2 axes = [1] keep_dim : tensor<4x8xf32> -> tensor<4x1xf32>
+    %4 = rlx.div %1, %3 : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+    rlx.yield %4 : tensor<4x8xf32>
+  }
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// A row axis of size 1: every value is one per row, so the row is a scalar
+// read with tensor.extract and the reduction is a scalar combine with the
+// identity (no linalg.generic at all); f16 intermediates are still rounded.
+// The result is a 1x1 tensor.from_elements inserted into the output.
+// CHECK-LABEL: func.func @row_size_one(
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<4x1xf16>)
+// CHECK-NOT:     linalg.generic
+// CHECK:         %[[FORALL:.*]] = scf.forall (%[[I:.*]]) in (4) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<4x1xf16>) {
+// CHECK:           %[[V:.*]] = tensor.extract %[[X]][%[[I]], %{{.*}}] : tensor<4x1xf16>
+// CHECK:           %[[VE:.*]] = arith.extf %[[V]] : f16 to f32
+// CHECK:           %[[E:.*]] = math.exp %[[VE]] : f32
+// CHECK:           %[[EH:.*]] = arith.truncf %[[E]] : f32 to f16
+// CHECK:           %[[EE:.*]] = arith.extf %[[EH]] : f16 to f32
+// CHECK:           %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:           %[[S:.*]] = arith.addf %[[EE]], %[[ZERO]] : f32
+// CHECK:           %[[SH:.*]] = arith.truncf %[[S]] : f32 to f16
+// CHECK:           %[[SE:.*]] = arith.extf %[[SH]] : f16 to f32
+// CHECK:           %[[Q:.*]] = arith.divf %[[EE]], %[[SE]] : f32
+// CHECK:           %[[QH:.*]] = arith.truncf %[[Q]] : f32 to f16
+// CHECK:           %[[T:.*]] = tensor.from_elements %[[QH]] : tensor<1x1xf16>
+// CHECK:           scf.forall.in_parallel {
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[T]] into %[[OUT]][%[[I]], %{{.*}}] [1, 1] [1, 1] : tensor<1x1xf16> into tensor<4x1xf16>
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[FORALL]]
+func.func @row_size_one(%x: tensor<4x1xf16>) -> tensor<4x1xf16> {
+  %r = rlx.region row ins(%x : tensor<4x1xf16>) -> tensor<4x1xf16> {
+  ^bb0(%a: tensor<4x1xf16>):
+    %e = rlx.exp %a : tensor<4x1xf16>
+    %0 = rlx.reduce sum %e axes = [1] keep_dim : tensor<4x1xf16> -> tensor<4x1xf16>
+    %1 = rlx.div %e, %0 : (tensor<4x1xf16>, tensor<4x1xf16>) -> tensor<4x1xf16>
+    rlx.yield %1 : tensor<4x1xf16>
+  }
+  return %r : tensor<4x1xf16>
+}
+
+// -----
+
+// Reducing the middle axis of a rank-3 tensor: the forall runs over the two
+// kept axes, the row slice is [1, 5, 1], and the reduction generic reduces
+// d1. A per-row result is written as a 1x1x1 from_elements slice of its own
+// shared output next to the per-element one.
+// CHECK-DAG:   #[[ID3:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG:   #[[ACC:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-LABEL: func.func @row_middle_axis(
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<2x5x3xf32>)
+// CHECK:         %[[FORALL:.*]]:2 = scf.forall (%[[I:.*]], %[[J:.*]]) in (2, 3) shared_outs(%[[OUT:.*]] = %{{.*}}, %[[SOUT:.*]] = %{{.*}}) -> (tensor<2x5x3xf32>, tensor<2x1x3xf32>) {
+// CHECK:           %[[XR:.*]] = tensor.extract_slice %[[X]][%[[I]], 0, %[[J]]] [1, 5, 1] [1, 1, 1] : tensor<2x5x3xf32> to tensor<1x5x1xf32>
+// CHECK:           %[[SUMT:.*]] = linalg.generic
+// CHECK-SAME:          indexing_maps = [#[[ID3]], #[[ACC]]]
+// CHECK-SAME:          iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK-SAME:          ins(%[[XR]] : tensor<1x5x1xf32>) outs(%{{.*}} : tensor<1x1xf32>)
+// CHECK:           %[[SUM:.*]] = tensor.extract %[[SUMT]][%{{.*}}, %{{.*}}] : tensor<1x1xf32>
+// CHECK:           %[[OUTR:.*]] = tensor.extract_slice %[[OUT]][%[[I]], 0, %[[J]]] [1, 5, 1] [1, 1, 1]
+// CHECK:           %[[R:.*]] = linalg.generic
+// CHECK-SAME:          iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK-SAME:          outs(%[[OUTR]] : tensor<1x5x1xf32>)
+// CHECK:             arith.mulf %{{.*}}, %[[SUM]] : f32
+// CHECK:           %[[S:.*]] = tensor.from_elements %[[SUM]] : tensor<1x1x1xf32>
+// CHECK:           scf.forall.in_parallel {
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[R]] into %[[OUT]][%[[I]], %{{.*}}, %[[J]]] [1, 5, 1] [1, 1, 1] : tensor<1x5x1xf32> into tensor<2x5x3xf32>
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[S]] into %[[SOUT]][%[[I]], %{{.*}}, %[[J]]] [1, 1, 1] [1, 1, 1] : tensor<1x1x1xf32> into tensor<2x1x3xf32>
+// CHECK:         return %[[FORALL]]#0, %[[FORALL]]#1
+func.func @row_middle_axis(%x: tensor<2x5x3xf32>) -> (tensor<2x5x3xf32>, tensor<2x1x3xf32>) {
+  %r:2 = rlx.region row ins(%x : tensor<2x5x3xf32>) -> tensor<2x5x3xf32>, tensor<2x1x3xf32> {
+  ^bb0(%a: tensor<2x5x3xf32>):
+    %0 = rlx.reduce sum %a axes = [1] keep_dim : tensor<2x5x3xf32> -> tensor<2x1x3xf32>
+    %1 = rlx.mul %a, %0 : (tensor<2x5x3xf32>, tensor<2x1x3xf32>) -> tensor<2x5x3xf32>
+    rlx.yield %1, %0 : tensor<2x5x3xf32>, tensor<2x1x3xf32>
+  }
+  return %r#0, %r#1 : tensor<2x5x3xf32>, tensor<2x1x3xf32>
+}
+
+// -----
+
+// A reduction region: the elementwise chain (sub, mul) is computed inside
+// one reduction generic that carries both accumulators (sum from 0, max
+// from -inf); each result gets its finishing generic, and the keep_dim one
+// an expand_shape.
+// CHECK-DAG:   #[[ID:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG:   #[[ACC:map[0-9]*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @reduction_two_results(
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<3x5xf32>, %[[Y:[a-z0-9]+]]: tensor<3x5xf32>)
+// CHECK-NOT:     rlx.
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[SINIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<5xf32>)
+// CHECK:         %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:         %[[MINIT:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<5xf32>)
+// CHECK:         %[[RED:.*]]:2 = linalg.generic
+// CHECK-SAME:        indexing_maps = [#[[ID]], #[[ID]], #[[ACC]], #[[ACC]]]
+// CHECK-SAME:        iterator_types = ["reduction", "parallel"]
+// CHECK-SAME:        ins(%[[X]], %[[Y]] : tensor<3x5xf32>, tensor<3x5xf32>) outs(%[[SINIT]], %[[MINIT]] : tensor<5xf32>, tensor<5xf32>)
+// CHECK-NEXT:    ^bb0(%[[A:[a-z0-9_]+]]: f32, %[[B:[a-z0-9_]+]]: f32, %[[SACC:[a-z0-9_]+]]: f32, %[[MACC:[a-z0-9_]+]]: f32):
+// CHECK-NEXT:      %[[D:.*]] = arith.subf %[[A]], %[[B]] : f32
+// CHECK-NEXT:      %[[D2:.*]] = arith.mulf %[[D]], %[[D]] : f32
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[SACC]], %[[D2]] : f32
+// CHECK-NEXT:      %[[M:.*]] = arith.maximumf %[[MACC]], %[[D]] : f32
+// CHECK-NEXT:      linalg.yield %[[S]], %[[M]] : f32, f32
+// CHECK-NEXT:    } -> (tensor<5xf32>, tensor<5xf32>)
+// CHECK:         %[[FS:.*]] = linalg.generic {{.*}} ins(%[[RED]]#0 : tensor<5xf32>)
+// CHECK:         %[[FM:.*]] = linalg.generic {{.*}} ins(%[[RED]]#1 : tensor<5xf32>)
+// CHECK:         %[[E:.*]] = tensor.expand_shape %[[FM]] {{\[\[}}0, 1]] output_shape [1, 5] : tensor<5xf32> into tensor<1x5xf32>
+// CHECK:         return %[[FS]], %[[E]] : tensor<5xf32>, tensor<1x5xf32>
+func.func @reduction_two_results(%x: tensor<3x5xf32>, %y: tensor<3x5xf32>) -> (tensor<5xf32>, tensor<1x5xf32>) {
+  %r:2 = rlx.region reduction ins(%x, %y : tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<5xf32>, tensor<1x5xf32> {
+  ^bb0(%a: tensor<3x5xf32>, %b: tensor<3x5xf32>):
+    %0 = rlx.sub %a, %b : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<3x5xf32>
+    %1 = rlx.mul %0, %0 : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<3x5xf32>
+    %2 = rlx.reduce sum %1 axes = [0] : tensor<3x5xf32> -> tensor<5xf32>
+    %3 = rlx.reduce max %0 axes = [0] keep_dim : tensor<3x5xf32> -> tensor<1x5xf32>
+    rlx.yield %2, %3 : tensor<5xf32>, tensor<1x5xf32>
+  }
+  return %r#0, %r#1 : tensor<5xf32>, tensor<1x5xf32>
+}
+
+// -----
+
+// A contraction region: the matmul lowers to linalg.fill + linalg.matmul and
+// the epilogue (bias add, gelu) is one elementwise generic reading the
+// matmul's result and the bias.
+// CHECK-DAG:   #[[ID:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG:   #[[BIAS:map[0-9]*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @contraction_epilogue(
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<4x8xf32>, %[[W:[a-z0-9]+]]: tensor<8x16xf32>, %[[B:[a-z0-9]+]]: tensor<16xf32>)
+// CHECK-NOT:     rlx.
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<4x16xf32>)
+// CHECK:         %[[MM:.*]] = linalg.matmul ins(%[[X]], %[[W]] : tensor<4x8xf32>, tensor<8x16xf32>) outs(%[[INIT]] : tensor<4x16xf32>)
+// CHECK:         %[[R:.*]] = linalg.generic
+// CHECK-SAME:        indexing_maps = [#[[BIAS]], #[[ID]], #[[ID]]]
+// CHECK-SAME:        iterator_types = ["parallel", "parallel"]
+// CHECK-SAME:        ins(%[[B]], %[[MM]] : tensor<16xf32>, tensor<4x16xf32>)
+// CHECK-NEXT:    ^bb0(%[[IB:[a-z0-9_]+]]: f32, %[[IM:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK-NEXT:      %[[A:.*]] = arith.addf %[[IM]], %[[IB]] : f32
+// CHECK:           math.erf
+// CHECK:           linalg.yield
+// CHECK-NEXT:    } -> tensor<4x16xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[R]] : tensor<4x16xf32>
+func.func @contraction_epilogue(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
+  %r = rlx.region contraction ins(%x, %w, %b : tensor<4x8xf32>, tensor<8x16xf32>, tensor<16xf32>) -> tensor<4x16xf32> {
+  ^bb0(%a: tensor<4x8xf32>, %c: tensor<8x16xf32>, %d: tensor<16xf32>):
+    %0 = rlx.matmul %a, %c : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+    %1 = rlx.add %0, %d : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+    %2 = rlx.gelu %1 : tensor<4x16xf32>
+    rlx.yield %2 : tensor<4x16xf32>
+  }
+  return %r : tensor<4x16xf32>
 }
