@@ -34,9 +34,10 @@ struct Cluster {
   FusionKind kind;
   SmallVector<int64_t> shape;
   SmallVector<int64_t> axes;
-  /// Whether per-row values may join an elementwise cluster before the
-  /// reduction that makes it a row cluster.
+  /// Whether per-row values may join an elementwise or reduction cluster
+  /// before the reduction that makes it a row cluster, and whether some did.
   bool expectRows;
+  bool hasPendingRows = false;
 
   Cluster(Operation *seed, bool expectRows)
       : seed(seed), expectRows(expectRows) {
@@ -107,10 +108,20 @@ getKindWith(const Cluster &cluster, Operation *producer,
   auto fits = [&](Operation *op) {
     return canJoinRegion(op, kind, shape, axes);
   };
-  if (kind == FusionKind::Elementwise && cluster.expectRows &&
-      isa<ScalarComputeOpInterface>(producer) && !fits(producer)) {
+  if (cluster.expectRows && isa<ScalarComputeOpInterface>(producer) &&
+      !fits(producer)) {
     // A per-row value (the iteration shape with the row axes of size 1)
     // joins ahead of its reduction.
+    if (kind == FusionKind::Reduction) {
+      if (!canJoinRegion(producer, FusionKind::Row, shape, axes) ||
+          !llvm::all_of(cluster.ops, [&](Operation *op) {
+            return canJoinRegion(op, FusionKind::Row, shape, axes);
+          }))
+        return failure();
+      return std::make_tuple(kind, shape, axes);
+    }
+    if (kind != FusionKind::Elementwise)
+      return failure();
     ArrayRef<int64_t> rowShape = getShape(producer->getResult(0));
     if (rowShape.size() != shape.size())
       return failure();
@@ -227,7 +238,7 @@ struct RlxFormRegionsPass
         // without them if no reduction came.
         Cluster cluster(&op, /*expectRows=*/row);
         grow(cluster, clustered, enabled);
-        if (cluster.kind == FusionKind::Elementwise && !cluster.axes.empty()) {
+        if (cluster.hasPendingRows && cluster.kind != FusionKind::Row) {
           cluster = Cluster(&op, /*expectRows=*/false);
           grow(cluster, clustered, enabled);
         }
@@ -264,8 +275,13 @@ struct RlxFormRegionsPass
                                      recompute, maxInputs);
               if (how == Absorb::No)
                 continue;
+              FusionKind kind = cluster.kind;
               std::tie(cluster.kind, cluster.shape, cluster.axes) =
                   *getKindWith(cluster, producer, enabled);
+              if (cluster.kind == kind && !canJoinRegion(producer, kind,
+                                                         cluster.shape,
+                                                         cluster.axes))
+                cluster.hasPendingRows = true;
               cluster.ops.insert(producer);
               if (how == Absorb::Recompute)
                 cluster.recomputed.insert(producer);

@@ -203,11 +203,44 @@ struct FuseConvEpilogue : OpRewritePattern<ConvOp> {
   }
 };
 
+/// add(x, residual) -> layer_norm / rms_norm (no saved statistics) ->
+/// residual_layer_norm / residual_rms_norm, when the add does not broadcast
+/// and its other users all come after the normalization (they read the
+/// fused op's `sum`).
+template <typename NormOp, typename FusedOp>
+struct FuseResidualNorm : OpRewritePattern<NormOp> {
+  using OpRewritePattern<NormOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(NormOp norm,
+                                PatternRewriter &rewriter) const override {
+    auto add = norm.getInput().template getDefiningOp<AddOp>();
+    if (!add || norm.getWithStatistics() ||
+        add.getLhs().getType() != add.getType() ||
+        add.getRhs().getType() != add.getType())
+      return rewriter.notifyMatchFailure(norm, "not a residual norm");
+    for (Operation *user : add->getUsers())
+      if (user != norm.getOperation() &&
+          (user->getBlock() != norm->getBlock() ||
+           !norm->isBeforeInBlock(user)))
+        return rewriter.notifyMatchFailure(norm,
+                                           "the sum is read before the norm");
+    auto fused = FusedOp::create(rewriter, norm.getLoc(), add.getLhs(),
+                                 add.getRhs(), norm.getGamma(), norm.getBeta(),
+                                 norm.getAxisAttr(), norm.getEpsAttr());
+    rewriter.replaceAllUsesWith(add.getResult(), fused.getSum());
+    rewriter.replaceOp(norm, fused.getResult());
+    rewriter.eraseOp(add);
+    return success();
+  }
+};
+
 struct RlxFusePatternsPass
     : rlx::impl::RlxFusePatternsBase<RlxFusePatternsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FuseSwiglu, FuseMatmulEpilogue, FuseConvEpilogue>(
+    patterns.add<FuseSwiglu, FuseMatmulEpilogue, FuseConvEpilogue,
+                 FuseResidualNorm<LayerNormOp, ResidualLayerNormOp>,
+                 FuseResidualNorm<RmsNormOp, ResidualRmsNormOp>>(
         &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

@@ -245,3 +245,52 @@ func.func @not_conv_bias(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: t
   %s2 = rlx.add %c2, %full : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
   return %s0, %c0, %s1, %s2 : tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>
 }
+
+// -----
+
+// add -> layer_norm with the sum also returned (after the norm): one
+// residual_layer_norm whose sum replaces the add.
+// CHECK-LABEL: func.func @residual_layer_norm(
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<4x8xf32>, %[[R:[a-z0-9]+]]: tensor<4x8xf32>, %[[G:[a-z0-9]+]]: tensor<8xf32>, %[[B:[a-z0-9]+]]: tensor<8xf32>)
+// CHECK-NEXT:    %[[N:.*]], %[[S:.*]] = rlx.residual_layer_norm %[[X]], %[[R]], %[[G]], %[[B]] axis = -1 eps = 1.000000e-05
+// CHECK-NEXT:    %[[E:.*]] = rlx.exp %[[S]]
+// CHECK-NEXT:    return %[[N]], %[[E]]
+// UNFUSED-LABEL: func.func @residual_layer_norm(
+// UNFUSED-NEXT:    %[[S:.*]] = rlx.add
+// UNFUSED-NEXT:    %[[N:.*]] = rlx.layer_norm %[[S]]
+// UNFUSED-NEXT:    rlx.exp %[[S]]
+func.func @residual_layer_norm(%x: tensor<4x8xf32>, %r: tensor<4x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %h = rlx.add %x, %r : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %n = rlx.layer_norm %h, %g, %b axis = -1 eps = 1.0e-5 : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %e = rlx.exp %h : tensor<4x8xf32>
+  return %n, %e : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @residual_rms_norm(
+// CHECK-NEXT:    %[[N:.*]], %{{.*}} = rlx.residual_rms_norm %{{.*}}, %{{.*}}, %{{.*}} axis = 1 eps
+// CHECK-NEXT:    return %[[N]]
+func.func @residual_rms_norm(%x: tensor<4x8xf16>, %r: tensor<4x8xf16>, %g: tensor<8xf16>) -> tensor<4x8xf16> {
+  %h = rlx.add %r, %x : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  %n = rlx.rms_norm %h, %g axis = 1 eps = 1.0e-6 : (tensor<4x8xf16>, tensor<8xf16>) -> tensor<4x8xf16>
+  return %n : tensor<4x8xf16>
+}
+
+// -----
+
+// Negative: a broadcasting add is no residual; a sum read before the norm
+// cannot come from the fused op; saved statistics are not fused.
+// CHECK-LABEL: func.func @residual_norm_negative(
+// CHECK-NOT:     rlx.residual_
+// CHECK:         return
+func.func @residual_norm_negative(%x: tensor<4x8xf32>, %b1: tensor<8xf32>, %g: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x1xf32>) {
+  %h = rlx.add %x, %b1 : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %n = rlx.rms_norm %h, %g axis = 1 eps = 1.0e-6 : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %h2 = rlx.add %x, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %e = rlx.exp %h2 : tensor<4x8xf32>
+  %n2 = rlx.rms_norm %h2, %g axis = 1 eps = 1.0e-6 : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %h3 = rlx.add %e, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %n3:2 = rlx.rms_norm %h3, %g axis = 1 eps = 1.0e-6 with_statistics : (tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x1xf32>)
+  return %n, %n2, %e, %n3#0, %n3#1 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x1xf32>
+}

@@ -145,3 +145,35 @@ func.func @conv_bias_act_residual_element_type(%x: tensor<1x4x8x8xf32>, %w: tens
   %0 = rlx.conv_bias_act %x, %w, %bias, %r stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1 : (tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>, tensor<6xf32>, tensor<1x6x6x6xf16>) -> tensor<1x6x6x6xf32>
   return
 }
+
+// -----
+
+func.func @residual_norm_residual_type(%x: tensor<4x8xf32>, %r: tensor<1x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) {
+  // expected-error @+1 {{failed to verify that all of {input, residual, result, sum} have same type}}
+  %0:2 = rlx.residual_layer_norm %x, %r, %g, %b axis = -1 eps = 1.0e-5 : (tensor<4x8xf32>, tensor<1x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @residual_norm_gamma(%x: tensor<4x8xf32>, %g: tensor<4xf32>) {
+  // expected-error @+1 {{gamma must be [8] (the size of the normalized axis), got [4]}}
+  %0:2 = rlx.residual_rms_norm %x, %x, %g axis = 1 eps = 1.0e-5 : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @residual_norm_axis(%x: tensor<4x8xf32>, %g: tensor<8xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %0:2 = rlx.residual_rms_norm %x, %x, %g axis = 2 eps = 1.0e-5 : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @residual_norm_eps(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) {
+  // expected-error @+1 {{eps must be finite and non-negative, got -1.000000e+00}}
+  %0:2 = rlx.residual_layer_norm %x, %x, %g, %b axis = 1 eps = -1.0 : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return
+}

@@ -52,3 +52,15 @@ func.func @conv_bias_act(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>, %bias
       : (tensor<2x3x9xf16>, tensor<5x3x2xf16>, tensor<5xf16>) -> tensor<2x5x7xf16>
   return %0, %1 : tensor<1x6x4x4xf32>, tensor<2x5x7xf16>
 }
+
+// CHECK-LABEL: func.func @residual_norms(
+// CHECK:         %{{.*}}, %{{.*}} = rlx.residual_layer_norm %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} axis = -1 eps = 1.000000e-05 : (tensor<4x8xf16>, tensor<4x8xf16>, tensor<8xf16>, tensor<8xf16>) -> (tensor<4x8xf16>, tensor<4x8xf16>)
+// CHECK:         %{{.*}}, %{{.*}} = rlx.residual_rms_norm %{{.*}}, %{{.*}}, %{{.*}} axis = 1 eps = 0.000000e+00 : (tensor<2x3x5xf32>, tensor<2x3x5xf32>, tensor<3xf32>) -> (tensor<2x3x5xf32>, tensor<2x3x5xf32>)
+// CHECK:         %{{.*}}, %{{.*}} = rlx.residual_rms_norm %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} axis = 0 eps
+func.func @residual_norms(%x: tensor<4x8xf16>, %r: tensor<4x8xf16>, %g: tensor<8xf16>, %b: tensor<8xf16>,
+                          %y: tensor<2x3x5xf32>, %s: tensor<2x3x5xf32>, %h: tensor<3xf32>, %k: tensor<2xf32>) {
+  %0:2 = rlx.residual_layer_norm %x, %r, %g, %b axis = -1 eps = 1.0e-5 : (tensor<4x8xf16>, tensor<4x8xf16>, tensor<8xf16>, tensor<8xf16>) -> (tensor<4x8xf16>, tensor<4x8xf16>)
+  %1:2 = rlx.residual_rms_norm %y, %s, %h axis = 1 eps = 0.0 : (tensor<2x3x5xf32>, tensor<2x3x5xf32>, tensor<3xf32>) -> (tensor<2x3x5xf32>, tensor<2x3x5xf32>)
+  %2:2 = rlx.residual_rms_norm %y, %s, %k, %k axis = 0 eps = 1.0e-6 : (tensor<2x3x5xf32>, tensor<2x3x5xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2x3x5xf32>, tensor<2x3x5xf32>)
+  return
+}

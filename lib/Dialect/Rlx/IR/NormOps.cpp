@@ -264,3 +264,35 @@ LogicalResult SoftmaxCrossEntropyWithLabelsOp::inferReturnTypes(
                              adaptor.getLabels().getType());
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// residual_layer_norm, residual_rms_norm
+//===----------------------------------------------------------------------===//
+
+LogicalResult ResidualLayerNormOp::verify() {
+  return verifyAxisNorm(*this, getInput().getType(), getAxis(),
+                        {getGamma(), getBeta()}, {"gamma", "beta"},
+                        getEps().convertToDouble());
+}
+
+LogicalResult ResidualRmsNormOp::verify() {
+  return verifyAxisNorm(*this, getInput().getType(), getAxis(),
+                        {getGamma(), getBeta()}, {"gamma", "beta"},
+                        getEps().convertToDouble());
+}
+
+SmallVector<Value> ResidualLayerNormOp::unfuse(OpBuilder &b) {
+  Value sum = AddOp::create(b, getLoc(), getInput(), getResidual());
+  auto norm = LayerNormOp::create(b, getLoc(), sum, getGamma(), getBeta(),
+                                  getAxisAttr(), getEpsAttr(),
+                                  /*with_statistics=*/nullptr);
+  return {norm.getResult(), sum};
+}
+
+SmallVector<Value> ResidualRmsNormOp::unfuse(OpBuilder &b) {
+  Value sum = AddOp::create(b, getLoc(), getInput(), getResidual());
+  auto norm = RmsNormOp::create(b, getLoc(), sum, getGamma(), getBeta(),
+                                getAxisAttr(), getEpsAttr(),
+                                /*with_statistics=*/nullptr);
+  return {norm.getResult(), sum};
+}

@@ -1,7 +1,7 @@
 //===- RowOps.cpp - Row ops stated in primitive rlx ops -------------------===//
 //
 // `RowOpInterface::decomposeRows` for softmax, log_softmax, layer_norm,
-// rms_norm and the softmax losses. Each is written with the same operations,
+// rms_norm, their residual forms and the softmax losses. Each is written with the same operations,
 // in the same order, as the formula in the op's description, in the
 // computation type (f32 for f16/bf16, cast once at each end), so the
 // decomposition is the op.
@@ -125,38 +125,78 @@ static Value applyAffine(PrimitiveBuilder &p, Value normalized, Value gamma,
   return p.cast(result, storage);
 }
 
-SmallVector<Value> LayerNormOp::decomposeRows(OpBuilder &b) {
-  PrimitiveBuilder p(b, getLoc());
-  Value x = p.toCompute(getInput());
-  int64_t axis = getNormalizedAxis();
+/// layer_norm of `input` along `axis`, then its statistics when
+/// `withStatistics`.
+static SmallVector<Value> decomposeLayerNorm(PrimitiveBuilder &p, Value input,
+                                             Value gamma, Value beta,
+                                             int64_t axis, double eps,
+                                             bool withStatistics) {
+  Value x = p.toCompute(input);
   Type computeType = PrimitiveBuilder::elementType(x);
   Value mean = p.reduce(x, ReduceKind::Mean, axis);
   Value centered = p.op<SubOp>(x, mean);
   Value variance =
       p.reduce(p.op<MulOp>(centered, centered), ReduceKind::Mean, axis);
-  Value rstd = p.op<RsqrtOp>(p.op<AddOp>(
-      variance, p.scalar(computeType, getEps().convertToDouble())));
+  Value rstd =
+      p.op<RsqrtOp>(p.op<AddOp>(variance, p.scalar(computeType, eps)));
   SmallVector<Value> results = {
-      applyAffine(p, p.op<MulOp>(centered, rstd), getGamma(), getBeta(), axis,
-                  getResult().getType().getElementType())};
-  if (getWithStatistics())
+      applyAffine(p, p.op<MulOp>(centered, rstd), gamma, beta, axis,
+                  PrimitiveBuilder::elementType(input))};
+  if (withStatistics)
     results.append({mean, rstd});
   return results;
 }
 
-SmallVector<Value> RmsNormOp::decomposeRows(OpBuilder &b) {
-  PrimitiveBuilder p(b, getLoc());
-  Value x = p.toCompute(getInput());
-  int64_t axis = getNormalizedAxis();
+/// rms_norm of `input` along `axis`, then its statistic when
+/// `withStatistics`.
+static SmallVector<Value> decomposeRmsNorm(PrimitiveBuilder &p, Value input,
+                                           Value gamma, Value beta,
+                                           int64_t axis, double eps,
+                                           bool withStatistics) {
+  Value x = p.toCompute(input);
   Type computeType = PrimitiveBuilder::elementType(x);
   Value meanSquare = p.reduce(p.op<MulOp>(x, x), ReduceKind::Mean, axis);
-  Value rstd = p.op<RsqrtOp>(p.op<AddOp>(
-      meanSquare, p.scalar(computeType, getEps().convertToDouble())));
+  Value rstd =
+      p.op<RsqrtOp>(p.op<AddOp>(meanSquare, p.scalar(computeType, eps)));
   SmallVector<Value> results = {
-      applyAffine(p, p.op<MulOp>(x, rstd), getGamma(), getBeta(), axis,
-                  getResult().getType().getElementType())};
-  if (getWithStatistics())
+      applyAffine(p, p.op<MulOp>(x, rstd), gamma, beta, axis,
+                  PrimitiveBuilder::elementType(input))};
+  if (withStatistics)
     results.push_back(rstd);
+  return results;
+}
+
+SmallVector<Value> LayerNormOp::decomposeRows(OpBuilder &b) {
+  PrimitiveBuilder p(b, getLoc());
+  return decomposeLayerNorm(p, getInput(), getGamma(), getBeta(),
+                            getNormalizedAxis(), getEps().convertToDouble(),
+                            getWithStatistics());
+}
+
+SmallVector<Value> RmsNormOp::decomposeRows(OpBuilder &b) {
+  PrimitiveBuilder p(b, getLoc());
+  return decomposeRmsNorm(p, getInput(), getGamma(), getBeta(),
+                          getNormalizedAxis(), getEps().convertToDouble(),
+                          getWithStatistics());
+}
+
+SmallVector<Value> ResidualLayerNormOp::decomposeRows(OpBuilder &b) {
+  PrimitiveBuilder p(b, getLoc());
+  Value sum = p.op<AddOp>(getInput(), getResidual());
+  SmallVector<Value> results =
+      decomposeLayerNorm(p, sum, getGamma(), getBeta(), getNormalizedAxis(),
+                         getEps().convertToDouble(), false);
+  results.push_back(sum);
+  return results;
+}
+
+SmallVector<Value> ResidualRmsNormOp::decomposeRows(OpBuilder &b) {
+  PrimitiveBuilder p(b, getLoc());
+  Value sum = p.op<AddOp>(getInput(), getResidual());
+  SmallVector<Value> results =
+      decomposeRmsNorm(p, sum, getGamma(), getBeta(), getNormalizedAxis(),
+                       getEps().convertToDouble(), false);
+  results.push_back(sum);
   return results;
 }
 

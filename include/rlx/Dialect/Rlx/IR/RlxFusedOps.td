@@ -119,4 +119,53 @@ def Rlx_ConvBiasActOp : Rlx_Op<"conv_bias_act", [Pure, InferTypeOpAdaptor,
   }];
 }
 
+// residual + layer_norm / rms_norm: a transformer's pre-norm residual step.
+class Rlx_ResidualNormOp<string mnemonic, string norm>
+    : Rlx_Op<mnemonic, [Pure,
+        AllTypesMatch<["input", "residual", "result", "sum"]>,
+        DeclareOpInterfaceMethods<Rlx_RowOpInterface>,
+        DeclareOpInterfaceMethods<Rlx_FusedOpInterface>]> {
+  let summary = "residual add followed by " # norm;
+  let description = [{
+    `sum = input + residual` (same shape, rounded to the element type), and
+    `result = }] # norm # [{(sum, gamma, beta)` along `axis` with `eps`,
+    exactly as the unfused `rlx.add` and `rlx.}] # norm # [{` compute them.
+    Both are returned: the normalized rows feed the next layer and the sum
+    is the residual stream. `--rlx-fuse-patterns` forms it from an add whose
+    only other users come after the normalization; `--rlx-unfuse` expands
+    it back. It lowers, like the normalization itself, as one row region.
+  }];
+  let results = (outs Rlx_FloatTensor:$result, Rlx_FloatTensor:$sum);
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `axis` normalized to [0, rank).
+    int64_t getNormalizedAxis() {
+      int64_t rank = getInput().getType().getRank();
+      return getAxis() < 0 ? getAxis() + rank : getAxis();
+    }
+  }];
+}
+
+def Rlx_ResidualLayerNormOp
+    : Rlx_ResidualNormOp<"residual_layer_norm", "layer_norm"> {
+  let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$residual,
+                       Rlx_FloatTensor:$gamma, Rlx_FloatTensor:$beta,
+                       Rlx_I64Attr:$axis, F64Attr:$eps);
+  let assemblyFormat = [{
+    $input `,` $residual `,` $gamma `,` $beta `axis` `=` $axis `eps` `=` $eps
+    attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Rlx_ResidualRmsNormOp
+    : Rlx_ResidualNormOp<"residual_rms_norm", "rms_norm"> {
+  let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$residual,
+                       Rlx_FloatTensor:$gamma, Optional<Rlx_FloatTensor>:$beta,
+                       Rlx_I64Attr:$axis, F64Attr:$eps);
+  let assemblyFormat = [{
+    $input `,` $residual `,` $gamma (`,` $beta^)? `axis` `=` $axis `eps` `=`
+    $eps attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 #endif // RLX_DIALECT_RLX_IR_RLXFUSEDOPS_TD
