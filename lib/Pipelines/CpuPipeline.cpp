@@ -55,6 +55,8 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
+  if (options.polynomialExp)
+    pm.addPass(createRlxPolynomialExp());
   // LLVM intrinsics where they exist (vectorizable), libm for the rest.
   ConvertMathToLLVMPassOptions mathToLLVM;
   mathToLLVM.approximateLog1p = false;

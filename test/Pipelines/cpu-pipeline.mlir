@@ -3,6 +3,7 @@
 // RUN: rlx-opt %s --rlx-cpu-pipeline | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVMIR
 // RUN: rlx-opt %s --rlx-cpu-pipeline | FileCheck %s --check-prefix=FUSED
 // RUN: rlx-opt %s --rlx-cpu-pipeline="fuse-elementwise=false form-regions=false" | FileCheck %s --check-prefix=UNFUSED
+// RUN: rlx-opt %s --rlx-cpu-pipeline="polynomial-exp=false" | FileCheck %s --check-prefix=LIBEXP
 
 // The CPU pipeline takes rlx on tensors all the way to the LLVM dialect:
 // nothing of the tensor-level or loop-level dialects may survive.
@@ -13,8 +14,9 @@
 // CLEAN-NOT: llvm.fpext {{.*}} : bf16
 // CLEAN-NOT: llvm.fptrunc {{.*}} to bf16
 
-// A small MLP layer: matmul, bias, gelu (erf from libm), softmax (exp as an
-// LLVM intrinsic).
+// A small MLP layer: matmul, bias, gelu (erf from libm), softmax (exp as a
+// polynomial in plain arithmetic by default, the LLVM intrinsic, i.e. libm,
+// with polynomial-exp=false).
 
 // CHECK-DAG:   llvm.func @erff(f32) -> f32
 // CHECK-DAG:   llvm.func @malloc(i64) -> !llvm.ptr
@@ -25,8 +27,10 @@
 // CHECK-LABEL: llvm.func @mlp(
 // CHECK-SAME:      attributes {llvm.emit_c_interface}
 // CHECK:         llvm.call @erff(%{{.*}}) : (f32) -> f32
-// CHECK:         llvm.intr.exp(%{{.*}}) : (f32) -> f32
+// CHECK-NOT:     llvm.intr.exp
 // CHECK:         llvm.return
+// LIBEXP-LABEL:  llvm.func @mlp(
+// LIBEXP:          llvm.intr.exp(%{{.*}}) : (f32) -> f32
 // CHECK-LABEL: llvm.func @_mlir_ciface_mlp(
 // CHECK-SAME:      %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr)
 // CHECK-NOT:     llvm.func
@@ -77,7 +81,7 @@ func.func @mixed(%a: tensor<3xf16>, %b: tensor<bf16>, %c: tensor<3xi1>) -> (tens
 // FUSED-NOT:     llvm.cond_br
 // FUSED:         llvm.fneg
 // FUSED-NOT:     llvm.store
-// FUSED:         llvm.intr.exp
+// FUSED:         llvm.intr.fma
 // FUSED-LABEL: llvm.func @_mlir_ciface_chain(
 
 // UNFUSED-LABEL: llvm.func @chain(
@@ -114,7 +118,7 @@ func.func @chain(%a: tensor<8xf32>) -> tensor<8xf32> {
 // LLVMIR-DAG:  declare ptr @malloc(i64)
 // LLVMIR-LABEL: define void @mlp(
 // LLVMIR:        call float @erff(float %{{.*}})
-// LLVMIR:        call float @llvm.exp.f32(float %{{.*}})
+// LLVMIR-NOT:    @llvm.exp.f32
 // LLVMIR-LABEL: define void @_mlir_ciface_mlp(ptr %0, ptr %1, ptr %2, ptr %3)
 // LLVMIR-LABEL: define void @_mlir_ciface_mixed(ptr %0, ptr %1, ptr %2, ptr %3, ptr %4, ptr %5)
 // LLVMIR-LABEL: define void @rlx_invoke_mlp(ptr %0)

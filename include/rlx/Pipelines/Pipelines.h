@@ -21,6 +21,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "fuse-epilogues",
       llvm::cl::desc("Apply contraction epilogues tile by tile"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> polynomialExp{
+      *this, "polynomial-exp",
+      llvm::cl::desc("Expand f32 exp into a polynomial that vectorizes "
+                     "instead of calling libm"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> kernelReport{
       *this, "kernel-report",
       llvm::cl::desc("Remark the number of loop nests of each function "

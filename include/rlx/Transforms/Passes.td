@@ -181,6 +181,25 @@ def RlxInterchangeReductions
   }];
 }
 
+def RlxPolynomialExp : Pass<"rlx-polynomial-exp"> {
+  let summary = "Replace math.exp by a polynomial that vectorizes";
+  let description = [{
+    Rewrites `math.exp` on f32 (f16 and bf16 go through f32) into MLIR's
+    polynomial approximation: range reduction to `2^k * exp(r)` and a
+    degree-5 polynomial, all plain arithmetic. libm's `expf` is a call the
+    loop vectorizer cannot widen, and it bounds softmax and the softmax
+    losses on CPU. The approximation is within a few ulp of the exact value
+    over the whole range (overflow to +inf, underflow to 0). Every loop nest
+    gets the same expansion, so fused and unfused graphs still agree bit
+    for bit. f64 keeps libm.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def RlxKernelReport : Pass<"rlx-kernel-report"> {
   let summary = "Remark how many loop nests each function has";
   let description = [{
