@@ -15,9 +15,18 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
     cumprod, cummax) and top-k are `scf.for` loops over tensors whose bodies
     are linalg ops. Each elementwise `rlx.region` becomes one
     `linalg.generic` chaining its body ops' `buildScalar`s. f16 and bf16
-    compute and accumulate in f32. An rlx op without a lowering is a located
-    error naming it.
+    compute and accumulate in f32. `rlx.attention` becomes FlashAttention
+    tiles: loops over batches, heads and query tiles, and an `scf.for` over
+    key tiles carrying the online-softmax state, so no `[S_q, S_k]` tensor
+    exists; the tile sizes are options. An rlx op without a lowering is a
+    located error naming it.
   }];
+  let options = [
+    Option<"attentionQueryTile", "attention-query-tile", "int64_t",
+           /*default=*/"64", "Queries per rlx.attention tile">,
+    Option<"attentionKeyTile", "attention-key-tile", "int64_t",
+           /*default=*/"64", "Keys per rlx.attention tile">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",

@@ -17,7 +17,8 @@ namespace mlir::rlx {
 using namespace mlir;
 using namespace mlir::rlx;
 
-void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
+void mlir::rlx::populateRlxToLinalgPatterns(
+    RewritePatternSet &patterns, AttentionTileSizes attentionTiles) {
   populateElementwiseToLinalgPatterns(patterns);
   populateLinearToLinalgPatterns(patterns);
   populateReductionToLinalgPatterns(patterns);
@@ -28,11 +29,20 @@ void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
   populateScanToLinalgPatterns(patterns);
   populateRegionToLinalgPatterns(patterns);
   populateFusedOpToLinalgPatterns(patterns);
+  populateAttentionToLinalgPatterns(patterns, attentionTiles);
 }
 
 namespace {
 struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
+  using Base::Base;
+
   void runOnOperation() override {
+    if (attentionQueryTile <= 0 || attentionKeyTile <= 0) {
+      getOperation()->emitError("attention tile sizes must be positive, got ")
+          << attentionQueryTile.getValue() << " queries and "
+          << attentionKeyTile.getValue() << " keys";
+      return signalPassFailure();
+    }
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
     target.addIllegalDialect<RlxDialect>();
@@ -40,7 +50,8 @@ struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
                            math::MathDialect, scf::SCFDialect,
                            tensor::TensorDialect>();
     RewritePatternSet patterns(context);
-    populateRlxToLinalgPatterns(patterns);
+    populateRlxToLinalgPatterns(patterns,
+                                {attentionQueryTile, attentionKeyTile});
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

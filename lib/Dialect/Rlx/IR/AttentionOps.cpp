@@ -1,4 +1,4 @@
-//===- AttentionOps.cpp - Attention ops: verifiers and shape inference -----===//
+//===- AttentionOps.cpp - Attention ops: verifiers, shape inference ------===//
 //
 // Every shape and attribute rule is checked while inferring the result types,
 // which runs before any other verifier, so no rule is ever read from an

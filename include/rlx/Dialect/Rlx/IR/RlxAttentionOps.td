@@ -1,4 +1,4 @@
-//===- RlxAttentionOps.td - Scaled dot-product attention -----*- tablegen -*-===//
+//===- RlxAttentionOps.td - Scaled dot-product attention -*- tablegen -*-===//
 //
 // Included by RlxOps.td; enums defined here are generated with the others.
 //
