@@ -277,3 +277,60 @@ func.func @bad_layout(%q: tensor<1x3x8xf32>) {
   %0 = rlx.attention sbhd %q, %q, %q heads = 1 kv_heads = 1 mask = none : (tensor<1x3x8xf32>, tensor<1x3x8xf32>, tensor<1x3x8xf32>) -> tensor<1x3x8xf32>
   return
 }
+
+// -----
+
+// rlx.attention_backward shares every rule above, and checks the forward
+// values it is given.
+
+func.func @backward_shared_rule(%q: tensor<1x4x3x8xf32>, %k: tensor<1x4x2x8xf32>, %lse: tensor<1x3x4xf32>) {
+  // expected-error @+2 {{num_kv_heads must be positive and divide num_heads, got num_heads = 3 and num_kv_heads = 2}}
+  // expected-error @+1 {{'rlx.attention_backward' op failed to infer returned types}}
+  %0:3 = rlx.attention_backward bshd %q, %k, %k, %q, %q, %lse heads = 3 kv_heads = 2 mask = none : (tensor<1x4x3x8xf32>, tensor<1x4x2x8xf32>, tensor<1x4x2x8xf32>, tensor<1x4x3x8xf32>, tensor<1x4x3x8xf32>, tensor<1x3x4xf32>) -> (tensor<1x4x3x8xf32>, tensor<1x4x2x8xf32>, tensor<1x4x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @backward_out(%q: tensor<1x4x8xf32>, %v: tensor<1x4x6xf32>, %lse: tensor<1x1x4xf32>) {
+  // expected-error @+2 {{out must have the type of the forward output, 'tensor<1x4x6xf32>', got 'tensor<1x4x8xf32>'}}
+  // expected-error @+1 {{'rlx.attention_backward' op failed to infer returned types}}
+  %0:3 = rlx.attention_backward bsd %q, %q, %v, %q, %v, %lse heads = 1 kv_heads = 1 mask = none : (tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x6xf32>, tensor<1x4x8xf32>, tensor<1x4x6xf32>, tensor<1x1x4xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x6xf32>)
+  return
+}
+
+// -----
+
+func.func @backward_dout(%q: tensor<1x4x8xf32>, %d: tensor<1x4x8xf16>, %lse: tensor<1x1x4xf32>) {
+  // expected-error @+2 {{dout must have the type of the forward output, 'tensor<1x4x8xf32>', got 'tensor<1x4x8xf16>'}}
+  // expected-error @+1 {{'rlx.attention_backward' op failed to infer returned types}}
+  %0:3 = rlx.attention_backward bsd %q, %q, %q, %q, %d, %lse heads = 1 kv_heads = 1 mask = none : (tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf16>, tensor<1x1x4xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @backward_logsumexp(%q: tensor<1x4x2x8xf16>, %lse: tensor<1x2x4xf16>) {
+  // expected-error @+2 {{logsumexp must be [B, H, S_q] in the computation type, 'tensor<1x2x4xf32>', got 'tensor<1x2x4xf16>'}}
+  // expected-error @+1 {{'rlx.attention_backward' op failed to infer returned types}}
+  %0:3 = rlx.attention_backward bshd %q, %q, %q, %q, %q, %lse heads = 2 kv_heads = 2 mask = causal : (tensor<1x4x2x8xf16>, tensor<1x4x2x8xf16>, tensor<1x4x2x8xf16>, tensor<1x4x2x8xf16>, tensor<1x4x2x8xf16>, tensor<1x2x4xf16>) -> (tensor<1x4x2x8xf16>, tensor<1x4x2x8xf16>, tensor<1x4x2x8xf16>)
+  return
+}
+
+// -----
+
+func.func @backward_bias_grad_without_bias(%q: tensor<1x4x8xf32>, %lse: tensor<1x1x4xf32>) {
+  // expected-error @+2 {{with_bias_grad needs mask = bias, not causal}}
+  // expected-error @+1 {{'rlx.attention_backward' op failed to infer returned types}}
+  %0:3 = rlx.attention_backward bsd %q, %q, %q, %q, %q, %lse heads = 1 kv_heads = 1 mask = causal with_bias_grad : (tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x1x4xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @backward_result_types(%q: tensor<1x4x8xf32>, %v: tensor<1x4x6xf32>, %lse: tensor<1x1x4xf32>) {
+  // expected-error @+2 {{'rlx.attention_backward' op inferred type(s) 'tensor<1x4x8xf32>', 'tensor<1x4x8xf32>', 'tensor<1x4x6xf32>' are incompatible with return type(s) of operation 'tensor<1x4x8xf32>', 'tensor<1x4x8xf32>', 'tensor<1x4x8xf32>'}}
+  // expected-error @+1 {{'rlx.attention_backward' op failed to infer returned types}}
+  %0:3 = rlx.attention_backward bsd %q, %q, %v, %v, %v, %lse heads = 1 kv_heads = 1 mask = none : (tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x6xf32>, tensor<1x4x6xf32>, tensor<1x4x6xf32>, tensor<1x1x4xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>)
+  return
+}

@@ -30,11 +30,18 @@ std::optional<int64_t> AttentionOp::getHeadAxis(AttentionLayout layout) {
   llvm_unreachable("unknown attention layout");
 }
 
-double AttentionOp::getScaleOrDefault() {
-  if (std::optional<APFloat> scale = getScale())
+template <typename OpTy>
+static double getScaleOrDefault(OpTy op) {
+  if (std::optional<APFloat> scale = op.getScale())
     return scale->convertToDouble();
   return 1.0 / std::sqrt(static_cast<double>(
-                   getQ().getType().getShape().back()));
+                   op.getQ().getType().getShape().back()));
+}
+
+double AttentionOp::getScaleOrDefault() { return ::getScaleOrDefault(*this); }
+
+double AttentionBackwardOp::getScaleOrDefault() {
+  return ::getScaleOrDefault(*this);
 }
 
 /// The axes of q, k and v in `layout`, spelled for diagnostics.
@@ -90,8 +97,8 @@ readOperand(std::optional<Location> loc, Value value, StringRef what,
 }
 
 /// Checks the mask operand and the attributes that go with each mask kind.
-static LogicalResult verifyMask(std::optional<Location> loc,
-                                AttentionOp::Adaptor adaptor,
+template <typename Adaptor>
+static LogicalResult verifyMask(std::optional<Location> loc, Adaptor adaptor,
                                 AttentionOperand q, AttentionOperand k,
                                 Type element) {
   AttentionMask kind = adaptor.getMaskKind();
@@ -146,10 +153,19 @@ static LogicalResult verifyMask(std::optional<Location> loc,
   return success();
 }
 
-LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> loc,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &inferred) {
+namespace {
+/// The sizes of q, k and v of a verified attention op.
+struct AttentionSizes {
+  RankedTensorType qType;
+  AttentionOperand q, k, v;
+};
+} // namespace
+
+/// Checks the operands and attributes that attention and its backward op
+/// share.
+template <typename Adaptor>
+static FailureOr<AttentionSizes> verifyAttention(std::optional<Location> loc,
+                                                 Adaptor adaptor) {
   AttentionLayout layout = adaptor.getLayout();
   int64_t heads = adaptor.getNumHeads(), kvHeads = adaptor.getNumKvHeads();
   if (heads <= 0 || kvHeads <= 0 || heads % kvHeads != 0)
@@ -197,13 +213,63 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
                                softcap->convertToDouble());
   if (failed(verifyMask(loc, adaptor, *q, *k, element)))
     return failure();
+  return AttentionSizes{*qType, *q, *k, *v};
+}
 
-  SmallVector<int64_t> outShape(qType->getShape());
-  outShape.back() = v->features;
-  inferred.push_back(RankedTensorType::get(outShape, element));
+/// `out`: q's type with v_head_dim features.
+static RankedTensorType getOutType(const AttentionSizes &sizes) {
+  SmallVector<int64_t> shape(sizes.qType.getShape());
+  shape.back() = sizes.v.features;
+  return sizes.qType.clone(shape);
+}
+
+/// `logsumexp`: [B, H, S_q] in the computation type.
+static RankedTensorType getLogSumExpType(const AttentionSizes &sizes) {
+  return RankedTensorType::get(
+      {sizes.q.batch, sizes.q.heads, sizes.q.sequence},
+      ScalarBuilder::computeType(sizes.qType.getElementType()));
+}
+
+LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  FailureOr<AttentionSizes> sizes = verifyAttention(loc, adaptor);
+  if (failed(sizes))
+    return failure();
+  inferred.push_back(getOutType(*sizes));
   if (adaptor.getWithLogsumexp())
-    inferred.push_back(
-        RankedTensorType::get({q->batch, q->heads, q->sequence},
-                              ScalarBuilder::computeType(element)));
+    inferred.push_back(getLogSumExpType(*sizes));
+  return success();
+}
+
+LogicalResult AttentionBackwardOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  FailureOr<AttentionSizes> sizes = verifyAttention(loc, adaptor);
+  if (failed(sizes))
+    return failure();
+  RankedTensorType outType = getOutType(*sizes);
+  Value forwardValues[] = {adaptor.getOut(), adaptor.getDout()};
+  StringRef names[] = {"out", "dout"};
+  for (auto [value, name] : llvm::zip_equal(forwardValues, names))
+    if (value.getType() != outType)
+      return emitOptionalError(loc, name, " must have the type of the "
+                                          "forward output, ",
+                               outType, ", got ", value.getType());
+  RankedTensorType logSumExpType = getLogSumExpType(*sizes);
+  if (adaptor.getLogsumexp().getType() != logSumExpType)
+    return emitOptionalError(loc, "logsumexp must be [B, H, S_q] in the "
+                                  "computation type, ",
+                             logSumExpType, ", got ",
+                             adaptor.getLogsumexp().getType());
+  if (adaptor.getWithBiasGrad() &&
+      adaptor.getMaskKind() != AttentionMask::Bias)
+    return emitOptionalError(loc, "with_bias_grad needs mask = bias, not ",
+                             stringifyAttentionMask(adaptor.getMaskKind()));
+  inferred.append({adaptor.getQ().getType(), adaptor.getK().getType(),
+                   adaptor.getV().getType()});
+  if (adaptor.getWithBiasGrad())
+    inferred.push_back(adaptor.getMask().getType());
   return success();
 }

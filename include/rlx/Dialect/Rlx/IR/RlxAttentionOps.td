@@ -39,6 +39,25 @@ def Rlx_AttentionMask : I32EnumAttr<"AttentionMask",
 // Attention
 //===----------------------------------------------------------------------===//
 
+// The attributes attention and its backward op share, and their syntax
+// (joined with !strconcat: `#` would paste these names as text).
+defvar Rlx_AttentionAttributes = (ins Rlx_AttentionLayout:$layout,
+                                      Rlx_I64Attr:$num_heads,
+                                      Rlx_I64Attr:$num_kv_heads,
+                                      Rlx_AttentionMask:$mask_kind,
+                                      OptionalAttr<Rlx_I64Attr>:$window,
+                                      OptionalAttr<F64Attr>:$scale,
+                                      OptionalAttr<F64Attr>:$softcap);
+defvar Rlx_AttentionAttributesFormat = [{
+    `heads` `=` $num_heads `kv_heads` `=` $num_kv_heads `mask` `=`
+    $mask_kind (`window` `=` $window^)? (`scale` `=` $scale^)?
+    (`softcap` `=` $softcap^)?
+}];
+defvar Rlx_AttentionScaleDeclaration = [{
+    /// `scale`, or 1 / sqrt(head_dim) without one.
+    double getScaleOrDefault();
+}];
+
 def Rlx_AttentionOp : Rlx_Op<"attention", [Pure, InferTypeOpAdaptor]> {
   let summary = "scaled dot-product attention with grouped heads and masks";
   let description = [{
@@ -83,32 +102,70 @@ def Rlx_AttentionOp : Rlx_Op<"attention", [Pure, InferTypeOpAdaptor]> {
     computation type (`-inf` for a fully masked row): what the backward op
     recomputes the probabilities from.
   }];
-  let arguments = (ins Rlx_FloatTensor:$q, Rlx_FloatTensor:$k,
-                       Rlx_FloatTensor:$v, Optional<Rlx_Tensor>:$mask,
-                       Rlx_AttentionLayout:$layout, Rlx_I64Attr:$num_heads,
-                       Rlx_I64Attr:$num_kv_heads,
-                       Rlx_AttentionMask:$mask_kind,
-                       OptionalAttr<Rlx_I64Attr>:$window,
-                       OptionalAttr<F64Attr>:$scale,
-                       OptionalAttr<F64Attr>:$softcap,
-                       UnitAttr:$with_logsumexp);
+  let arguments = !con((ins Rlx_FloatTensor:$q, Rlx_FloatTensor:$k,
+                            Rlx_FloatTensor:$v, Optional<Rlx_Tensor>:$mask),
+                       Rlx_AttentionAttributes,
+                       (ins UnitAttr:$with_logsumexp));
   let results = (outs Rlx_FloatTensor:$out,
                       Optional<Rlx_FloatTensor>:$logsumexp);
-  let assemblyFormat = [{
-    $layout $q `,` $k `,` $v (`,` $mask^)? `heads` `=` $num_heads
-    `kv_heads` `=` $num_kv_heads `mask` `=` $mask_kind (`window` `=` $window^)?
-    (`scale` `=` $scale^)? (`softcap` `=` $softcap^)?
+  let assemblyFormat = !strconcat([{
+    $layout $q `,` $k `,` $v (`,` $mask^)?
+  }], Rlx_AttentionAttributesFormat, [{
     (`with_logsumexp` $with_logsumexp^)? attr-dict `:`
     functional-type(operands, results)
-  }];
-  let extraClassDeclaration = [{
-    /// `scale`, or 1 / sqrt(head_dim) without one.
-    double getScaleOrDefault();
+  }]);
+  let extraClassDeclaration = !strconcat([{
     /// The axis of q, k and v that holds the sequence.
     static int64_t getSequenceAxis(AttentionLayout layout);
     /// The axis that holds the heads; none for `bsd`.
     static std::optional<int64_t> getHeadAxis(AttentionLayout layout);
+  }], Rlx_AttentionScaleDeclaration);
+}
+
+def Rlx_AttentionBackwardOp : Rlx_Op<"attention_backward",
+    [Pure, InferTypeOpAdaptor]> {
+  let summary = "gradients of rlx.attention with respect to q, k, v and bias";
+  let description = [{
+    Given the operands and attributes of an `rlx.attention`, its output
+    `out`, the gradient `dout` of a loss with respect to `out`, and the
+    `logsumexp` the forward op returned, computes the gradients `dq`, `dk`
+    and `dv` of the loss with respect to `q`, `k` and `v` (with the types of
+    `q`, `k` and `v`). With `p = exp(s - logsumexp)` the forward
+    probabilities (0 for masked keys and fully masked rows):
+
+        dv[j]  = sum_i p[i, j] * dout[i]
+        ds     = p * (dout · v^T - rowsum(dout * out))
+        dx     = ds * softcap'(x)            (1 - tanh(x / c)^2, or 1)
+        dq[i]  = scale * sum_j dx[i, j] * k[j]
+        dk[j]  = scale * sum_i dx[i, j] * q[i]
+
+    where `x` is the scaled score before the softcap. `dk` and `dv` of a
+    key/value head sum over the `num_heads / num_kv_heads` query heads that
+    read it. With `with_bias_grad` (only for `mask = bias`) the op also
+    returns the gradient of the bias, `ds` summed over the axes the bias
+    broadcasts, with the type of the bias.
+
+    `out` and `dout` have the type of the forward output; `logsumexp` is
+    `[B, H, S_q]` in the computation type (f32 for f16/bf16). Like the
+    forward op, the gradients are computed in the computation type and
+    rounded once.
   }];
+  let arguments = !con((ins Rlx_FloatTensor:$q, Rlx_FloatTensor:$k,
+                            Rlx_FloatTensor:$v, Rlx_FloatTensor:$out,
+                            Rlx_FloatTensor:$dout, Rlx_FloatTensor:$logsumexp,
+                            Optional<Rlx_Tensor>:$mask),
+                       Rlx_AttentionAttributes,
+                       (ins UnitAttr:$with_bias_grad));
+  let results = (outs Rlx_FloatTensor:$dq, Rlx_FloatTensor:$dk,
+                      Rlx_FloatTensor:$dv,
+                      Optional<Rlx_FloatTensor>:$dbias);
+  let assemblyFormat = !strconcat([{
+    $layout $q `,` $k `,` $v `,` $out `,` $dout `,` $logsumexp (`,` $mask^)?
+  }], Rlx_AttentionAttributesFormat, [{
+    (`with_bias_grad` $with_bias_grad^)? attr-dict `:`
+    functional-type(operands, results)
+  }]);
+  let extraClassDeclaration = Rlx_AttentionScaleDeclaration;
 }
 
 #endif // RLX_DIALECT_RLX_IR_RLXATTENTIONOPS_TD
