@@ -1,6 +1,7 @@
 # RUN: %oracle_python %s 16 8
 # RUN: %oracle_python %s 64 64
-# rlx.attention against attention written out in PyTorch float64:
+# rlx.attention against attention written out in PyTorch float64
+# (rlx_testing.attention):
 # softmax(softcap(q k^T * scale) + bias, masked keys at -inf) v, with a fully
 # masked row giving 0, and logsumexp over the visible keys (-inf when none).
 # The two RUN lines compile with (query, key) tiles of 16 x 8 (many tiles,
@@ -15,12 +16,11 @@
 # single-head bsd layout, f16 (computed in f32, logsumexp in f32) and f64,
 # explicit and negative scales, window 0, float and all-zero padding masks,
 # broadcast biases and a bias row of -inf (fully masked rows).
-import math
 import sys
 
 import numpy as np
-import torch
 from rlx_testing import Suite, type_of, ttype
+from rlx_testing.attention import attention, layout_shape
 
 query_tile, key_tile = (int(a) for a in sys.argv[1:3])
 rng = np.random.default_rng(5)
@@ -41,54 +41,11 @@ def randn(*shape, dtype=np.float32):
     return rng.standard_normal(shape).astype(dtype)
 
 
-def layout_shape(layout, batch, heads, seq, features):
-    if layout == "bshd":
-        return (batch, seq, heads, features)
-    if layout == "bhsd":
-        return (batch, heads, seq, features)
-    return (batch, seq, features)
-
-
-def to_bhsd(t, layout):
-    if layout == "bshd":
-        return t.permute(0, 2, 1, 3)
-    return t if layout == "bhsd" else t.unsqueeze(1)
-
-
-def from_bhsd(t, layout):
-    if layout == "bshd":
-        return t.permute(0, 2, 1, 3)
-    return t if layout == "bhsd" else t.squeeze(1)
-
-
 def reference(layout, heads, kv_heads, kind, window, scale, softcap,
               with_lse):
     def ref(q, k, v, *mask):
-        group = heads // kv_heads
-        Q = to_bhsd(q, layout)
-        K = to_bhsd(k, layout).repeat_interleave(group, 1)
-        V = to_bhsd(v, layout).repeat_interleave(group, 1)
-        scores = Q @ K.transpose(-1, -2) * (
-            scale if scale is not None else 1 / math.sqrt(Q.shape[-1]))
-        if softcap is not None:
-            scores = softcap * torch.tanh(scores / softcap)
-        sq, sk = scores.shape[-2:]
-        position = torch.arange(sq)[:, None] + (sk - sq)
-        key = torch.arange(sk)[None, :]
-        if kind == "causal":
-            scores = scores.masked_fill(key > position, -inf)
-        elif kind == "sliding_window":
-            scores = scores.masked_fill(
-                (key > position) | (key < position - window), -inf)
-        elif kind == "padding":
-            scores = scores.masked_fill((mask[0] == 0)[:, None, None, :],
-                                        -inf)
-        elif kind == "bias":
-            scores = scores + mask[0]
-        lse = torch.logsumexp(scores, -1)
-        p = torch.exp(scores - lse[..., None])
-        p = torch.where(torch.isinf(lse)[..., None], torch.zeros_like(p), p)
-        out = from_bhsd(p @ V, layout)
+        out, lse = attention(q, k, v, mask[0] if mask else None, layout,
+                             heads, kv_heads, kind, window, scale, softcap)
         return (out, lse) if with_lse else out
     return ref
 

@@ -17,9 +17,11 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
     `linalg.generic` chaining its body ops' `buildScalar`s. f16 and bf16
     compute and accumulate in f32. `rlx.attention` becomes FlashAttention
     tiles: loops over batches, heads and query tiles, and an `scf.for` over
-    key tiles carrying the online-softmax state, so no `[S_q, S_k]` tensor
-    exists; the tile sizes are options. An rlx op without a lowering is a
-    located error naming it.
+    key tiles carrying the online-softmax state; `rlx.attention_backward`
+    loops over key tiles and, inside, over the query tiles of every head of
+    the group, recomputing the probabilities. No `[S_q, S_k]` tensor exists;
+    the tile sizes are options. An rlx op without a lowering is a located
+    error naming it.
   }];
   let options = [
     Option<"attentionQueryTile", "attention-query-tile", "int64_t",

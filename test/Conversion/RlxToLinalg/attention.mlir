@@ -21,11 +21,12 @@
 // CHECK:             %[[I0:.*]] = arith.muli %[[QT]], %c16
 // CHECK:             %[[QTILE:.*]] = tensor.extract_slice %[[Q]][0, %[[I0]], %[[H]], 0] [1, 16, 1, 16] [1, 1, 1, 1] : tensor<1x37x4x16xf32> to tensor<16x16xf32>
 // CHECK:             %[[KV:.*]] = arith.divui %[[H]], %c2
-// CHECK:             %[[HIGH_POS:.*]] = arith.addi %[[I0]], %c24
+// CHECK:             arith.addi %[[I0]], %c24
 // CHECK:             %[[HIGH:.*]] = arith.minsi %{{.*}}, %c45
+// CHECK:             arith.addi %[[I0]], %c3
+// CHECK:             %[[LOW:.*]] = arith.minsi %{{.*}}, %c45
+// CHECK:             %[[FIRST:.*]] = arith.divui %[[LOW]], %c8
 // CHECK:             %[[END:.*]] = arith.minsi %{{.*}}, %c5
-// CHECK:             %[[LOW_POS:.*]] = arith.addi %[[I0]], %c3
-// CHECK:             %[[FIRST:.*]] = arith.divui %{{.*}}, %c8
 // CHECK:             %[[REMAINDER:.*]] = arith.cmpi sgt, %[[HIGH]], %c40
 // CHECK:             %[[STATE:.*]]:3 = scf.for %[[KT:.*]] = %[[FIRST]] to %[[END]] step %c1 iter_args(%[[M:.*]] = %{{.*}}, %[[L:.*]] = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<16xf32>, tensor<16xf32>, tensor<16x24xf32>)
 // CHECK:               %[[J0:.*]] = arith.muli %[[KT]], %c8
@@ -123,4 +124,54 @@ func.func @padding_f16(%q: tensor<2x4x5x16xf16>, %k: tensor<2x4x21x16xf16>, %v: 
 func.func @bias_softcap(%q: tensor<3x16x8xf32>, %b: tensor<1x1x16x16xf32>) -> tensor<3x16x8xf32> {
   %0 = rlx.attention bsd %q, %q, %q, %b heads = 1 kv_heads = 1 mask = bias softcap = 5.0 : (tensor<3x16x8xf32>, tensor<3x16x8xf32>, tensor<3x16x8xf32>, tensor<1x1x16x16xf32>) -> tensor<3x16x8xf32>
   return %0 : tensor<3x16x8xf32>
+}
+
+// -----
+
+// The backward op, causal with 4 query heads over 2 kv heads, 21 queries
+// over 29 keys in 16 x 8 tiles: for each batch, kv head and key tile
+// [j0, j0 + 8), the dk and dv tiles accumulate over the 2 query heads of the
+// group (h = 2 * kv + g) and over the query tiles that can see the key tile,
+// from (j0 - (29 - 21)) / 16; each pair recomputes p = exp(s - logsumexp)
+// from the scores, adds its share of dq into the dq accumulator (a [16, 8]
+// slice read, updated and inserted), and dk and dv are written once per key
+// tile.
+
+// CHECK-LABEL: func.func @causal_backward_gqa(
+// CHECK-SAME:      %[[Q:[a-z0-9]+]]: tensor<1x4x21x8xf32>, %[[K:[a-z0-9]+]]: tensor<1x2x29x8xf32>, %[[V:[a-z0-9]+]]: tensor<1x2x29x8xf32>, %[[O:[a-z0-9]+]]: tensor<1x4x21x8xf32>, %[[LSE:[a-z0-9]+]]: tensor<1x4x21xf32>)
+// CHECK:         scf.for %[[KV:.*]] = %c0 to %c2 step %c1 iter_args(%[[DQ0:.*]] = %{{.*}}, %[[DK0:.*]] = %{{.*}}, %[[DV0:.*]] = %{{.*}}) -> (tensor<1x4x21x8xf32>, tensor<1x2x29x8xf32>, tensor<1x2x29x8xf32>)
+// CHECK:           scf.for %[[KT:.*]] = %c0 to %c3 step %c1 iter_args(%[[DQ1:.*]] = %[[DQ0]], %[[DK1:.*]] = %[[DK0]], %[[DV1:.*]] = %[[DV0]])
+// CHECK:             %[[J0:.*]] = arith.muli %[[KT]], %c8
+// CHECK:             %[[KTILE:.*]] = tensor.extract_slice %[[K]][0, %[[KV]], %[[J0]], 0] [1, 1, 8, 8]
+// CHECK:             %[[VTILE:.*]] = tensor.extract_slice %[[V]][0, %[[KV]], %[[J0]], 0] [1, 1, 8, 8]
+// CHECK:             %[[GROUP_LOOP:.*]]:3 = scf.for %[[G:.*]] = %c0 to %c2 step %c1 iter_args(%[[DQ2:.*]] = %[[DQ1]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<1x4x21x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>)
+// CHECK:               %[[GROUP_START:.*]] = arith.muli %[[KV]], %c2
+// CHECK:               %[[H:.*]] = arith.addi %[[GROUP_START]], %[[G]]
+// CHECK:               arith.subi %[[J0]], %c8
+// CHECK:               %[[FIRST:.*]] = arith.divui %{{.*}}, %c16
+// CHECK:               scf.for %[[QT:.*]] = %[[FIRST]] to %c1 step %c1 iter_args(%[[DQ3:.*]] = %[[DQ2]], %[[DK:.*]] = %{{.*}}, %[[DV:.*]] = %{{.*}})
+// CHECK:                 %[[I0:.*]] = arith.muli %[[QT]], %c16
+// CHECK:                 %[[QTILE:.*]] = tensor.extract_slice %[[Q]][0, %[[H]], %[[I0]], 0] [1, 1, 16, 8]
+// CHECK:                 %[[LSE_ROWS:.*]] = tensor.extract_slice %[[LSE]][0, %[[H]], %[[I0]]] [1, 1, 16] [1, 1, 1] : tensor<1x4x21xf32> to tensor<16xf32>
+// CHECK:                 %[[P:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[LSE_ROWS]] : tensor<16x8xf32>, tensor<16xf32>)
+// CHECK:                   arith.cmpi sle
+// CHECK:                   arith.subf
+// CHECK:                   math.exp
+// CHECK:                 %[[NEW_DV:.*]] = linalg.generic {{.*}} ins(%[[P]], %{{.*}} : tensor<16x8xf32>, tensor<16x8xf32>) outs(%[[DV]] : tensor<8x8xf32>)
+// CHECK:                 %[[DP:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[VTILE]] : tensor<16x8xf32>, tensor<8x8xf32>)
+// CHECK:                 %[[DS:.*]] = linalg.generic {{.*}} ins(%[[P]], %{{.*}} : tensor<16x8xf32>, tensor<16xf32>) outs(%[[DP]] : tensor<16x8xf32>)
+// CHECK:                 %[[DX:.*]] = linalg.generic {{.*}} outs(%[[DS]] : tensor<16x8xf32>)
+// CHECK:                 %[[DQ_TILE:.*]] = tensor.extract_slice %[[DQ3]][0, %[[H]], %[[I0]], 0] [1, 1, 16, 8]
+// CHECK:                 %[[NEW_DQ_TILE:.*]] = linalg.generic {{.*}} ins(%[[DX]], %[[KTILE]] : tensor<16x8xf32>, tensor<8x8xf32>) outs(%[[DQ_TILE]] : tensor<16x8xf32>)
+// CHECK:                 %[[NEW_DQ:.*]] = tensor.insert_slice %[[NEW_DQ_TILE]] into %[[DQ3]][0, %[[H]], %[[I0]], 0] [1, 1, 16, 8]
+// CHECK:                 %[[NEW_DK:.*]] = linalg.generic {{.*}} ins(%[[DX]], %[[QTILE]] : tensor<16x8xf32>, tensor<16x8xf32>) outs(%[[DK]] : tensor<8x8xf32>)
+// CHECK:                 scf.yield %[[NEW_DQ]], %[[NEW_DK]], %[[NEW_DV]]
+// CHECK:               tensor.extract_slice %[[Q]][0, %[[H]], 16, 0] [1, 1, 5, 8]
+// CHECK:             %[[DK_OUT:.*]] = tensor.insert_slice %[[GROUP_LOOP]]#1 into %[[DK1]][0, %[[KV]], %[[J0]], 0] [1, 1, 8, 8]
+// CHECK:             %[[DV_OUT:.*]] = tensor.insert_slice %[[GROUP_LOOP]]#2 into %[[DV1]][0, %[[KV]], %[[J0]], 0] [1, 1, 8, 8]
+// CHECK:             scf.yield %[[GROUP_LOOP]]#0, %[[DK_OUT]], %[[DV_OUT]]
+// CHECK-NOT:     tensor<21x29xf32>
+func.func @causal_backward_gqa(%q: tensor<1x4x21x8xf32>, %k: tensor<1x2x29x8xf32>, %v: tensor<1x2x29x8xf32>, %out: tensor<1x4x21x8xf32>, %lse: tensor<1x4x21xf32>) -> (tensor<1x4x21x8xf32>, tensor<1x2x29x8xf32>, tensor<1x2x29x8xf32>) {
+  %0:3 = rlx.attention_backward bhsd %q, %k, %v, %out, %out, %lse heads = 4 kv_heads = 2 mask = causal : (tensor<1x4x21x8xf32>, tensor<1x2x29x8xf32>, tensor<1x2x29x8xf32>, tensor<1x4x21x8xf32>, tensor<1x4x21x8xf32>, tensor<1x4x21xf32>) -> (tensor<1x4x21x8xf32>, tensor<1x2x29x8xf32>, tensor<1x2x29x8xf32>)
+  return %0#0, %0#1, %0#2 : tensor<1x4x21x8xf32>, tensor<1x2x29x8xf32>, tensor<1x2x29x8xf32>
 }

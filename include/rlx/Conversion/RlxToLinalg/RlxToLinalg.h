@@ -35,7 +35,7 @@ struct AttentionTileSizes {
   int64_t query = 64;
   int64_t key = 64;
 };
-/// rlx.attention as FlashAttention tiles (scf.for over key tiles).
+/// rlx.attention and rlx.attention_backward as FlashAttention(-2) tiles.
 void populateAttentionToLinalgPatterns(RewritePatternSet &patterns,
                                        AttentionTileSizes tiles);
 
