@@ -13,9 +13,9 @@
 # tile), the next (head_dim, v_head_dim) and softcap on or off in turn, so
 # every mask kind meets every sequence shape and both softcap settings.
 # Sizes are odd or otherwise not multiples of the tiles. Then: the
-# single-head bsd layout, f16 (computed in f32, logsumexp in f32) and f64,
-# explicit and negative scales, window 0, float and all-zero padding masks,
-# broadcast biases and a bias row of -inf (fully masked rows).
+# single-head bsd layout, f16 and bf16 (computed in f32, logsumexp in f32)
+# and f64, explicit and negative scales, window 0, float and all-zero
+# padding masks, broadcast biases and a bias row of -inf (fully masked rows).
 import sys
 
 import numpy as np
@@ -153,6 +153,29 @@ bias[0, 1, 3] = -inf
 bias[1, 0, :, 5:] = -inf
 case("bias_masked_rows", heads=2, kv_heads=2, sq=9, sk=20, kind="bias",
      mask=bias, with_lse=True)
+# bf16 cannot cross .npy: f32 inputs exact in bf16 are cast in, the output
+# cast back to f32; computed in f32 and rounded to bf16 once.
+def bf16_round(x):
+    """f32 -> nearest-even bf16, kept in an f32 array."""
+    bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000)
+    return bits.astype(np.uint32).view(np.float32)
+
+
+bq, bk, bv = (bf16_round(randn(*shape)) for shape in
+              [(2, 11, 4, 16), (2, 19, 2, 16), (2, 19, 2, 8)])
+bf16 = {name: ttype(x.shape, "bf16") for name, x in
+        [("q", bq), ("k", bk), ("v", bv)]}
+bf16_out, lse_type = ttype((2, 11, 4, 8), "bf16"), ttype((2, 4, 11), "f32")
+s.case("bf16_causal_gqa", f"""
+  %q = rlx.cast %a0 : {type_of(bq)} -> {bf16['q']}
+  %k = rlx.cast %a1 : {type_of(bk)} -> {bf16['k']}
+  %v = rlx.cast %a2 : {type_of(bv)} -> {bf16['v']}
+  %o, %r1 = rlx.attention bshd %q, %k, %v heads = 4 kv_heads = 2 mask = causal softcap = 4.0 with_logsumexp : ({bf16['q']}, {bf16['k']}, {bf16['v']}) -> ({bf16_out}, {lse_type})
+  %r0 = rlx.cast %o : {bf16_out} -> {ttype((2, 11, 4, 8), "f32")}""",
+       [bq, bk, bv],
+       reference("bshd", 4, 2, "causal", None, None, 4.0, with_lse=True),
+       out=[ttype((2, 11, 4, 8), "f32"), lse_type], tol="bf16")
 # Scores of a few hundred: their f32 rounding (~3e-5 absolute) moves each
 # probability by as much, relative.
 case("large_scores", heads=2, kv_heads=2, sq=15, sk=15, scale=40.0,
