@@ -22,7 +22,8 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createRlxExportAbi());
   if (options.formRegions)
     buildFusionPipeline(pm);
-  pm.addNestedPass<func::FuncOp>(createRlxToLinalg());
+  pm.addNestedPass<func::FuncOp>(createRlxToLinalg(
+      {options.attentionQueryTile, options.attentionKeyTile}));
   pm.addPass(createCanonicalizerPass());
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());

@@ -21,7 +21,8 @@ gets a twin `<name>_folded` that takes its inputs from rlx.constant ops, so
 the compiler's folders are checked against the same reference.
 
 If the module does not compile, the functions that fail alone are reported
-as failed cases and the others still run.
+as failed cases and the others still run. Suite(compile_args=[...]) passes
+extra options to rlx-compile (e.g. tile sizes).
 
 Tools come from $RLX_BUILD_DIR/bin (default: build/bin of this checkout). Set
 RLX_TESTING_KEEP=1 to keep the temporary directory and print its path.
@@ -205,11 +206,12 @@ def constant(array):
 
 
 class Suite:
-    def __init__(self, fold=False):
+    def __init__(self, fold=False, compile_args=()):
         """fold: give each case a twin `<name>_folded` whose inputs are
         rlx.constant ops, so the compiler folds it: the folders must agree
-        with the generated code."""
+        with the generated code. compile_args: extra rlx-compile options."""
         self.cases, self.fold = [], fold
+        self.compile_args = list(compile_args)
 
     def case(self, name, body, inputs, ref, out, tol=None, args=None):
         """Adds a case. ref(*torch_inputs) returns the expected output (or a
@@ -232,7 +234,8 @@ class Suite:
             f.write("\n".join(c.text for c in cases))
         try:
             proc = subprocess.run([os.path.join(TOOLS, "rlx-compile"),
-                                   path + ".mlir", "-o", path + ".so"],
+                                   path + ".mlir", "-o", path + ".so"]
+                                  + self.compile_args,
                                   capture_output=True, text=True, timeout=60)
         except subprocess.TimeoutExpired:
             return "rlx-compile timed out after 60 s"

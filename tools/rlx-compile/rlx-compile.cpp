@@ -65,6 +65,12 @@ cl::opt<bool> noFuse("no-fuse",
                      cl::desc("Disable fusion (rlx regions, linalg "
                               "elementwise fusion, epilogue fusion)"),
                      cl::init(false));
+cl::opt<int64_t> attentionQueryTile(
+    "attention-query-tile", cl::desc("Queries per rlx.attention tile"),
+    cl::init(64));
+cl::opt<int64_t> attentionKeyTile("attention-key-tile",
+                                  cl::desc("Keys per rlx.attention tile"),
+                                  cl::init(64));
 cl::opt<bool> kernelReport(
     "kernel-report",
     cl::desc("Remark how many loop nests each function has after fusion"),
@@ -140,6 +146,8 @@ int main(int argc, char **argv) {
   pipelineOptions.formRegions = !noFuse;
   pipelineOptions.fuseEpilogues = !noFuse;
   pipelineOptions.kernelReport = kernelReport;
+  pipelineOptions.attentionQueryTile = attentionQueryTile;
+  pipelineOptions.attentionKeyTile = attentionKeyTile;
   rlx::buildCpuPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return 1;

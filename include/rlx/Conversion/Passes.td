@@ -12,7 +12,12 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
     become `linalg.matmul` or contraction generics, and data movement becomes
     `linalg.transpose`, `tensor.extract_slice`/`insert_slice` and reshapes.
     Scans (cumsum, cumprod, cummax) and top-k are `scf.for` loops over
-    tensors whose bodies are linalg ops.
+    tensors whose bodies are linalg ops. `rlx.attention` becomes
+    FlashAttention tiles: loops over batches, heads and query tiles, and an
+    `scf.for` over key tiles carrying the online-softmax state;
+    `rlx.attention_backward` loops over key tiles and, inside, over the
+    query tiles of every head of the group, recomputing the probabilities.
+    No `[S_q, S_k]` tensor exists; the tile sizes are options.
 
     Reductions and row ops have one lowering each, the region's: first every
     row op (softmax, log_softmax, layer_norm, rms_norm, the softmax losses)
@@ -22,6 +27,12 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
     `rlx.region`). f16 and bf16 compute and accumulate in f32. An rlx op
     without a lowering is a located error naming it.
   }];
+  let options = [
+    Option<"attentionQueryTile", "attention-query-tile", "int64_t",
+           /*default=*/"64", "Queries per rlx.attention tile">,
+    Option<"attentionKeyTile", "attention-key-tile", "int64_t",
+           /*default=*/"64", "Keys per rlx.attention tile">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",

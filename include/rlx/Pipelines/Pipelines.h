@@ -26,6 +26,12 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Expand f32 exp into a polynomial that vectorizes "
                      "instead of calling libm"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> attentionQueryTile{
+      *this, "attention-query-tile",
+      llvm::cl::desc("Queries per rlx.attention tile"), llvm::cl::init(64)};
+  PassOptions::Option<int64_t> attentionKeyTile{
+      *this, "attention-key-tile",
+      llvm::cl::desc("Keys per rlx.attention tile"), llvm::cl::init(64)};
   PassOptions::Option<bool> kernelReport{
       *this, "kernel-report",
       llvm::cl::desc("Remark the number of loop nests of each function "

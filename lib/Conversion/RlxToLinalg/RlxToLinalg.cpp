@@ -19,7 +19,8 @@ namespace mlir::rlx {
 using namespace mlir;
 using namespace mlir::rlx;
 
-void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
+void mlir::rlx::populateRlxToLinalgPatterns(
+    RewritePatternSet &patterns, AttentionTileSizes attentionTiles) {
   populateElementwiseToLinalgPatterns(patterns);
   populateLinearToLinalgPatterns(patterns);
   populateDataMovementToLinalgPatterns(patterns);
@@ -29,6 +30,7 @@ void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
   populateScanToLinalgPatterns(patterns);
   populateRegionToLinalgPatterns(patterns);
   populateFusedOpToLinalgPatterns(patterns);
+  populateAttentionToLinalgPatterns(patterns, attentionTiles);
 }
 
 /// Gives every row op and reduction outside a region the region that is
@@ -54,7 +56,15 @@ static void wrapInRegions(Operation *root) {
 
 namespace {
 struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
+  using Base::Base;
+
   void runOnOperation() override {
+    if (attentionQueryTile <= 0 || attentionKeyTile <= 0) {
+      getOperation()->emitError("attention tile sizes must be positive, got ")
+          << attentionQueryTile.getValue() << " queries and "
+          << attentionKeyTile.getValue() << " keys";
+      return signalPassFailure();
+    }
     MLIRContext *context = &getContext();
     wrapInRegions(getOperation());
     ConversionTarget target(*context);
@@ -63,7 +73,8 @@ struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
                            math::MathDialect, scf::SCFDialect,
                            tensor::TensorDialect>();
     RewritePatternSet patterns(context);
-    populateRlxToLinalgPatterns(patterns);
+    populateRlxToLinalgPatterns(patterns,
+                                {attentionQueryTile, attentionKeyTile});
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

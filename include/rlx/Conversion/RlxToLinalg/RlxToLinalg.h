@@ -31,8 +31,19 @@ void populateFusedOpToLinalgPatterns(RewritePatternSet &patterns);
 /// wraps them first.
 void populateRegionToLinalgPatterns(RewritePatternSet &patterns);
 
+/// Tile sizes of the online-softmax attention lowering: queries per tile and
+/// keys per tile (both positive).
+struct AttentionTileSizes {
+  int64_t query = 64;
+  int64_t key = 64;
+};
+/// rlx.attention and rlx.attention_backward as FlashAttention(-2) tiles.
+void populateAttentionToLinalgPatterns(RewritePatternSet &patterns,
+                                       AttentionTileSizes tiles);
+
 /// All of the above.
-void populateRlxToLinalgPatterns(RewritePatternSet &patterns);
+void populateRlxToLinalgPatterns(RewritePatternSet &patterns,
+                                 AttentionTileSizes attentionTiles = {});
 
 } // namespace mlir::rlx
 
