@@ -28,6 +28,8 @@ struct Cluster {
   /// Members that are copied into the region while the original stays for
   /// users outside it.
   DenseSet<Operation *> recomputed;
+  /// Members computing an operand of the contraction.
+  DenseSet<Operation *> prologue;
   /// The region the members make: its kind, iteration shape and reduced
   /// axes. An elementwise cluster with axes holds per-row values of those
   /// axes and must become a row cluster.
@@ -46,6 +48,11 @@ struct Cluster {
       kind = FusionKind::Reduction;
       shape = llvm::to_vector(getShape(reduction.getReducedInput()));
       axes = reduction.getReducedAxes();
+    } else if (isa<ContractionOpInterface>(seed)) {
+      // A contraction whose result leaves unchanged may still take a
+      // prologue.
+      kind = FusionKind::Contraction;
+      shape = llvm::to_vector(getShape(seed->getResult(0)));
     } else {
       kind = FusionKind::Elementwise;
       shape = llvm::to_vector(getShape(seed->getResult(0)));
@@ -190,6 +197,21 @@ static Absorb canAbsorb(const Cluster &cluster, Operation *producer,
              : Absorb::No;
 }
 
+/// Whether `producer` may join `cluster`'s contraction prologue, computing
+/// an operand of shape `operandShape` that only the cluster reads.
+static bool canAbsorbIntoPrologue(const Cluster &cluster, Operation *producer,
+                                  ArrayRef<int64_t> operandShape,
+                                  unsigned maxInputs) {
+  return !cluster.contains(producer) &&
+         producer->getBlock() == cluster.seed->getBlock() &&
+         isa<ScalarComputeOpInterface>(producer) &&
+         producer->getNumResults() == 1 &&
+         getShape(producer->getResult(0)) == operandShape &&
+         llvm::all_of(producer->getUsers(),
+                      [&](Operation *user) { return cluster.owns(user); }) &&
+         cluster.countInputs(producer) <= maxInputs;
+}
+
 static bool isEnabled(FusionKind kind, const EnabledKinds &enabled) {
   switch (kind) {
   case FusionKind::Elementwise:
@@ -232,7 +254,8 @@ struct RlxFormRegionsPass
       for (Operation &op : llvm::reverse(*block)) {
         if (clustered.contains(&op) || op.getNumResults() != 1 ||
             !isa<RankedTensorType>(op.getResult(0).getType()) ||
-            !isa<ScalarComputeOpInterface, ReductionOpInterface>(op))
+            !isa<ScalarComputeOpInterface, ReductionOpInterface,
+                 ContractionOpInterface>(op))
           continue;
         // First let per-row values in ahead of their reduction; grow again
         // without them if no reduction came.
@@ -265,12 +288,21 @@ struct RlxFormRegionsPass
           grew = false;
           for (unsigned i = 0; i < cluster.ops.size(); ++i) {
             Operation *member = cluster.ops[i];
-            if (isa<ContractionOpInterface>(member))
-              continue;
+            bool computesOperand = isa<ContractionOpInterface>(member) ||
+                                   cluster.prologue.contains(member);
             for (Value operand : member->getOperands()) {
               Operation *producer = operand.getDefiningOp();
               if (!producer || clustered.contains(producer))
                 continue;
+              if (computesOperand) {
+                if (canAbsorbIntoPrologue(cluster, producer,
+                                          getShape(operand), maxInputs)) {
+                  cluster.ops.insert(producer);
+                  cluster.prologue.insert(producer);
+                  grew = true;
+                }
+                continue;
+              }
               Absorb how = canAbsorb(cluster, producer, enabled, multiOutput,
                                      recompute, maxInputs);
               if (how == Absorb::No)

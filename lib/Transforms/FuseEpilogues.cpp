@@ -37,6 +37,26 @@ static SmallVector<Operation *> getFusibleContractions(linalg::GenericOp
   return contractions;
 }
 
+/// Whether `value` is computed elementwise for the left operand of one of
+/// `contractions` only: a tile of whole result rows reads the same rows of
+/// it, so computing them per tile costs nothing extra (a right operand is
+/// read whole by every tile and stays materialized).
+static bool isLeftPrologue(Value value, ArrayRef<Operation *> contractions) {
+  auto generic = value.getDefiningOp<linalg::GenericOp>();
+  // Besides the contraction, only the slices tiling creates read it.
+  return generic && generic.getNumLoops() == generic.getNumParallelLoops() &&
+         llvm::all_of(value.getUsers(),
+                      [&](Operation *user) {
+                        return isa<tensor::ExtractSliceOp>(user) ||
+                               llvm::is_contained(contractions, user);
+                      }) &&
+         llvm::any_of(contractions, [&](Operation *contraction) {
+           auto linalgOp = cast<linalg::LinalgOp>(contraction);
+           return linalgOp.getNumDpsInputs() > 0 &&
+                  linalgOp.getDpsInputOperand(0)->get() == value;
+         });
+}
+
 /// A tile size for a loop of `extent` iterations: the whole loop when it is
 /// at most `requested` or `requested` is 0, else the largest divisor of `extent` not above
 /// `requested`, unless that is under a quarter of it (then the whole loop).
@@ -89,6 +109,9 @@ struct RlxFuseEpiloguesPass
       for (int64_t i = 0; i < std::min<int64_t>(loops, 2); ++i)
         sizes[loops - 1 - i] =
             getDividingTileSize(bounds[loops - 1 - i], innerSizes[1 - i]);
+      // With whole rows per tile, each block of rows reads its own rows of
+      // the left operand only once.
+      bool wholeRows = sizes.back() == bounds.back();
       scf::SCFTilingOptions tiling;
       tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
       scf::SCFTileAndFuseOptions options;
@@ -98,7 +121,8 @@ struct RlxFuseEpiloguesPass
               -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
             Operation *owner = producer.getOwner();
             if (isDestination || isa<linalg::FillOp>(owner) ||
-                llvm::is_contained(contractions, owner))
+                llvm::is_contained(contractions, owner) ||
+                (wholeRows && isLeftPrologue(producer, contractions)))
               return scf::SCFTileAndFuseOptions::ControlFnResult{};
             return std::nullopt;
           });

@@ -1,9 +1,10 @@
 # RUN: %oracle_python %s
 # REQUIRES: torch
-# Row and reduction regions, and the residual norms: each function is
-# compiled fused (row ops decomposed and fused with their neighbours into
-# one row region per row pass, or a reduction region) and with --no-fuse
-# (each row op alone in its own row region). Outputs must be identical bit
+# Row, reduction and contraction regions, and the residual norms: each
+# function is compiled fused (row ops decomposed and fused with their
+# neighbours into one row region per row pass, a reduction region, or a
+# matmul with its operands' elementwise prologue and its epilogue) and with
+# --no-fuse (each row op alone in its own row region). Outputs must be identical bit
 # for bit and match PyTorch in float64 (f16: intermediates the graph stores
 # rounded to f16 in the reference too); fusion must reduce the loop-nest
 # count, and rlx.residual_layer_norm / rlx.residual_rms_norm must form.
@@ -121,6 +122,30 @@ class Module:
                  reference)
 
 
+    def prologue_linear(self, name, m, k, n):
+        """relu((gelu(x * s)) @ tanh(w) + b): both operands computed in the
+        contraction region's prologue."""
+        tx, ts, tw, tb = (self.t([m, k]), self.t([k]), self.t([k, n]),
+                          self.t([n]))
+        to = self.t([m, n])
+        body = (f"  %xs = rlx.mul %x, %s : ({tx}, {ts}) -> {tx}\n"
+                f"  %xa = rlx.gelu %xs : {tx}\n"
+                f"  %wt = rlx.tanh %w : {tw}\n"
+                f"  %p = rlx.matmul %xa, %wt : ({tx}, {tw}) -> {to}\n"
+                f"  %a = rlx.add %p, %b : ({to}, {tb}) -> {to}\n"
+                f"  %y = rlx.relu %a : {to}")
+        r = self.rnd
+
+        def reference(x, s, w, b):
+            lhs = r(F.gelu(r(x * s)))
+            return r(F.relu(r(r(lhs @ r(torch.tanh(w))) + b)))
+        draws = [[self.randn([m, k]), self.randn([k]), self.randn([k, n]),
+                  self.randn([n])] for _ in range(2)]
+        self.add(name, [("x", tx), ("s", ts), ("w", tw), ("b", tb)], body,
+                 [("%y", to)], draws, reference,
+                 fused_ops=["rlx.matmul_bias_act"])
+
+
 def build(dtype):
     m = Module(dtype)
     m.masked_softmax("masked_softmax", 16, 64)
@@ -131,6 +156,8 @@ def build(dtype):
     m.cross_entropy("cross_entropy_mean", 8, 37)
     m.mse("mse_all", [6, 20], [0, 1])
     m.mse("mse_leading_axis", [9, 5, 7], [0])
+    m.prologue_linear("prologue_linear", 48, 24, 20)
+    m.prologue_linear("prologue_linear_odd", 13, 7, 5)
     return m
 
 

@@ -161,15 +161,37 @@ func.func @matmul_two_users(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tenso
 
 // -----
 
-// No prologue: the exp feeding the matmul stays outside its region.
-// CHECK-LABEL: func.func @no_prologue(
-// CHECK:         %[[E:.*]] = rlx.exp
-// CHECK-NEXT:    rlx.region contraction ins(%[[E]]
-func.func @no_prologue(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32> {
+// Elementwise producers of the matmul's operands join as its prologue,
+// unless something else reads them (%e2 is also returned).
+// CHECK-LABEL: func.func @prologue(
+// CHECK:         %[[E2:.*]] = rlx.exp %{{.*}} : tensor<8x16xf32>
+// CHECK-NEXT:    %[[R:.*]] = rlx.region contraction ins(%{{.*}}, %[[E2]] : tensor<4x8xf32>, tensor<8x16xf32>)
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8x16xf32>):
+// CHECK-NEXT:      %[[E:.*]] = rlx.exp %[[A]]
+// CHECK-NEXT:      rlx.matmul %[[E]], %[[B]]
+// CHECK-NEXT:      rlx.relu
+// CHECK-NEXT:      rlx.yield
+// OFF-LABEL:   func.func @prologue(
+// OFF:           rlx.matmul
+func.func @prologue(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> (tensor<4x16xf32>, tensor<8x16xf32>) {
   %e = rlx.exp %x : tensor<4x8xf32>
-  %m = rlx.matmul %e, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %e2 = rlx.exp %w : tensor<8x16xf32>
+  %m = rlx.matmul %e, %e2 : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
   %g = rlx.relu %m : tensor<4x16xf32>
-  return %g : tensor<4x16xf32>
+  return %g, %e2 : tensor<4x16xf32>, tensor<8x16xf32>
+}
+
+// -----
+
+// A contraction with a prologue and no epilogue still forms a region.
+// CHECK-LABEL: func.func @prologue_only(
+// CHECK:         rlx.region contraction
+// CHECK:           rlx.neg
+// CHECK-NEXT:      rlx.matmul
+func.func @prologue_only(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %n = rlx.neg %x : tensor<4x8xf32>
+  %m = rlx.matmul %n, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  return %m : tensor<4x16xf32>
 }
 
 // -----

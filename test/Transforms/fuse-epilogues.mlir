@@ -39,8 +39,9 @@ func.func @shared_contraction(%x: tensor<8x16xf32>, %w: tensor<16x64xf32>, %b: t
 
 // -----
 
-// An elementwise prologue stays outside the loop: fusing it would recompute
-// it for every column tile.
+// An elementwise prologue stays outside the loop when tiles split rows
+// (tile-sizes=8,32 here): fusing it would recompute it for every column
+// tile. With whole rows per tile it is fused (fuse-epilogues-rows.mlir).
 // CHECK-LABEL: func.func @prologue_stays(
 // CHECK:         %[[PRO:.*]] = linalg.generic
 // CHECK:           math.exp

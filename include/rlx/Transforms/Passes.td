@@ -81,8 +81,8 @@ def RlxFormRegions : Pass<"rlx-form-regions"> {
     (softmax, log_softmax, layer_norm, rms_norm, the softmax losses:
     `RowOpInterface`) is replaced by its decomposition into elementwise ops
     and reductions, so that its work can fuse with its neighbours'. Then,
-    walking each block from the end, an elementwise op or a reduction seeds
-    a cluster, which absorbs producers of its members' operands that may
+    walking each block from the end, an elementwise op, a reduction or a
+    contraction seeds a cluster, which absorbs producers of its members' operands that may
     join the cluster's kind (a property of each op's interfaces, see
     `rlx.region`):
 
@@ -93,7 +93,8 @@ def RlxFormRegions : Pass<"rlx-form-regions"> {
       cluster must reduce the same axes of the same shape;
     - a contraction (matmul, conv, dot_general) whose only users are
       members turns an elementwise cluster into a `contraction` cluster;
-      its operands are not absorbed (no prologue).
+      then elementwise producers of its operands, of the operand's shape
+      and read only inside the cluster, join as its prologue.
 
     Each producer joins under the sole-consumer rule: it joins when every
     user is in the cluster; with `multi-output`, also when its other users

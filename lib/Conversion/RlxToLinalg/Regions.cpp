@@ -128,36 +128,82 @@ struct ElementwiseRegionToGeneric : OpConversionPattern<RegionOp> {
     FusionKind kind = region.getKind();
     if (kind != FusionKind::Elementwise && kind != FusionKind::Contraction)
       return failure();
+    Location loc = region.getLoc();
     Block &body = region.getBody().front();
-    SmallVector<Value> leaves, tensors;
+    IRMapping tensors;
+    tensors.map(body.getArguments(), adaptor.getInputs());
+    // Values the contraction reads, and the ops computing them.
+    llvm::SetVector<Operation *> prologue;
+    Operation *contraction = nullptr;
+    SmallVector<Operation *> bodyOps = getBodyOps(region);
+    for (Operation *op : llvm::reverse(bodyOps))
+      if (isa<ContractionOpInterface>(op) ||
+          (contraction && llvm::any_of(op->getUsers(), [&](Operation *user) {
+             return user == contraction || prologue.contains(user);
+           }))) {
+        if (isa<ContractionOpInterface>(op))
+          contraction = op;
+        else
+          prologue.insert(op);
+      }
+    if (contraction) {
+      // Each computed operand is one generic over its shape (materialized
+      // once: a right-hand side is read by every row block); the
+      // contraction is then lowered by its own pattern.
+      for (Value operand : contraction->getOperands()) {
+        if (!operand.getDefiningOp())
+          continue;
+        // The ops `operand` depends on, in body order.
+        SmallVector<Operation *> ops;
+        llvm::SetVector<Value> leaves;
+        llvm::SetVector<Operation *> chain;
+        SmallVector<Value> worklist = {operand};
+        while (!worklist.empty()) {
+          Value value = worklist.pop_back_val();
+          Operation *op = value.getDefiningOp();
+          if (!op) {
+            leaves.insert(value);
+            continue;
+          }
+          if (chain.insert(op))
+            llvm::append_range(worklist, op->getOperands());
+        }
+        ops.assign(chain.begin(), chain.end());
+        llvm::sort(ops, [](Operation *a, Operation *b) {
+          return a->isBeforeInBlock(b);
+        });
+        SmallVector<Value> leafTensors = llvm::to_vector(llvm::map_range(
+            leaves, [&](Value leaf) { return tensors.lookup(leaf); }));
+        linalg::GenericOp generic = emitElementwiseGeneric(
+            rewriter, loc, getTensorType(operand).getShape(),
+            leaves.getArrayRef(), leafTensors, ops, {operand});
+        tensors.map(operand, generic.getResult(0));
+      }
+      tensors.map(contraction->getResult(0),
+                  rewriter.clone(*contraction, tensors)->getResult(0));
+    }
+    // The epilogue reads the contraction's result and the inputs the
+    // prologue does not consume.
+    SmallVector<Value> leaves, leafTensors;
     SmallVector<Operation *> ops;
-    for (auto [arg, input] :
-         llvm::zip(body.getArguments(), adaptor.getInputs())) {
-      // Inputs only the contraction reads stay out of the epilogue.
-      if (llvm::any_of(arg.getUsers(), [](Operation *user) {
-            return !isa<ContractionOpInterface>(user);
+    for (BlockArgument arg : body.getArguments())
+      if (llvm::any_of(arg.getUsers(), [&](Operation *user) {
+            return user != contraction && !prologue.contains(user);
           })) {
         leaves.push_back(arg);
-        tensors.push_back(input);
+        leafTensors.push_back(tensors.lookup(arg));
       }
+    if (contraction) {
+      leaves.push_back(contraction->getResult(0));
+      leafTensors.push_back(tensors.lookup(contraction->getResult(0)));
     }
-    for (Operation *op : getBodyOps(region)) {
-      if (!isa<ContractionOpInterface>(op)) {
+    for (Operation *op : getBodyOps(region))
+      if (op != contraction && !prologue.contains(op))
         ops.push_back(op);
-        continue;
-      }
-      // The contraction is lowered by its own pattern; the epilogue reads
-      // its result.
-      IRMapping mapping;
-      mapping.map(body.getArguments(), adaptor.getInputs());
-      Operation *contraction = rewriter.clone(*op, mapping);
-      leaves.push_back(op->getResult(0));
-      tensors.push_back(contraction->getResult(0));
-    }
     SmallVector<Value> results(region.getYield().getValues());
-    linalg::GenericOp generic = emitElementwiseGeneric(
-        rewriter, region.getLoc(), region.getIterationShape(), leaves, tensors,
-        ops, results);
+    linalg::GenericOp generic =
+        emitElementwiseGeneric(rewriter, loc, region.getIterationShape(),
+                               leaves, leafTensors, ops, results);
     rewriter.replaceOp(region, generic.getResults());
     return success();
   }

@@ -377,12 +377,42 @@ func.func @two_contractions(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
 
 // -----
 
-// No prologue: the contraction reads region inputs.
-func.func @contraction_prologue(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// A prologue value read by the epilogue too.
+func.func @contraction_prologue_shared(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %r = rlx.region contraction ins(%x : tensor<4x4xf32>) -> tensor<4x4xf32> {
   ^bb0(%a: tensor<4x4xf32>):
+    // expected-error @+1 {{'rlx.exp' op computes a contraction operand and is also read by the epilogue or returned}}
     %0 = rlx.exp %a : tensor<4x4xf32>
-    // expected-error @+1 {{'rlx.matmul' op operands of the contraction of a region must be region inputs}}
+    %1 = rlx.matmul %0, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    %2 = rlx.add %1, %0 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    rlx.yield %2 : tensor<4x4xf32>
+  }
+  return %r : tensor<4x4xf32>
+}
+
+// -----
+
+// A prologue op of another shape than the operand it computes.
+func.func @contraction_prologue_shape(%x: tensor<4x4xf32>, %v: tensor<4xf32>) -> tensor<4x4xf32> {
+  %r = rlx.region contraction ins(%x, %v : tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x4xf32>, %b: tensor<4xf32>):
+    // expected-error @+1 {{'rlx.exp' op produces shape [4] in the prologue of a contraction operand of shape [4, 4]}}
+    %0 = rlx.exp %b : tensor<4xf32>
+    %1 = rlx.add %a, %0 : (tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>
+    %2 = rlx.matmul %1, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    rlx.yield %2 : tensor<4x4xf32>
+  }
+  return %r : tensor<4x4xf32>
+}
+
+// -----
+
+// A contraction's operand computed by a non-elementwise op.
+func.func @contraction_prologue_not_elementwise(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = rlx.region contraction ins(%x : tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x4xf32>):
+    // expected-error @+1 {{'rlx.softmax' op cannot compute an operand of a contraction region's contraction: it is not elementwise}}
+    %0 = rlx.softmax %a axis = 1 : tensor<4x4xf32>
     %1 = rlx.matmul %0, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
     rlx.yield %1 : tensor<4x4xf32>
   }

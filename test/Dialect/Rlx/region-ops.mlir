@@ -141,3 +141,20 @@ func.func @contraction_epilogue(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: t
   }
   return %r : tensor<4x16xf32>
 }
+
+// A contraction region with a prologue on both operands.
+// CHECK-LABEL: func.func @contraction_prologue(
+// CHECK:         rlx.region contraction
+// CHECK:           rlx.gelu
+// CHECK:           rlx.tanh
+// CHECK:           rlx.matmul
+func.func @contraction_prologue(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %r = rlx.region contraction ins(%x, %w : tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32> {
+  ^bb0(%a: tensor<4x8xf32>, %c: tensor<8x16xf32>):
+    %0 = rlx.gelu %a : tensor<4x8xf32>
+    %1 = rlx.tanh %c : tensor<8x16xf32>
+    %2 = rlx.matmul %0, %1 : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+    rlx.yield %2 : tensor<4x16xf32>
+  }
+  return %r : tensor<4x16xf32>
+}

@@ -106,6 +106,40 @@ static LogicalResult verifyReductionBody(RegionOp region, FusionKind kind,
   return success();
 }
 
+/// Collects into `prologue` the ops `contraction` depends on inside its
+/// region, with the shape of the operand each computes: elementwise ops of
+/// that shape, read only by the prologue and the contraction.
+static LogicalResult
+getContractionPrologue(Operation *contraction,
+                       DenseMap<Operation *, ArrayRef<int64_t>> &prologue) {
+  SmallVector<std::pair<Value, ArrayRef<int64_t>>> worklist;
+  for (Value operand : contraction->getOperands())
+    worklist.push_back({operand, getShape(operand)});
+  while (!worklist.empty()) {
+    auto [value, operandShape] = worklist.pop_back_val();
+    Operation *op = value.getDefiningOp();
+    if (!op || prologue.contains(op))
+      continue;
+    if (!isa<ScalarComputeOpInterface>(op))
+      return op->emitOpError("cannot compute an operand of a contraction "
+                             "region's contraction: it is not elementwise");
+    if (getShape(op->getResult(0)) != operandShape)
+      return op->emitOpError("produces shape ")
+             << formatShape(getShape(op->getResult(0)))
+             << " in the prologue of a contraction operand of shape "
+             << formatShape(operandShape);
+    prologue[op] = operandShape;
+    for (Value producer : op->getOperands())
+      worklist.push_back({producer, operandShape});
+  }
+  for (auto [op, operandShape] : prologue)
+    for (Operation *user : op->getUsers())
+      if (user != contraction && !prologue.contains(user))
+        return op->emitOpError("computes a contraction operand and is also "
+                               "read by the epilogue or returned");
+  return success();
+}
+
 LogicalResult RegionOp::verifyRegions() {
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
@@ -138,13 +172,21 @@ LogicalResult RegionOp::verifyRegions() {
                        "contraction, got ")
            << contractions.size();
 
+  Operation *contraction = kind == FusionKind::Contraction
+                               ? contractions.front().getOperation()
+                               : nullptr;
+  DenseMap<Operation *, ArrayRef<int64_t>> prologue;
+  if (contraction && failed(getContractionPrologue(contraction, prologue)))
+    return failure();
+
   SmallVector<int64_t> shape = getIterationShape();
   for (auto [i, input] : llvm::enumerate(getInputs())) {
-    // The contraction reads its operands through its own indexing.
+    // The contraction reads its operands through its own indexing, and the
+    // prologue computes them in their shapes.
     BlockArgument arg = body.getArgument(i);
-    if (kind == FusionKind::Contraction && !arg.use_empty() &&
-        llvm::all_of(arg.getUsers(), [](Operation *user) {
-          return isa<ContractionOpInterface>(user);
+    if (contraction && !arg.use_empty() &&
+        llvm::all_of(arg.getUsers(), [&](Operation *user) {
+          return user == contraction || prologue.contains(user);
         }))
       continue;
     SmallVector<int64_t> broadcast;
@@ -165,15 +207,6 @@ LogicalResult RegionOp::verifyRegions() {
     return verifyReductionBody(*this, kind, shape, axes, shapes);
   }
 
-  Operation *contraction = kind == FusionKind::Contraction
-                               ? contractions.front().getOperation()
-                               : nullptr;
-  if (contraction) {
-    for (Value operand : contraction->getOperands())
-      if (!isa<BlockArgument>(operand))
-        return contraction->emitOpError(
-            "operands of the contraction of a region must be region inputs");
-  }
   for (Type type : getResultTypes())
     if (cast<RankedTensorType>(type).getShape() != ArrayRef<int64_t>(shape))
       return emitOpError()
@@ -181,7 +214,7 @@ LogicalResult RegionOp::verifyRegions() {
              << formatShape(shape) << ", got " << type;
   StringRef article = kind == FusionKind::Elementwise ? "an " : "a ";
   for (Operation &op : body.without_terminator()) {
-    if (&op == contraction)
+    if (&op == contraction || prologue.contains(&op))
       continue;
     if (!isa<ScalarComputeOpInterface>(op))
       return op.emitOpError("cannot join ")

@@ -48,6 +48,7 @@ def Rlx_SwigluOp : Rlx_Op<"swiglu", [Pure, InferTypeOpAdaptor,
 
 def Rlx_MatmulBiasActOp : Rlx_Op<"matmul_bias_act", [Pure, InferTypeOpAdaptor,
     SameOperandsAndResultElementType,
+    Rlx_ContractionOpInterface,
     DeclareOpInterfaceMethods<Rlx_FusedOpInterface>]> {
   let summary = "matmul + bias over the last axis + optional activation";
   let description = [{
@@ -71,6 +72,7 @@ def Rlx_MatmulBiasActOp : Rlx_Op<"matmul_bias_act", [Pure, InferTypeOpAdaptor,
 
 def Rlx_MatmulResidualOp : Rlx_Op<"matmul_residual", [Pure,
     InferTypeOpAdaptor, SameOperandsAndResultElementType,
+    Rlx_ContractionOpInterface,
     DeclareOpInterfaceMethods<Rlx_FusedOpInterface>]> {
   let summary = "matmul + a residual of the result's shape";
   let description = [{
@@ -89,6 +91,7 @@ def Rlx_MatmulResidualOp : Rlx_Op<"matmul_residual", [Pure,
 
 def Rlx_ConvBiasActOp : Rlx_Op<"conv_bias_act", [Pure, InferTypeOpAdaptor,
     SameOperandsAndResultElementType,
+    Rlx_ContractionOpInterface,
     DeclareOpInterfaceMethods<Rlx_FusedOpInterface>]> {
   let summary = "convolution + per-channel bias + optional residual and "
                 "activation";

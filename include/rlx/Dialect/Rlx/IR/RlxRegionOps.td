@@ -52,11 +52,15 @@ def Rlx_RegionOp : Rlx_Op<"region", [IsolatedFromAbove,
       parallel loop over rows that runs the row's reductions one stage after
       another on the row, staging in a row buffer only values that two
       stages need, and writes each result once.
-    - `contraction`: one contraction (matmul, conv, dot_general) whose
-      operands are region inputs, and an epilogue of elementwise ops of the
-      contraction's result shape applied to its result. Lowered to the
-      contraction and one epilogue generic that `--rlx-fuse-epilogues`
-      applies per result tile.
+    - `contraction`: one contraction (matmul, conv, dot_general), a
+      prologue of elementwise ops computing its operands (each of the shape
+      of the operand it computes, read only by the prologue and the
+      contraction), and an epilogue of elementwise ops of the contraction's
+      result shape applied to its result. Lowered to one generic per
+      computed operand, the contraction and one epilogue generic;
+      `--rlx-fuse-epilogues` then runs the epilogue, the contraction and
+      the left operand's prologue per block of result rows (a right
+      operand's prologue runs once: every row block reads all of it).
 
     In every kind, inputs broadcast numpy-style to the iteration shape, and
     each body value is rounded to its element type exactly as the unfused
