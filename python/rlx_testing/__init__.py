@@ -147,7 +147,7 @@ def run_function(module, function, inputs, workdir):
         args += ["-i", path]
     outdir = os.path.join(workdir, "out")
     proc = subprocess.run(args + ["-o", outdir], capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=300)
     if proc.returncode != 0:
         raise RuntimeError(_failure("rlx-run", proc))
     outputs = []
@@ -236,9 +236,9 @@ class Suite:
             proc = subprocess.run([os.path.join(TOOLS, "rlx-compile"),
                                    path + ".mlir", "-o", path + ".so"]
                                   + self.compile_args,
-                                  capture_output=True, text=True, timeout=60)
+                                  capture_output=True, text=True, timeout=300)
         except subprocess.TimeoutExpired:
-            return "rlx-compile timed out after 60 s"
+            return "rlx-compile timed out after 300 s"
         return None if proc.returncode == 0 else _failure("rlx-compile", proc)
 
     def run(self):

@@ -26,7 +26,7 @@ def compile_module(src, so, fuse):
             "--kernel-report"]
     if not fuse:
         args.append("--no-fuse")
-    proc = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
         raise RuntimeError(f"rlx-compile failed:\n{proc.stderr[-2000:]}")
     return {m[0]: int(m[1]) for m in
@@ -37,7 +37,7 @@ def region_result_counts(src):
     """Result counts of the rlx.regions --rlx-form-regions makes in `src`."""
     proc = subprocess.run([os.path.join(TOOLS, "rlx-opt"), src,
                            "--rlx-form-regions"],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
         raise RuntimeError(f"rlx-opt failed:\n{proc.stderr[-2000:]}")
     return [int(m.group(1) or 1) for m in
@@ -63,7 +63,7 @@ def fused_op_counts(src, function):
     `function` of `src`."""
     proc = subprocess.run([os.path.join(TOOLS, "rlx-opt"), src,
                            "--rlx-fuse-patterns"],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
         raise RuntimeError(f"rlx-opt failed:\n{proc.stderr[-2000:]}")
     parts = proc.stdout.split(f"func.func @{function}(", 1)
