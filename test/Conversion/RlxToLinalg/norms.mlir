@@ -123,25 +123,23 @@ func.func @rms_norm(%x: tensor<4x8xf32>, %g: tensor<8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-// group_norm views [N, C, L] as [N, G, C/G, L], reduces the last two
-// dimensions, and reads gamma/beta at channel g * (C/G) + c.
+// group_norm is a row op: [N, C, L] is viewed as [N, G, C/G, L] (and gamma,
+// beta as [G, C/G, 1]) and each (n, g) row of C/G x L elements is one
+// scf.forall iteration with two reduction stages over its last two axes.
 
-// CHECK-DAG:   #[[ID4:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
-// CHECK-DAG:   #[[GROUP:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
-// CHECK-DAG:   #[[CHANNEL:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d1 * 2 + d2)>
 // CHECK-LABEL: func.func @group_norm(
 // CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<2x6x5xf32>, %[[G:[a-z0-9]+]]: tensor<6xf32>, %[[B:[a-z0-9]+]]: tensor<6xf32>)
-// CHECK:         %[[GROUPED:.*]] = tensor.expand_shape %[[X]] {{\[\[}}0], [1, 2], [3]] output_shape [2, 3, 2, 5] : tensor<2x6x5xf32> into tensor<2x3x2x5xf32>
-// CHECK:         linalg.generic
-// CHECK-SAME:        indexing_maps = [#[[ID4]], #[[GROUP]]]
-// CHECK-SAME:        iterator_types = ["parallel", "parallel", "reduction", "reduction"]
-// CHECK-SAME:        ins(%[[GROUPED]] : tensor<2x3x2x5xf32>) outs(%{{.*}} : tensor<2x3xf32>)
-// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "reduction"]
+// CHECK:         %[[GROUPED:.*]] = tensor.expand_shape %{{.*}} output_shape [2, 3, 2, 5] : tensor<60xf32> into tensor<2x3x2x5xf32>
+// CHECK:         %[[GG:.*]] = tensor.expand_shape %[[G]] {{.*}} output_shape [3, 2, 1]
+// CHECK:         scf.forall (%[[N:.*]], %[[GRP:.*]]) in (2, 3)
+// CHECK:           tensor.extract_slice %[[GROUPED]][%[[N]], %[[GRP]], 0, 0] [1, 1, 2, 5]
+// CHECK:           linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "reduction"]
+// CHECK:           linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "reduction"]
 // CHECK:           math.rsqrt
-// CHECK:         %[[R:.*]] = linalg.generic
-// CHECK-SAME:        indexing_maps = [#[[ID4]], #[[GROUP]], #[[GROUP]], #[[CHANNEL]], #[[CHANNEL]], #[[ID4]]]
-// CHECK-SAME:        ins(%[[GROUPED]], %{{.*}}, %{{.*}}, %[[G]], %[[B]] :
-// CHECK:         %[[OUT:.*]] = tensor.collapse_shape %[[R]] {{\[\[}}0], [1, 2], [3]] : tensor<2x3x2x5xf32> into tensor<2x6x5xf32>
+// CHECK:           tensor.extract_slice %[[GG]][%[[GRP]], 0, 0] [1, 2, 1]
+// CHECK:           linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK:           tensor.parallel_insert_slice
+// CHECK:         %[[OUT:.*]] = tensor.expand_shape %{{.*}} output_shape [2, 6, 5] : tensor<60xf32> into tensor<2x6x5xf32>
 // CHECK:         return %[[OUT]]
 func.func @group_norm(%x: tensor<2x6x5xf32>, %g: tensor<6xf32>, %b: tensor<6xf32>) -> tensor<2x6x5xf32> {
   %0 = rlx.group_norm %x, %g, %b groups = 3 eps = 1.0e-5 : (tensor<2x6x5xf32>, tensor<6xf32>, tensor<6xf32>) -> tensor<2x6x5xf32>
@@ -150,18 +148,17 @@ func.func @group_norm(%x: tensor<2x6x5xf32>, %g: tensor<6xf32>, %b: tensor<6xf32
 
 // -----
 
-// layer_norm2d reduces the channel axis 1 of NCHW.
+// layer_norm2d is layer_norm over axis 1: one row per (n, h, w), the row
+// running along the channels (strided), gamma and beta viewed as [C, 1, 1].
 
-// CHECK-DAG:   #[[PIXEL:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
-// CHECK-DAG:   #[[CHANNEL:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
 // CHECK-LABEL: func.func @layer_norm2d(
-// CHECK:         linalg.generic
-// CHECK-SAME:        iterator_types = ["parallel", "reduction", "parallel", "parallel"]
-// CHECK-SAME:        outs(%{{.*}} : tensor<2x3x5xf32>)
-// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel", "parallel"]
+// CHECK:         tensor.expand_shape %{{.*}} output_shape [4, 1, 1] : tensor<4xf32> into tensor<4x1x1xf32>
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (2, 3, 5)
+// CHECK:           tensor.extract_slice %{{.*}} [1, 4, 1, 1]
+// CHECK:           linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel", "parallel"]
+// CHECK:           linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel", "parallel"]
 // CHECK:           math.rsqrt
-// CHECK:         linalg.generic
-// CHECK-SAME:        indexing_maps = [#{{map[0-9]*}}, #[[PIXEL]], #[[PIXEL]], #[[CHANNEL]], #[[CHANNEL]], #{{map[0-9]*}}]
+// CHECK:           tensor.parallel_insert_slice
 func.func @layer_norm2d(%x: tensor<2x4x3x5xf32>, %g: tensor<4xf32>) -> tensor<2x4x3x5xf32> {
   %0 = rlx.layer_norm2d %x, %g, %g eps = 1.0e-5 : (tensor<2x4x3x5xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x5xf32>
   return %0 : tensor<2x4x3x5xf32>
@@ -197,21 +194,22 @@ func.func @batch_norm_inference(%x: tensor<2x3x4x4xf32>, %g: tensor<3xf32>, %b: 
 
 // -----
 
-// ada_layer_norm reads scale and shift through the broadcast map (size-1
-// dimensions read index 0); gated_residual likewise reads its gate.
+// ada_layer_norm is a row op over the last axis; 1 + scale is computed
+// once, outside the rows, and read with shift per row. gated_residual reads
+// its gate through the broadcast map (size-1 dimensions read index 0).
 
 // CHECK-DAG:   #[[MOD:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
 // CHECK-LABEL: func.func @modulation(
 // CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<2x5x8xf32>, %[[M:[a-z0-9]+]]: tensor<2x1x8xf32>)
-// CHECK:         linalg.generic
-// CHECK-SAME:        iterator_types = ["parallel", "parallel", "reduction"]
-// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK:         %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK:         %[[FACTOR:.*]] = linalg.generic
+// CHECK-SAME:        ins(%[[ONE]], %[[M]] : tensor<f32>, tensor<2x1x8xf32>)
+// CHECK:           arith.addf
+// CHECK:         %[[ADA:.*]] = scf.forall (%{{.*}}, %{{.*}}) in (2, 5)
+// CHECK:           linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
 // CHECK:           math.rsqrt
-// CHECK:         %[[ADA:.*]] = linalg.generic
-// CHECK-SAME:        indexing_maps = [#{{map[0-9]*}}, #{{map[0-9]*}}, #{{map[0-9]*}}, #[[MOD]], #[[MOD]], #{{map[0-9]*}}]
-// CHECK-SAME:        ins(%[[X]], %{{.*}}, %{{.*}}, %[[M]], %[[M]] :
-// CHECK:           %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
-// CHECK:           arith.addf %{{.*}}, %[[ONE]] : f32
+// CHECK:           tensor.extract_slice %[[FACTOR]]
+// CHECK:           tensor.parallel_insert_slice
 // CHECK:         %[[GATED:.*]] = linalg.generic
 // CHECK-SAME:        indexing_maps = [#{{map[0-9]*}}, #{{map[0-9]*}}, #[[MOD]], #{{map[0-9]*}}]
 // CHECK-SAME:        ins(%[[X]], %[[ADA]], %[[M]] :

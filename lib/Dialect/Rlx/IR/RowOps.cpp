@@ -1,7 +1,8 @@
 //===- RowOps.cpp - Row ops stated in primitive rlx ops -------------------===//
 //
-// `RowOpInterface::decomposeRows` for softmax, log_softmax, layer_norm,
-// rms_norm, their residual forms and the softmax losses. Each is written with the same operations,
+// `RowOpInterface::decomposeRows` for softmax, log_softmax, the
+// normalizations (layer_norm, rms_norm, their residual forms, layer_norm2d,
+// group_norm, ada_layer_norm) and the softmax losses. Each is written with the same operations,
 // in the same order, as the formula in the op's description, in the
 // computation type (f32 for f16/bf16, cast once at each end), so the
 // decomposition is the op.
@@ -47,8 +48,8 @@ public:
     return ConstantOp::create(b, loc, DenseElementsAttr::get(tensor, element));
   }
 
-  Value reduce(Value x, ReduceKind kind, int64_t axis) {
-    return ReduceOp::create(b, loc, x, kind, {axis}, /*keep_dim=*/true);
+  Value reduce(Value x, ReduceKind kind, ArrayRef<int64_t> axes) {
+    return ReduceOp::create(b, loc, x, kind, axes, /*keep_dim=*/true);
   }
 
   Value reshape(Value x, ArrayRef<int64_t> shape) {
@@ -125,25 +126,49 @@ static Value applyAffine(PrimitiveBuilder &p, Value normalized, Value gamma,
   return p.cast(result, storage);
 }
 
+/// The centered normalization of `input` over `axes`, in the computation
+/// type: the mean, the centered values and rstd = rsqrt(var + eps).
+struct Centered {
+  Value mean, centered, rstd;
+};
+static Centered normalizeCentered(PrimitiveBuilder &p, Value input,
+                                  ArrayRef<int64_t> axes, double eps) {
+  Value x = p.toCompute(input);
+  Type computeType = PrimitiveBuilder::elementType(x);
+  Value mean = p.reduce(x, ReduceKind::Mean, axes);
+  Value centered = p.op<SubOp>(x, mean);
+  Value variance =
+      p.reduce(p.op<MulOp>(centered, centered), ReduceKind::Mean, axes);
+  Value rstd =
+      p.op<RsqrtOp>(p.op<AddOp>(variance, p.scalar(computeType, eps)));
+  return {mean, centered, rstd};
+}
+
+/// x * rsqrt(mean(x^2) + eps) over `axes` in the computation type, and
+/// rstd.
+static std::pair<Value, Value> normalizeRms(PrimitiveBuilder &p, Value input,
+                                            ArrayRef<int64_t> axes,
+                                            double eps) {
+  Value x = p.toCompute(input);
+  Type computeType = PrimitiveBuilder::elementType(x);
+  Value meanSquare = p.reduce(p.op<MulOp>(x, x), ReduceKind::Mean, axes);
+  Value rstd =
+      p.op<RsqrtOp>(p.op<AddOp>(meanSquare, p.scalar(computeType, eps)));
+  return {p.op<MulOp>(x, rstd), rstd};
+}
+
 /// layer_norm of `input` along `axis`, then its statistics when
 /// `withStatistics`.
 static SmallVector<Value> decomposeLayerNorm(PrimitiveBuilder &p, Value input,
                                              Value gamma, Value beta,
                                              int64_t axis, double eps,
                                              bool withStatistics) {
-  Value x = p.toCompute(input);
-  Type computeType = PrimitiveBuilder::elementType(x);
-  Value mean = p.reduce(x, ReduceKind::Mean, axis);
-  Value centered = p.op<SubOp>(x, mean);
-  Value variance =
-      p.reduce(p.op<MulOp>(centered, centered), ReduceKind::Mean, axis);
-  Value rstd =
-      p.op<RsqrtOp>(p.op<AddOp>(variance, p.scalar(computeType, eps)));
-  SmallVector<Value> results = {
-      applyAffine(p, p.op<MulOp>(centered, rstd), gamma, beta, axis,
-                  PrimitiveBuilder::elementType(input))};
+  Centered stats = normalizeCentered(p, input, axis, eps);
+  SmallVector<Value> results = {applyAffine(
+      p, p.op<MulOp>(stats.centered, stats.rstd), gamma, beta, axis,
+      PrimitiveBuilder::elementType(input))};
   if (withStatistics)
-    results.append({mean, rstd});
+    results.append({stats.mean, stats.rstd});
   return results;
 }
 
@@ -153,14 +178,9 @@ static SmallVector<Value> decomposeRmsNorm(PrimitiveBuilder &p, Value input,
                                            Value gamma, Value beta,
                                            int64_t axis, double eps,
                                            bool withStatistics) {
-  Value x = p.toCompute(input);
-  Type computeType = PrimitiveBuilder::elementType(x);
-  Value meanSquare = p.reduce(p.op<MulOp>(x, x), ReduceKind::Mean, axis);
-  Value rstd =
-      p.op<RsqrtOp>(p.op<AddOp>(meanSquare, p.scalar(computeType, eps)));
-  SmallVector<Value> results = {
-      applyAffine(p, p.op<MulOp>(x, rstd), gamma, beta, axis,
-                  PrimitiveBuilder::elementType(input))};
+  auto [normalized, rstd] = normalizeRms(p, input, axis, eps);
+  SmallVector<Value> results = {applyAffine(
+      p, normalized, gamma, beta, axis, PrimitiveBuilder::elementType(input))};
   if (withStatistics)
     results.push_back(rstd);
   return results;
@@ -198,6 +218,56 @@ SmallVector<Value> ResidualRmsNormOp::decomposeRows(OpBuilder &b) {
                        getEps().convertToDouble(), false);
   results.push_back(sum);
   return results;
+}
+
+SmallVector<Value> LayerNorm2dOp::decomposeRows(OpBuilder &b) {
+  PrimitiveBuilder p(b, getLoc());
+  return decomposeLayerNorm(p, getInput(), getGamma(), getBeta(), /*axis=*/1,
+                            getEps().convertToDouble(), false);
+}
+
+/// [N, C, *spatial] viewed as [N, G, C/G, *spatial] and normalized over
+/// every axis after G; gamma and beta viewed as [G, C/G, 1, ...].
+SmallVector<Value> GroupNormOp::decomposeRows(OpBuilder &b) {
+  PrimitiveBuilder p(b, getLoc());
+  RankedTensorType type = getType();
+  int64_t groups = getGroups();
+  int64_t channels = type.getDimSize(1);
+  SmallVector<int64_t> grouped = {type.getDimSize(0), groups,
+                                  channels / groups};
+  llvm::append_range(grouped, type.getShape().drop_front(2));
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2, e = grouped.size(); d < e; ++d)
+    axes.push_back(d);
+  SmallVector<int64_t> paramShape(grouped.begin() + 1, grouped.end());
+  std::fill(paramShape.begin() + 2, paramShape.end(), 1);
+  Centered stats = normalizeCentered(p, p.reshape(getInput(), grouped), axes,
+                                     getEps().convertToDouble());
+  Value normalized = p.op<MulOp>(stats.centered, stats.rstd);
+  Value result = p.op<AddOp>(
+      p.op<MulOp>(normalized, p.reshape(p.toCompute(getGamma()), paramShape)),
+      p.reshape(p.toCompute(getBeta()), paramShape));
+  return {p.reshape(p.cast(result, type.getElementType()), type.getShape())};
+}
+
+/// norm(x) * (1 + scale) + shift over the last axis.
+SmallVector<Value> AdaLayerNormOp::decomposeRows(OpBuilder &b) {
+  PrimitiveBuilder p(b, getLoc());
+  int64_t axis = getType().getRank() - 1;
+  double eps = getEps().convertToDouble();
+  Value normalized;
+  if (getKind() == AdaNormKind::Layer) {
+    Centered stats = normalizeCentered(p, getInput(), axis, eps);
+    normalized = p.op<MulOp>(stats.centered, stats.rstd);
+  } else {
+    normalized = normalizeRms(p, getInput(), axis, eps).first;
+  }
+  Value scale = p.toCompute(getScale());
+  Value factor = p.op<AddOp>(
+      p.scalar(PrimitiveBuilder::elementType(scale), 1.0), scale);
+  Value result = p.op<AddOp>(p.op<MulOp>(normalized, factor),
+                             p.toCompute(getShift()));
+  return {p.cast(result, getType().getElementType())};
 }
 
 //===----------------------------------------------------------------------===//

@@ -49,9 +49,9 @@ defvar Rlx_NormStatisticsDoc = [{
 
 // An op whose result has the type of its `input` operand and whose operands
 // all have that element type.
-class Rlx_InputTypedOp<string mnemonic>
-    : Rlx_Op<mnemonic, [Pure, InferTypeOpAdaptor,
-                        SameOperandsAndResultElementType]> {
+class Rlx_InputTypedOp<string mnemonic, list<Trait> traits = []>
+    : Rlx_Op<mnemonic, traits # [Pure, InferTypeOpAdaptor,
+                                 SameOperandsAndResultElementType]> {
   let results = (outs Rlx_FloatTensor:$result);
   let hasVerifier = 1;
   let extraClassDefinition = [{
@@ -90,7 +90,7 @@ class Rlx_AxisNormOp<string mnemonic>
 
 def Rlx_LayerNormOp : Rlx_AxisNormOp<"layer_norm"> {
   let summary = "layer normalization along one axis";
-  let description = [{
+  let description = !strconcat([{
     `result = (x - mean) * rstd * gamma + beta` with `rstd = rsqrt(var +
     eps)`, where `mean` and the biased variance `var` are taken along `axis`
     (in `[-rank, rank)`) for every position of the other axes. `gamma` and
@@ -98,7 +98,7 @@ def Rlx_LayerNormOp : Rlx_AxisNormOp<"layer_norm"> {
     Normalizing the last axis is PyTorch's `layer_norm(x, [D], gamma, beta,
     eps)`; any other axis is the same normalization applied along that axis.
     Saved statistics: `mean`, then `rstd`.
-  }] # Rlx_NormStatisticsDoc # Rlx_SavedStatisticsDoc;
+  }], Rlx_NormStatisticsDoc, Rlx_SavedStatisticsDoc);
   let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$gamma,
                        Rlx_FloatTensor:$beta, Rlx_I64Attr:$axis,
                        F64Attr:$eps, UnitAttr:$with_statistics);
@@ -113,12 +113,12 @@ def Rlx_LayerNormOp : Rlx_AxisNormOp<"layer_norm"> {
 
 def Rlx_RmsNormOp : Rlx_AxisNormOp<"rms_norm"> {
   let summary = "root-mean-square normalization along one axis";
-  let description = [{
+  let description = !strconcat([{
     `result = x * rstd * gamma (+ beta)` with `rstd = rsqrt(mean(x^2) +
     eps)`, the mean square taken along `axis` (in `[-rank, rank)`). `gamma`
     and the optional `beta` are 1-D with the length of that axis and
     broadcast along it. The input is not centered. Saved statistics: `rstd`.
-  }] # Rlx_NormStatisticsDoc # Rlx_SavedStatisticsDoc;
+  }], Rlx_NormStatisticsDoc, Rlx_SavedStatisticsDoc);
   let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$gamma,
                        Optional<Rlx_FloatTensor>:$beta, Rlx_I64Attr:$axis,
                        F64Attr:$eps, UnitAttr:$with_statistics);
@@ -131,9 +131,10 @@ def Rlx_RmsNormOp : Rlx_AxisNormOp<"rms_norm"> {
   }];
 }
 
-def Rlx_GroupNormOp : Rlx_InputTypedOp<"group_norm"> {
+def Rlx_GroupNormOp : Rlx_InputTypedOp<"group_norm",
+    [DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary = "group normalization of a channels-first tensor";
-  let description = [{
+  let description = !strconcat([{
     `input` is `[N, C, *spatial]` (rank >= 2; NCHW for images). The `C`
     channels are split into `groups` consecutive groups of `C / groups`
     channels (`groups` divides `C`); each group of each sample is normalized
@@ -142,7 +143,7 @@ def Rlx_GroupNormOp : Rlx_InputTypedOp<"group_norm"> {
     `result[n, c, ...] = (x - mean) * rsqrt(var + eps) * gamma[c] + beta[c]`.
     `gamma` and `beta` are `[C]`. `groups = C` is instance normalization,
     `groups = 1` normalizes each sample as a whole. PyTorch's `group_norm`.
-  }] # Rlx_NormStatisticsDoc;
+  }], Rlx_NormStatisticsDoc);
   let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$gamma,
                        Rlx_FloatTensor:$beta, Rlx_I64Attr:$groups,
                        F64Attr:$eps);
@@ -152,16 +153,17 @@ def Rlx_GroupNormOp : Rlx_InputTypedOp<"group_norm"> {
   }];
 }
 
-def Rlx_LayerNorm2dOp : Rlx_InputTypedOp<"layer_norm2d"> {
+def Rlx_LayerNorm2dOp : Rlx_InputTypedOp<"layer_norm2d",
+    [DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary = "layer normalization across the channels of an NCHW tensor";
-  let description = [{
+  let description = !strconcat([{
     `input` is `[N, C, H, W]`. At every `(n, h, w)` the `C` channel values
     are normalized with their mean and biased variance, then scaled and
     shifted per channel: `result[n, c, h, w] = (x - mean) * rsqrt(var + eps)
     * gamma[c] + beta[c]`, with `gamma` and `beta` `[C]` (the `LayerNorm2d`
     of SAM and ConvNeXt, not a normalization over `H x W`). Equal to
     `layer_norm` with `axis = 1`.
-  }] # Rlx_NormStatisticsDoc;
+  }], Rlx_NormStatisticsDoc);
   let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$gamma,
                        Rlx_FloatTensor:$beta, F64Attr:$eps);
   let assemblyFormat = [{
@@ -189,16 +191,17 @@ def Rlx_BatchNormInferenceOp : Rlx_InputTypedOp<"batch_norm_inference"> {
   }];
 }
 
-def Rlx_AdaLayerNormOp : Rlx_InputTypedOp<"ada_layer_norm"> {
+def Rlx_AdaLayerNormOp : Rlx_InputTypedOp<"ada_layer_norm",
+    [DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary = "normalization of the last axis with adaptive scale and shift";
-  let description = [{
+  let description = !strconcat([{
     `result = norm(x) * (1 + scale) + shift`, where `norm` normalizes the last
     axis without an affine of its own: `layer` is `(x - mean) * rsqrt(var +
     eps)`, `rms` is `x * rsqrt(mean(x^2) + eps)` (DiT's adaLN). `scale` and
     `shift` have the same shape, of rank at most that of `input`, and
     broadcast numpy-style to the shape of `input` (typically `[B, 1, D]` for
     an input `[B, S, D]`).
-  }] # Rlx_NormStatisticsDoc;
+  }], Rlx_NormStatisticsDoc);
   let arguments = (ins Rlx_AdaNormKind:$kind, Rlx_FloatTensor:$input,
                        Rlx_FloatTensor:$scale, Rlx_FloatTensor:$shift,
                        F64Attr:$eps);
