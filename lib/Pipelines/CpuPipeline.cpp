@@ -18,6 +18,9 @@ using namespace mlir;
 
 void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
                                  const CpuPipelineOptions &options) {
+  // Gradient functions first, so they are exported and compiled like any
+  // other; a no-op without rlx.differentiate.
+  pm.addPass(createRlxAutodiff());
   // Signatures are read while functions still take tensors.
   pm.addPass(createRlxExportAbi());
   if (options.formRegions)

@@ -201,6 +201,28 @@ def RlxPolynomialExp : Pass<"rlx-polynomial-exp"> {
   ];
 }
 
+def RlxAutodiff : Pass<"rlx-autodiff", "::mlir::ModuleOp"> {
+  let summary = "Reverse-mode differentiation of functions that return a loss";
+  let description = [{
+    For every function with a `rlx.differentiate` attribute (an
+    `array<i64>` of argument indices) that returns one floating-point
+    scalar (a rank-0 tensor, the loss), adds a public function
+    `<name>_grad` with the same arguments that returns the loss and then
+    the gradient of the loss with respect to each listed argument, in the
+    listed order.
+
+    The gradient function is the forward body followed by its reverse: ops
+    are visited from the loss back, and each op that depends on a
+    differentiated argument and whose result has a gradient contributes its
+    operands' gradients through its `GradientOpInterface` rule; gradients
+    of a value read several times are summed (fan-out). `rlx.stop_gradient`
+    passes none. Forward values the rules need are read from the forward
+    computation (saved, not recomputed). An op on the path without a rule
+    is an error naming it.
+  }];
+  let dependentDialects = ["::mlir::rlx::RlxDialect"];
+}
+
 def RlxKernelReport : Pass<"rlx-kernel-report"> {
   let summary = "Remark how many loop nests each function has";
   let description = [{

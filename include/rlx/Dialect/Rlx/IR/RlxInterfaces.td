@@ -108,4 +108,23 @@ def Rlx_ContractionOpInterface : OpInterface<"ContractionOpInterface"> {
   }];
 }
 
+def Rlx_GradientOpInterface : OpInterface<"GradientOpInterface"> {
+  let cppNamespace = "::mlir::rlx";
+  let description = [{
+    The op's reverse-mode derivative rule: given the gradients of its
+    results, builds the gradients of its operands from rlx ops (closed-form
+    backward ops where they exist). `--rlx-autodiff` calls it on every op
+    between the differentiated arguments and the loss; an op without it is
+    a diagnostic naming the op. The rules are attached as external models
+    (lib/Transforms/GradientRules.cpp), one per op.
+  }];
+  let methods = [
+    InterfaceMethod<[{Builds, at the builder's insertion point, one gradient
+      per operand (null where the operand has none, e.g. an integer index)
+      from one gradient per result, each of the result's type.}],
+      "::llvm::SmallVector<::mlir::Value>", "buildGradients",
+      (ins "::mlir::OpBuilder &":$b, "::mlir::ValueRange":$resultGradients)>,
+  ];
+}
+
 #endif // RLX_DIALECT_RLX_IR_RLXINTERFACES_TD

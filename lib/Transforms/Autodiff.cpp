@@ -1,0 +1,156 @@
+//===- Autodiff.cpp - Reverse-mode differentiation of a loss --------------===//
+#include "rlx/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "rlx/Dialect/Rlx/IR/RlxOps.h"
+#include "rlx/Transforms/GradientRules.h"
+
+namespace mlir::rlx {
+#define GEN_PASS_DEF_RLXAUTODIFF
+#include "rlx/Transforms/Passes.h.inc"
+} // namespace mlir::rlx
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+static constexpr StringLiteral kDifferentiateAttr = "rlx.differentiate";
+
+/// A constant of `type` filled with `value`.
+static Value createSplat(OpBuilder &b, Location loc, RankedTensorType type,
+                         double value) {
+  return ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(type,
+                             b.getFloatAttr(type.getElementType(), value)));
+}
+
+/// Builds `<name>_grad` next to `func`; fails with a diagnostic.
+static LogicalResult differentiate(func::FuncOp func,
+                                   ArrayRef<int64_t> argIndices) {
+  Location loc = func.getLoc();
+  FunctionType type = func.getFunctionType();
+  if (type.getNumResults() != 1)
+    return func.emitError("a function to differentiate must return one "
+                          "value, the loss; got ")
+           << type.getNumResults();
+  auto lossType = dyn_cast<RankedTensorType>(type.getResult(0));
+  if (!lossType || lossType.getRank() != 0 ||
+      !isa<FloatType>(lossType.getElementType()))
+    return func.emitError("the loss must be a floating-point scalar "
+                          "(rank-0 tensor), got ")
+           << type.getResult(0);
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("a function to differentiate must have one block");
+  SmallVector<Type> resultTypes = {lossType};
+  for (int64_t index : argIndices) {
+    if (index < 0 || index >= type.getNumInputs())
+      return func.emitError("rlx.differentiate names argument ")
+             << index << " of a function with " << type.getNumInputs();
+    auto argType = dyn_cast<RankedTensorType>(type.getInput(index));
+    if (!argType || !isa<FloatType>(argType.getElementType()))
+      return func.emitError("argument ")
+             << index << " is not a floating-point tensor and has no "
+                         "gradient";
+    resultTypes.push_back(argType);
+  }
+
+  OpBuilder b(func);
+  b.setInsertionPointAfter(func);
+  auto gradFunc = func::FuncOp::create(
+      b, loc, (func.getName() + "_grad").str(),
+      b.getFunctionType(type.getInputs(), resultTypes));
+  Block *body = gradFunc.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  IRMapping forward;
+  forward.map(func.getArguments(), body->getArguments());
+  Block &source = func.getBody().front();
+  for (Operation &op : source.without_terminator())
+    b.clone(op, forward);
+  Value loss = forward.lookup(source.getTerminator()->getOperand(0));
+
+  // Values that depend on a differentiated argument.
+  DenseSet<Value> active;
+  for (int64_t index : argIndices)
+    active.insert(body->getArgument(index));
+  SmallVector<Operation *> ops;
+  for (Operation &op : *body) {
+    ops.push_back(&op);
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return active.contains(v); }))
+      active.insert(op.result_begin(), op.result_end());
+  }
+
+  DenseMap<Value, Value> adjoints;
+  auto accumulate = [&](Value value, Value grad) {
+    auto [it, inserted] = adjoints.try_emplace(value, grad);
+    if (!inserted)
+      it->second = AddOp::create(b, grad.getLoc(), it->second, grad);
+  };
+  adjoints[loss] = createSplat(b, loc, lossType, 1.0);
+  for (Operation *op : llvm::reverse(ops)) {
+    if (isa<StopGradientOp>(op) ||
+        llvm::none_of(op->getResults(), [&](Value r) {
+          return adjoints.contains(r) && active.contains(r);
+        }))
+      continue;
+    auto rule = dyn_cast<GradientOpInterface>(op);
+    if (!rule)
+      return op->emitError("no gradient rule for '")
+             << op->getName() << "' on the path from a differentiated "
+             << "argument to the loss";
+    SmallVector<Value> resultGradients;
+    for (Value result : op->getResults()) {
+      Value grad = adjoints.lookup(result);
+      resultGradients.push_back(
+          grad ? grad
+               : createSplat(b, op->getLoc(),
+                             cast<RankedTensorType>(result.getType()), 0.0));
+    }
+    SmallVector<Value> grads = rule.buildGradients(b, resultGradients);
+    if (grads.size() != op->getNumOperands())
+      return op->emitError("no gradient rule for this form of '")
+             << op->getName() << "'";
+    for (auto [operand, grad] : llvm::zip(op->getOperands(), grads))
+      if (grad && active.contains(operand))
+        accumulate(operand, grad);
+  }
+
+  SmallVector<Value> results = {loss};
+  for (int64_t index : argIndices) {
+    Value arg = body->getArgument(index);
+    Value grad = adjoints.lookup(arg);
+    results.push_back(grad ? grad
+                           : createSplat(b, loc,
+                                         cast<RankedTensorType>(arg.getType()),
+                                         0.0));
+  }
+  func::ReturnOp::create(b, loc, results);
+  return success();
+}
+
+namespace {
+struct RlxAutodiffPass : rlx::impl::RlxAutodiffBase<RlxAutodiffPass> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerGradientRules(registry);
+  }
+
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> funcs;
+    getOperation().walk([&](func::FuncOp func) {
+      if (func->hasAttr(kDifferentiateAttr))
+        funcs.push_back(func);
+    });
+    for (func::FuncOp func : funcs) {
+      auto indices = dyn_cast<DenseI64ArrayAttr>(func->getAttr(kDifferentiateAttr));
+      if (!indices) {
+        func.emitError("rlx.differentiate must be an array<i64> of argument "
+                       "indices");
+        return signalPassFailure();
+      }
+      if (failed(differentiate(func, indices.asArrayRef())))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,246 @@
+//===- GradientRules.cpp - Reverse-mode rules of rlx ops ------------------===//
+//
+// One rule per op, attached as an external model of GradientOpInterface.
+// Each rule builds its operands' gradients from rlx ops, reading the
+// forward values it needs. A broadcast operand's gradient is summed over
+// the dimensions it was broadcast along.
+//
+//===----------------------------------------------------------------------===//
+#include "rlx/Transforms/GradientRules.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "rlx/Dialect/Rlx/IR/RlxDialect.h"
+#include "rlx/Dialect/Rlx/IR/RlxOps.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+using Gradients = SmallVector<Value>;
+
+static RankedTensorType getTensorType(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+/// `grad` (of a broadcast result) summed back to the shape of `operand`.
+static Value sumToShape(OpBuilder &b, Location loc, Value grad,
+                        Value operand) {
+  RankedTensorType type = getTensorType(operand);
+  RankedTensorType gradType = getTensorType(grad);
+  if (gradType.getShape() == type.getShape())
+    return grad;
+  int64_t lead = gradType.getRank() - type.getRank();
+  SmallVector<int64_t> axes;
+  for (int64_t d = 0; d < gradType.getRank(); ++d)
+    if (d < lead || (type.getDimSize(d - lead) == 1 &&
+                     gradType.getDimSize(d) != 1))
+      axes.push_back(d);
+  Value summed = axes.empty() ? grad
+                              : ReduceOp::create(b, loc, grad, ReduceKind::Sum,
+                                                 axes, /*keep_dim=*/true)
+                                    .getResult();
+  return ReshapeOp::create(b, loc, type, summed);
+}
+
+/// A constant of `like`'s type filled with `value`.
+static Value splat(OpBuilder &b, Location loc, Value like, double value) {
+  RankedTensorType type = getTensorType(like);
+  return ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(),
+                                                  value)));
+}
+
+//===----------------------------------------------------------------------===//
+// Rules
+//===----------------------------------------------------------------------===//
+
+static Gradients gradientOf(AddOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  return {sumToShape(b, loc, g, op.getLhs()), sumToShape(b, loc, g, op.getRhs())};
+}
+
+static Gradients gradientOf(SubOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  return {sumToShape(b, loc, g, op.getLhs()),
+          sumToShape(b, loc, NegOp::create(b, loc, g), op.getRhs())};
+}
+
+static Gradients gradientOf(MulOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  return {sumToShape(b, loc, MulOp::create(b, loc, g, op.getRhs()),
+                     op.getLhs()),
+          sumToShape(b, loc, MulOp::create(b, loc, g, op.getLhs()),
+                     op.getRhs())};
+}
+
+/// d(l / r) = g / r and -(g / r) * (l / r).
+static Gradients gradientOf(DivOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value dl = DivOp::create(b, loc, g, op.getRhs());
+  Value dr = NegOp::create(b, loc, MulOp::create(b, loc, dl, op.getResult()));
+  return {sumToShape(b, loc, dl, op.getLhs()),
+          sumToShape(b, loc, dr, op.getRhs())};
+}
+
+static Gradients gradientOf(NegOp op, OpBuilder &b, Value g) {
+  return {NegOp::create(b, op.getLoc(), g)};
+}
+
+static Gradients gradientOf(ExpOp op, OpBuilder &b, Value g) {
+  return {MulOp::create(b, op.getLoc(), g, op.getResult())};
+}
+
+static Gradients gradientOf(LogOp op, OpBuilder &b, Value g) {
+  return {DivOp::create(b, op.getLoc(), g, op.getInput())};
+}
+
+/// tanh' = 1 - tanh^2.
+static Gradients gradientOf(TanhOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value y = op.getResult();
+  Value slope = SubOp::create(b, loc, splat(b, loc, y, 1.0),
+                              MulOp::create(b, loc, y, y));
+  return {MulOp::create(b, loc, g, slope)};
+}
+
+/// sigmoid' = y (1 - y).
+static Gradients gradientOf(SigmoidOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value y = op.getResult();
+  Value slope = MulOp::create(
+      b, loc, y, SubOp::create(b, loc, splat(b, loc, y, 1.0), y));
+  return {MulOp::create(b, loc, g, slope)};
+}
+
+/// relu' = 1 where x > 0, else 0 (0 at x = 0, as PyTorch).
+static Gradients gradientOf(ReluOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value x = op.getInput();
+  Value positive = GtOp::create(b, loc, x, splat(b, loc, x, 0.0));
+  return {WhereOp::create(b, loc, positive, g, splat(b, loc, g, 0.0))};
+}
+
+/// sqrt' = 1 / (2 sqrt(x)).
+static Gradients gradientOf(SqrtOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value y = op.getResult();
+  return {DivOp::create(b, loc, g, AddOp::create(b, loc, y, y))};
+}
+
+static Gradients gradientOf(CastOp op, OpBuilder &b, Value g) {
+  if (!isa<FloatType>(getTensorType(op.getInput()).getElementType()))
+    return {Value()};
+  return {CastOp::create(b, op.getLoc(), op.getInput().getType(), g)};
+}
+
+static Gradients gradientOf(WhereOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value zero = splat(b, loc, g, 0.0);
+  return {Value(),
+          sumToShape(b, loc,
+                     WhereOp::create(b, loc, op.getCondition(), g, zero),
+                     op.getOnTrue()),
+          sumToShape(b, loc,
+                     WhereOp::create(b, loc, op.getCondition(), zero, g),
+                     op.getOnFalse())};
+}
+
+static Gradients gradientOf(ReshapeOp op, OpBuilder &b, Value g) {
+  return {ReshapeOp::create(b, op.getLoc(), op.getInput().getType(), g)};
+}
+
+static Gradients gradientOf(ExpandOp op, OpBuilder &b, Value g) {
+  return {sumToShape(b, op.getLoc(), g, op.getInput())};
+}
+
+static Gradients gradientOf(TransposeOp op, OpBuilder &b, Value g) {
+  ArrayRef<int64_t> permutation = op.getPermutation();
+  SmallVector<int64_t> inverse(permutation.size());
+  for (auto [i, p] : llvm::enumerate(permutation))
+    inverse[p] = i;
+  return {TransposeOp::create(b, op.getLoc(), g, inverse)};
+}
+
+/// Sum and mean spread the gradient over the reduced axes (mean divided by
+/// their size).
+static Gradients gradientOf(ReduceOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  RankedTensorType inputType = op.getInput().getType();
+  if (op.getKind() != ReduceKind::Sum && op.getKind() != ReduceKind::Mean)
+    return {};
+  SmallVector<int64_t> kept(inputType.getShape());
+  int64_t count = 1;
+  for (int64_t axis : op.getNormalizedAxes()) {
+    kept[axis] = 1;
+    count *= inputType.getDimSize(axis);
+  }
+  Value grad = ReshapeOp::create(b, loc, inputType.clone(kept), g);
+  if (op.getKind() == ReduceKind::Mean)
+    grad = DivOp::create(b, loc, grad, splat(b, loc, grad, count));
+  return {ExpandOp::create(b, loc, inputType, grad)};
+}
+
+/// The last two axes of `x` swapped.
+static Value transposeLast(OpBuilder &b, Location loc, Value x) {
+  int64_t rank = getTensorType(x).getRank();
+  SmallVector<int64_t> permutation = llvm::to_vector(llvm::seq<int64_t>(rank));
+  std::swap(permutation[rank - 1], permutation[rank - 2]);
+  return TransposeOp::create(b, loc, x, permutation);
+}
+
+/// dA = g B^T, dB = A^T g, summed over broadcast batch dimensions.
+static Gradients gradientOf(MatmulOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value dl = MatmulOp::create(b, loc, g, transposeLast(b, loc, op.getRhs()));
+  Value dr = MatmulOp::create(b, loc, transposeLast(b, loc, op.getLhs()), g);
+  return {sumToShape(b, loc, dl, op.getLhs()),
+          sumToShape(b, loc, dr, op.getRhs())};
+}
+
+/// dx = y (g - sum(g y)) along the axis.
+static Gradients gradientOf(SoftmaxOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value y = op.getResult();
+  Value gy = MulOp::create(b, loc, g, y);
+  Value sum = ReduceOp::create(b, loc, gy, ReduceKind::Sum,
+                               {op.getNormalizedAxis()}, /*keep_dim=*/true);
+  return {MulOp::create(b, loc, y, SubOp::create(b, loc, g, sum))};
+}
+
+/// dx = g - softmax(x) sum(g) along the axis.
+static Gradients gradientOf(LogSoftmaxOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value sum = ReduceOp::create(b, loc, g, ReduceKind::Sum,
+                               {op.getNormalizedAxis()}, /*keep_dim=*/true);
+  Value probabilities = ExpOp::create(b, loc, op.getResult());
+  return {SubOp::create(b, loc, g, MulOp::create(b, loc, probabilities, sum))};
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+namespace {
+template <typename OpTy>
+struct GradientModel
+    : GradientOpInterface::ExternalModel<GradientModel<OpTy>, OpTy> {
+  SmallVector<Value> buildGradients(Operation *op, OpBuilder &b,
+                                    ValueRange resultGradients) const {
+    return gradientOf(cast<OpTy>(op), b, resultGradients.front());
+  }
+};
+} // namespace
+
+template <typename... OpTys>
+static void attachGradientModels(MLIRContext *context) {
+  (OpTys::template attachInterface<GradientModel<OpTys>>(*context), ...);
+}
+
+void mlir::rlx::registerGradientRules(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, RlxDialect *) {
+    attachGradientModels<AddOp, SubOp, MulOp, DivOp, NegOp, ExpOp, LogOp,
+                         TanhOp, SigmoidOp, ReluOp, SqrtOp, CastOp, WhereOp,
+                         ReshapeOp, ExpandOp, TransposeOp, ReduceOp, MatmulOp,
+                         SoftmaxOp, LogSoftmaxOp>(context);
+  });
+}

@@ -1,0 +1,131 @@
+# RUN: %oracle_python %s
+# REQUIRES: torch
+# --rlx-autodiff (run by the CPU pipeline on functions marked
+# rlx.differentiate): the loss and gradients of <name>_grad against
+# torch.autograd in float64, and against central finite differences of the
+# compiled forward function, for a two-layer perceptron with a
+# cross-entropy loss written out (tanh, log_softmax, fan-out) and a
+# broadcast/reshape/transpose/where mix.
+import os
+import subprocess
+import tempfile
+
+import numpy as np
+import torch
+
+from rlx_testing import TOOLS, Report, compare, run_function
+
+MLP = """
+func.func @mlp(%x: tensor<6x5xf64>, %w1: tensor<5x7xf64>, %b1: tensor<7xf64>,
+               %w2: tensor<7x3xf64>, %b2: tensor<3xf64>, %t: tensor<6x3xf64>)
+    -> tensor<f64> attributes {rlx.differentiate = array<i64: 1, 2, 3, 4>} {
+  %h = rlx.matmul %x, %w1 : (tensor<6x5xf64>, tensor<5x7xf64>) -> tensor<6x7xf64>
+  %hb = rlx.add %h, %b1 : (tensor<6x7xf64>, tensor<7xf64>) -> tensor<6x7xf64>
+  %a = rlx.tanh %hb : tensor<6x7xf64>
+  %l = rlx.matmul %a, %w2 : (tensor<6x7xf64>, tensor<7x3xf64>) -> tensor<6x3xf64>
+  %lb = rlx.add %l, %b2 : (tensor<6x3xf64>, tensor<3xf64>) -> tensor<6x3xf64>
+  %ls = rlx.log_softmax %lb axis = 1 : tensor<6x3xf64>
+  %nl = rlx.mul %ls, %t : (tensor<6x3xf64>, tensor<6x3xf64>) -> tensor<6x3xf64>
+  %s = rlx.reduce sum %nl axes = [1] : tensor<6x3xf64> -> tensor<6xf64>
+  %m = rlx.reduce mean %s axes = [0] : tensor<6xf64> -> tensor<f64>
+  %loss = rlx.neg %m : tensor<f64>
+  return %loss : tensor<f64>
+}
+"""
+
+MIX = """
+func.func @mix(%x: tensor<2x3x4xf32>, %v: tensor<4xf32>, %c: tensor<2x3x4xf32>)
+    -> tensor<f32> attributes {rlx.differentiate = array<i64: 0, 1>} {
+  %t = rlx.transpose %x [2, 0, 1] : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
+  %r = rlx.reshape %t : tensor<4x2x3xf32> -> tensor<4x6xf32>
+  %e = rlx.expand %v : tensor<4xf32> -> tensor<6x4xf32>
+  %p = rlx.matmul %r, %e : (tensor<4x6xf32>, tensor<6x4xf32>) -> tensor<4x4xf32>
+  %s = rlx.sigmoid %p : tensor<4x4xf32>
+  %q = rlx.div %s, %p : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %z = rlx.constant dense<0.0> : tensor<f32>
+  %pos = rlx.gt %x, %z : (tensor<2x3x4xf32>, tensor<f32>) -> tensor<2x3x4xi1>
+  %w = rlx.where %pos, %x, %c : (tensor<2x3x4xi1>, tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %ex = rlx.exp %w : tensor<2x3x4xf32>
+  %a = rlx.reduce sum %q axes = [0, 1] : tensor<4x4xf32> -> tensor<f32>
+  %b = rlx.reduce mean %ex axes = [0, 1, 2] : tensor<2x3x4xf32> -> tensor<f32>
+  %loss = rlx.add %a, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %loss : tensor<f32>
+}
+"""
+
+
+def mlp_reference(x, w1, b1, w2, b2, t):
+    a = torch.tanh(x @ w1 + b1)
+    ls = torch.log_softmax(a @ w2 + b2, dim=1)
+    return -(ls * t).sum(1).mean()
+
+
+def mix_reference(x, v, c):
+    r = x.permute(2, 0, 1).reshape(4, 6)
+    p = r @ v.expand(6, 4)
+    q = torch.sigmoid(p) / p
+    w = torch.where(x > 0, x, c)
+    return q.sum() + torch.exp(w).mean()
+
+
+def compile_module(text, tmp, name):
+    src, so = os.path.join(tmp, name + ".mlir"), os.path.join(tmp, name + ".so")
+    with open(src, "w") as f:
+        f.write(text)
+    proc = subprocess.run([os.path.join(TOOLS, "rlx-compile"), src, "-o", so],
+                          capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr[-2000:])
+    return so
+
+
+def check(report, tmp, name, text, reference, inputs, wrt, tol, fd_tol):
+    so = compile_module(text, tmp, name)
+    got = run_function(so, name + "_grad", inputs, os.path.join(tmp, name))
+    args = [torch.tensor(a, dtype=torch.float64, requires_grad=True)
+            for a in inputs]
+    loss = reference(*args)
+    loss.backward()
+    wants = [loss.detach().numpy()] + [args[i].grad.numpy() for i in wrt]
+    labels = ["loss"] + [f"d{i}" for i in wrt]
+    for label, g, want in zip(labels, got, wants):
+        report.record(f"{name} {label} vs autograd",
+                      compare(g, want.astype(g.dtype), tol))
+    # Central differences of the compiled forward at a few coordinates.
+    rng = np.random.default_rng(3)
+    for k, i in enumerate(wrt):
+        for _ in range(2):
+            flat = rng.integers(inputs[i].size)
+            h = 1e-6 if inputs[i].dtype == np.float64 else 1e-2
+            plus, minus = [a.copy() for a in inputs], [a.copy() for a in inputs]
+            plus[i].flat[flat] += h
+            minus[i].flat[flat] -= h
+            fp = run_function(so, name, plus, os.path.join(tmp, name + "p"))[0]
+            fm = run_function(so, name, minus, os.path.join(tmp, name + "m"))[0]
+            fd = (float(fp) - float(fm)) / (2 * h)
+            analytic = float(got[1 + k].flat[flat])
+            ok = abs(fd - analytic) <= fd_tol * max(1.0, abs(fd))
+            report.record(f"{name} d{i}[{flat}] vs finite difference",
+                          None if ok else f"{analytic} vs {fd}")
+
+
+def main():
+    report = Report()
+    rng = np.random.default_rng(0)
+    with tempfile.TemporaryDirectory() as tmp:
+        t = np.eye(3)[rng.integers(0, 3, 6)]
+        mlp_inputs = [rng.standard_normal(s) for s in
+                      [(6, 5), (5, 7), (7,), (7, 3), (3,)]] + [t]
+        # float64 throughout: the gradients must match to rounding.
+        check(report, tmp, "mlp", MLP, mlp_reference, mlp_inputs,
+              [1, 2, 3, 4], (1e-10, 1e-12), 1e-6)
+        mix_inputs = [rng.standard_normal(s).astype(np.float32)
+                      for s in [(2, 3, 4), (4,), (2, 3, 4)]]
+        # f32 sums of 16-24 terms: a few ulp each.
+        check(report, tmp, "mix", MIX, mix_reference, mix_inputs, [0, 1],
+              (1e-4, 1e-5), 2e-2)
+    report.finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+// RUN: rlx-opt %s --rlx-autodiff -split-input-file -verify-diagnostics | FileCheck %s
+
+// --rlx-autodiff adds <name>_grad returning the loss and the gradients of
+// the arguments rlx.differentiate lists, built from each op's gradient rule
+// in reverse order, after the forward computation.
+
+// A linear layer with a broadcast bias and a mean-squared loss: the bias
+// gradient sums the broadcast rows back, the weight gradient is x^T g.
+// CHECK-LABEL: func.func @linear(
+// CHECK-LABEL: func.func @linear_grad(
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<4x3xf32>, %[[W:[a-z0-9]+]]: tensor<3x2xf32>, %[[B:[a-z0-9]+]]: tensor<2xf32>, %[[Y:[a-z0-9]+]]: tensor<4x2xf32>)
+// CHECK-SAME:      -> (tensor<f32>, tensor<3x2xf32>, tensor<2xf32>)
+// CHECK:         %[[M:.*]] = rlx.matmul %[[X]], %[[W]]
+// CHECK:         %[[LOSS:.*]] = rlx.reduce mean
+// CHECK:         %[[SEED:.*]] = rlx.constant dense<1.000000e+00> : tensor<f32>
+// CHECK:         rlx.expand
+// CHECK-DAG:     %[[XT:.*]] = rlx.transpose %[[X]] [1, 0]
+// CHECK-DAG:     %[[DW:.*]] = rlx.matmul %[[XT]], %{{.*}} : (tensor<3x4xf32>, tensor<4x2xf32>) -> tensor<3x2xf32>
+// CHECK-DAG:     %[[DBS:.*]] = rlx.reduce sum %{{.*}} axes = [0] keep_dim : tensor<4x2xf32> -> tensor<1x2xf32>
+// CHECK-DAG:     %[[DB:.*]] = rlx.reshape %[[DBS]] : tensor<1x2xf32> -> tensor<2xf32>
+// CHECK:         return %[[LOSS]], %[[DW]], %[[DB]]
+func.func @linear(%x: tensor<4x3xf32>, %w: tensor<3x2xf32>, %b: tensor<2xf32>, %y: tensor<4x2xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 1, 2>} {
+  %m = rlx.matmul %x, %w : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  %p = rlx.add %m, %b : (tensor<4x2xf32>, tensor<2xf32>) -> tensor<4x2xf32>
+  %d = rlx.sub %p, %y : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %q = rlx.mul %d, %d : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %l = rlx.reduce mean %q axes = [0, 1] : tensor<4x2xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Fan-out: %x is read twice, its gradients are summed. stop_gradient passes
+// none.
+// CHECK-LABEL: func.func @fan_out_grad(
+// CHECK:         %[[T:.*]] = rlx.tanh %[[X:[a-z0-9]+]]
+// CHECK:         rlx.stop_gradient
+// CHECK:         %[[SUM:.*]] = rlx.add %{{.*}}, %{{.*}} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+// CHECK:         return %{{.*}}, %[[SUM]]
+func.func @fan_out(%x: tensor<3xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0>} {
+  %t = rlx.tanh %x : tensor<3xf32>
+  %s = rlx.stop_gradient %t : tensor<3xf32>
+  %a = rlx.mul %t, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %c = rlx.mul %a, %s : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %l = rlx.reduce sum %c axes = [0] : tensor<3xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// An argument the loss does not depend on gets a zero gradient.
+// CHECK-LABEL: func.func @unused_grad(
+// CHECK:         %[[Z:.*]] = rlx.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK:         return %{{.*}}, %{{.*}}, %[[Z]]
+func.func @unused(%x: tensor<2xf32>, %u: tensor<2xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0, 1>} {
+  %l = rlx.reduce sum %x axes = [0] : tensor<2xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @no_rule(%x: tensor<3xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0>} {
+  // expected-error @+1 {{no gradient rule for 'rlx.cummax' on the path from a differentiated argument to the loss}}
+  %c = rlx.cummax %x axis = 0 : tensor<3xf32>
+  %l = rlx.reduce sum %c axes = [0] : tensor<3xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @max_reduction(%x: tensor<3xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0>} {
+  // expected-error @+1 {{no gradient rule for this form of 'rlx.reduce'}}
+  %l = rlx.reduce max %x axes = [0] : tensor<3xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{the loss must be a floating-point scalar (rank-0 tensor), got 'tensor<3xf32>'}}
+func.func @not_scalar(%x: tensor<3xf32>) -> tensor<3xf32> attributes {rlx.differentiate = array<i64: 0>} {
+  return %x : tensor<3xf32>
+}
+
+// -----
+
+// expected-error @+1 {{rlx.differentiate names argument 2 of a function with 1}}
+func.func @bad_index(%x: tensor<3xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 2>} {
+  %l = rlx.reduce sum %x axes = [0] : tensor<3xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{argument 0 is not a floating-point tensor and has no gradient}}
+func.func @int_argument(%i: tensor<3xi32>, %x: tensor<3xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0>} {
+  %l = rlx.reduce sum %x axes = [0] : tensor<3xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
