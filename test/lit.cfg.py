@@ -29,6 +29,7 @@ tools = [
     "rlx-compile",
     "rlx-run",
     "rlx-runtime-test",
+    "rlx-cuda-test",
     ToolSubst("mlir-translate", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
