@@ -40,6 +40,7 @@ llvm_config.with_environment("RLX_BUILD_DIR", config.rlx_obj_root)
 
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))
 try:
     import subprocess
     subprocess.run(["/usr/bin/python3", "-c", "import torch, numpy"],

@@ -37,6 +37,20 @@ static bool isOnHost(Operation *op) {
          !op->getParentOfType<gpu::LaunchOp>();
 }
 
+/// Creates `build`'s op on a stream of its own and waits for it: upstream's
+/// gpu-to-llvm lowers allocations and copies only in their async form.
+template <typename OpTy>
+static OpTy createAndWait(
+    RewriterBase &rewriter, Location loc,
+    llvm::function_ref<OpTy(Type, ValueRange)> build) {
+  Type tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
+  Value start =
+      gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange()).getAsyncToken();
+  OpTy op = build(tokenType, start);
+  gpu::WaitOp::create(rewriter, loc, Type(), op.getAsyncToken());
+  return op;
+}
+
 /// Places host buffers in device memory: allocations become gpu.alloc,
 /// constants are copied into device buffers, and every such buffer is freed
 /// before the function returns. Buffers inside row loops are per-thread.
@@ -49,6 +63,19 @@ static LogicalResult placeBuffers(func::FuncOp func, RewriterBase &rewriter) {
     else if (isa<memref::GetGlobalOp>(op) && isOnHost(op))
       globals.push_back(op);
   });
+  auto allocate = [&](Location loc, MemRefType type, ValueRange dynamicSizes,
+                      ValueRange symbols) {
+    Value buffer = createAndWait<gpu::AllocOp>(
+                       rewriter, loc,
+                       [&](Type token, ValueRange dependencies) {
+                         return gpu::AllocOp::create(rewriter, loc, type,
+                                                     token, dependencies,
+                                                     dynamicSizes, symbols);
+                       })
+                       .getMemref();
+    deviceBuffers.push_back(buffer);
+    return buffer;
+  };
   for (Operation *op : allocs) {
     auto alloc = cast<memref::AllocOp>(op);
     rewriter.setInsertionPoint(alloc);
@@ -62,22 +89,22 @@ static LogicalResult placeBuffers(func::FuncOp func, RewriterBase &rewriter) {
       return alloc.emitError(
           "a buffer allocated inside host control flow cannot be placed "
           "in device memory");
-    auto device = gpu::AllocOp::create(
-        rewriter, alloc.getLoc(), alloc.getType(), /*asyncToken=*/Type(),
-        ValueRange(), alloc.getDynamicSizes(), alloc.getSymbolOperands());
-    rewriter.replaceOp(alloc, device.getMemref());
-    deviceBuffers.push_back(device.getMemref());
+    rewriter.replaceOp(alloc, allocate(alloc.getLoc(), alloc.getType(),
+                                       alloc.getDynamicSizes(),
+                                       alloc.getSymbolOperands()));
   }
   for (Operation *op : globals) {
     auto global = cast<memref::GetGlobalOp>(op);
+    Location loc = global.getLoc();
     rewriter.setInsertionPointAfter(global);
-    auto device = gpu::AllocOp::create(rewriter, global.getLoc(),
-                                       global.getType(), Type(), ValueRange(),
-                                       ValueRange(), ValueRange());
-    rewriter.replaceAllUsesWith(global.getResult(), device.getMemref());
-    gpu::MemcpyOp::create(rewriter, global.getLoc(), Type(), ValueRange(),
-                          device.getMemref(), global.getResult());
-    deviceBuffers.push_back(device.getMemref());
+    Value device = allocate(loc, global.getType(), {}, {});
+    rewriter.replaceAllUsesExcept(global.getResult(), device,
+                                  device.getDefiningOp());
+    createAndWait<gpu::MemcpyOp>(
+        rewriter, loc, [&](Type token, ValueRange dependencies) {
+          return gpu::MemcpyOp::create(rewriter, loc, token, dependencies,
+                                       device, global.getResult());
+        });
   }
   for (Block &block : func.getBody()) {
     auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
@@ -85,8 +112,11 @@ static LogicalResult placeBuffers(func::FuncOp func, RewriterBase &rewriter) {
       continue;
     rewriter.setInsertionPoint(ret);
     for (Value buffer : deviceBuffers)
-      gpu::DeallocOp::create(rewriter, ret.getLoc(), Type(), ValueRange(),
-                             buffer);
+      createAndWait<gpu::DeallocOp>(
+          rewriter, ret.getLoc(), [&](Type token, ValueRange dependencies) {
+            return gpu::DeallocOp::create(rewriter, ret.getLoc(), token,
+                                          dependencies, buffer);
+          });
   }
   return success();
 }

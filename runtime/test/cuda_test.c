@@ -2,8 +2,10 @@
  * library that is not a driver, and every failure of a fake driver.
  *
  * Usage: rlx-cuda-test FAKE_DRIVER
- * FAKE_DRIVER is the fake libcuda (fake_cuda_driver.c). Prints one line per
- * check and ends with "N passed, M failed". */
+ *        rlx-cuda-test --load-ptx FILE...
+ * FAKE_DRIVER is the fake libcuda (fake_cuda_driver.c). With --load-ptx, the
+ * real driver JIT-compiles each PTX file for device 0 (tools/gpu-check.sh).
+ * Prints one line per check and ends with "N passed, M failed". */
 #define _POSIX_C_SOURCE 200809L
 
 #include "rlx/cuda.h"
@@ -123,9 +125,53 @@ static void test_fake_driver(const char *fake) {
   unsetenv("RLX_FAKE_CUDA");
 }
 
+static char *read_file(const char *path) {
+  FILE *file = fopen(path, "rb");
+  if (!file)
+    return NULL;
+  char *text = NULL;
+  if (fseek(file, 0, SEEK_END) == 0) {
+    long size = ftell(file);
+    text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+    if (text && (fseek(file, 0, SEEK_SET) != 0 ||
+                 fread(text, 1, (size_t)size, file) != (size_t)size)) {
+      free(text);
+      text = NULL;
+    } else if (text) {
+      text[size] = '\0';
+    }
+  }
+  fclose(file);
+  return text;
+}
+
+static void load_ptx_files(int count, char **paths) {
+  rlx_cuda_context_t context = NULL;
+  if (!expect_ok(rlx_cuda_context_create(0, &context), "CUDA device 0"))
+    return;
+  printf("      device: %s\n", rlx_cuda_device_name(context));
+  for (int i = 0; i < count; ++i) {
+    char *ptx = read_file(paths[i]);
+    if (!ptx) {
+      report(false, paths[i], "cannot read the file");
+      continue;
+    }
+    rlx_cuda_module_t module = NULL;
+    if (expect_ok(rlx_cuda_module_load(context, ptx, &module), paths[i]))
+      rlx_cuda_module_unload(module);
+    free(ptx);
+  }
+  rlx_cuda_context_destroy(context);
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "--load-ptx") == 0) {
+    load_ptx_files(argc - 2, argv + 2);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+  }
   if (argc != 2) {
-    fprintf(stderr, "usage: %s FAKE_DRIVER\n", argv[0]);
+    fprintf(stderr, "usage: %s FAKE_DRIVER | --load-ptx FILE...\n", argv[0]);
     return 2;
   }
   test_missing_driver();

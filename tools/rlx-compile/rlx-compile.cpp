@@ -82,6 +82,10 @@ cl::opt<std::string> chip("chip",
 cl::opt<std::string> ptxFeatures(
     "ptx-features", cl::desc("NVPTX features for --target=cuda (PTX ISA)"),
     cl::init("+ptx80"));
+cl::opt<std::string> cudaPath(
+    "cuda-path",
+    cl::desc("CUDA toolkit whose libdevice kernels link (--target=cuda)"),
+    cl::init(""));
 cl::opt<int64_t> gpuBlockSize(
     "gpu-block-size", cl::desc("Threads per block for --target=cuda"),
     cl::init(256));
@@ -167,12 +171,20 @@ int main(int argc, char **argv) {
 
   if (emitKind == EmitKind::PTX && target != Target::Cuda)
     return fail("--emit=ptx needs --target=cuda");
+  // The host code calls MLIR's mgpu* launch functions, which the runtime
+  // does not provide yet: a linked module could not be loaded.
+  if (target == Target::Cuda &&
+      (emitKind == EmitKind::SharedObject || emitKind == EmitKind::Object))
+    return fail("--target=cuda cannot emit shared objects or object files "
+                "yet (the runtime cannot launch them); use --emit=ptx, "
+                "--emit=mlir or --emit=llvm");
   PassManager pm(&context);
   if (target == Target::Cuda) {
     rlx::GpuPipelineOptions pipelineOptions;
     pipelineOptions.chip = chip;
     pipelineOptions.features = ptxFeatures;
     pipelineOptions.blockSize = gpuBlockSize;
+    pipelineOptions.cudaPath = cudaPath;
     pipelineOptions.formRegions = !noFuse;
     rlx::buildGpuPipeline(pm, pipelineOptions);
   } else {

@@ -50,4 +50,16 @@ def RlxMapToGpu : Pass<"rlx-map-to-gpu", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def RlxCheckGpuBinaries : Pass<"rlx-check-gpu-binaries", "::mlir::ModuleOp"> {
+  let summary = "Reject PTX that calls functions it does not define";
+  let description = [{
+    Runs after `gpu-module-to-binary` with PTX (`isa`) objects. Kernels
+    call libdevice for math functions (`__nv_expf`, `__nv_erff`, ...);
+    when the CUDA toolkit's libdevice was not found, the PTX keeps
+    `.extern .func` declarations that ptxas and the driver reject. Each
+    such module is an error naming the function, so a missing toolkit
+    fails compilation instead of producing unloadable code.
+  }];
+}
+
 #endif // RLX_GPU_PASSES_TD

@@ -53,6 +53,12 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "features",
       llvm::cl::desc("NVPTX target features, e.g. the PTX ISA version"),
       llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit whose libdevice kernels link (default: "
+                     "the one found at configure time, else $CUDA_ROOT, "
+                     "$CUDA_HOME or $CUDA_PATH)"),
+      llvm::cl::init("")};
   PassOptions::Option<int64_t> blockSize{
       *this, "block-size",
       llvm::cl::desc("Threads per block: elements (or rows) per tile"),
@@ -70,9 +76,10 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
 /// rlx on tensors to kernels in PTX and host code in the LLVM dialect:
 /// rlx-check-gpu-support, rlx-export-abi, rlx-fuse, rlx-to-linalg,
 /// elementwise fusion, bufferization with results as out-parameters,
-/// rlx-map-to-gpu, then upstream's gpu-lower-to-nvvm-pipeline with PTX
-/// (`isa`) as the embedded binary format, ending with the runtime's
-/// `rlx_invoke_*` entry points. Function arguments are device buffers.
+/// rlx-map-to-gpu, then the passes of upstream's gpu-lower-to-nvvm-pipeline
+/// with PTX (`isa`) as the embedded binary format and libdevice from
+/// `cuda-path`, rlx-check-gpu-binaries, and the runtime's `rlx_invoke_*`
+/// entry points. Function arguments are device buffers.
 void buildGpuPipeline(OpPassManager &pm, const GpuPipelineOptions &options);
 
 /// The fusion pipeline, `rlx-fuse`: rlx-fuse-patterns, then
