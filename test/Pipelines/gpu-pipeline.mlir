@@ -1,3 +1,4 @@
+// REQUIRES: cuda-toolkit
 // RUN: rlx-opt %s --rlx-gpu-pipeline | FileCheck %s
 // RUN: rlx-opt %s --rlx-gpu-pipeline | FileCheck %s --check-prefix=BIN
 // RUN: rlx-opt %s --rlx-gpu-pipeline="chip=sm_90 block-size=128" | FileCheck %s --check-prefix=SM90
