@@ -29,6 +29,7 @@ tools = [
     "rlx-compile",
     "rlx-run",
     "rlx-runtime-test",
+    "rlx-cuda-test",
     ToolSubst("mlir-translate", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
@@ -39,6 +40,11 @@ llvm_config.with_environment("RLX_BUILD_DIR", config.rlx_obj_root)
 
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))
+# GPU kernels link libdevice from the CUDA toolkit found at configure time.
+if config.cuda_path and os.path.exists(
+        os.path.join(config.cuda_path, "nvvm", "libdevice", "libdevice.10.bc")):
+    config.available_features.add("cuda-toolkit")
 try:
     import subprocess
     subprocess.run(["/usr/bin/python3", "-c", "import torch, numpy"],

@@ -86,4 +86,8 @@ void mlir::rlx::registerRlxPipelines() {
       "rlx-cpu-pipeline",
       "Lower rlx to the LLVM dialect for CPUs, with the runtime's C ABI",
       buildCpuPipeline);
+  PassPipelineRegistration<GpuPipelineOptions>(
+      "rlx-gpu-pipeline",
+      "Lower rlx to PTX kernels and LLVM host code for NVIDIA GPUs",
+      buildGpuPipeline);
 }

@@ -6,7 +6,12 @@
 // (clang-22 by default). The result exports `rlx_manifest` and one
 // `rlx_invoke_<name>` per public function (docs/runtime.md).
 //
+// With --target=cuda the GPU pipeline runs instead: kernels become PTX for
+// --chip, embedded in the host module; --emit=ptx writes the PTX itself
+// (docs/gpu.md).
+//
 //===----------------------------------------------------------------------===//
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -16,6 +21,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
@@ -43,7 +49,8 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
-enum class EmitKind { SharedObject, Object, LLVMIR, MLIR };
+enum class EmitKind { SharedObject, Object, LLVMIR, MLIR, PTX };
+enum class Target { Cpu, Cuda };
 
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
                                cl::Required);
@@ -60,7 +67,28 @@ cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::Object, "obj", "object file"),
                clEnumValN(EmitKind::LLVMIR, "llvm", "optimized LLVM IR"),
                clEnumValN(EmitKind::MLIR, "mlir",
-                          "the LLVM dialect after the pipeline")));
+                          "the LLVM dialect after the pipeline"),
+               clEnumValN(EmitKind::PTX, "ptx",
+                          "the kernels' PTX (--target=cuda), each module "
+                          "after a `//--- NAME.ptx` line")));
+cl::opt<Target> target(
+    "target", cl::desc("What the module runs on"), cl::init(Target::Cpu),
+    cl::values(clEnumValN(Target::Cpu, "cpu", "the host CPU"),
+               clEnumValN(Target::Cuda, "cuda",
+                          "NVIDIA GPUs: PTX kernels launched by host code")));
+cl::opt<std::string> chip("chip",
+                          cl::desc("GPU architecture for --target=cuda"),
+                          cl::init("sm_80"));
+cl::opt<std::string> ptxFeatures(
+    "ptx-features", cl::desc("NVPTX features for --target=cuda (PTX ISA)"),
+    cl::init("+ptx80"));
+cl::opt<std::string> cudaPath(
+    "cuda-path",
+    cl::desc("CUDA toolkit whose libdevice kernels link (--target=cuda)"),
+    cl::init(""));
+cl::opt<int64_t> gpuBlockSize(
+    "gpu-block-size", cl::desc("Threads per block for --target=cuda"),
+    cl::init(256));
 cl::opt<bool> noFuse("no-fuse",
                      cl::desc("Disable fusion (rlx regions, linalg "
                               "elementwise fusion, epilogue fusion)"),
@@ -122,6 +150,7 @@ int main(int argc, char **argv) {
   registry.insert<rlx::RlxDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  registerAllGPUToLLVMIRTranslations(registry);
   MLIRContext context(registry);
   // Diagnostics point at the user's source; a dump of the op in generic form
   // would only bury them.
@@ -140,15 +169,34 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
+  if (emitKind == EmitKind::PTX && target != Target::Cuda)
+    return fail("--emit=ptx needs --target=cuda");
+  // The host code calls MLIR's mgpu* launch functions, which the runtime
+  // does not provide yet: a linked module could not be loaded.
+  if (target == Target::Cuda &&
+      (emitKind == EmitKind::SharedObject || emitKind == EmitKind::Object))
+    return fail("--target=cuda cannot emit shared objects or object files "
+                "yet (the runtime cannot launch them); use --emit=ptx, "
+                "--emit=mlir or --emit=llvm");
   PassManager pm(&context);
-  rlx::CpuPipelineOptions pipelineOptions;
-  pipelineOptions.fuseElementwise = !noFuse;
-  pipelineOptions.formRegions = !noFuse;
-  pipelineOptions.fuseEpilogues = !noFuse;
-  pipelineOptions.kernelReport = kernelReport;
-  pipelineOptions.attentionQueryTile = attentionQueryTile;
-  pipelineOptions.attentionKeyTile = attentionKeyTile;
-  rlx::buildCpuPipeline(pm, pipelineOptions);
+  if (target == Target::Cuda) {
+    rlx::GpuPipelineOptions pipelineOptions;
+    pipelineOptions.chip = chip;
+    pipelineOptions.features = ptxFeatures;
+    pipelineOptions.blockSize = gpuBlockSize;
+    pipelineOptions.cudaPath = cudaPath;
+    pipelineOptions.formRegions = !noFuse;
+    rlx::buildGpuPipeline(pm, pipelineOptions);
+  } else {
+    rlx::CpuPipelineOptions pipelineOptions;
+    pipelineOptions.fuseElementwise = !noFuse;
+    pipelineOptions.formRegions = !noFuse;
+    pipelineOptions.fuseEpilogues = !noFuse;
+    pipelineOptions.kernelReport = kernelReport;
+    pipelineOptions.attentionQueryTile = attentionQueryTile;
+    pipelineOptions.attentionKeyTile = attentionKeyTile;
+    rlx::buildCpuPipeline(pm, pipelineOptions);
+  }
   if (failed(pm.run(*module)))
     return 1;
 
@@ -161,6 +209,20 @@ int main(int argc, char **argv) {
     file->keep();
     return true;
   };
+  if (emitKind == EmitKind::PTX)
+    return writeOutput(
+               [&](llvm::raw_ostream &os) {
+                 module->walk([&](gpu::BinaryOp binary) {
+                   for (Attribute attr : binary.getObjects()) {
+                     auto object = cast<gpu::ObjectAttr>(attr);
+                     os << "//--- " << binary.getSymName() << ".ptx\n"
+                        << object.getObject().getValue().rtrim('\0');
+                   }
+                 });
+               },
+               outputFile)
+               ? 0
+               : fail(error);
   if (emitKind == EmitKind::MLIR)
     return writeOutput([&](llvm::raw_ostream &os) { module->print(os); },
                        outputFile)

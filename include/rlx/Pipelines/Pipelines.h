@@ -45,11 +45,48 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 /// with the runtime's `rlx_invoke_*` entry points.
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
+struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("NVIDIA GPU architecture (sm_80, sm_90)"),
+      llvm::cl::init("sm_80")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("NVPTX target features, e.g. the PTX ISA version"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit whose libdevice kernels link (default: "
+                     "the one found at configure time, else $CUDA_ROOT, "
+                     "$CUDA_HOME or $CUDA_PATH)"),
+      llvm::cl::init("")};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("Threads per block: elements (or rows) per tile"),
+      llvm::cl::init(256)};
+  PassOptions::Option<bool> formRegions{
+      *this, "form-regions",
+      llvm::cl::desc("Group rlx chains into rlx.region kernels"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("Optimization level of the NVPTX code generator"),
+      llvm::cl::init(2)};
+};
+
+/// rlx on tensors to kernels in PTX and host code in the LLVM dialect:
+/// rlx-check-gpu-support, rlx-export-abi, rlx-fuse, rlx-to-linalg,
+/// elementwise fusion, bufferization with results as out-parameters,
+/// rlx-map-to-gpu, then the passes of upstream's gpu-lower-to-nvvm-pipeline
+/// with PTX (`isa`) as the embedded binary format and libdevice from
+/// `cuda-path`, rlx-check-gpu-binaries, and the runtime's `rlx_invoke_*`
+/// entry points. Function arguments are device buffers.
+void buildGpuPipeline(OpPassManager &pm, const GpuPipelineOptions &options);
+
 /// The fusion pipeline, `rlx-fuse`: rlx-fuse-patterns, then
 /// rlx-form-regions, on every function.
 void buildFusionPipeline(OpPassManager &pm);
 
-/// Registers `rlx-cpu-pipeline` and `rlx-fuse`.
+/// Registers `rlx-cpu-pipeline`, `rlx-gpu-pipeline` and `rlx-fuse`.
 void registerRlxPipelines();
 
 } // namespace rlx

@@ -1,0 +1,77 @@
+//===- GpuPipeline.cpp - rlx to PTX kernels and host code -----------------===//
+#include "rlx/Pipelines/Pipelines.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "rlx/Conversion/Passes.h"
+#include "rlx/Gpu/Passes.h"
+#include "rlx/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
+                                 const GpuPipelineOptions &options) {
+  // Fail on what the GPU path cannot compile while the rlx ops still exist
+  // to be named.
+  pm.addPass(createRlxCheckGpuSupport());
+  pm.addPass(createRlxExportAbi());
+  if (options.formRegions)
+    buildFusionPipeline(pm);
+  pm.addNestedPass<func::FuncOp>(createRlxToLinalg());
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCSEPass());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createCanonicalizerPass());
+
+  pm.addNestedPass<func::FuncOp>(createRlxMapToGpu({options.blockSize}));
+  pm.addPass(createCanonicalizerPass());
+
+  // Upstream's gpu-lower-to-nvvm-pipeline, spelled out so that
+  // gpu-module-to-binary gets the toolkit whose libdevice it links.
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  binary.toolkitPath =
+      options.cudaPath.empty() ? RLX_DEFAULT_CUDA_PATH : options.cudaPath.getValue();
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createRlxCheckGpuBinaries());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createRlxEmitInvokeWrappers());
+  pm.addPass(createCanonicalizerPass());
+}

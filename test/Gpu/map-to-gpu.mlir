@@ -1,0 +1,157 @@
+// RUN: rlx-opt %s --rlx-map-to-gpu --canonicalize --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: rlx-opt %s --rlx-map-to-gpu="block-size=128" --canonicalize --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=B128
+// RUN: not rlx-opt %s --rlx-map-to-gpu="block-size=0" --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD-SIZE
+
+// An elementwise op with a broadcast input: the 64x1000 iterations are
+// collapsed and tiled by 256 (128): 250 (500) blocks, a bounds check for the
+// last tile, the 2-d position recovered from the linear one.
+// CHECK-LABEL: func.func @elementwise
+// CHECK-DAG:     %[[N:.*]] = arith.constant 64000 : index
+// CHECK-DAG:     %[[THREADS:.*]] = arith.constant 256 : index
+// CHECK-DAG:     %[[BLOCKS:.*]] = arith.constant 250 : index
+// CHECK:         gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCKS]], %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[THREADS]], %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK:           %[[LIN:.*]] = arith.addi %[[TX]], %{{.*}} : index
+// CHECK:           arith.cmpi ult, %{{.*}}, %[[N]] : index
+// CHECK:           scf.if
+// CHECK:             %[[COL:.*]] = arith.remsi %[[LIN]], %c1000 : index
+// CHECK:             %[[ROW:.*]] = arith.divsi %[[LIN]], %c1000 : index
+// CHECK:             memref.load %arg0[%[[ROW]], %[[COL]]]
+// CHECK:             memref.load %arg1[%[[COL]]]
+// CHECK:             memref.store %{{.*}}, %arg2[%[[ROW]], %[[COL]]]
+// CHECK:           gpu.terminator
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
+// B128-LABEL:  func.func @elementwise
+// B128-DAG:      %[[THREADS:.*]] = arith.constant 128 : index
+// B128-DAG:      %[[BLOCKS:.*]] = arith.constant 500 : index
+// B128:          gpu.launch blocks({{.*}}) in (%{{.*}} = %[[BLOCKS]], {{.*}}) threads({{.*}}) in (%{{.*}} = %[[THREADS]],
+// BAD-SIZE:    error: block-size must be positive
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @elementwise(%x: memref<64x1000xf32>, %b: memref<1000xf32>, %o: memref<64x1000xf32>) {
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b : memref<64x1000xf32>, memref<1000xf32>) outs(%o : memref<64x1000xf32>) {
+  ^bb0(%a: f32, %c: f32, %out: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#red = affine_map<(d0, d1) -> (d0)>
+// A row reduction: one thread per row (64 rows, fewer than a block), the
+// reduced axis a loop in the thread.
+// CHECK-LABEL: func.func @reduce_rows
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-NEXT:      scf.for %[[K:.*]] = %c0 to %c300 step %c1 {
+// CHECK-NEXT:        memref.load %arg0[%[[TX]], %[[K]]]
+func.func @reduce_rows(%x: memref<64x300xf32>, %o: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x300xf32>) outs(%o : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#all = affine_map<(d0, d1) -> ()>
+// A full reduction: one single-thread kernel.
+// CHECK-LABEL: func.func @reduce_all
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c16
+// CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c8
+func.func @reduce_all(%x: memref<16x8xf32>, %o: memref<f32>) {
+  linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%x : memref<16x8xf32>) outs(%o : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.maximumf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+memref.global "private" constant @cst : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+// The constant is copied to a device buffer, the temporary lives in device
+// memory, the copy to the result is a kernel, and both buffers are freed.
+// CHECK-LABEL: func.func @buffers
+// CHECK:         %[[CST:.*]] = memref.get_global @cst
+// CHECK:         %[[DCST:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<4xf32>
+// CHECK:         gpu.memcpy async [%{{.*}}] %[[DCST]], %[[CST]]
+// CHECK:         %[[TMP:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<4xf32>
+// CHECK:         gpu.launch
+// CHECK:           memref.load %[[DCST]]
+// CHECK:           memref.store %{{.*}}, %[[TMP]]
+// CHECK:         gpu.launch
+// CHECK:           memref.load %[[TMP]]
+// CHECK:           memref.store %{{.*}}, %arg1
+// CHECK:         gpu.dealloc async [%{{.*}}] %[[TMP]]
+// CHECK:         gpu.dealloc async [%{{.*}}] %[[DCST]]
+// CHECK:         return
+func.func @buffers(%x: memref<4xf32>, %o: memref<4xf32>) {
+  %c = memref.get_global @cst : memref<4xf32>
+  %t = memref.alloc() : memref<4xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x, %c : memref<4xf32>, memref<4xf32>) outs(%t : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %s = arith.mulf %a, %b : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %t, %o : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+// A row loop: one row per thread, its buffer in the thread's local memory,
+// its ops sequential loops.
+// CHECK-LABEL: func.func @rows
+// CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-NEXT:      %[[BUF:.*]] = memref.alloca() : memref<512xf32>
+// CHECK:           scf.for
+// CHECK:             memref.store %{{.*}}, %[[BUF]]
+// CHECK:           scf.for
+// CHECK:             memref.load %[[BUF]]
+// CHECK-NOT:     memref.alloc(
+func.func @rows(%x: memref<32x512xf32>, %o: memref<32x512xf32>) {
+  scf.forall (%r) in (32) {
+    %buf = memref.alloc() : memref<512xf32>
+    %in = memref.subview %x[%r, 0] [1, 512] [1, 1] : memref<32x512xf32> to memref<512xf32, strided<[1], offset: ?>>
+    %out = memref.subview %o[%r, 0] [1, 512] [1, 1] : memref<32x512xf32> to memref<512xf32, strided<[1], offset: ?>>
+    linalg.copy ins(%in : memref<512xf32, strided<[1], offset: ?>>) outs(%buf : memref<512xf32>)
+    linalg.copy ins(%buf : memref<512xf32>) outs(%out : memref<512xf32, strided<[1], offset: ?>>)
+  }
+  return
+}
+
+// -----
+
+// Memory accesses that no kernel covers are errors, never host code over
+// device memory.
+func.func @host_read(%x: memref<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'memref.load' would access device memory from the host}}
+  %v = memref.load %x[%c0] : memref<4xf32>
+  return %v : f32
+}
+
+// -----
+
+func.func @host_loop_alloc(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{a buffer allocated inside host control flow cannot be placed in device memory}}
+    %t = memref.alloc() : memref<4xf32>
+  }
+  return
+}

@@ -1,0 +1,52 @@
+// Kernels the GPU tests compile: each function is one case of the suite
+// (gpu-pipeline.mlir checks the stages, gpu-ptx.test the PTX).
+
+// An elementwise chain: one fused region, one kernel.
+func.func @chain(%x: tensor<64x1000xf32>, %y: tensor<64x1000xf32>) -> tensor<64x1000xf32> {
+  %0 = rlx.add %x, %y : (tensor<64x1000xf32>, tensor<64x1000xf32>) -> tensor<64x1000xf32>
+  %1 = rlx.gelu %0 : tensor<64x1000xf32>
+  %2 = rlx.tanh %1 : tensor<64x1000xf32>
+  return %2 : tensor<64x1000xf32>
+}
+
+// A broadcast add in f16.
+func.func @broadcast_add(%x: tensor<8x128x64xf16>, %b: tensor<64xf16>) -> tensor<8x128x64xf16> {
+  %0 = rlx.add %x, %b : (tensor<8x128x64xf16>, tensor<64xf16>) -> tensor<8x128x64xf16>
+  return %0 : tensor<8x128x64xf16>
+}
+
+// Row regions.
+func.func @softmax(%x: tensor<32x512xf32>) -> tensor<32x512xf32> {
+  %0 = rlx.softmax %x axis = 1 : tensor<32x512xf32>
+  return %0 : tensor<32x512xf32>
+}
+
+func.func @layer_norm(%x: tensor<16x256xbf16>, %g: tensor<256xbf16>, %b: tensor<256xbf16>) -> tensor<16x256xbf16> {
+  %0 = rlx.layer_norm %x, %g, %b axis = 1 eps = 1.0e-5 : (tensor<16x256xbf16>, tensor<256xbf16>, tensor<256xbf16>) -> tensor<16x256xbf16>
+  return %0 : tensor<16x256xbf16>
+}
+
+// A contraction with a bias epilogue.
+func.func @matmul(%a: tensor<128x96xf32>, %w: tensor<96x64xf32>, %b: tensor<64xf32>) -> tensor<128x64xf32> {
+  %0 = rlx.matmul %a, %w : (tensor<128x96xf32>, tensor<96x64xf32>) -> tensor<128x64xf32>
+  %1 = rlx.add %0, %b : (tensor<128x64xf32>, tensor<64xf32>) -> tensor<128x64xf32>
+  return %1 : tensor<128x64xf32>
+}
+
+// Reductions: over rows, and of everything to a scalar.
+func.func @reduce_rows(%x: tensor<64x300xf32>) -> tensor<64xf32> {
+  %0 = rlx.reduce sum %x axes = [1] : tensor<64x300xf32> -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}
+
+func.func @reduce_all(%x: tensor<16x8xf32>) -> tensor<f32> {
+  %0 = rlx.reduce max %x axes = [0, 1] : tensor<16x8xf32> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// A constant operand is copied to the device.
+func.func @constant_scale(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = rlx.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %0 = rlx.mul %x, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
