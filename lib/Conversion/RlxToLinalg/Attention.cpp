@@ -535,8 +535,7 @@ SmallVector<Value> AttentionBuilder::attendKeyTile(
   Value kTile = extractTile(k, batchIndex, kvHead, keyStart, length, headDim);
   Value vTile = extractTile(v, batchIndex, kvHead, keyStart, length, vHeadDim);
   Value scores = mapScores(computeProducts(qTile, transposeTile(kTile)),
-                           batchIndex, head,
-                           queryStart, keyStart, {},
+                           batchIndex, head, queryStart, keyStart, {},
                            [](ScalarBuilder &, Value score, ValueRange) {
                              return score;
                            });
