@@ -1,5 +1,6 @@
 # The two entry points of the README:
-#   make demo   set up, build, compile examples/mlp.mlir and run it
+#   make demo   set up, build, compile examples/mlp.mlir and
+#               examples/transformer_block.mlir and run them
 #   make check  set up, build, run every test
 BUILD_DIR ?= build
 LLVM_DIR ?= /usr/lib/llvm-22
@@ -27,6 +28,9 @@ demo: build
 	$(BUILD_DIR)/bin/rlx-compile examples/mlp.mlir -o $(BUILD_DIR)/mlp.so
 	$(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/mlp.so --list
 	$(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/mlp.so --random 0 --bench 200
+	$(BUILD_DIR)/bin/rlx-compile examples/transformer_block.mlir -o $(BUILD_DIR)/transformer_block.so
+	$(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/transformer_block.so --list
+	$(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/transformer_block.so --random 0 --bench 20
 
 clean:
 	rm -rf $(BUILD_DIR)

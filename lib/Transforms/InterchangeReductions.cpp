@@ -53,11 +53,17 @@ struct RlxInterchangeReductionsPass
     for (linalg::LinalgOp op : contractions) {
       SmallVector<unsigned> order = *getContiguousInnerOrder(op);
       rewriter.setInsertionPoint(op);
-      FailureOr<linalg::GenericOp> generic =
-          linalg::generalizeNamedOp(rewriter, op);
-      if (failed(generic))
-        continue;
-      (void)linalg::interchangeGenericOp(rewriter, *generic, order);
+      // Named contractions are generalized first; generics (the attention
+      // tiles' contractions, dot_general) are interchanged as they are.
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      if (!generic) {
+        FailureOr<linalg::GenericOp> generalized =
+            linalg::generalizeNamedOp(rewriter, op);
+        if (failed(generalized))
+          continue;
+        generic = *generalized;
+      }
+      (void)linalg::interchangeGenericOp(rewriter, generic, order);
     }
   }
 };

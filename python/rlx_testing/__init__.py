@@ -63,6 +63,11 @@ TOLERANCES = {
 # Integer and bool outputs, and cases with tol="exact" (data movement, casts,
 # rounding functions), must match bit for bit (NaN matches NaN; -0.0 == 0.0).
 
+# A hang guard, not a speed check: a suite's module (e.g. the 48 attention
+# functions of E2E/attention.py, ~25 s of CPU) takes several times its CPU
+# time on a shared, loaded machine.
+COMPILE_TIMEOUT_S = 300
+
 _NP_TO_MLIR = {np.float16: "f16", np.float32: "f32", np.float64: "f64",
                np.int8: "i8", np.int16: "i16", np.int32: "i32",
                np.int64: "i64", np.bool_: "i1"}
@@ -236,9 +241,10 @@ class Suite:
             proc = subprocess.run([os.path.join(TOOLS, "rlx-compile"),
                                    path + ".mlir", "-o", path + ".so"]
                                   + self.compile_args,
-                                  capture_output=True, text=True, timeout=300)
+                                  capture_output=True, text=True,
+                                  timeout=COMPILE_TIMEOUT_S)
         except subprocess.TimeoutExpired:
-            return "rlx-compile timed out after 300 s"
+            return f"rlx-compile timed out after {COMPILE_TIMEOUT_S} s"
         return None if proc.returncode == 0 else _failure("rlx-compile", proc)
 
     def run(self):

@@ -1,5 +1,7 @@
 """Inputs and PyTorch references for the bundled examples (examples/*.mlir),
 shared by their end-to-end checks and the fusion tests."""
+import math
+
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -45,3 +47,73 @@ def cnn_reference(x, w1, gamma, beta, mean, var, w2, w3, b3):
     y = F.conv2d(y, w2, stride=2, padding=1)
     y = F.adaptive_avg_pool2d(y, 1).flatten(1)
     return torch.softmax(y @ w3 + b3, dim=-1)
+
+
+# examples/transformer_block.mlir: batch, sequence, model dimension, query
+# heads, key/value heads, head dimension, MLP hidden size, rms_norm eps.
+BLOCK = dict(batch=2, seq=32, dim=128, heads=8, kv_heads=2, head_dim=16,
+             hidden=256, eps=1e-5)
+
+
+def transformer_block_inputs(seed):
+    """x [2, 32, 128], the two rms_norm gains near 1, projections scaled like
+    trained layers (unit-variance activations), and rope's cos/sin tables for
+    positions 0..31 with Llama's frequencies 10000^(-2i / head_dim)."""
+    b = BLOCK
+    rng = np.random.default_rng(seed)
+    normal = lambda *s: rng.standard_normal(s).astype(np.float32)
+    dim, hidden = b["dim"], b["hidden"]
+    qkv = (b["heads"] + 2 * b["kv_heads"]) * b["head_dim"]
+    half = b["head_dim"] // 2
+    angles = np.arange(b["seq"])[:, None] * 10000.0 ** (
+        -np.arange(half) / half)
+    return [
+        normal(b["batch"], b["seq"], dim),
+        1 + 0.1 * normal(dim),
+        normal(dim, qkv) / np.sqrt(dim),
+        np.cos(angles).astype(np.float32),
+        np.sin(angles).astype(np.float32),
+        normal(dim, dim) / np.sqrt(dim),
+        1 + 0.1 * normal(dim),
+        normal(dim, 2 * hidden) / np.sqrt(dim),
+        normal(hidden, dim) / np.sqrt(hidden),
+    ]
+
+
+def rms_norm(x, gamma, eps):
+    """rlx.rms_norm over the last axis (PyTorch 1.13 has no F.rms_norm)."""
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * gamma
+
+
+def rope_neox(x, cos, sin, head_dim):
+    """rlx.rope neox with n_rot = head_dim on [B, S, heads * head_dim]: in
+    each head, pair i is (i, i + head_dim / 2), rotated by position s's
+    angle i."""
+    shape = x.shape
+    heads = x.reshape(*shape[:-1], -1, head_dim)
+    a, b = heads[..., :head_dim // 2], heads[..., head_dim // 2:]
+    c, s = cos[:, None, :], sin[:, None, :]  # [S, 1, half]: every head
+    return torch.cat([a * c - b * s, b * c + a * s], -1).reshape(shape)
+
+
+def transformer_block_reference(x, attn_norm, wqkv, cos, sin, wo, mlp_norm,
+                                wug, wdown):
+    b = BLOCK
+    heads, kv_heads, d = b["heads"], b["kv_heads"], b["head_dim"]
+    batch, seq = x.shape[:2]
+    qkv = rms_norm(x, attn_norm, b["eps"]) @ wqkv
+    q, k, v = qkv.split([heads * d, kv_heads * d, kv_heads * d], -1)
+    q = rope_neox(q, cos, sin, d).reshape(batch, seq, heads, d)
+    k = rope_neox(k, cos, sin, d).reshape(batch, seq, kv_heads, d)
+    v = v.reshape(batch, seq, kv_heads, d)
+    # Causal grouped-query attention written out, [B, H, S, D].
+    group = heads // kv_heads
+    q, k, v = (t.transpose(1, 2) for t in (q, k, v))
+    k, v = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
+    scores = q @ k.transpose(-1, -2) / math.sqrt(d)
+    future = torch.ones(seq, seq, dtype=torch.bool).triu(1)
+    p = torch.softmax(scores.masked_fill(future, float("-inf")), -1)
+    a = (p @ v).transpose(1, 2).reshape(batch, seq, heads * d)
+    h = x + a @ wo
+    up, gate = (rms_norm(h, mlp_norm, b["eps"]) @ wug).chunk(2, -1)
+    return h + (F.silu(gate) * up) @ wdown

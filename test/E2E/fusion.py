@@ -17,7 +17,8 @@ import torch.nn.functional as F
 
 from rlx_testing import SRC_ROOT, Report
 from rlx_testing.examples import (cnn_inputs, cnn_reference, mlp_inputs,
-                                  mlp_reference)
+                                  mlp_reference, transformer_block_inputs,
+                                  transformer_block_reference)
 from rlx_testing.fusion import Case, run_case
 
 
@@ -174,6 +175,14 @@ def main():
             Case("cnn", f"{SRC_ROOT}/examples/cnn.mlir", "cnn",
                  [cnn_inputs(s) for s in (0, 1, 2)], cnn_reference, (1e-5, 1e-6),
                  fused_ops=["rlx.matmul_bias_act"]),
+            # Tolerance: test/Examples/Inputs/check_example.py.
+            Case("transformer_block",
+                 f"{SRC_ROOT}/examples/transformer_block.mlir",
+                 "transformer_block",
+                 [transformer_block_inputs(s) for s in (0, 1)],
+                 transformer_block_reference, (1e-5, 2.5e-5),
+                 fused_ops=["rlx.swiglu", "rlx.matmul_residual",
+                            "rlx.residual_rms_norm"]),
             Case("chain_f32", module("chain_f32", ARITH), "chain",
                  [chain_draw(s, np.float32) for s in (0, 1, 2)], arith_ref,
                  (1e-5, 1e-6)),

@@ -171,13 +171,13 @@ def RlxInterchangeReductions
   let summary = "Make the contiguous parallel loop of contractions innermost";
   let description = [{
     Runs on linalg on tensors. A contraction (matmul, batched matmul,
-    convolution, dot_general) lowers to loops in its iterator order, which
-    puts the reduction innermost: a dot product per output element, reading
-    one operand with a stride. When the last parallel loop indexes only the
-    last dimension of every operand that uses it (the output's columns and
-    the right-hand side's rows), this pass generalizes the op and moves that
-    loop innermost, after the reductions: the inner loop then streams
-    contiguous rows and vectorizes. Each output element still accumulates
+    convolution, dot_general, attention's tile products) lowers to loops in
+    its iterator order, which puts the reduction innermost: a dot product per
+    output element, reading one operand with a stride. When the last
+    parallel loop indexes only the last dimension of every operand that uses
+    it (the output's columns and the right-hand side's rows), this pass
+    moves that loop innermost, after the reductions (generalizing a named
+    op first): the inner loop then streams contiguous rows and vectorizes. Each output element still accumulates
     over the reduction loops in the same order, so results are bit-identical.
   }];
 }

@@ -183,8 +183,10 @@ private:
   SmallVector<OpFoldResult> getBiasOffsets(Value batchIndex, Value head,
                                            Value queryStart, Value keyStart);
 
-  /// q_tile · k_tileᵀ in the computation type.
-  Value computeProducts(Value qTile, Value kTile);
+  /// `tile` [rows, columns] transposed to [columns, rows].
+  Value transposeTile(Value tile);
+  /// q_tile · k_tileᵀ in the computation type, from k_tileᵀ ([D, Tk]).
+  Value computeProducts(Value qTile, Value kTileTransposed);
   /// A [Tq, Tk] generic over `products` (q · k) that computes each score
   /// (scaled, capped, biased, masked to -inf) and yields `finish(score,
   /// rowArgs)`, where `rowArgs` are the elements of `rowInputs` ([Tq] each)
@@ -211,10 +213,14 @@ private:
   SmallVector<Value> backwardKeyTile(ValueRange carried, Value batchIndex,
                                      Value kvHead, Value keyStart,
                                      int64_t keyLength);
+  /// kTile and the transposed k and v tiles ([D, Tk], [Dv, Tk]) of the key
+  /// tile, made once for all its query tiles.
   SmallVector<Value> backwardTilePair(ValueRange carried, Value batchIndex,
-                                      Value head, Value kTile, Value vTile,
-                                      Value keyStart, int64_t keyLength,
-                                      Value queryStart, int64_t queryLength);
+                                      Value head, Value kTile,
+                                      Value kTileTransposed,
+                                      Value vTileTransposed, Value keyStart,
+                                      int64_t keyLength, Value queryStart,
+                                      int64_t queryLength);
 
   OpBuilder &b;
   Location loc;
@@ -360,12 +366,27 @@ AttentionBuilder::getBiasOffsets(Value batchIndex, Value head,
           shape[1] == 1 ? zero : OpFoldResult(head), queryStart, keyStart};
 }
 
-Value AttentionBuilder::computeProducts(Value qTile, Value kTile) {
+Value AttentionBuilder::transposeTile(Value tile) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  auto transposedType = RankedTensorType::get(
+      {type.getDimSize(1), type.getDimSize(0)}, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, tile,
+                                     createEmptyTensor(b, loc, transposedType),
+                                     ArrayRef<int64_t>{1, 0})
+      .getResult()
+      .front();
+}
+
+Value AttentionBuilder::computeProducts(Value qTile, Value kTileTransposed) {
   int64_t queryLength = cast<RankedTensorType>(qTile.getType()).getDimSize(0);
-  int64_t keyLength = cast<RankedTensorType>(kTile.getType()).getDimSize(0);
-  // products[i, j] = sum_d q[i, d] * k[j, d], loops (i, j, d).
+  int64_t keyLength =
+      cast<RankedTensorType>(kTileTransposed.getType()).getDimSize(1);
+  // products[i, j] = sum_d q[i, d] * kᵀ[d, j], loops (i, j, d). Reading kᵀ
+  // lets --rlx-interchange-reductions make the key loop j innermost, where
+  // kᵀ and the products are contiguous, so it vectorizes; each product
+  // still sums over d in order.
   return accumulateProduct(
-      b, loc, qTile, {0, 2}, kTile, {1, 2},
+      b, loc, qTile, {0, 2}, kTileTransposed, {2, 1},
       zeros(RankedTensorType::get({queryLength, keyLength}, computeType)));
 }
 
@@ -513,8 +534,8 @@ SmallVector<Value> AttentionBuilder::attendKeyTile(
     Value queryStart, Value keyStart, int64_t length) {
   Value kTile = extractTile(k, batchIndex, kvHead, keyStart, length, headDim);
   Value vTile = extractTile(v, batchIndex, kvHead, keyStart, length, vHeadDim);
-  Value scores = mapScores(computeProducts(qTile, kTile), batchIndex, head,
-                           queryStart, keyStart, {},
+  Value scores = mapScores(computeProducts(qTile, transposeTile(kTile)),
+                           batchIndex, head, queryStart, keyStart, {},
                            [](ScalarBuilder &, Value score, ValueRange) {
                              return score;
                            });
@@ -665,9 +686,9 @@ AttentionBuilder::buildForward(RankedTensorType outType,
 /// carried: dq (computation type, q's layout), the bias gradient when there
 /// is one, then the key tile's dk and dv accumulators.
 SmallVector<Value> AttentionBuilder::backwardTilePair(
-    ValueRange carried, Value batchIndex, Value head, Value kTile, Value vTile,
-    Value keyStart, int64_t keyLength, Value queryStart,
-    int64_t queryLength) {
+    ValueRange carried, Value batchIndex, Value head, Value kTile,
+    Value kTileTransposed, Value vTileTransposed, Value keyStart,
+    int64_t keyLength, Value queryStart, int64_t queryLength) {
   MLIRContext *context = b.getContext();
   Value dq = carried[0];
   Value dkTile = carried[carried.size() - 2];
@@ -696,7 +717,7 @@ SmallVector<Value> AttentionBuilder::backwardTilePair(
       });
 
   // p = exp(s - logsumexp), recomputed; 0 for masked keys and rows.
-  Value products = computeProducts(qTile, kTile);
+  Value products = computeProducts(qTile, kTileTransposed);
   Value probabilities =
       mapScores(products, batchIndex, head, queryStart, keyStart, lseRows,
                 [](ScalarBuilder &s, Value score, ValueRange rowArgs) {
@@ -708,8 +729,8 @@ SmallVector<Value> AttentionBuilder::backwardTilePair(
                              dvTile);
   // ds = p * (dout · vᵀ - rowsum(dout * out)), over dout · vᵀ in place.
   auto pairType = RankedTensorType::get({queryLength, keyLength}, computeType);
-  Value ds = accumulateProduct(b, loc, doutTile, {0, 2}, vTile, {1, 2},
-                               zeros(pairType));
+  Value ds = accumulateProduct(b, loc, doutTile, {0, 2}, vTileTransposed,
+                               {2, 1}, zeros(pairType));
   ds = createGeneric(b, loc, {probabilities, rowDot}, ds,
                      {identity2, rows2, identity2}, {parallel, parallel},
                      [](ScalarBuilder &s, ValueRange args) {
@@ -774,8 +795,9 @@ SmallVector<Value> AttentionBuilder::backwardKeyTile(ValueRange carried,
                                                      int64_t keyLength) {
   Value kTile =
       extractTile(k, batchIndex, kvHead, keyStart, keyLength, headDim);
-  Value vTile =
-      extractTile(v, batchIndex, kvHead, keyStart, keyLength, vHeadDim);
+  Value kTileTransposed = transposeTile(kTile);
+  Value vTileTransposed = transposeTile(
+      extractTile(v, batchIndex, kvHead, keyStart, keyLength, vHeadDim));
   SmallVector<Value> accumulators(carried.drop_back(2));
   accumulators.push_back(
       zeros(RankedTensorType::get({keyLength, headDim}, computeType)));
@@ -794,8 +816,9 @@ SmallVector<Value> AttentionBuilder::backwardKeyTile(ValueRange carried,
                         [&](Value queryStart, int64_t queryLength,
                             ValueRange pairCarried) {
                           return backwardTilePair(
-                              pairCarried, batchIndex, head, kTile, vTile,
-                              keyStart, keyLength, queryStart, queryLength);
+                              pairCarried, batchIndex, head, kTile,
+                              kTileTransposed, vTileTransposed, keyStart,
+                              keyLength, queryStart, queryLength);
                         }));
       });
   SmallVector<Value> results(groupLoop.getResults().drop_back(2));

@@ -9,8 +9,10 @@
 // the tiles its window can see, from (i0 + 45 - 37 - 5) / 8 to
 // ceil((i0 + 16 + 45 - 37) / 8), capped at the 5 full key tiles; the partial
 // key tile [40, 45) is visited under an scf.if. Scores are [16, 8] tiles,
-// masked from indices; the online-softmax state (max, sum, acc) is carried
-// and updated in place. The remainder query tile has 5 rows.
+// products of the query tile and the transposed key tile (whose rows the
+// key loop then reads contiguously), masked from indices; the
+// online-softmax state (max, sum, acc) is carried and updated in place. The
+// remainder query tile has 5 rows.
 
 // CHECK-LABEL: func.func @sliding_window_gqa(
 // CHECK-SAME:      %[[Q:[a-z0-9]+]]: tensor<1x37x4x16xf32>, %[[K:[a-z0-9]+]]: tensor<1x45x2x16xf32>, %[[V:[a-z0-9]+]]: tensor<1x45x2x24xf32>)
@@ -32,7 +34,8 @@
 // CHECK:               %[[J0:.*]] = arith.muli %[[KT]], %c8
 // CHECK:               %[[KTILE:.*]] = tensor.extract_slice %[[K]][0, %[[J0]], %[[KV]], 0] [1, 8, 1, 16]
 // CHECK:               %[[VTILE:.*]] = tensor.extract_slice %[[V]][0, %[[J0]], %[[KV]], 0] [1, 8, 1, 24]
-// CHECK:               %[[QK:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[QTILE]], %[[KTILE]] : tensor<16x16xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<16x8xf32>)
+// CHECK:               %[[KTILE_T:.*]] = linalg.transpose ins(%[[KTILE]] : tensor<8x16xf32>) outs(%{{.*}} : tensor<16x8xf32>) permutation = [1, 0]
+// CHECK:               %[[QK:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[QTILE]], %[[KTILE_T]] : tensor<16x16xf32>, tensor<16x8xf32>) outs(%{{.*}} : tensor<16x8xf32>)
 // CHECK:               %[[SCORES:.*]] = linalg.generic {{.*}} ins(%[[QK]] : tensor<16x8xf32>)
 // CHECK:                 arith.mulf %{{.*}}, %[[SCALE]]
 // CHECK:                 linalg.index 0
@@ -130,12 +133,13 @@ func.func @bias_softcap(%q: tensor<3x16x8xf32>, %b: tensor<1x1x16x16xf32>) -> te
 
 // The backward op, causal with 4 query heads over 2 kv heads, 21 queries
 // over 29 keys in 16 x 8 tiles: for each batch, kv head and key tile
-// [j0, j0 + 8), the dk and dv tiles accumulate over the 2 query heads of the
-// group (h = 2 * kv + g) and over the query tiles that can see the key tile,
-// from (j0 - (29 - 21)) / 16; each pair recomputes p = exp(s - logsumexp)
-// from the scores, adds its share of dq into the dq accumulator (a [16, 8]
-// slice read, updated and inserted), and dk and dv are written once per key
-// tile.
+// [j0, j0 + 8) (its k and v tiles transposed once, for the contractions
+// that read them along the key axis), the dk and dv tiles accumulate over
+// the 2 query heads of the group (h = 2 * kv + g) and over the query tiles
+// that can see the key tile, from (j0 - (29 - 21)) / 16; each pair
+// recomputes p = exp(s - logsumexp) from the scores, adds its share of dq
+// into the dq accumulator (a [16, 8] slice read, updated and inserted), and
+// dk and dv are written once per key tile.
 
 // CHECK-LABEL: func.func @causal_backward_gqa(
 // CHECK-SAME:      %[[Q:[a-z0-9]+]]: tensor<1x4x21x8xf32>, %[[K:[a-z0-9]+]]: tensor<1x2x29x8xf32>, %[[V:[a-z0-9]+]]: tensor<1x2x29x8xf32>, %[[O:[a-z0-9]+]]: tensor<1x4x21x8xf32>, %[[LSE:[a-z0-9]+]]: tensor<1x4x21xf32>)
@@ -143,7 +147,9 @@ func.func @bias_softcap(%q: tensor<3x16x8xf32>, %b: tensor<1x1x16x16xf32>) -> te
 // CHECK:           scf.for %[[KT:.*]] = %c0 to %c3 step %c1 iter_args(%[[DQ1:.*]] = %[[DQ0]], %[[DK1:.*]] = %[[DK0]], %[[DV1:.*]] = %[[DV0]])
 // CHECK:             %[[J0:.*]] = arith.muli %[[KT]], %c8
 // CHECK:             %[[KTILE:.*]] = tensor.extract_slice %[[K]][0, %[[KV]], %[[J0]], 0] [1, 1, 8, 8]
+// CHECK:             linalg.transpose ins(%[[KTILE]]
 // CHECK:             %[[VTILE:.*]] = tensor.extract_slice %[[V]][0, %[[KV]], %[[J0]], 0] [1, 1, 8, 8]
+// CHECK:             %[[VTILE_T:.*]] = linalg.transpose ins(%[[VTILE]]
 // CHECK:             %[[GROUP_LOOP:.*]]:3 = scf.for %[[G:.*]] = %c0 to %c2 step %c1 iter_args(%[[DQ2:.*]] = %[[DQ1]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<1x4x21x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>)
 // CHECK:               %[[GROUP_START:.*]] = arith.muli %[[KV]], %c2
 // CHECK:               %[[H:.*]] = arith.addi %[[GROUP_START]], %[[G]]
@@ -158,7 +164,7 @@ func.func @bias_softcap(%q: tensor<3x16x8xf32>, %b: tensor<1x1x16x16xf32>) -> te
 // CHECK:                   arith.subf
 // CHECK:                   math.exp
 // CHECK:                 %[[NEW_DV:.*]] = linalg.generic {{.*}} ins(%[[P]], %{{.*}} : tensor<16x8xf32>, tensor<16x8xf32>) outs(%[[DV]] : tensor<8x8xf32>)
-// CHECK:                 %[[DP:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[VTILE]] : tensor<16x8xf32>, tensor<8x8xf32>)
+// CHECK:                 %[[DP:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[VTILE_T]] : tensor<16x8xf32>, tensor<8x8xf32>)
 // CHECK:                 %[[DS:.*]] = linalg.generic {{.*}} ins(%[[P]], %{{.*}} : tensor<16x8xf32>, tensor<16xf32>) outs(%[[DP]] : tensor<16x8xf32>)
 // CHECK:                 %[[DX:.*]] = linalg.generic {{.*}} outs(%[[DS]] : tensor<16x8xf32>)
 // CHECK:                 %[[DQ_TILE:.*]] = tensor.extract_slice %[[DQ3]][0, %[[H]], %[[I0]], 0] [1, 1, 16, 8]
