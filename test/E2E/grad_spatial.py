@@ -2,10 +2,11 @@
 # REQUIRES: torch
 # The spatial and indexing backward ops against torch.autograd in float64:
 # each reference runs the forward op in PyTorch on float64 leaves and
-# back-propagates grad_output. Convolutions: 1-D/2-D/3-D, odd sizes, stride
-# > 1, dilation, groups (grouped and depthwise), symmetric and asymmetric
-# padding, and input sizes the strided forward rounds down. Pooling: max
-# (with ties: the first maximum wins, as PyTorch) and avg with
+# back-propagates grad_output. Convolutions and transposed convolutions
+# (both gradients of each): 1-D/2-D/3-D, odd sizes, stride > 1, dilation,
+# groups (grouped and depthwise), symmetric and asymmetric padding,
+# output_padding, and input sizes the strided forward rounds down. Pooling:
+# max (ties go to the first maximum and NaN wins, as PyTorch) and avg with
 # count_include_pad both ways, ceil_mode, 1-D to 3-D. gather (repeated,
 # negative and out-of-range indices), cumsum (inclusive, exclusive, any
 # axis) and rope (neox and gptj, full and partial n_rot). f16 and f64 cases,
@@ -140,6 +141,79 @@ conv("conv2d_f64", [2, 3, 6, 7], [4, 3, 2, 3], stride=[2, 1],
 conv("conv2d_fd", [1, 4, 6, 5], [4, 2, 3, 2], stride=[2, 1],
      padding=[1, 0, 1, 1], dilation=[1, 2], groups=2, dt=np.float64, fd=True)
 
+TORCH_CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d,
+                3: F.conv_transpose3d}
+
+
+def conv_transpose(name, x_shape, w_shape, stride=None, padding=None,
+                   output_padding=None, dilation=None, groups=1,
+                   dt=np.float32, fd=False):
+    """A case for each of conv_transpose_backward_input and _weight."""
+    r = len(x_shape) - 2
+    stride, dilation = stride or [1] * r, dilation or [1] * r
+    padding = padding or [0] * (2 * r)
+    output_padding = output_padding or [0] * r
+    lo, hi = padding[0::2], padding[1::2]
+
+    def forward(x, w):
+        # Asymmetric padding crops the unpadded result on each side.
+        full = TORCH_CONV_T[r](x, w, stride=stride,
+                               output_padding=output_padding,
+                               dilation=dilation, groups=groups)
+        index = [slice(None), slice(None)] + [
+            slice(l, full.shape[i + 2] - h) for i, (l, h) in
+            enumerate(zip(lo, hi))]
+        return full[tuple(index)]
+    y_shape = forward(torch.zeros(x_shape, dtype=torch.float64),
+                      torch.zeros(w_shape, dtype=torch.float64)).shape
+    x, w, dy = rand(x_shape, dt), rand(w_shape, dt), rand(y_shape, dt)
+    attrs = (f"stride = {arr(stride)} padding = {arr(padding)} "
+             f"output_padding = {arr(output_padding)} dilation = "
+             f"{arr(dilation)} groups = {groups}")
+    x_type, w_type = type_of(x), type_of(w)
+    tol = FD_TOL if fd else tol_for(dt)
+
+    def input_ref(dy, w):
+        x0 = torch.zeros(x_shape, dtype=torch.float64)
+        if fd:
+            return finite_difference(forward, [x0, w], dy, 0)
+        return vjp(forward, [x0, w], dy)[0]
+
+    def weight_ref(dy, x):
+        w0 = torch.zeros(w_shape, dtype=torch.float64)
+        if fd:
+            return finite_difference(forward, [x, w0], dy, 1)
+        return vjp(forward, [x, w0], dy)[1]
+
+    s.case(name + "_input", f"%r = rlx.conv_transpose_backward_input %a0, "
+           f"%a1 {attrs} : ({type_of(dy)}, {w_type}) -> {x_type}", [dy, w],
+           input_ref, out=x_type, tol=tol)
+    s.case(name + "_weight", f"%r = rlx.conv_transpose_backward_weight %a0, "
+           f"%a1 {attrs} : ({type_of(dy)}, {x_type}) -> {w_type}", [dy, x],
+           weight_ref, out=w_type, tol=tol)
+
+
+conv_transpose("convt1d", [2, 3, 7], [3, 4, 3], stride=[2], padding=[1, 1],
+               output_padding=[1])
+conv_transpose("convt1d_dilation_groups", [1, 4, 6], [4, 3, 3], stride=[3],
+               padding=[2, 0], output_padding=[2], dilation=[2], groups=2)
+conv_transpose("convt2d", [2, 4, 5, 6], [4, 3, 3, 2], stride=[2, 1],
+               padding=[1, 0, 0, 1], output_padding=[1, 0])
+conv_transpose("convt2d_output_padding_past_crop", [1, 2, 4, 5], [2, 2, 3, 3],
+               stride=[3, 2], padding=[0, 1, 1, 0], output_padding=[2, 1],
+               dilation=[1, 2])
+conv_transpose("convt2d_depthwise", [2, 3, 5, 5], [3, 1, 3, 3],
+               stride=[2, 2], padding=[1, 1, 1, 1], groups=3)
+conv_transpose("convt3d", [1, 4, 3, 4, 3], [4, 1, 2, 3, 2],
+               stride=[2, 1, 2], padding=[0, 1, 1, 1, 0, 0],
+               output_padding=[1, 0, 1], groups=2)
+conv_transpose("convt2d_f16", [1, 4, 5, 5], [4, 2, 3, 3], stride=[2, 2],
+               padding=[1, 1, 1, 1], output_padding=[1, 1], groups=2,
+               dt=np.float16)
+conv_transpose("convt2d_fd", [1, 2, 3, 4], [2, 3, 3, 2], stride=[2, 2],
+               padding=[1, 0, 0, 1], output_padding=[1, 1], dt=np.float64,
+               fd=True)
+
 TORCH_POOL = {("max", 1): F.max_pool1d, ("max", 2): F.max_pool2d,
               ("max", 3): F.max_pool3d, ("avg", 1): F.avg_pool1d,
               ("avg", 2): F.avg_pool2d, ("avg", 3): F.avg_pool3d}
@@ -185,6 +259,11 @@ pool("max2d_ceil", "max", [1, 2, 8, 7], [3, 2], [2, 2], [1, 1, 0, 0],
 # Few distinct values: many ties, which go to the first maximum.
 pool("max2d_ties", "max", [2, 2, 7, 7], [3, 3], [1, 2], [1, 1, 1, 1],
      x=rng.integers(0, 3, (2, 2, 7, 7)))
+# NaN wins over every number; among NaNs the last one (PyTorch's CPU rule).
+nan_input = rng.uniform(-1, 1, (1, 2, 7, 8))
+nan_input[0, 0, 1, 2] = nan_input[0, 0, 2, 3] = nan_input[0, 1, 5, 5] = np.nan
+pool("max2d_nan", "max", [1, 2, 7, 8], [3, 3], [2, 2], [1, 1, 1, 1],
+     x=nan_input)
 pool("max3d", "max", [1, 2, 5, 6, 7], [2, 3, 2], [2, 2, 1], [1, 0, 1, 1, 0, 1])
 pool("max2d_f16", "max", [1, 3, 9, 9], [3, 3], [2, 2], [1, 1, 1, 1],
      dt=np.float16)

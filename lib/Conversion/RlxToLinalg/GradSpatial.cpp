@@ -2,14 +2,16 @@
 //
 // The adjoints reuse their forward ops' lowerings where the adjoint is one:
 // the input gradient of a convolution is the transposed convolution's
-// accumulation, the reverse cumulative sum is a cumsum between two
-// reversals, and the rope adjoint is rope by the opposite angle. The others
-// are written here: the weight gradient as a contraction generic over the
-// batch and the output positions, pooling gradients as a gather-style
-// generic over the input positions and the window offsets (each input
-// position sums the windows that reach it, so no two iterations write the
-// same element), and the gather gradient as a sequential scatter-add loop.
-// Every accumulation runs in the computation type and rounds once.
+// accumulation and that of a transposed convolution the convolution's, the
+// reverse cumulative sum is a cumsum between two reversals, and the rope
+// adjoint is rope by the opposite angle. The others are written here: the
+// weight gradients (of both convolutions, with the operand roles exchanged)
+// as a contraction generic over the batch and the output positions, pooling
+// gradients as a gather-style generic over the input positions and the
+// window offsets (each input position sums the windows that reach it, so no
+// two iterations write the same element), and the gather gradient as a
+// sequential scatter-add loop. Every accumulation runs in the computation
+// type and rounds once.
 //
 //===----------------------------------------------------------------------===//
 #include "Utils.h"
@@ -78,10 +80,79 @@ struct ConvBackwardInputToLinalg
     return success();
   }
 };
+} // namespace
 
-/// A contraction generic over grad_output [N, G, F, O...] and the padded
-/// input [N, G, C, X...] into [G, F, C, K...], with loops
-/// (g, f, c, k..., n, o...).
+/// The padding of rlx.conv_transpose's result gradient that turns the
+/// forward's writes at x * stride + k * dilation - lo into a convolution's
+/// reads at x * stride + k * dilation: lo before, and after, the
+/// hi - output_padding positions the forward cropped (none when the output
+/// padding covers them).
+static SmallVector<int64_t>
+getTransposeReadPadding(ArrayRef<int64_t> padding,
+                        ArrayRef<int64_t> outputPadding) {
+  SmallVector<int64_t> readPadding;
+  for (auto [i, op] : llvm::enumerate(outputPadding)) {
+    readPadding.push_back(padding[2 * i]);
+    readPadding.push_back(std::max<int64_t>(padding[2 * i + 1] - op, 0));
+  }
+  return readPadding;
+}
+
+/// The weight gradient of a convolution whose result gradient is
+/// `gradOutput` [N, G*F, O...] and whose already padded input is `input`
+/// [N, G*C, X...]: a contraction generic over [N, G, F, O...] and
+/// [N, G, C, X...] into [G, F, C, K...] with loops (g, f, c, k..., n, o...),
+/// accumulated in `accType` ([G*F, C, K...] in the computation type).
+static Value createConvWeightGradient(OpBuilder &b, Location loc,
+                                      Value gradOutput, Value input,
+                                      ArrayRef<int64_t> stride,
+                                      ArrayRef<int64_t> dilation,
+                                      int64_t groups,
+                                      RankedTensorType accType) {
+  int64_t spatial = stride.size();
+  Type accElement = accType.getElementType();
+  Value groupedInput = splitDim(b, loc, input, 1, groups);
+  Value groupedGrad = splitDim(b, loc, gradOutput, 1, groups);
+  SmallVector<int64_t> groupedShape(accType.getShape());
+  groupedShape[0] /= groups;
+  groupedShape.insert(groupedShape.begin(), groups);
+  Value init = createFilledTensor(b, loc, accType.clone(groupedShape),
+                                  floatZero(b, loc, accElement));
+
+  MLIRContext *ctx = b.getContext();
+  auto dim = [&](int64_t d) { return getAffineDimExpr(d, ctx); };
+  int64_t numLoops = 4 + 2 * spatial;
+  AffineExpr g = dim(0), f = dim(1), c = dim(2), n = dim(3 + spatial);
+  SmallVector<AffineExpr> gradExprs = {n, g, f}, inputExprs = {n, g, c},
+                          weightExprs = {g, f, c};
+  for (int64_t i = 0; i < spatial; ++i) {
+    AffineExpr k = dim(3 + i), o = dim(4 + spatial + i);
+    gradExprs.push_back(o);
+    inputExprs.push_back(o * stride[i] + k * dilation[i]);
+    weightExprs.push_back(k);
+  }
+  SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, gradExprs, ctx),
+                                 AffineMap::get(numLoops, 0, inputExprs, ctx),
+                                 AffineMap::get(numLoops, 0, weightExprs, ctx)};
+  SmallVector<utils::IteratorType> iterators(3 + spatial,
+                                             utils::IteratorType::parallel);
+  iterators.append(1 + spatial, utils::IteratorType::reduction);
+  Value grouped =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), ValueRange{groupedGrad, groupedInput}, init,
+          maps, iterators,
+          [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
+            ScalarBuilder scalar(nested, bodyLoc);
+            Value dy = scalar.convert(args[0], accElement);
+            Value x = scalar.convert(args[1], accElement);
+            linalg::YieldOp::create(nested, bodyLoc,
+                                    scalar.add(args[2], scalar.mul(dy, x)));
+          })
+          .getResult(0);
+  return mergeDims(b, loc, grouped, 0);
+}
+
+namespace {
 struct ConvBackwardWeightToLinalg
     : OpConversionPattern<ConvBackwardWeightOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -92,55 +163,83 @@ struct ConvBackwardWeightToLinalg
     Location loc = op.getLoc();
     RankedTensorType weightType = op.getType();
     Type storage = weightType.getElementType();
-    Type accElement = ScalarBuilder::computeType(storage);
-    ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
-    int64_t groups = op.getGroups(), spatial = stride.size();
-
     auto [low, high] = splitPadding(op.getPadding());
-    Value input = splitDim(
-        rewriter, loc, padSpatial(rewriter, loc, adaptor.getInput(), low, high),
-        1, groups);
-    Value gradOutput = splitDim(rewriter, loc, adaptor.getGradOutput(), 1,
-                                groups);
-    SmallVector<int64_t> groupedShape(weightType.getShape());
-    groupedShape[0] /= groups;
-    groupedShape.insert(groupedShape.begin(), groups);
-    Value init = createFilledTensor(
-        rewriter, loc, RankedTensorType::get(groupedShape, accElement),
-        floatZero(rewriter, loc, accElement));
+    Value padded = padSpatial(rewriter, loc, adaptor.getInput(), low, high);
+    Value acc = createConvWeightGradient(
+        rewriter, loc, adaptor.getGradOutput(), padded, op.getStride(),
+        op.getDilation(), op.getGroups(),
+        weightType.clone(ScalarBuilder::computeType(storage)));
+    rewriter.replaceOp(op, convertElements(rewriter, loc, acc, storage));
+    return success();
+  }
+};
 
-    MLIRContext *ctx = rewriter.getContext();
-    auto dim = [&](int64_t d) { return getAffineDimExpr(d, ctx); };
-    int64_t numLoops = 4 + 2 * spatial;
-    AffineExpr g = dim(0), f = dim(1), c = dim(2), n = dim(3 + spatial);
-    SmallVector<AffineExpr> gradExprs = {n, g, f}, inputExprs = {n, g, c},
-                            weightExprs = {g, f, c};
-    for (int64_t i = 0; i < spatial; ++i) {
-      AffineExpr k = dim(3 + i), o = dim(4 + spatial + i);
-      gradExprs.push_back(o);
-      inputExprs.push_back(o * stride[i] + k * dilation[i]);
-      weightExprs.push_back(k);
+/// rlx.conv of grad_output by the weight (whose layout is a convolution
+/// weight with the channel roles exchanged) with the forward stride,
+/// dilation and groups, padded by `lo` and the uncropped part of `hi`, and
+/// cut to the declared input size.
+struct ConvTransposeBackwardInputToLinalg
+    : OpConversionPattern<ConvTransposeBackwardInputOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConvTransposeBackwardInputOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType inputType = op.getType();
+    Type storage = inputType.getElementType();
+    ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation(),
+                      outputShape = op.getGradOutput().getType().getShape(),
+                      kernelShape = op.getWeight().getType().getShape();
+    SmallVector<int64_t> readPadding =
+        getTransposeReadPadding(op.getPadding(), op.getOutputPadding());
+    SmallVector<int64_t> convShape(inputType.getShape());
+    for (size_t i = 0; i < stride.size(); ++i)
+      convShape[i + 2] = (outputShape[i + 2] + readPadding[2 * i] +
+                          readPadding[2 * i + 1] -
+                          dilation[i] * (kernelShape[i + 2] - 1) - 1) /
+                             stride[i] +
+                         1;
+    Type accElement = ScalarBuilder::computeType(storage);
+    Value acc = createConvAccumulation(
+        rewriter, loc, adaptor.getGradOutput(), adaptor.getWeight(), stride,
+        readPadding, dilation, op.getGroups(),
+        RankedTensorType::get(convShape, accElement));
+    if (ArrayRef<int64_t>(convShape) != inputType.getShape()) {
+      SmallVector<OpFoldResult> offsets(convShape.size(),
+                                        rewriter.getIndexAttr(0)),
+          strides(convShape.size(), rewriter.getIndexAttr(1)), sizes;
+      for (int64_t size : inputType.getShape())
+        sizes.push_back(rewriter.getIndexAttr(size));
+      acc = tensor::ExtractSliceOp::create(rewriter, loc,
+                                           inputType.clone(accElement), acc,
+                                           offsets, sizes, strides);
     }
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(numLoops, 0, gradExprs, ctx),
-        AffineMap::get(numLoops, 0, inputExprs, ctx),
-        AffineMap::get(numLoops, 0, weightExprs, ctx)};
-    SmallVector<utils::IteratorType> iterators(3 + spatial,
-                                               utils::IteratorType::parallel);
-    iterators.append(1 + spatial, utils::IteratorType::reduction);
-    Value grouped =
-        linalg::GenericOp::create(
-            rewriter, loc, init.getType(), ValueRange{gradOutput, input}, init,
-            maps, iterators,
-            [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-              ScalarBuilder scalar(b, bodyLoc);
-              Value dy = scalar.convert(args[0], accElement);
-              Value x = scalar.convert(args[1], accElement);
-              linalg::YieldOp::create(b, bodyLoc,
-                                      scalar.add(args[2], scalar.mul(dy, x)));
-            })
-            .getResult(0);
-    Value acc = mergeDims(rewriter, loc, grouped, 0);
+    rewriter.replaceOp(op, convertElements(rewriter, loc, acc, storage));
+    return success();
+  }
+};
+
+/// The weight gradient of a convolution whose result is the transposed
+/// convolution's input and whose input is grad_output.
+struct ConvTransposeBackwardWeightToLinalg
+    : OpConversionPattern<ConvTransposeBackwardWeightOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConvTransposeBackwardWeightOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType weightType = op.getType();
+    Type storage = weightType.getElementType();
+    auto [low, high] = splitPadding(
+        getTransposeReadPadding(op.getPadding(), op.getOutputPadding()));
+    Value padded =
+        padSpatial(rewriter, loc, adaptor.getGradOutput(), low, high);
+    Value acc = createConvWeightGradient(
+        rewriter, loc, adaptor.getInput(), padded, op.getStride(),
+        op.getDilation(), op.getGroups(),
+        weightType.clone(ScalarBuilder::computeType(storage)));
     rewriter.replaceOp(op, convertElements(rewriter, loc, acc, storage));
     return success();
   }
@@ -516,7 +615,8 @@ struct RopeBackwardToLinalg : OpConversionPattern<RopeBackwardOp> {
 void mlir::rlx::populateGradSpatialToLinalgPatterns(
     RewritePatternSet &patterns) {
   patterns.add<ConvBackwardInputToLinalg, ConvBackwardWeightToLinalg,
-               PoolBackwardToLinalg, GatherBackwardToLinalg,
+               ConvTransposeBackwardInputToLinalg,
+               ConvTransposeBackwardWeightToLinalg, PoolBackwardToLinalg, GatherBackwardToLinalg,
                CumsumBackwardToLinalg, RopeBackwardToLinalg>(
       patterns.getContext());
 }

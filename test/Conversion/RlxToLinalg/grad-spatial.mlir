@@ -81,3 +81,35 @@ func.func @rope_backward(%dy: tensor<6x8xf32>, %cos: tensor<6x2xf32>, %sin: tens
   %0 = rlx.rope_backward gptj %dy, %cos, %sin head_dim = 8, n_rot = 4 : (tensor<6x8xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<6x8xf32>
   return %0 : tensor<6x8xf32>
 }
+
+// -----
+
+// The transposed convolution's input gradient is a convolution of
+// grad_output (padded by lo; output_padding 1 covers hi = 0) with the
+// weight, in the forward's groups and stride.
+// CHECK-DAG:   #[[READ:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d3 * 2 + d5)>
+// CHECK-LABEL: func.func @conv_transpose_backward_input(
+// CHECK:         tensor.pad %{{.*}} low[0, 0, 1] high[0, 0, 0]
+// CHECK:         linalg.generic {indexing_maps = [#[[READ]], #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}{{.*}} outs(%{{.*}} : tensor<1x2x2x7xf32>)
+// CHECK:         tensor.collapse_shape %{{.*}} : tensor<1x2x2x7xf32> into tensor<1x4x7xf32>
+func.func @conv_transpose_backward_input(%dy: tensor<1x4x15xf32>, %w: tensor<4x2x3xf32>) -> tensor<1x4x7xf32> {
+  %0 = rlx.conv_transpose_backward_input %dy, %w stride = [2] padding = [1, 0] output_padding = [1] dilation = [1] groups = 2 : (tensor<1x4x15xf32>, tensor<4x2x3xf32>) -> tensor<1x4x7xf32>
+  return %0 : tensor<1x4x7xf32>
+}
+
+// -----
+
+// Its weight gradient is conv_backward_weight's contraction with the roles
+// exchanged: the input indexed by o, the padded grad_output by o * 2 + k.
+// CHECK-DAG:   #[[INPUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d0, d1, d5)>
+// CHECK-DAG:   #[[GRAD:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d0, d2, d5 * 2 + d3)>
+// CHECK-LABEL: func.func @conv_transpose_backward_weight(
+// CHECK-SAME:      %[[DY:.*]]: tensor<1x4x15xf32>, %[[X:.*]]: tensor<1x4x7xf32>)
+// CHECK:         %[[PADDED:.*]] = tensor.pad %[[DY]] low[0, 0, 1] high[0, 0, 0]
+// CHECK:         %[[GROUPED:.*]] = tensor.expand_shape %[[PADDED]]
+// CHECK:         %[[GROUPED_X:.*]] = tensor.expand_shape %[[X]]
+// CHECK:         linalg.generic {indexing_maps = [#[[INPUT]], #[[GRAD]], #{{.*}}], {{.*}} ins(%[[GROUPED_X]], %[[GROUPED]] :
+func.func @conv_transpose_backward_weight(%dy: tensor<1x4x15xf32>, %x: tensor<1x4x7xf32>) -> tensor<4x2x3xf32> {
+  %0 = rlx.conv_transpose_backward_weight %dy, %x stride = [2] padding = [1, 0] output_padding = [1] dilation = [1] groups = 2 : (tensor<1x4x15xf32>, tensor<1x4x7xf32>) -> tensor<4x2x3xf32>
+  return %0 : tensor<4x2x3xf32>
+}

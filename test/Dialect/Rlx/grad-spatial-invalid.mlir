@@ -60,6 +60,30 @@ func.func @conv_backward_weight_channels(%dy: tensor<2x6x3xf32>, %x: tensor<2x4x
 
 // -----
 
+func.func @conv_transpose_backward_input_shape(%dy: tensor<2x4x14xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{grad_output must have the forward result type 'tensor<2x4x17xf32>' given by the declared input [2, 4, 8] and the weight, got 'tensor<2x4x14xf32>'}}
+  %0 = rlx.conv_transpose_backward_input %dy, %w stride = [2] padding = [1, 0] output_padding = [1] dilation = [1] groups = 2 : (tensor<2x4x14xf32>, tensor<4x2x3xf32>) -> tensor<2x4x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_backward_input_output_padding(%dy: tensor<2x4x15xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{'output_padding' [2] must be smaller than the stride or the dilation in dimension 0}}
+  %0 = rlx.conv_transpose_backward_input %dy, %w stride = [2] padding = [1, 0] output_padding = [2] dilation = [1] groups = 2 : (tensor<2x4x15xf32>, tensor<4x2x3xf32>) -> tensor<2x4x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_backward_weight_channels(%dy: tensor<2x4x14xf32>, %x: tensor<2x4x7xf32>) {
+  // expected-error @+1 {{weight [3, 2, 3] must have the input channels (4) in dimension 0}}
+  %0 = rlx.conv_transpose_backward_weight %dy, %x stride = [2] padding = [1, 0] output_padding = [1] dilation = [1] groups = 2 : (tensor<2x4x14xf32>, tensor<2x4x7xf32>) -> tensor<3x2x3xf32>
+  return
+}
+
+// -----
+
 func.func @pool_backward_shape(%dy: tensor<1x2x3x4xf32>, %x: tensor<1x2x7x7xf32>) {
   // expected-error @+1 {{'rlx.pool_backward' op grad_output must have the forward result type 'tensor<1x2x4x4xf32>' given by the input, got 'tensor<1x2x3x4xf32>'}}
   %0 = rlx.pool_backward max %dy, %x kernel = [3, 3] stride = [2, 2] padding = [1, 1, 1, 1] : tensor<1x2x3x4xf32>, tensor<1x2x7x7xf32> -> tensor<1x2x7x7xf32>

@@ -52,3 +52,14 @@ func.func @indexing_backward(%dy: tensor<2x3x4xf32>, %i: tensor<2x3xi64>, %dy0: 
   %5 = rlx.rope_backward neox %r, %cos, %sin head_dim = 16, n_rot = 4 : (tensor<2x6x16xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf32>
   return
 }
+
+// CHECK-LABEL: func.func @conv_transpose_backward(
+// CHECK-SAME:    %[[DY:[a-z0-9]+]]: tensor<2x4x15xf32>, %[[W:[a-z0-9]+]]: tensor<4x2x3xf32>, %[[X:[a-z0-9]+]]: tensor<2x4x7xf32>)
+// CHECK-NEXT:    %{{.*}} = rlx.conv_transpose_backward_input %[[DY]], %[[W]] stride = [2] padding = [1, 0] output_padding = [1] dilation = [1] groups = 2 : (tensor<2x4x15xf32>, tensor<4x2x3xf32>) -> tensor<2x4x7xf32>
+// CHECK-NEXT:    %{{.*}} = rlx.conv_transpose_backward_weight %[[DY]], %[[X]] stride = [2] padding = [1, 0] output_padding = [1] dilation = [1] groups = 2 : (tensor<2x4x15xf32>, tensor<2x4x7xf32>) -> tensor<4x2x3xf32>
+// CHECK-NEXT:    return
+func.func @conv_transpose_backward(%dy: tensor<2x4x15xf32>, %w: tensor<4x2x3xf32>, %x: tensor<2x4x7xf32>) {
+  %0 = rlx.conv_transpose_backward_input %dy, %w stride = [2] padding = [1, 0] output_padding = [1] dilation = [1] groups = 2 : (tensor<2x4x15xf32>, tensor<4x2x3xf32>) -> tensor<2x4x7xf32>
+  %1 = rlx.conv_transpose_backward_weight %dy, %x stride = [2] padding = [1, 0] output_padding = [1] dilation = [1] groups = 2 : (tensor<2x4x15xf32>, tensor<2x4x7xf32>) -> tensor<4x2x3xf32>
+  return
+}

@@ -133,22 +133,20 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult ConvTransposeOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
+FailureOr<RankedTensorType> mlir::rlx::inferConvTransposeType(
+    std::optional<Location> loc, Type inputType, Type weightType,
+    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+    ArrayRef<int64_t> outputPadding, ArrayRef<int64_t> dilation,
+    int64_t groups) {
   FailureOr<RankedTensorType> input =
-      getActivationType(loc, adaptor.getInput().getType(), "input");
+      getActivationType(loc, inputType, "input");
   if (failed(input))
     return failure();
   int64_t spatial = input->getRank() - 2;
   FailureOr<RankedTensorType> weight =
-      getWeightType(loc, adaptor.getWeight().getType(), input->getRank());
+      getWeightType(loc, weightType, input->getRank());
   if (failed(weight))
     return failure();
-  ArrayRef<int64_t> stride = adaptor.getStride(),
-                    padding = adaptor.getPadding(),
-                    dilation = adaptor.getDilation(),
-                    outputPadding = adaptor.getOutputPadding();
   if (failed(checkConvAttributes(loc, spatial, stride, padding, dilation)) ||
       failed(checkSpatialArray(loc, "output_padding", outputPadding, spatial,
                                0)))
@@ -159,7 +157,6 @@ LogicalResult ConvTransposeOp::inferReturnTypes(
           loc, "'output_padding' ", formatShape(outputPadding),
           " must be smaller than the stride or the dilation in dimension ", i);
   ArrayRef<int64_t> in = input->getShape(), w = weight->getShape();
-  int64_t groups = adaptor.getGroups();
   if (groups < 1)
     return emitOptionalError(loc, "'groups' must be positive, got ", groups);
   if (in[1] % groups != 0)
@@ -182,7 +179,19 @@ LogicalResult ConvTransposeOp::inferReturnTypes(
                                ": padding crops the output to size ", size);
     shape.push_back(size);
   }
-  inferred.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return RankedTensorType::get(shape, input->getElementType());
+}
+
+LogicalResult ConvTransposeOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type = inferConvTransposeType(
+      loc, adaptor.getInput().getType(), adaptor.getWeight().getType(),
+      adaptor.getStride(), adaptor.getPadding(), adaptor.getOutputPadding(),
+      adaptor.getDilation(), adaptor.getGroups());
+  if (failed(type))
+    return failure();
+  inferred.push_back(*type);
   return success();
 }
 

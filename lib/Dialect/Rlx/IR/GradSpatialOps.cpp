@@ -47,6 +47,27 @@ LogicalResult ConvBackwardWeightOp::verify() {
                                  formatShape(weight.getShape()));
 }
 
+LogicalResult ConvTransposeBackwardInputOp::verify() {
+  RankedTensorType input = getType();
+  FailureOr<RankedTensorType> forward = inferConvTransposeType(
+      getLoc(), input, getWeight().getType(), getStride(), getPadding(),
+      getOutputPadding(), getDilation(), getGroups());
+  return checkGradOutputType(*this, forward, getGradOutput(),
+                             "the declared input " +
+                                 formatShape(input.getShape()) +
+                                 " and the weight");
+}
+
+LogicalResult ConvTransposeBackwardWeightOp::verify() {
+  RankedTensorType weight = getType();
+  FailureOr<RankedTensorType> forward = inferConvTransposeType(
+      getLoc(), getInput().getType(), weight, getStride(), getPadding(),
+      getOutputPadding(), getDilation(), getGroups());
+  return checkGradOutputType(*this, forward, getGradOutput(),
+                             "the input and the declared weight " +
+                                 formatShape(weight.getShape()));
+}
+
 LogicalResult PoolBackwardOp::verify() {
   if (getCountIncludePad() && getKind() != PoolKind::Avg)
     return emitOpError("'count_include_pad' only applies to avg pooling");

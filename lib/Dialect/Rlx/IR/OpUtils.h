@@ -38,6 +38,14 @@ inferConvType(std::optional<Location> loc, Type input, Type weight,
               ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
               ArrayRef<int64_t> dilation, int64_t groups);
 
+/// The result type of `rlx.conv_transpose` of an input and a weight of these
+/// types with these attributes; fails with a diagnostic otherwise.
+FailureOr<RankedTensorType> inferConvTransposeType(
+    std::optional<Location> loc, Type input, Type weight,
+    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+    ArrayRef<int64_t> outputPadding, ArrayRef<int64_t> dilation,
+    int64_t groups);
+
 /// The result type of `rlx.pool` of an input of type `input` with these
 /// attributes; fails with a diagnostic otherwise.
 FailureOr<RankedTensorType> inferPoolType(std::optional<Location> loc,

@@ -1,7 +1,7 @@
 //===- RlxGradSpatialOps.td - Spatial and indexing backward ops -*- tablegen -*-===//
 //
-// Included by RlxOps.td. The adjoints of convolution, pooling, gather,
-// cumsum and rope: each takes the gradient of its forward op's result
+// Included by RlxOps.td. The adjoints of convolution, transposed
+// convolution, pooling, gather, cumsum and rope: each takes the gradient of its forward op's result
 // (`grad_output`) and whatever forward operand the adjoint needs, carries
 // the forward op's attributes unchanged, and gives the gradient of one
 // forward operand. Where the forward result shape does not determine that
@@ -90,6 +90,75 @@ def Rlx_ConvBackwardWeightOp : Rlx_Op<"conv_backward_weight", [Pure,
     $grad_output `,` $input `stride` `=` $stride `padding` `=` $padding
     `dilation` `=` $dilation `groups` `=` $groups attr-dict `:`
     functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Rlx_ConvTransposeBackwardInputOp : Rlx_Op<
+    "conv_transpose_backward_input", [Pure,
+    AllElementTypesMatch<["grad_output", "weight", "result"]>]> {
+  let summary = "gradient of rlx.conv_transpose with respect to its input";
+  let description = [{
+    For `rlx.conv_transpose` of an input `[N, C_in, X_1..X_r]` and `weight`
+    `[C_in, C_out / groups, K_1..K_r]` with the given `stride`, `padding`,
+    `output_padding`, `dilation` and `groups`, the gradient of the input from
+    the gradient `grad_output` `[N, C_out, O_1..O_r]` of its result. The
+    adjoint of the scatter is a gather, `rlx.conv` with the same stride,
+    dilation and groups:
+
+    ```
+    result[n, ci, x...] = sum over f, k... with p_i = x_i * stride_i + k_i * dilation_i - lo_i in [0, O_i):
+        grad_output[n, g * (C_out / groups) + f, p...] * weight[ci, f, k...]
+    ```
+
+    (`g = ci / (C_in / groups)`). The result type declares the input shape.
+    Rules: `rlx.conv_transpose`'s rules for the declared input and `weight`,
+    and `grad_output` has exactly the type it infers for them. f16 and bf16
+    accumulate in f32 and round once.
+  }];
+  let arguments = (ins Rlx_FloatTensor:$grad_output, Rlx_FloatTensor:$weight,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$output_padding,
+                       DenseI64ArrayAttr:$dilation, Rlx_I64Attr:$groups);
+  let results = (outs Rlx_FloatTensor:$result);
+  let assemblyFormat = [{
+    $grad_output `,` $weight `stride` `=` $stride `padding` `=` $padding
+    `output_padding` `=` $output_padding `dilation` `=` $dilation
+    `groups` `=` $groups attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Rlx_ConvTransposeBackwardWeightOp : Rlx_Op<
+    "conv_transpose_backward_weight", [Pure,
+    AllElementTypesMatch<["grad_output", "input", "result"]>]> {
+  let summary = "gradient of rlx.conv_transpose with respect to its weight";
+  let description = [{
+    For `rlx.conv_transpose` of `input` `[N, C_in, X_1..X_r]` and a weight
+    `[C_in, C_out / groups, K_1..K_r]` with the given `stride`, `padding`,
+    `output_padding`, `dilation` and `groups`, the gradient of the weight
+    from the gradient `grad_output` `[N, C_out, O_1..O_r]` of its result:
+
+    ```
+    result[ci, f, k...] = sum over n, x... with p_i = x_i * stride_i + k_i * dilation_i - lo_i in [0, O_i):
+        input[n, ci, x...] * grad_output[n, g * (C_out / groups) + f, p...]
+    ```
+
+    (`g = ci / (C_in / groups)`): `rlx.conv_backward_weight` with the roles
+    of the two operands exchanged. The result type declares the weight
+    shape. Rules: `rlx.conv_transpose`'s rules for `input` and the declared
+    weight, and `grad_output` has exactly the type it infers for them. f16
+    and bf16 accumulate in f32 and round once.
+  }];
+  let arguments = (ins Rlx_FloatTensor:$grad_output, Rlx_FloatTensor:$input,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$output_padding,
+                       DenseI64ArrayAttr:$dilation, Rlx_I64Attr:$groups);
+  let results = (outs Rlx_FloatTensor:$result);
+  let assemblyFormat = [{
+    $grad_output `,` $input `stride` `=` $stride `padding` `=` $padding
+    `output_padding` `=` $output_padding `dilation` `=` $dilation
+    `groups` `=` $groups attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }
