@@ -7,11 +7,11 @@
 # groups (grouped and depthwise), symmetric and asymmetric padding,
 # output_padding, and input sizes the strided forward rounds down. Pooling:
 # max (ties go to the first maximum and NaN wins, as PyTorch) and avg with
-# count_include_pad both ways, ceil_mode, 1-D to 3-D. gather (repeated,
-# negative and out-of-range indices), cumsum (inclusive, exclusive, any
-# axis) and rope (neox and gptj, full and partial n_rot). f16 and f64 cases,
-# and central finite differences of the forward as a second, independent
-# reference for a few.
+# count_include_pad both ways, ceil_mode, 1-D to 3-D; global pools. gather
+# (repeated, negative and out-of-range indices), cumsum (inclusive,
+# exclusive, any axis) and rope (neox and gptj, full and partial n_rot).
+# f16 and f64 cases, and central finite differences of the forward as a
+# second, independent reference for a few.
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -281,6 +281,35 @@ pool("avg2d_asymmetric", "avg", [2, 2, 7, 8], [3, 3], [2, 2], [1, 0, 0, 1],
 pool("avg3d", "avg", [1, 2, 5, 6, 5], [2, 3, 2], [1, 2, 2], [1, 1, 1, 1, 0, 0])
 pool("avg2d_f64", "avg", [2, 3, 7, 7], [2, 3], [1, 2], [1, 1, 0, 0],
      dt=np.float64)
+
+
+TORCH_GLOBAL = {("max", 1): F.adaptive_max_pool1d,
+                ("max", 2): F.adaptive_max_pool2d,
+                ("max", 3): F.adaptive_max_pool3d,
+                ("avg", 1): F.adaptive_avg_pool1d,
+                ("avg", 2): F.adaptive_avg_pool2d,
+                ("avg", 3): F.adaptive_avg_pool3d}
+
+
+def global_pool(name, kind, x_shape, dt=np.float32, x=None):
+    r = len(x_shape) - 2
+    x = rand(x_shape, dt) if x is None else x.astype(dt)
+    dy = rand(x_shape[:2] + [1] * r, dt)
+
+    def ref(dy, x):
+        return vjp(lambda x: TORCH_GLOBAL[(kind, r)](x, 1), [x], dy)[0]
+    s.case(name, f"%r = rlx.global_pool_backward {kind} %a0, %a1 : "
+           f"{type_of(dy)}, {type_of(x)} -> {type_of(x)}", [dy, x], ref,
+           out=type_of(x), tol=tol_for(dt))
+
+
+global_pool("global_max1d", "max", [2, 3, 9])
+global_pool("global_max2d_ties", "max", [2, 3, 5, 4],
+            x=rng.integers(0, 2, (2, 3, 5, 4)))
+global_pool("global_max3d", "max", [1, 2, 3, 4, 5])
+global_pool("global_avg1d", "avg", [2, 3, 9])
+global_pool("global_avg2d_f16", "avg", [2, 3, 7, 5], dt=np.float16)
+global_pool("global_avg3d", "avg", [1, 2, 3, 4, 5])
 
 
 def gather(name, table_shape, indices, axis, dt=np.float32):

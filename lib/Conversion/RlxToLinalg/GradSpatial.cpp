@@ -245,221 +245,259 @@ struct ConvTransposeBackwardWeightToLinalg
   }
 };
 
-/// For max pooling, a reduction generic first records each window's winner
+} // namespace
+
+/// The rlx.pool gradient of `input` from `gradOutput`. For max pooling, a reduction generic first records each window's winner
 /// as the row-major spatial offset of an input position; for avg pooling a
 /// parallel generic divides grad_output by each window's divisor. Then one
 /// generic over (n, c, x..., k...) sums, for every input position x, the
 /// gradient of each window o with o * stride + k - lo = x that exists (and,
 /// for max, whose winner is x).
+static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
+                                Value gradOutput, Value input,
+                                ArrayRef<int64_t> kernel,
+                                ArrayRef<int64_t> stride,
+                                ArrayRef<int64_t> padding,
+                                bool countIncludePad) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto outputType = cast<RankedTensorType>(gradOutput.getType());
+  Type storage = inputType.getElementType();
+  Type accElement = ScalarBuilder::computeType(storage);
+  ArrayRef<int64_t> inputShape = inputType.getShape(),
+                    outputShape = outputType.getShape();
+  SmallVector<int64_t> low = splitPadding(padding).first;
+  int64_t rank = inputType.getRank(), spatial = rank - 2;
+  bool isMax = kind == PoolKind::Max;
+  MLIRContext *ctx = b.getContext();
+  auto dim = [&](int64_t d) { return getAffineDimExpr(d, ctx); };
+
+  // Loops (n, c, o..., k...) or (n, c, x..., k...): the spatial indices of
+  // the first group, and of the window offsets.
+  auto spatialIndices = [&](OpBuilder &b, Location bodyLoc, int64_t first) {
+    SmallVector<Value> indices;
+    for (int64_t i = 0; i < spatial; ++i)
+      indices.push_back(linalg::IndexOp::create(b, bodyLoc, first + i));
+    return indices;
+  };
+  AffineMap outerMap =
+      AffineMap::getMultiDimIdentityMap(rank + spatial, ctx)
+          .getMajorSubMap(rank);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.append(spatial, utils::IteratorType::reduction);
+
+  // The window offsets k are not the only index of any operand dimension:
+  // an empty tensor of the kernel shape gives their loops a size, as in
+  // linalg's named poolings.
+  SmallVector<AffineExpr> kernelExprs;
+  for (int64_t i = 0; i < spatial; ++i)
+    kernelExprs.push_back(dim(rank + i));
+  AffineMap kernelMap = AffineMap::get(rank + spatial, 0, kernelExprs, ctx);
+  Value window = tensor::EmptyOp::create(b, loc, kernel, accElement);
+
+  Value gradient = gradOutput;
+  Value winners;
+  if (isMax) {
+    Value padded = padPoolInput(b, loc, input, kernel,
+                                stride, padding, outputShape,
+                                /*negInf=*/false);
+    SmallVector<AffineExpr> windowExprs = {dim(0), dim(1)};
+    for (int64_t i = 0; i < spatial; ++i)
+      windowExprs.push_back(dim(2 + i) * stride[i] + dim(rank + i));
+    Value maxInit = createFilledTensor(
+        b, loc, outputType.clone(accElement),
+        arith::ConstantOp::create(
+            b, loc,
+            b.getFloatAttr(
+                accElement,
+                APFloat::getInf(
+                    cast<FloatType>(accElement).getFloatSemantics(),
+                    /*Negative=*/true))));
+    Value indexInit = createFilledTensor(
+        b, loc, outputType.clone(b.getI64Type()),
+        arith::ConstantOp::create(b, loc,
+                                  b.getI64IntegerAttr(-1)));
+    auto argmax = linalg::GenericOp::create(
+        b, loc, TypeRange{maxInit.getType(), indexInit.getType()},
+        ValueRange{padded, window}, ValueRange{maxInit, indexInit},
+        ArrayRef<AffineMap>{
+            AffineMap::get(rank + spatial, 0, windowExprs, ctx), kernelMap,
+            outerMap, outerMap},
+        iterators, [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+          ScalarBuilder scalar(b, bodyLoc);
+          Value value = scalar.convert(args[0], accElement);
+          SmallVector<Value> window = spatialIndices(b, bodyLoc, 2);
+          SmallVector<Value> offsets = spatialIndices(b, bodyLoc, rank);
+          SmallVector<Value> position;
+          Value valid = arith::ConstantOp::create(b, bodyLoc,
+                                                  b.getBoolAttr(true));
+          for (int64_t i = 0; i < spatial; ++i) {
+            Value p = arith::SubIOp::create(
+                b, bodyLoc,
+                arith::AddIOp::create(
+                    b, bodyLoc,
+                    arith::MulIOp::create(b, bodyLoc, window[i],
+                                          indexConstant(b, bodyLoc,
+                                                        stride[i])),
+                    offsets[i]),
+                indexConstant(b, bodyLoc, low[i]));
+            Value inside = arith::AndIOp::create(
+                b, bodyLoc,
+                arith::CmpIOp::create(b, bodyLoc, arith::CmpIPredicate::sge,
+                                      p, indexConstant(b, bodyLoc, 0)),
+                arith::CmpIOp::create(
+                    b, bodyLoc, arith::CmpIPredicate::slt, p,
+                    indexConstant(b, bodyLoc, inputShape[i + 2])));
+            valid = arith::AndIOp::create(b, bodyLoc, valid, inside);
+            position.push_back(p);
+          }
+          // PyTorch's rule: the first input position of the window, then
+          // any larger value or any NaN.
+          Value first = arith::CmpIOp::create(
+              b, bodyLoc, arith::CmpIPredicate::slt, args[3],
+              arith::ConstantOp::create(b, bodyLoc, b.getI64IntegerAttr(0)));
+          Value larger = arith::CmpFOp::create(
+              b, bodyLoc, arith::CmpFPredicate::OGT, value, args[2]);
+          Value isNan = arith::CmpFOp::create(
+              b, bodyLoc, arith::CmpFPredicate::UNO, value, value);
+          Value take = arith::AndIOp::create(
+              b, bodyLoc, valid,
+              arith::OrIOp::create(
+                  b, bodyLoc, first,
+                  arith::OrIOp::create(b, bodyLoc, larger, isNan)));
+          Value offset = linearizeSpatial(b, bodyLoc, position, inputShape);
+          linalg::YieldOp::create(
+              b, bodyLoc,
+              ValueRange{
+                  arith::SelectOp::create(b, bodyLoc, take, value, args[2]),
+                  arith::SelectOp::create(b, bodyLoc, take, offset,
+                                          args[3])});
+        });
+    winners = argmax.getResult(1);
+  } else {
+    AffineMap identity = b.getMultiDimIdentityMap(rank);
+    gradient =
+        linalg::GenericOp::create(
+            b, loc, outputType.clone(accElement), gradient,
+            createEmptyTensor(b, loc, outputType.clone(accElement)),
+            ArrayRef<AffineMap>{identity, identity},
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+              Value count = createPoolWindowCount(
+                  b, bodyLoc, spatialIndices(b, bodyLoc, 2), inputShape,
+                  kernel, stride, padding, countIncludePad);
+              Value divisor = arith::SIToFPOp::create(
+                  b, bodyLoc, accElement,
+                  arith::IndexCastOp::create(b, bodyLoc, b.getI64Type(),
+                                             count));
+              ScalarBuilder scalar(b, bodyLoc);
+              linalg::YieldOp::create(
+                  b, bodyLoc,
+                  scalar.div(scalar.convert(args[0], accElement), divisor));
+            })
+            .getResult(0);
+  }
+
+  Value init = createFilledTensor(b, loc, inputType.clone(accElement),
+                                  floatZero(b, loc, accElement));
+  auto scatter = linalg::GenericOp::create(
+      b, loc, init.getType(), window, init,
+      ArrayRef<AffineMap>{kernelMap, outerMap},
+      iterators, [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+        SmallVector<Value> position = spatialIndices(b, bodyLoc, 2);
+        SmallVector<Value> offsets = spatialIndices(b, bodyLoc, rank);
+        SmallVector<Value> at = {linalg::IndexOp::create(b, bodyLoc, 0),
+                                 linalg::IndexOp::create(b, bodyLoc, 1)};
+        Value zero = indexConstant(b, bodyLoc, 0);
+        Value valid = arith::ConstantOp::create(b, bodyLoc,
+                                                b.getBoolAttr(true));
+        for (int64_t i = 0; i < spatial; ++i) {
+          // Window o reaches x at offset k when o * stride = x + lo - k.
+          Value shifted = arith::SubIOp::create(
+              b, bodyLoc,
+              arith::AddIOp::create(b, bodyLoc, position[i],
+                                    indexConstant(b, bodyLoc, low[i])),
+              offsets[i]);
+          Value strideValue = indexConstant(b, bodyLoc, stride[i]);
+          Value o = arith::DivSIOp::create(b, bodyLoc, shifted, strideValue);
+          Value exists = arith::AndIOp::create(
+              b, bodyLoc,
+              arith::CmpIOp::create(b, bodyLoc, arith::CmpIPredicate::sge,
+                                    shifted, zero),
+              arith::AndIOp::create(
+                  b, bodyLoc,
+                  arith::CmpIOp::create(
+                      b, bodyLoc, arith::CmpIPredicate::eq,
+                      arith::RemSIOp::create(b, bodyLoc, shifted,
+                                             strideValue),
+                      zero),
+                  arith::CmpIOp::create(
+                      b, bodyLoc, arith::CmpIPredicate::slt, o,
+                      indexConstant(b, bodyLoc, outputShape[i + 2]))));
+          valid = arith::AndIOp::create(b, bodyLoc, valid, exists);
+          // Read in bounds even where the window does not exist.
+          at.push_back(arith::MinSIOp::create(
+              b, bodyLoc, arith::MaxSIOp::create(b, bodyLoc, o, zero),
+              indexConstant(b, bodyLoc, outputShape[i + 2] - 1)));
+        }
+        if (winners) {
+          Value winner = tensor::ExtractOp::create(b, bodyLoc, winners, at);
+          Value self = linearizeSpatial(b, bodyLoc, position, inputShape);
+          valid = arith::AndIOp::create(
+              b, bodyLoc, valid,
+              arith::CmpIOp::create(b, bodyLoc, arith::CmpIPredicate::eq,
+                                    winner, self));
+        }
+        ScalarBuilder scalar(b, bodyLoc);
+        Value dy = scalar.convert(
+            tensor::ExtractOp::create(b, bodyLoc, gradient, at), accElement);
+        Value contribution = arith::SelectOp::create(
+            b, bodyLoc, valid, dy, floatZero(b, bodyLoc, accElement));
+        linalg::YieldOp::create(b, bodyLoc,
+                                scalar.add(args[1], contribution));
+      });
+  return convertElements(b, loc, scatter.getResult(0), storage);
+}
+
+namespace {
 struct PoolBackwardToLinalg : OpConversionPattern<PoolBackwardOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(PoolBackwardOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType inputType = op.getType();
-    RankedTensorType outputType = op.getGradOutput().getType();
-    Type storage = inputType.getElementType();
-    Type accElement = ScalarBuilder::computeType(storage);
-    ArrayRef<int64_t> kernel = op.getKernel(), stride = op.getStride(),
-                      padding = op.getPadding();
-    ArrayRef<int64_t> inputShape = inputType.getShape(),
-                      outputShape = outputType.getShape();
-    SmallVector<int64_t> low = splitPadding(padding).first;
-    int64_t rank = inputType.getRank(), spatial = rank - 2;
-    bool isMax = op.getKind() == PoolKind::Max;
-    MLIRContext *ctx = rewriter.getContext();
-    auto dim = [&](int64_t d) { return getAffineDimExpr(d, ctx); };
-
-    // Loops (n, c, o..., k...) or (n, c, x..., k...): the spatial indices of
-    // the first group, and of the window offsets.
-    auto spatialIndices = [&](OpBuilder &b, Location bodyLoc, int64_t first) {
-      SmallVector<Value> indices;
-      for (int64_t i = 0; i < spatial; ++i)
-        indices.push_back(linalg::IndexOp::create(b, bodyLoc, first + i));
-      return indices;
-    };
-    AffineMap outerMap =
-        AffineMap::getMultiDimIdentityMap(rank + spatial, ctx)
-            .getMajorSubMap(rank);
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    iterators.append(spatial, utils::IteratorType::reduction);
-
-    // The window offsets k are not the only index of any operand dimension:
-    // an empty tensor of the kernel shape gives their loops a size, as in
-    // linalg's named poolings.
-    SmallVector<AffineExpr> kernelExprs;
-    for (int64_t i = 0; i < spatial; ++i)
-      kernelExprs.push_back(dim(rank + i));
-    AffineMap kernelMap = AffineMap::get(rank + spatial, 0, kernelExprs, ctx);
-    Value window = tensor::EmptyOp::create(rewriter, loc, kernel, accElement);
-
-    Value gradient = adaptor.getGradOutput();
-    Value winners;
-    if (isMax) {
-      Value padded = padPoolInput(rewriter, loc, adaptor.getInput(), kernel,
-                                  stride, padding, outputShape,
-                                  /*negInf=*/false);
-      SmallVector<AffineExpr> windowExprs = {dim(0), dim(1)};
-      for (int64_t i = 0; i < spatial; ++i)
-        windowExprs.push_back(dim(2 + i) * stride[i] + dim(rank + i));
-      Value maxInit = createFilledTensor(
-          rewriter, loc, outputType.clone(accElement),
-          arith::ConstantOp::create(
-              rewriter, loc,
-              rewriter.getFloatAttr(
-                  accElement,
-                  APFloat::getInf(
-                      cast<FloatType>(accElement).getFloatSemantics(),
-                      /*Negative=*/true))));
-      Value indexInit = createFilledTensor(
-          rewriter, loc, outputType.clone(rewriter.getI64Type()),
-          arith::ConstantOp::create(rewriter, loc,
-                                    rewriter.getI64IntegerAttr(-1)));
-      auto argmax = linalg::GenericOp::create(
-          rewriter, loc, TypeRange{maxInit.getType(), indexInit.getType()},
-          ValueRange{padded, window}, ValueRange{maxInit, indexInit},
-          ArrayRef<AffineMap>{
-              AffineMap::get(rank + spatial, 0, windowExprs, ctx), kernelMap,
-              outerMap, outerMap},
-          iterators, [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-            ScalarBuilder scalar(b, bodyLoc);
-            Value value = scalar.convert(args[0], accElement);
-            SmallVector<Value> window = spatialIndices(b, bodyLoc, 2);
-            SmallVector<Value> offsets = spatialIndices(b, bodyLoc, rank);
-            SmallVector<Value> position;
-            Value valid = arith::ConstantOp::create(b, bodyLoc,
-                                                    b.getBoolAttr(true));
-            for (int64_t i = 0; i < spatial; ++i) {
-              Value p = arith::SubIOp::create(
-                  b, bodyLoc,
-                  arith::AddIOp::create(
-                      b, bodyLoc,
-                      arith::MulIOp::create(b, bodyLoc, window[i],
-                                            indexConstant(b, bodyLoc,
-                                                          stride[i])),
-                      offsets[i]),
-                  indexConstant(b, bodyLoc, low[i]));
-              Value inside = arith::AndIOp::create(
-                  b, bodyLoc,
-                  arith::CmpIOp::create(b, bodyLoc, arith::CmpIPredicate::sge,
-                                        p, indexConstant(b, bodyLoc, 0)),
-                  arith::CmpIOp::create(
-                      b, bodyLoc, arith::CmpIPredicate::slt, p,
-                      indexConstant(b, bodyLoc, inputShape[i + 2])));
-              valid = arith::AndIOp::create(b, bodyLoc, valid, inside);
-              position.push_back(p);
-            }
-            // PyTorch's rule: the first input position of the window, then
-            // any larger value or any NaN.
-            Value first = arith::CmpIOp::create(
-                b, bodyLoc, arith::CmpIPredicate::slt, args[3],
-                arith::ConstantOp::create(b, bodyLoc, b.getI64IntegerAttr(0)));
-            Value larger = arith::CmpFOp::create(
-                b, bodyLoc, arith::CmpFPredicate::OGT, value, args[2]);
-            Value isNan = arith::CmpFOp::create(
-                b, bodyLoc, arith::CmpFPredicate::UNO, value, value);
-            Value take = arith::AndIOp::create(
-                b, bodyLoc, valid,
-                arith::OrIOp::create(
-                    b, bodyLoc, first,
-                    arith::OrIOp::create(b, bodyLoc, larger, isNan)));
-            Value offset = linearizeSpatial(b, bodyLoc, position, inputShape);
-            linalg::YieldOp::create(
-                b, bodyLoc,
-                ValueRange{
-                    arith::SelectOp::create(b, bodyLoc, take, value, args[2]),
-                    arith::SelectOp::create(b, bodyLoc, take, offset,
-                                            args[3])});
-          });
-      winners = argmax.getResult(1);
-    } else {
-      AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
-      gradient =
-          linalg::GenericOp::create(
-              rewriter, loc, outputType.clone(accElement), gradient,
-              createEmptyTensor(rewriter, loc, outputType.clone(accElement)),
-              ArrayRef<AffineMap>{identity, identity},
-              SmallVector<utils::IteratorType>(rank,
-                                               utils::IteratorType::parallel),
-              [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-                Value count = createPoolWindowCount(
-                    b, bodyLoc, spatialIndices(b, bodyLoc, 2), inputShape,
-                    kernel, stride, padding, op.getCountIncludePad());
-                Value divisor = arith::SIToFPOp::create(
-                    b, bodyLoc, accElement,
-                    arith::IndexCastOp::create(b, bodyLoc, b.getI64Type(),
-                                               count));
-                ScalarBuilder scalar(b, bodyLoc);
-                linalg::YieldOp::create(
-                    b, bodyLoc,
-                    scalar.div(scalar.convert(args[0], accElement), divisor));
-              })
-              .getResult(0);
-    }
-
-    Value init = createFilledTensor(rewriter, loc, inputType.clone(accElement),
-                                    floatZero(rewriter, loc, accElement));
-    auto scatter = linalg::GenericOp::create(
-        rewriter, loc, init.getType(), window, init,
-        ArrayRef<AffineMap>{kernelMap, outerMap},
-        iterators, [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-          SmallVector<Value> position = spatialIndices(b, bodyLoc, 2);
-          SmallVector<Value> offsets = spatialIndices(b, bodyLoc, rank);
-          SmallVector<Value> at = {linalg::IndexOp::create(b, bodyLoc, 0),
-                                   linalg::IndexOp::create(b, bodyLoc, 1)};
-          Value zero = indexConstant(b, bodyLoc, 0);
-          Value valid = arith::ConstantOp::create(b, bodyLoc,
-                                                  b.getBoolAttr(true));
-          for (int64_t i = 0; i < spatial; ++i) {
-            // Window o reaches x at offset k when o * stride = x + lo - k.
-            Value shifted = arith::SubIOp::create(
-                b, bodyLoc,
-                arith::AddIOp::create(b, bodyLoc, position[i],
-                                      indexConstant(b, bodyLoc, low[i])),
-                offsets[i]);
-            Value strideValue = indexConstant(b, bodyLoc, stride[i]);
-            Value o = arith::DivSIOp::create(b, bodyLoc, shifted, strideValue);
-            Value exists = arith::AndIOp::create(
-                b, bodyLoc,
-                arith::CmpIOp::create(b, bodyLoc, arith::CmpIPredicate::sge,
-                                      shifted, zero),
-                arith::AndIOp::create(
-                    b, bodyLoc,
-                    arith::CmpIOp::create(
-                        b, bodyLoc, arith::CmpIPredicate::eq,
-                        arith::RemSIOp::create(b, bodyLoc, shifted,
-                                               strideValue),
-                        zero),
-                    arith::CmpIOp::create(
-                        b, bodyLoc, arith::CmpIPredicate::slt, o,
-                        indexConstant(b, bodyLoc, outputShape[i + 2]))));
-            valid = arith::AndIOp::create(b, bodyLoc, valid, exists);
-            // Read in bounds even where the window does not exist.
-            at.push_back(arith::MinSIOp::create(
-                b, bodyLoc, arith::MaxSIOp::create(b, bodyLoc, o, zero),
-                indexConstant(b, bodyLoc, outputShape[i + 2] - 1)));
-          }
-          if (winners) {
-            Value winner = tensor::ExtractOp::create(b, bodyLoc, winners, at);
-            Value self = linearizeSpatial(b, bodyLoc, position, inputShape);
-            valid = arith::AndIOp::create(
-                b, bodyLoc, valid,
-                arith::CmpIOp::create(b, bodyLoc, arith::CmpIPredicate::eq,
-                                      winner, self));
-          }
-          ScalarBuilder scalar(b, bodyLoc);
-          Value dy = scalar.convert(
-              tensor::ExtractOp::create(b, bodyLoc, gradient, at), accElement);
-          Value contribution = arith::SelectOp::create(
-              b, bodyLoc, valid, dy, floatZero(b, bodyLoc, accElement));
-          linalg::YieldOp::create(b, bodyLoc,
-                                  scalar.add(args[1], contribution));
-        });
     rewriter.replaceOp(
-        op, convertElements(rewriter, loc, scatter.getResult(0), storage));
+        op, createPoolGradient(rewriter, op.getLoc(), op.getKind(),
+                               adaptor.getGradOutput(), adaptor.getInput(),
+                               op.getKernel(), op.getStride(), op.getPadding(),
+                               op.getCountIncludePad()));
+    return success();
+  }
+};
+
+/// rlx.pool's gradient with one window over the whole spatial extent; an
+/// input without elements has nothing to receive it.
+struct GlobalPoolBackwardToLinalg : OpConversionPattern<GlobalPoolBackwardOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GlobalPoolBackwardOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType inputType = op.getType();
+    if (inputType.getNumElements() == 0) {
+      rewriter.replaceOp(op, createEmptyTensor(rewriter, op.getLoc(),
+                                               inputType));
+      return success();
+    }
+    ArrayRef<int64_t> window = inputType.getShape().drop_front(2);
+    SmallVector<int64_t> stride(window.size(), 1),
+        padding(2 * window.size(), 0);
+    rewriter.replaceOp(
+        op, createPoolGradient(rewriter, op.getLoc(), op.getKind(),
+                               adaptor.getGradOutput(), adaptor.getInput(),
+                               window, stride, padding,
+                               /*countIncludePad=*/false));
     return success();
   }
 };
@@ -616,7 +654,8 @@ void mlir::rlx::populateGradSpatialToLinalgPatterns(
     RewritePatternSet &patterns) {
   patterns.add<ConvBackwardInputToLinalg, ConvBackwardWeightToLinalg,
                ConvTransposeBackwardInputToLinalg,
-               ConvTransposeBackwardWeightToLinalg, PoolBackwardToLinalg, GatherBackwardToLinalg,
+               ConvTransposeBackwardWeightToLinalg, PoolBackwardToLinalg,
+               GlobalPoolBackwardToLinalg, GatherBackwardToLinalg,
                CumsumBackwardToLinalg, RopeBackwardToLinalg>(
       patterns.getContext());
 }

@@ -116,6 +116,22 @@ func.func @pool_backward_result(%dy: tensor<1x2x3xf32>, %x: tensor<1x2x7xf32>) {
 
 // -----
 
+func.func @global_pool_backward_shape(%dy: tensor<2x3x1xf32>, %x: tensor<2x3x5x4xf32>) {
+  // expected-error @+1 {{'rlx.global_pool_backward' op grad_output must have the forward result type 'tensor<2x3x1x1xf32>' given by the input, got 'tensor<2x3x1xf32>'}}
+  %0 = rlx.global_pool_backward max %dy, %x : tensor<2x3x1xf32>, tensor<2x3x5x4xf32> -> tensor<2x3x5x4xf32>
+  return
+}
+
+// -----
+
+func.func @global_pool_backward_rank(%dy: tensor<2x3xf32>, %x: tensor<2x3xf32>) {
+  // expected-error @+1 {{input must have rank >= 3 ([N, C, spatial...]), got [2, 3]}}
+  %0 = rlx.global_pool_backward avg %dy, %x : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
 func.func @gather_backward_shape(%dy: tensor<2x4x4xf32>, %i: tensor<2x3xi64>) {
   // expected-error @+1 {{grad_output must have the forward result type 'tensor<2x3x4xf32>' given by the declared table [10, 4] and the indices, got 'tensor<2x4x4xf32>'}}
   %0 = rlx.gather_backward %dy, %i axis = 0 : (tensor<2x4x4xf32>, tensor<2x3xi64>) -> tensor<10x4xf32>

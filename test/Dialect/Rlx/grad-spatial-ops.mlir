@@ -63,3 +63,14 @@ func.func @conv_transpose_backward(%dy: tensor<2x4x15xf32>, %w: tensor<4x2x3xf32
   %1 = rlx.conv_transpose_backward_weight %dy, %x stride = [2] padding = [1, 0] output_padding = [1] dilation = [1] groups = 2 : (tensor<2x4x15xf32>, tensor<2x4x7xf32>) -> tensor<4x2x3xf32>
   return
 }
+
+// CHECK-LABEL: func.func @global_pool_backward(
+// CHECK-SAME:    %[[DY:[a-z0-9]+]]: tensor<2x3x1x1xf32>, %[[X:[a-z0-9]+]]: tensor<2x3x5x4xf32>)
+// CHECK-NEXT:    %{{.*}} = rlx.global_pool_backward max %[[DY]], %[[X]] : tensor<2x3x1x1xf32>, tensor<2x3x5x4xf32> -> tensor<2x3x5x4xf32>
+// CHECK-NEXT:    %{{.*}} = rlx.global_pool_backward avg %[[DY]], %[[X]] : tensor<2x3x1x1xf32>, tensor<2x3x5x4xf32> -> tensor<2x3x5x4xf32>
+// CHECK-NEXT:    return
+func.func @global_pool_backward(%dy: tensor<2x3x1x1xf32>, %x: tensor<2x3x5x4xf32>) {
+  %0 = rlx.global_pool_backward max %dy, %x : tensor<2x3x1x1xf32>, tensor<2x3x5x4xf32> -> tensor<2x3x5x4xf32>
+  %1 = rlx.global_pool_backward avg %dy, %x : tensor<2x3x1x1xf32>, tensor<2x3x5x4xf32> -> tensor<2x3x5x4xf32>
+  return
+}

@@ -253,11 +253,9 @@ LogicalResult PoolOp::verify() {
   return success();
 }
 
-LogicalResult GlobalPoolOp::inferReturnTypes(MLIRContext *,
-                                             std::optional<Location> loc,
-                                             Adaptor adaptor,
-                                             SmallVectorImpl<Type> &inferred) {
-  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+FailureOr<RankedTensorType>
+mlir::rlx::inferGlobalPoolType(std::optional<Location> loc, Type inputType) {
+  auto input = dyn_cast<RankedTensorType>(inputType);
   if (!input)
     return emitOptionalError(loc, "expected a ranked tensor input");
   if (input.getRank() < 3)
@@ -267,7 +265,18 @@ LogicalResult GlobalPoolOp::inferReturnTypes(MLIRContext *,
   SmallVector<int64_t> shape(input.getRank(), 1);
   shape[0] = input.getDimSize(0);
   shape[1] = input.getDimSize(1);
-  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return RankedTensorType::get(shape, input.getElementType());
+}
+
+LogicalResult GlobalPoolOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type =
+      inferGlobalPoolType(loc, adaptor.getInput().getType());
+  if (failed(type))
+    return failure();
+  inferred.push_back(*type);
   return success();
 }
 

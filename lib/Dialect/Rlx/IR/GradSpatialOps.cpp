@@ -77,6 +77,12 @@ LogicalResult PoolBackwardOp::verify() {
   return checkGradOutputType(*this, forward, getGradOutput(), "the input");
 }
 
+LogicalResult GlobalPoolBackwardOp::verify() {
+  FailureOr<RankedTensorType> forward =
+      inferGlobalPoolType(getLoc(), getInput().getType());
+  return checkGradOutputType(*this, forward, getGradOutput(), "the input");
+}
+
 LogicalResult GatherBackwardOp::verify() {
   RankedTensorType table = getType();
   FailureOr<RankedTensorType> forward =

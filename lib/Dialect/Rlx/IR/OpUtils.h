@@ -54,6 +54,11 @@ FailureOr<RankedTensorType> inferPoolType(std::optional<Location> loc,
                                           ArrayRef<int64_t> padding,
                                           bool ceilMode);
 
+/// The result type of `rlx.global_pool` of an input of type `input`; fails
+/// with a diagnostic otherwise.
+FailureOr<RankedTensorType> inferGlobalPoolType(std::optional<Location> loc,
+                                                Type input);
+
 /// The result type of `rlx.gather` from a table of type `table` by indices
 /// of type `indices` along `axis`; fails with a diagnostic otherwise.
 FailureOr<RankedTensorType> inferGatherType(std::optional<Location> loc,

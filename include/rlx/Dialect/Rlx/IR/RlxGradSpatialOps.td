@@ -204,6 +204,31 @@ def Rlx_PoolBackwardOp : Rlx_Op<"pool_backward", [Pure,
   let hasVerifier = 1;
 }
 
+def Rlx_GlobalPoolBackwardOp : Rlx_Op<"global_pool_backward", [Pure,
+    AllTypesMatch<["input", "result"]>,
+    AllElementTypesMatch<["grad_output", "input"]>]> {
+  let summary = "gradient of rlx.global_pool with respect to its input";
+  let description = [{
+    For `rlx.global_pool` of `input` `[N, C, X_1..X_r]` (r >= 1) with the
+    same `kind`, the gradient of the input from the gradient `grad_output`
+    `[N, C, 1..1]` of its result: `rlx.pool_backward` with one window over
+    the whole spatial extent. `max` passes each gradient to the maximum of
+    its `[n, c]` slice (the first among equal maxima, the last NaN if any,
+    as PyTorch's `adaptive_max_pool` with output size 1); `avg` spreads it
+    evenly over the slice. Rules: `grad_output` has exactly the type
+    `rlx.global_pool` infers for `input`; the result has the input's type.
+    f16 and bf16 compute in f32 and round once.
+  }];
+  let arguments = (ins Rlx_PoolKind:$kind, Rlx_FloatTensor:$grad_output,
+                       Rlx_FloatTensor:$input);
+  let results = (outs Rlx_FloatTensor:$result);
+  let assemblyFormat = [{
+    $kind $grad_output `,` $input attr-dict `:` type($grad_output) `,`
+    type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Indexing and scans
 //===----------------------------------------------------------------------===//
