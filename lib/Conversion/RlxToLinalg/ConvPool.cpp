@@ -27,12 +27,9 @@ static Value createZeroOrNegInf(OpBuilder &b, Location loc, Type type,
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
 
-/// `input` [N, C, X...] with `low[i]` and `high[i]` zeros (-inf with
-/// `negInf`) around spatial dimension i; `input` itself when there is nothing
-/// to add.
-static Value padSpatial(OpBuilder &b, Location loc, Value input,
-                        ArrayRef<int64_t> low, ArrayRef<int64_t> high,
-                        bool negInf = false) {
+Value mlir::rlx::padSpatial(OpBuilder &b, Location loc, Value input,
+                            ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                            bool negInf) {
   if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
       llvm::all_of(high, [](int64_t v) { return v == 0; }))
     return input;
@@ -50,9 +47,8 @@ static Value padSpatial(OpBuilder &b, Location loc, Value input,
                                highSizes, padValue);
 }
 
-/// Splits `[lo_0, hi_0, lo_1, hi_1, ...]` into its low and high halves.
-static std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
-splitPadding(ArrayRef<int64_t> padding) {
+std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
+mlir::rlx::splitPadding(ArrayRef<int64_t> padding) {
   SmallVector<int64_t> low, high;
   for (size_t i = 0; i < padding.size(); i += 2) {
     low.push_back(padding[i]);
@@ -80,9 +76,8 @@ groupDims(int64_t rank, int64_t first, int64_t count) {
   return groups;
 }
 
-/// `value` with dimension `dim` split into `[outer, size / outer]`.
-static Value splitDim(OpBuilder &b, Location loc, Value value, int64_t dim,
-                      int64_t outer) {
+Value mlir::rlx::splitDim(OpBuilder &b, Location loc, Value value,
+                          int64_t dim, int64_t outer) {
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<int64_t> shape(type.getShape());
   shape[dim] /= outer;
@@ -91,8 +86,8 @@ static Value splitDim(OpBuilder &b, Location loc, Value value, int64_t dim,
                                        groupDims(shape.size(), dim, 2));
 }
 
-/// `value` with dimensions `dim` and `dim + 1` merged.
-static Value mergeDims(OpBuilder &b, Location loc, Value value, int64_t dim) {
+Value mlir::rlx::mergeDims(OpBuilder &b, Location loc, Value value,
+                           int64_t dim) {
   auto type = cast<RankedTensorType>(value.getType());
   return tensor::CollapseShapeOp::create(b, loc, value,
                                          groupDims(type.getRank(), dim, 2));
@@ -238,6 +233,7 @@ struct ConvToLinalg : OpConversionPattern<ConvOp> {
     return success();
   }
 };
+} // namespace
 
 /// A transposed convolution is the stride-1 convolution, with the same
 /// dilation, of the input spread out by the stride (stride - 1 zeros between
@@ -245,6 +241,74 @@ struct ConvToLinalg : OpConversionPattern<ConvOp> {
 /// `dilation * (K - 1) - hi + output_padding` after each spatial dimension,
 /// with the spatially flipped weight whose channel roles are swapped within
 /// each group. A negative pad (padding larger than the dilated kernel) crops.
+Value mlir::rlx::createConvTransposeAccumulation(
+    OpBuilder &b, Location loc, Value input, Value weight,
+    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+    ArrayRef<int64_t> outputPadding, ArrayRef<int64_t> dilation,
+    int64_t groups, RankedTensorType accType) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  auto [low, high] = splitPadding(padding);
+  int64_t rank = inputType.getRank(), spatial = rank - 2;
+
+  // Spread and pad: zeros, with the input inserted at a stride.
+  SmallVector<int64_t> spreadShape(inputType.getShape());
+  SmallVector<int64_t> cropOffsets(rank, 0), croppedShape(spreadShape);
+  SmallVector<int64_t> insertOffsets(rank, 0), insertStrides(rank, 1);
+  bool crop = false;
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t window = dilation[i] * (weightType.getDimSize(i + 2) - 1);
+    int64_t padLow = window - low[i];
+    int64_t padHigh = window - high[i] + outputPadding[i];
+    int64_t spread = (inputType.getDimSize(i + 2) - 1) * stride[i] + 1;
+    spreadShape[i + 2] =
+        std::max<int64_t>(padLow, 0) + spread + std::max<int64_t>(padHigh, 0);
+    insertOffsets[i + 2] = std::max<int64_t>(padLow, 0);
+    insertStrides[i + 2] = stride[i];
+    cropOffsets[i + 2] = std::max<int64_t>(-padLow, 0);
+    croppedShape[i + 2] = padLow + spread + padHigh;
+    crop |= padLow < 0 || padHigh < 0;
+  }
+  Value zero = createZeroOrNegInf(b, loc, inputType.getElementType());
+  MLIRContext *ctx = b.getContext();
+  auto indices = [&](ArrayRef<int64_t> values) {
+    return getAsIndexOpFoldResult(ctx, values);
+  };
+  Value spreadInput = tensor::InsertSliceOp::create(
+      b, loc, input,
+      createFilledTensor(b, loc, inputType.clone(spreadShape), zero),
+      indices(insertOffsets), indices(inputType.getShape()),
+      indices(insertStrides));
+  if (crop)
+    spreadInput = tensor::ExtractSliceOp::create(
+        b, loc, inputType.clone(croppedShape), spreadInput,
+        indices(cropOffsets), indices(croppedShape),
+        indices(SmallVector<int64_t>(rank, 1)));
+
+  // Weight [G*C, F, K...] -> [G, C, F, K...] -> flipped [G, F, C, K...]
+  // -> [G*F, C, K...].
+  Value groupedWeight = splitDim(b, loc, weight, 0, groups);
+  auto groupedType = cast<RankedTensorType>(groupedWeight.getType());
+  SmallVector<int64_t> flippedShape(groupedType.getShape());
+  std::swap(flippedShape[1], flippedShape[2]);
+  SmallVector<AffineExpr> readExprs = {getAffineDimExpr(0, ctx),
+                                       getAffineDimExpr(2, ctx),
+                                       getAffineDimExpr(1, ctx)};
+  for (int64_t i = 0; i < spatial; ++i)
+    readExprs.push_back(weightType.getDimSize(i + 2) - 1 -
+                        getAffineDimExpr(i + 3, ctx));
+  Value flipped = createIndexedCopy(
+      b, loc, groupedWeight,
+      AffineMap::get(rank + 1, 0, readExprs, ctx),
+      groupedType.clone(flippedShape));
+  Value convWeight = mergeDims(b, loc, flipped, 0);
+
+  return createConvolution(b, loc, spreadInput, convWeight,
+                           SmallVector<int64_t>(spatial, 1), dilation, groups,
+                           accType);
+}
+
+namespace {
 struct ConvTransposeToLinalg : OpConversionPattern<ConvTransposeOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -254,71 +318,10 @@ struct ConvTransposeToLinalg : OpConversionPattern<ConvTransposeOp> {
     Location loc = op.getLoc();
     RankedTensorType resultType = op.getType();
     Type storage = resultType.getElementType();
-    Value input = adaptor.getInput(), weight = adaptor.getWeight();
-    auto inputType = cast<RankedTensorType>(input.getType());
-    auto weightType = cast<RankedTensorType>(weight.getType());
-    ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation(),
-                      outputPadding = op.getOutputPadding();
-    auto [low, high] = splitPadding(op.getPadding());
-    int64_t rank = inputType.getRank(), spatial = rank - 2;
-    int64_t groups = op.getGroups();
-
-    // Spread and pad: zeros, with the input inserted at a stride.
-    SmallVector<int64_t> spreadShape(inputType.getShape());
-    SmallVector<int64_t> cropOffsets(rank, 0), croppedShape(spreadShape);
-    SmallVector<int64_t> insertOffsets(rank, 0), insertStrides(rank, 1);
-    bool crop = false;
-    for (int64_t i = 0; i < spatial; ++i) {
-      int64_t window = dilation[i] * (weightType.getDimSize(i + 2) - 1);
-      int64_t padLow = window - low[i];
-      int64_t padHigh = window - high[i] + outputPadding[i];
-      int64_t spread = (inputType.getDimSize(i + 2) - 1) * stride[i] + 1;
-      spreadShape[i + 2] =
-          std::max<int64_t>(padLow, 0) + spread + std::max<int64_t>(padHigh, 0);
-      insertOffsets[i + 2] = std::max<int64_t>(padLow, 0);
-      insertStrides[i + 2] = stride[i];
-      cropOffsets[i + 2] = std::max<int64_t>(-padLow, 0);
-      croppedShape[i + 2] = padLow + spread + padHigh;
-      crop |= padLow < 0 || padHigh < 0;
-    }
-    Value zero = createZeroOrNegInf(rewriter, loc, storage);
-    MLIRContext *ctx = rewriter.getContext();
-    auto indices = [&](ArrayRef<int64_t> values) {
-      return getAsIndexOpFoldResult(ctx, values);
-    };
-    Value spreadInput = tensor::InsertSliceOp::create(
-        rewriter, loc, input,
-        createFilledTensor(rewriter, loc, inputType.clone(spreadShape), zero),
-        indices(insertOffsets), indices(inputType.getShape()),
-        indices(insertStrides));
-    if (crop)
-      spreadInput = tensor::ExtractSliceOp::create(
-          rewriter, loc, inputType.clone(croppedShape), spreadInput,
-          indices(cropOffsets), indices(croppedShape),
-          indices(SmallVector<int64_t>(rank, 1)));
-
-    // Weight [G*C, F, K...] -> [G, C, F, K...] -> flipped [G, F, C, K...]
-    // -> [G*F, C, K...].
-    Value groupedWeight = splitDim(rewriter, loc, weight, 0, groups);
-    auto groupedType = cast<RankedTensorType>(groupedWeight.getType());
-    SmallVector<int64_t> flippedShape(groupedType.getShape());
-    std::swap(flippedShape[1], flippedShape[2]);
-    SmallVector<AffineExpr> readExprs = {getAffineDimExpr(0, ctx),
-                                         getAffineDimExpr(2, ctx),
-                                         getAffineDimExpr(1, ctx)};
-    for (int64_t i = 0; i < spatial; ++i)
-      readExprs.push_back(weightType.getDimSize(i + 2) - 1 -
-                          getAffineDimExpr(i + 3, ctx));
-    Value flipped = createIndexedCopy(
-        rewriter, loc, groupedWeight,
-        AffineMap::get(rank + 1, 0, readExprs, ctx),
-        groupedType.clone(flippedShape));
-    Value convWeight = mergeDims(rewriter, loc, flipped, 0);
-
-    Value acc = createConvolution(
-        rewriter, loc, spreadInput, convWeight,
-        SmallVector<int64_t>(spatial, 1), dilation, groups,
-        resultType.clone(ScalarBuilder::computeType(storage)));
+    Value acc = createConvTransposeAccumulation(
+        rewriter, loc, adaptor.getInput(), adaptor.getWeight(), op.getStride(),
+        op.getPadding(), op.getOutputPadding(), op.getDilation(),
+        op.getGroups(), resultType.clone(ScalarBuilder::computeType(storage)));
     rewriter.replaceOp(op, convertElements(rewriter, loc, acc, storage));
     return success();
   }
@@ -375,6 +378,55 @@ static Value createPooling(OpBuilder &b, Location loc, PoolKind kind,
       .getResult()[0];
 }
 
+Value mlir::rlx::padPoolInput(OpBuilder &b, Location loc, Value input,
+                              ArrayRef<int64_t> kernel,
+                              ArrayRef<int64_t> stride,
+                              ArrayRef<int64_t> padding,
+                              ArrayRef<int64_t> resultShape, bool negInf) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto [low, high] = splitPadding(padding);
+  SmallVector<int64_t> paddedHigh(high);
+  for (size_t i = 0; i < kernel.size(); ++i) {
+    int64_t needed = (resultShape[i + 2] - 1) * stride[i] + kernel[i];
+    int64_t available = inputType.getDimSize(i + 2) + low[i] + high[i];
+    paddedHigh[i] += std::max<int64_t>(needed - available, 0);
+  }
+  return padSpatial(b, loc, input, low, paddedHigh, negInf);
+}
+
+Value mlir::rlx::createPoolWindowCount(OpBuilder &b, Location loc,
+                                       ValueRange window,
+                                       ArrayRef<int64_t> inputShape,
+                                       ArrayRef<int64_t> kernel,
+                                       ArrayRef<int64_t> stride,
+                                       ArrayRef<int64_t> padding,
+                                       bool countIncludePad) {
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  auto [low, high] = splitPadding(padding);
+  Value count;
+  for (auto [i, o] : llvm::enumerate(window)) {
+    int64_t size = inputShape[i + 2];
+    // The window [start, end) clipped to the padded input, or to the input
+    // without count_include_pad.
+    Value start = arith::SubIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, o, index(stride[i])),
+        index(low[i]));
+    Value end = arith::MinSIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, start, index(kernel[i])),
+        index(size + high[i]));
+    if (!countIncludePad) {
+      start = arith::MaxSIOp::create(b, loc, start, index(0));
+      end = arith::MinSIOp::create(b, loc, end, index(size));
+    }
+    Value dimCount = arith::SubIOp::create(b, loc, end, start);
+    count = count ? arith::MulIOp::create(b, loc, count, dimCount).getResult()
+                  : dimCount;
+  }
+  return count;
+}
+
 namespace {
 /// Max pooling pads with -inf; average pooling sums a zero-padded input and
 /// divides each output by its window count, computed from the output indices
@@ -393,20 +445,10 @@ struct PoolToLinalg : OpConversionPattern<PoolOp> {
     Type accType = ScalarBuilder::computeType(storage);
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
     ArrayRef<int64_t> kernel = op.getKernel(), stride = op.getStride();
-    SmallVector<int64_t> low, high;
-    std::tie(low, high) = splitPadding(op.getPadding());
-    int64_t spatial = kernel.size();
     bool isMax = op.getKind() == PoolKind::Max;
-
-    SmallVector<int64_t> paddedHigh(high);
-    for (int64_t i = 0; i < spatial; ++i) {
-      int64_t needed = (resultType.getDimSize(i + 2) - 1) * stride[i] +
-                       kernel[i];
-      int64_t available = inputType.getDimSize(i + 2) + low[i] + high[i];
-      paddedHigh[i] += std::max<int64_t>(needed - available, 0);
-    }
-    Value padded = padSpatial(rewriter, loc, adaptor.getInput(), low,
-                              paddedHigh, /*negInf=*/isMax);
+    Value padded = padPoolInput(rewriter, loc, adaptor.getInput(), kernel,
+                                stride, op.getPadding(), resultType.getShape(),
+                                /*negInf=*/isMax);
     Value pooled = createPooling(rewriter, loc, op.getKind(), padded, kernel,
                                  stride, resultType.clone(accType));
     if (isMax) {
@@ -418,37 +460,17 @@ struct PoolToLinalg : OpConversionPattern<PoolOp> {
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
-    bool countPad = op.getCountIncludePad();
     auto average = linalg::GenericOp::create(
         rewriter, loc, resultType, pooled,
         createEmptyTensor(rewriter, loc, resultType),
         ArrayRef<AffineMap>{identity, identity}, iterators,
         [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-          auto index = [&](int64_t v) {
-            return arith::ConstantIndexOp::create(b, bodyLoc, v).getResult();
-          };
-          Value count;
-          for (int64_t i = 0; i < spatial; ++i) {
-            int64_t size = inputType.getDimSize(i + 2);
-            Value o = linalg::IndexOp::create(b, bodyLoc, i + 2);
-            // The window [start, end) clipped to the padded input, or to the
-            // input without count_include_pad.
-            Value start = arith::SubIOp::create(
-                b, bodyLoc, arith::MulIOp::create(b, bodyLoc, o, index(stride[i])),
-                index(low[i]));
-            Value end = arith::MinSIOp::create(
-                b, bodyLoc,
-                arith::AddIOp::create(b, bodyLoc, start, index(kernel[i])),
-                index(size + high[i]));
-            if (!countPad) {
-              start = arith::MaxSIOp::create(b, bodyLoc, start, index(0));
-              end = arith::MinSIOp::create(b, bodyLoc, end, index(size));
-            }
-            Value dimCount = arith::SubIOp::create(b, bodyLoc, end, start);
-            count = count ? arith::MulIOp::create(b, bodyLoc, count, dimCount)
-                                .getResult()
-                          : dimCount;
-          }
+          SmallVector<Value> window;
+          for (int64_t d = 2; d < rank; ++d)
+            window.push_back(linalg::IndexOp::create(b, bodyLoc, d));
+          Value count = createPoolWindowCount(
+              b, bodyLoc, window, inputType.getShape(), kernel, stride,
+              op.getPadding(), op.getCountIncludePad());
           Value countInt = arith::IndexCastOp::create(
               b, bodyLoc, b.getI64Type(), count);
           Value divisor =

@@ -28,10 +28,8 @@ static Value clampIndex(OpBuilder &b, Location loc, Value index,
   return arith::MinSIOp::create(b, loc, low, indexConstant(b, loc, size - 1));
 }
 
-/// The gather rule for an integer index into an axis of `size`: [-size, 0)
-/// wraps once like Python, anything still outside [0, size) clamps.
-static Value wrapAndClampIndex(OpBuilder &b, Location loc, Value rawIndex,
-                               int64_t size) {
+Value mlir::rlx::wrapAndClampIndex(OpBuilder &b, Location loc,
+                                   Value rawIndex, int64_t size) {
   Value index =
       arith::IndexCastOp::create(b, loc, b.getIndexType(), rawIndex);
   Value zero = indexConstant(b, loc, 0);

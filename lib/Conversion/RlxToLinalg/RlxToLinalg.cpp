@@ -31,6 +31,7 @@ void mlir::rlx::populateRlxToLinalgPatterns(
   populateRegionToLinalgPatterns(patterns);
   populateFusedOpToLinalgPatterns(patterns);
   populateAttentionToLinalgPatterns(patterns, attentionTiles);
+  populateGradSpatialToLinalgPatterns(patterns);
 }
 
 /// Gives every row op and reduction outside a region the region that is

@@ -63,6 +63,57 @@ Value createConvAccumulation(OpBuilder &b, Location loc, Value input,
                              ArrayRef<int64_t> dilation, int64_t groups,
                              RankedTensorType accType);
 
+/// The rlx.conv_transpose of `input` and `weight` with these attributes,
+/// accumulated from zero in a tensor of `accType` (the result shape in the
+/// computation type).
+Value createConvTransposeAccumulation(OpBuilder &b, Location loc, Value input,
+                                      Value weight, ArrayRef<int64_t> stride,
+                                      ArrayRef<int64_t> padding,
+                                      ArrayRef<int64_t> outputPadding,
+                                      ArrayRef<int64_t> dilation,
+                                      int64_t groups, RankedTensorType accType);
+
+/// Splits `[lo_0, hi_0, lo_1, hi_1, ...]` into its low and high halves.
+std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
+splitPadding(ArrayRef<int64_t> padding);
+
+/// `input` [N, C, X...] with `low[i]` and `high[i]` zeros (-inf with
+/// `negInf`) around spatial dimension i; `input` itself when there is nothing
+/// to add.
+Value padSpatial(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                 bool negInf = false);
+
+/// `value` with dimension `dim` split into `[outer, size / outer]`.
+Value splitDim(OpBuilder &b, Location loc, Value value, int64_t dim,
+               int64_t outer);
+
+/// `value` with dimensions `dim` and `dim + 1` merged.
+Value mergeDims(OpBuilder &b, Location loc, Value value, int64_t dim);
+
+/// The input [N, C, X...] of rlx.pool padded by `padding` (zeros, or -inf
+/// with `negInf`) and further at the high end so that every window of the
+/// pool's result shape `resultShape` lies inside it (ceil_mode's last
+/// windows may run past the padding).
+Value padPoolInput(OpBuilder &b, Location loc, Value input,
+                   ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                   ArrayRef<int64_t> padding, ArrayRef<int64_t> resultShape,
+                   bool negInf);
+
+/// The divisor of rlx.pool avg for the window at spatial output position
+/// `window` (index values): its positions inside the padded input with
+/// `countIncludePad`, inside the input without it (an index value).
+Value createPoolWindowCount(OpBuilder &b, Location loc, ValueRange window,
+                            ArrayRef<int64_t> inputShape,
+                            ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                            ArrayRef<int64_t> padding, bool countIncludePad);
+
+/// The rlx.gather rule for an integer index into an axis of `size`, as an
+/// index value: [-size, 0) wraps once like Python, anything still outside
+/// [0, size) clamps.
+Value wrapAndClampIndex(OpBuilder &b, Location loc, Value rawIndex,
+                        int64_t size);
+
 } // namespace mlir::rlx
 
 #endif // RLX_LIB_CONVERSION_RLXTOLINALG_UTILS_H

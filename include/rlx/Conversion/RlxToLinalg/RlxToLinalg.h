@@ -41,6 +41,10 @@ struct AttentionTileSizes {
 void populateAttentionToLinalgPatterns(RewritePatternSet &patterns,
                                        AttentionTileSizes tiles);
 
+/// The spatial and indexing backward ops: conv_backward_input/weight,
+/// pool_backward, gather_backward, cumsum_backward and rope_backward.
+void populateGradSpatialToLinalgPatterns(RewritePatternSet &patterns);
+
 /// All of the above.
 void populateRlxToLinalgPatterns(RewritePatternSet &patterns,
                                  AttentionTileSizes attentionTiles = {});

@@ -6,13 +6,13 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// The channels-first activation `value` as a ranked tensor with 1 to 3
-/// spatial dimensions (`minSpatial` to `maxSpatial`), or a diagnostic naming
-/// `what`.
+/// The channels-first activation type `valueType` as a ranked tensor with 1
+/// to 3 spatial dimensions (`minSpatial` to `maxSpatial`), or a diagnostic
+/// naming `what`.
 static FailureOr<RankedTensorType>
-getActivationType(std::optional<Location> loc, Value value, StringRef what,
+getActivationType(std::optional<Location> loc, Type valueType, StringRef what,
                   int64_t minSpatial = 1, int64_t maxSpatial = 3) {
-  FailureOr<RankedTensorType> ranked = getRankedType(loc, value, what);
+  FailureOr<RankedTensorType> ranked = getRankedType(loc, valueType, what);
   if (failed(ranked))
     return failure();
   RankedTensorType type = *ranked;
@@ -63,7 +63,7 @@ static LogicalResult checkConvAttributes(std::optional<Location> loc,
 
 /// The weight as a ranked tensor of the same rank as the input.
 static FailureOr<RankedTensorType> getWeightType(std::optional<Location> loc,
-                                                 Value weight, int64_t rank) {
+                                                 Type weight, int64_t rank) {
   FailureOr<RankedTensorType> ranked = getRankedType(loc, weight, "weight");
   if (failed(ranked))
     return failure();
@@ -76,8 +76,8 @@ static FailureOr<RankedTensorType> getWeightType(std::optional<Location> loc,
 }
 
 FailureOr<RankedTensorType>
-mlir::rlx::inferConvType(std::optional<Location> loc, Value inputValue,
-                         Value weightValue, ArrayRef<int64_t> stride,
+mlir::rlx::inferConvType(std::optional<Location> loc, Type inputValue,
+                         Type weightValue, ArrayRef<int64_t> stride,
                          ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
                          int64_t groups) {
   FailureOr<RankedTensorType> input =
@@ -124,7 +124,8 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
   FailureOr<RankedTensorType> type = inferConvType(
-      loc, adaptor.getInput(), adaptor.getWeight(), adaptor.getStride(),
+      loc, adaptor.getInput().getType(), adaptor.getWeight().getType(),
+      adaptor.getStride(),
       adaptor.getPadding(), adaptor.getDilation(), adaptor.getGroups());
   if (failed(type))
     return failure();
@@ -132,22 +133,20 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult ConvTransposeOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
+FailureOr<RankedTensorType> mlir::rlx::inferConvTransposeType(
+    std::optional<Location> loc, Type inputType, Type weightType,
+    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+    ArrayRef<int64_t> outputPadding, ArrayRef<int64_t> dilation,
+    int64_t groups) {
   FailureOr<RankedTensorType> input =
-      getActivationType(loc, adaptor.getInput(), "input");
+      getActivationType(loc, inputType, "input");
   if (failed(input))
     return failure();
   int64_t spatial = input->getRank() - 2;
   FailureOr<RankedTensorType> weight =
-      getWeightType(loc, adaptor.getWeight(), input->getRank());
+      getWeightType(loc, weightType, input->getRank());
   if (failed(weight))
     return failure();
-  ArrayRef<int64_t> stride = adaptor.getStride(),
-                    padding = adaptor.getPadding(),
-                    dilation = adaptor.getDilation(),
-                    outputPadding = adaptor.getOutputPadding();
   if (failed(checkConvAttributes(loc, spatial, stride, padding, dilation)) ||
       failed(checkSpatialArray(loc, "output_padding", outputPadding, spatial,
                                0)))
@@ -158,7 +157,6 @@ LogicalResult ConvTransposeOp::inferReturnTypes(
           loc, "'output_padding' ", formatShape(outputPadding),
           " must be smaller than the stride or the dilation in dimension ", i);
   ArrayRef<int64_t> in = input->getShape(), w = weight->getShape();
-  int64_t groups = adaptor.getGroups();
   if (groups < 1)
     return emitOptionalError(loc, "'groups' must be positive, got ", groups);
   if (in[1] % groups != 0)
@@ -181,21 +179,31 @@ LogicalResult ConvTransposeOp::inferReturnTypes(
                                ": padding crops the output to size ", size);
     shape.push_back(size);
   }
-  inferred.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return RankedTensorType::get(shape, input->getElementType());
+}
+
+LogicalResult ConvTransposeOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type = inferConvTransposeType(
+      loc, adaptor.getInput().getType(), adaptor.getWeight().getType(),
+      adaptor.getStride(), adaptor.getPadding(), adaptor.getOutputPadding(),
+      adaptor.getDilation(), adaptor.getGroups());
+  if (failed(type))
+    return failure();
+  inferred.push_back(*type);
   return success();
 }
 
-LogicalResult PoolOp::inferReturnTypes(MLIRContext *,
-                                       std::optional<Location> loc,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &inferred) {
+FailureOr<RankedTensorType>
+mlir::rlx::inferPoolType(std::optional<Location> loc, Type inputType,
+                         ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                         ArrayRef<int64_t> padding, bool ceilMode) {
   FailureOr<RankedTensorType> input =
-      getActivationType(loc, adaptor.getInput(), "input");
+      getActivationType(loc, inputType, "input");
   if (failed(input))
     return failure();
   int64_t spatial = input->getRank() - 2;
-  ArrayRef<int64_t> kernel = adaptor.getKernel(), stride = adaptor.getStride(),
-                    padding = adaptor.getPadding();
   if (failed(checkSpatialArray(loc, "kernel", kernel, spatial, 1)) ||
       failed(checkSpatialArray(loc, "stride", stride, spatial, 1)) ||
       failed(checkSpatialArray(loc, "padding", padding, 2 * spatial, 0)))
@@ -217,15 +225,25 @@ LogicalResult PoolOp::inferReturnTypes(MLIRContext *,
       return emitOptionalError(loc, "spatial dimension ", i, ": kernel size ",
                                kernel[i], " exceeds the padded input size ",
                                in[i + 2] + lo + hi);
-    int64_t size = (span + (adaptor.getCeilMode() ? stride[i] - 1 : 0)) /
-                       stride[i] +
-                   1;
+    int64_t size = (span + (ceilMode ? stride[i] - 1 : 0)) / stride[i] + 1;
     // PyTorch drops a last window that would start in the high padding.
-    if (adaptor.getCeilMode() && (size - 1) * stride[i] >= in[i + 2] + lo)
+    if (ceilMode && (size - 1) * stride[i] >= in[i + 2] + lo)
       --size;
     shape.push_back(size);
   }
-  inferred.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return RankedTensorType::get(shape, input->getElementType());
+}
+
+LogicalResult PoolOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type = inferPoolType(
+      loc, adaptor.getInput().getType(), adaptor.getKernel(),
+      adaptor.getStride(), adaptor.getPadding(), adaptor.getCeilMode());
+  if (failed(type))
+    return failure();
+  inferred.push_back(*type);
   return success();
 }
 
@@ -235,11 +253,9 @@ LogicalResult PoolOp::verify() {
   return success();
 }
 
-LogicalResult GlobalPoolOp::inferReturnTypes(MLIRContext *,
-                                             std::optional<Location> loc,
-                                             Adaptor adaptor,
-                                             SmallVectorImpl<Type> &inferred) {
-  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+FailureOr<RankedTensorType>
+mlir::rlx::inferGlobalPoolType(std::optional<Location> loc, Type inputType) {
+  auto input = dyn_cast<RankedTensorType>(inputType);
   if (!input)
     return emitOptionalError(loc, "expected a ranked tensor input");
   if (input.getRank() < 3)
@@ -249,7 +265,18 @@ LogicalResult GlobalPoolOp::inferReturnTypes(MLIRContext *,
   SmallVector<int64_t> shape(input.getRank(), 1);
   shape[0] = input.getDimSize(0);
   shape[1] = input.getDimSize(1);
-  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return RankedTensorType::get(shape, input.getElementType());
+}
+
+LogicalResult GlobalPoolOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type =
+      inferGlobalPoolType(loc, adaptor.getInput().getType());
+  if (failed(type))
+    return failure();
+  inferred.push_back(*type);
   return success();
 }
 
@@ -257,7 +284,7 @@ LogicalResult ResizeNearest2xOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &inferred) {
   FailureOr<RankedTensorType> input =
-      getActivationType(loc, adaptor.getInput(), "input", 2, 2);
+      getActivationType(loc, adaptor.getInput().getType(), "input", 2, 2);
   if (failed(input))
     return failure();
   ArrayRef<int64_t> in = input->getShape();
@@ -270,7 +297,7 @@ LogicalResult InterpolateNearestOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &inferred) {
   FailureOr<RankedTensorType> input =
-      getActivationType(loc, adaptor.getInput(), "input");
+      getActivationType(loc, adaptor.getInput().getType(), "input");
   if (failed(input))
     return failure();
   ArrayRef<int64_t> size = adaptor.getSize();

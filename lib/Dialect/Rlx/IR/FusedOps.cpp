@@ -119,8 +119,9 @@ LogicalResult ConvBiasActOp::inferReturnTypes(MLIRContext *,
                                               Adaptor adaptor,
                                               SmallVectorImpl<Type> &inferred) {
   FailureOr<RankedTensorType> type = inferConvType(
-      loc, adaptor.getInput(), adaptor.getWeight(), adaptor.getStride(),
-      adaptor.getPadding(), adaptor.getDilation(), adaptor.getGroups());
+      loc, adaptor.getInput().getType(), adaptor.getWeight().getType(),
+      adaptor.getStride(), adaptor.getPadding(), adaptor.getDilation(),
+      adaptor.getGroups());
   if (failed(type) ||
       failed(checkBias(loc, adaptor.getBias(), type->getDimSize(1), "C_out")))
     return failure();

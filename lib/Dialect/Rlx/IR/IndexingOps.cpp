@@ -36,25 +36,34 @@ static LogicalResult checkGatherSource(std::optional<Location> loc,
   return success();
 }
 
-LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> loc,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &inferred) {
-  FailureOr<RankedTensorType> table =
-      getRankedType(loc, adaptor.getTable(), "table");
+FailureOr<RankedTensorType>
+mlir::rlx::inferGatherType(std::optional<Location> loc, Type tableType,
+                           Type indicesType, int64_t rawAxis) {
+  FailureOr<RankedTensorType> table = getRankedType(loc, tableType, "table");
   FailureOr<RankedTensorType> indices =
-      getRankedType(loc, adaptor.getIndices(), "indices");
+      getRankedType(loc, indicesType, "indices");
   if (failed(table) || failed(indices))
     return failure();
-  FailureOr<int64_t> axis =
-      normalizeAxis(loc, adaptor.getAxis(), table->getRank());
+  FailureOr<int64_t> axis = normalizeAxis(loc, rawAxis, table->getRank());
   if (failed(axis) || failed(checkGatherSource(loc, *table, *axis, *indices)))
     return failure();
   ArrayRef<int64_t> shape = table->getShape();
   SmallVector<int64_t> result(shape.take_front(*axis));
   llvm::append_range(result, indices->getShape());
   llvm::append_range(result, shape.drop_front(*axis + 1));
-  inferred.push_back(RankedTensorType::get(result, table->getElementType()));
+  return RankedTensorType::get(result, table->getElementType());
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type =
+      inferGatherType(loc, adaptor.getTable().getType(),
+                      adaptor.getIndices().getType(), adaptor.getAxis());
+  if (failed(type))
+    return failure();
+  inferred.push_back(*type);
   return success();
 }
 

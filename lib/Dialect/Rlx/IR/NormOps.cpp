@@ -195,33 +195,39 @@ LogicalResult GatedResidualOp::verify() {
   return success();
 }
 
-LogicalResult RopeOp::verify() {
-  RankedTensorType input = getInput().getType();
+LogicalResult mlir::rlx::verifyRopeOperands(Operation *op,
+                                            RankedTensorType input, Value cos,
+                                            Value sin, int64_t headDim,
+                                            int64_t nRot) {
   if (input.getRank() < 2)
-    return emitOpError("input must be [..., S, W] (rank >= 2), got ")
+    return op->emitOpError("input must be [..., S, W] (rank >= 2), got ")
            << formatShape(input.getShape());
   int64_t width = input.getShape().back();
-  int64_t headDim = getHeadDim(), nRot = getNRot();
   if (headDim <= 0 || width % headDim != 0)
-    return emitOpError("head_dim must be positive and divide the last "
-                       "dimension ")
+    return op->emitOpError("head_dim must be positive and divide the last "
+                           "dimension ")
            << width << ", got " << headDim;
   if (nRot <= 0 || nRot % 2 != 0 || nRot > headDim)
-    return emitOpError("n_rot must be even and in (0, head_dim = ")
+    return op->emitOpError("n_rot must be even and in (0, head_dim = ")
            << headDim << "], got " << nRot;
   SmallVector<int64_t> expected = {input.getShape()[input.getRank() - 2],
                                    nRot / 2};
-  Value tables[] = {getCos(), getSin()};
+  Value tables[] = {cos, sin};
   StringRef names[] = {"cos", "sin"};
   for (auto [table, name] : llvm::zip_equal(tables, names)) {
     ArrayRef<int64_t> shape =
         cast<RankedTensorType>(table.getType()).getShape();
     if (shape != ArrayRef<int64_t>(expected))
-      return emitOpError() << name << " must be [S, n_rot / 2] = "
-                           << formatShape(expected) << ", got "
-                           << formatShape(shape);
+      return op->emitOpError() << name << " must be [S, n_rot / 2] = "
+                               << formatShape(expected) << ", got "
+                               << formatShape(shape);
   }
   return success();
+}
+
+LogicalResult RopeOp::verify() {
+  return verifyRopeOperands(*this, getInput().getType(), getCos(), getSin(),
+                            getHeadDim(), getNRot());
 }
 
 //===----------------------------------------------------------------------===//

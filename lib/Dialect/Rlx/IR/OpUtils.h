@@ -23,18 +23,54 @@ FailureOr<int64_t> normalizeAxis(std::optional<Location> loc, int64_t axis,
 /// `what` (e.g. "input") otherwise.
 FailureOr<RankedTensorType> getRankedType(std::optional<Location> loc,
                                           Value value, StringRef what);
+FailureOr<RankedTensorType> getRankedType(std::optional<Location> loc,
+                                          Type type, StringRef what);
 
 /// The result type of `rlx.matmul` of `lhs` and `rhs`; fails with a
 /// diagnostic otherwise.
 FailureOr<RankedTensorType> inferMatmulType(std::optional<Location> loc,
                                             Value lhs, Value rhs);
 
-/// The result type of `rlx.conv` of `input` and `weight` with these
-/// attributes; fails with a diagnostic otherwise.
+/// The result type of `rlx.conv` of an input and a weight of these types
+/// with these attributes; fails with a diagnostic otherwise.
 FailureOr<RankedTensorType>
-inferConvType(std::optional<Location> loc, Value input, Value weight,
+inferConvType(std::optional<Location> loc, Type input, Type weight,
               ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
               ArrayRef<int64_t> dilation, int64_t groups);
+
+/// The result type of `rlx.conv_transpose` of an input and a weight of these
+/// types with these attributes; fails with a diagnostic otherwise.
+FailureOr<RankedTensorType> inferConvTransposeType(
+    std::optional<Location> loc, Type input, Type weight,
+    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+    ArrayRef<int64_t> outputPadding, ArrayRef<int64_t> dilation,
+    int64_t groups);
+
+/// The result type of `rlx.pool` of an input of type `input` with these
+/// attributes; fails with a diagnostic otherwise.
+FailureOr<RankedTensorType> inferPoolType(std::optional<Location> loc,
+                                          Type input, ArrayRef<int64_t> kernel,
+                                          ArrayRef<int64_t> stride,
+                                          ArrayRef<int64_t> padding,
+                                          bool ceilMode);
+
+/// The result type of `rlx.global_pool` of an input of type `input`; fails
+/// with a diagnostic otherwise.
+FailureOr<RankedTensorType> inferGlobalPoolType(std::optional<Location> loc,
+                                                Type input);
+
+/// The result type of `rlx.gather` from a table of type `table` by indices
+/// of type `indices` along `axis`; fails with a diagnostic otherwise.
+FailureOr<RankedTensorType> inferGatherType(std::optional<Location> loc,
+                                            Type table, Type indices,
+                                            int64_t axis);
+
+/// Checks the operands of `rlx.rope` (and its adjoint) on `op`: `input` is
+/// [..., S, W], `head_dim` divides W, `n_rot` is even in (0, head_dim], and
+/// `cos` and `sin` are [S, n_rot / 2].
+LogicalResult verifyRopeOperands(Operation *op, RankedTensorType input,
+                                 Value cos, Value sin, int64_t headDim,
+                                 int64_t nRot);
 
 } // namespace mlir::rlx
 

@@ -27,10 +27,15 @@ std::string mlir::rlx::formatShape(ArrayRef<int64_t> shape) {
 FailureOr<RankedTensorType> mlir::rlx::getRankedType(std::optional<Location> loc,
                                                     Value value,
                                                     StringRef what) {
-  if (auto type = dyn_cast<RankedTensorType>(value.getType()))
-    return type;
+  return getRankedType(loc, value.getType(), what);
+}
+
+FailureOr<RankedTensorType> mlir::rlx::getRankedType(std::optional<Location> loc,
+                                                    Type type, StringRef what) {
+  if (auto ranked = dyn_cast<RankedTensorType>(type))
+    return ranked;
   return emitOptionalError(loc, "expected ", what,
-                           " to be a ranked tensor, got ", value.getType());
+                           " to be a ranked tensor, got ", type);
 }
 
 FailureOr<int64_t> mlir::rlx::normalizeAxis(std::optional<Location> loc,

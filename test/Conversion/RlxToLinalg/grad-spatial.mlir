@@ -1,0 +1,115 @@
+// RUN: rlx-opt %s --rlx-to-linalg -split-input-file | FileCheck %s
+
+// The input gradient is the transposed convolution: grad_output spread by the
+// stride into zeros, the flipped weight, and a grouped stride-1 contraction
+// sized to the declared input (8, not the 9 of the plain transposed conv).
+// CHECK-LABEL: func.func @conv_backward_input(
+// CHECK:         %[[SPREAD:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 1] [1, 4, 4] [1, 1, 2] : tensor<1x4x4xf32> into tensor<1x4x10xf32>
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]{{.*}} outs(%{{.*}} : tensor<1x2x2x8xf32>)
+// CHECK:         tensor.collapse_shape %{{.*}} : tensor<1x2x2x8xf32> into tensor<1x4x8xf32>
+func.func @conv_backward_input(%dy: tensor<1x4x4xf32>, %w: tensor<4x2x3xf32>) -> tensor<1x4x8xf32> {
+  %0 = rlx.conv_backward_input %dy, %w stride = [2] padding = [1, 0] dilation = [1] groups = 2 : (tensor<1x4x4xf32>, tensor<4x2x3xf32>) -> tensor<1x4x8xf32>
+  return %0 : tensor<1x4x8xf32>
+}
+
+// -----
+
+// The weight gradient contracts over the batch and output positions, per
+// group: loops (g, f, c, k, n, o), the input read at o * stride + k.
+// CHECK-DAG:   #[[GRAD:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d0, d1, d5)>
+// CHECK-DAG:   #[[INPUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d0, d2, d5 * 2 + d3)>
+// CHECK-LABEL: func.func @conv_backward_weight(
+// CHECK:         %[[PADDED:.*]] = tensor.pad %{{.*}} low[0, 0, 1] high[0, 0, 0]
+// CHECK:         linalg.generic {indexing_maps = [#[[GRAD]], #[[INPUT]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}{{.*}} outs(%{{.*}} : tensor<2x2x2x3xf32>)
+// CHECK:         tensor.collapse_shape %{{.*}} : tensor<2x2x2x3xf32> into tensor<4x2x3xf32>
+func.func @conv_backward_weight(%dy: tensor<1x4x4xf32>, %x: tensor<1x4x8xf32>) -> tensor<4x2x3xf32> {
+  %0 = rlx.conv_backward_weight %dy, %x stride = [2] padding = [1, 0] dilation = [1] groups = 2 : (tensor<1x4x4xf32>, tensor<1x4x8xf32>) -> tensor<4x2x3xf32>
+  return %0 : tensor<4x2x3xf32>
+}
+
+// -----
+
+// Max pooling: the winners (value, i64 offset) of each window, then one
+// generic over input positions and window offsets reading them.
+// CHECK-LABEL: func.func @pool_backward_max(
+// CHECK:         %[[WINNERS:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]{{.*}} outs(%{{.*}}, %{{.*}} : tensor<1x2x4xf32>, tensor<1x2x4xi64>)
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<1x2x9xf32>)
+// CHECK:           tensor.extract %[[WINNERS]]#1
+// CHECK:           tensor.extract %{{.*}} : tensor<1x2x4xf32>
+func.func @pool_backward_max(%dy: tensor<1x2x4xf32>, %x: tensor<1x2x9xf32>) -> tensor<1x2x9xf32> {
+  %0 = rlx.pool_backward max %dy, %x kernel = [3] stride = [2] padding = [0, 0] : tensor<1x2x4xf32>, tensor<1x2x9xf32> -> tensor<1x2x9xf32>
+  return %0 : tensor<1x2x9xf32>
+}
+
+// -----
+
+// Scatter-add: a loop over the indices adding each row in place.
+// CHECK-LABEL: func.func @gather_backward(
+// CHECK:         scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<10x4xf32>)
+// CHECK:           %[[ROW:.*]] = tensor.extract_slice %[[ACC]][%{{.*}}, 0] [1, 4] [1, 1] : tensor<10x4xf32> to tensor<4xf32>
+// CHECK:           %[[SUM:.*]] = linalg.generic {{.*}} outs(%[[ROW]] : tensor<4xf32>)
+// CHECK:           tensor.insert_slice %[[SUM]] into %[[ACC]]
+func.func @gather_backward(%dy: tensor<3x4xf32>, %i: tensor<3xi64>) -> tensor<10x4xf32> {
+  %0 = rlx.gather_backward %dy, %i axis = 0 : (tensor<3x4xf32>, tensor<3xi64>) -> tensor<10x4xf32>
+  return %0 : tensor<10x4xf32>
+}
+
+// -----
+
+// Reverse, the cumsum's scan loop, reverse.
+// CHECK-DAG:   #[[REVERSE:.*]] = affine_map<(d0, d1) -> (d0, -d1 + 4)>
+// CHECK-LABEL: func.func @cumsum_backward(
+// CHECK:         linalg.generic {indexing_maps = [#[[REVERSE]], #{{.*}}]
+// CHECK:         scf.for
+// CHECK:         linalg.generic {indexing_maps = [#[[REVERSE]], #{{.*}}]
+func.func @cumsum_backward(%dy: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %0 = rlx.cumsum_backward %dy axis = 1 exclusive : tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+// Rope by the opposite angle: sin negated, then gptj's even/odd pairs.
+// CHECK-LABEL: func.func @rope_backward(
+// CHECK:         %[[NEG:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<6x2xf32>)
+// CHECK:           arith.negf
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 0] [6, 1, 2] [1, 1, 2]
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 1] [6, 1, 2] [1, 1, 2]
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %[[NEG]] :
+func.func @rope_backward(%dy: tensor<6x8xf32>, %cos: tensor<6x2xf32>, %sin: tensor<6x2xf32>) -> tensor<6x8xf32> {
+  %0 = rlx.rope_backward gptj %dy, %cos, %sin head_dim = 8, n_rot = 4 : (tensor<6x8xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<6x8xf32>
+  return %0 : tensor<6x8xf32>
+}
+
+// -----
+
+// The transposed convolution's input gradient is a convolution of
+// grad_output (padded by lo; output_padding 1 covers hi = 0) with the
+// weight, in the forward's groups and stride.
+// CHECK-DAG:   #[[READ:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d3 * 2 + d5)>
+// CHECK-LABEL: func.func @conv_transpose_backward_input(
+// CHECK:         tensor.pad %{{.*}} low[0, 0, 1] high[0, 0, 0]
+// CHECK:         linalg.generic {indexing_maps = [#[[READ]], #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}{{.*}} outs(%{{.*}} : tensor<1x2x2x7xf32>)
+// CHECK:         tensor.collapse_shape %{{.*}} : tensor<1x2x2x7xf32> into tensor<1x4x7xf32>
+func.func @conv_transpose_backward_input(%dy: tensor<1x4x15xf32>, %w: tensor<4x2x3xf32>) -> tensor<1x4x7xf32> {
+  %0 = rlx.conv_transpose_backward_input %dy, %w stride = [2] padding = [1, 0] output_padding = [1] dilation = [1] groups = 2 : (tensor<1x4x15xf32>, tensor<4x2x3xf32>) -> tensor<1x4x7xf32>
+  return %0 : tensor<1x4x7xf32>
+}
+
+// -----
+
+// Its weight gradient is conv_backward_weight's contraction with the roles
+// exchanged: the input indexed by o, the padded grad_output by o * 2 + k.
+// CHECK-DAG:   #[[INPUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d0, d1, d5)>
+// CHECK-DAG:   #[[GRAD:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d0, d2, d5 * 2 + d3)>
+// CHECK-LABEL: func.func @conv_transpose_backward_weight(
+// CHECK-SAME:      %[[DY:.*]]: tensor<1x4x15xf32>, %[[X:.*]]: tensor<1x4x7xf32>)
+// CHECK:         %[[PADDED:.*]] = tensor.pad %[[DY]] low[0, 0, 1] high[0, 0, 0]
+// CHECK:         %[[GROUPED:.*]] = tensor.expand_shape %[[PADDED]]
+// CHECK:         %[[GROUPED_X:.*]] = tensor.expand_shape %[[X]]
+// CHECK:         linalg.generic {indexing_maps = [#[[INPUT]], #[[GRAD]], #{{.*}}], {{.*}} ins(%[[GROUPED_X]], %[[GROUPED]] :
+func.func @conv_transpose_backward_weight(%dy: tensor<1x4x15xf32>, %x: tensor<1x4x7xf32>) -> tensor<4x2x3xf32> {
+  %0 = rlx.conv_transpose_backward_weight %dy, %x stride = [2] padding = [1, 0] output_padding = [1] dilation = [1] groups = 2 : (tensor<1x4x15xf32>, tensor<1x4x7xf32>) -> tensor<4x2x3xf32>
+  return %0 : tensor<4x2x3xf32>
+}
