@@ -635,5 +635,6 @@ include "rlx/Dialect/Rlx/IR/RlxScanOps.td"
 include "rlx/Dialect/Rlx/IR/RlxRegionOps.td"
 include "rlx/Dialect/Rlx/IR/RlxFusedOps.td"
 include "rlx/Dialect/Rlx/IR/RlxAttentionOps.td"
+include "rlx/Dialect/Rlx/IR/RlxGradOps.td"
 
 #endif // RLX_DIALECT_RLX_IR_RLXOPS_TD
