@@ -1,4 +1,4 @@
-//===- GradOps.cpp - Backward ops: scalar semantics, verifiers, decompositions ===//
+//===- GradOps.cpp - Backward ops -----------------------------------------===//
 //
 // The activation gradients are elementwise ops whose `buildScalar` is the
 // forward op's `buildGradient`. The norm and loss gradients are row ops,
