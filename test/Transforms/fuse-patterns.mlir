@@ -90,14 +90,14 @@ func.func @matmul_bias_act(%x: tensor<4x8xf32>, %w: tensor<8x6xf32>, %b: tensor<
 // -----
 
 // The activation joins only as the add's sole user, and only when it is an
-// ActivationKind: with a second user of the add, or after rlx.exp, the
+// ActivationKind: with a second user of the add, or after rlx.clamp, the
 // fused op has no activation.
 // CHECK-LABEL: func.func @matmul_bias_no_act(
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<4x8xf32>, %[[W:[a-z0-9]+]]: tensor<8x6xf32>, %[[B:[a-z0-9]+]]: tensor<6xf32>)
 // CHECK-NEXT:    %[[S:.*]] = rlx.matmul_bias_act %[[X]], %[[W]], %[[B]] : (tensor<4x8xf32>, tensor<8x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>
 // CHECK-NEXT:    %[[R:.*]] = rlx.relu %[[S]]
 // CHECK-NEXT:    %[[S2:.*]] = rlx.matmul_bias_act %[[X]], %[[W]], %[[B]] : (tensor<4x8xf32>, tensor<8x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>
-// CHECK-NEXT:    %[[E:.*]] = rlx.exp %[[S2]]
+// CHECK-NEXT:    %[[E:.*]] = rlx.clamp %[[S2]]
 // CHECK-NEXT:    return %[[R]], %[[S]], %[[E]]
 func.func @matmul_bias_no_act(%x: tensor<4x8xf32>, %w: tensor<8x6xf32>, %b: tensor<6xf32>)
     -> (tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>) {
@@ -106,7 +106,7 @@ func.func @matmul_bias_no_act(%x: tensor<4x8xf32>, %w: tensor<8x6xf32>, %b: tens
   %r = rlx.relu %s : tensor<4x6xf32>
   %m2 = rlx.matmul %x, %w : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   %s2 = rlx.add %m2, %b : (tensor<4x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>
-  %e = rlx.exp %s2 : tensor<4x6xf32>
+  %e = rlx.clamp %s2 {min = 0.0 : f64} : tensor<4x6xf32>
   return %r, %s, %e : tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>
 }
 
@@ -200,13 +200,14 @@ func.func @conv_bias_act(%x: tensor<2x4x9x9xf32>, %w: tensor<6x2x3x3xf32>, %b: t
 // -----
 
 // A bias that is not a reshaped [C] vector (here an argument of shape
-// [C, 1]) is reshaped to [C]; without an activation or residual the fused
-// op ends at the bias add; a residual add alone (no activation) joins.
+// [C, 1]) is reshaped to [C]; without an activation (rlx.clamp is none) or
+// residual the fused op ends at the bias add; a residual add alone (no
+// activation) joins.
 // CHECK-LABEL: func.func @conv_bias_forms(
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<1x3x8xf16>, %[[W:[a-z0-9]+]]: tensor<5x3x3xf16>, %[[B:[a-z0-9]+]]: tensor<5x1xf16>, %[[R:[a-z0-9]+]]: tensor<1x5x6xf16>)
 // CHECK-NEXT:    %[[V:.*]] = rlx.reshape %[[B]] : tensor<5x1xf16> -> tensor<5xf16>
 // CHECK-NEXT:    %[[A:.*]] = rlx.conv_bias_act %[[X]], %[[W]], %[[V]] stride = [1] padding = [0, 0] dilation = [1] groups = 1 : (tensor<1x3x8xf16>, tensor<5x3x3xf16>, tensor<5xf16>) -> tensor<1x5x6xf16>
-// CHECK-NEXT:    %[[E:.*]] = rlx.exp %[[A]]
+// CHECK-NEXT:    %[[E:.*]] = rlx.clamp %[[A]]
 // CHECK-NEXT:    %[[V2:.*]] = rlx.reshape %[[B]] : tensor<5x1xf16> -> tensor<5xf16>
 // CHECK-NEXT:    %[[C:.*]] = rlx.conv_bias_act %[[X]], %[[W]], %[[V2]], %[[R]] stride = [1] padding = [0, 0] dilation = [1] groups = 1 : (tensor<1x3x8xf16>, tensor<5x3x3xf16>, tensor<5xf16>, tensor<1x5x6xf16>) -> tensor<1x5x6xf16>
 // CHECK-NEXT:    return %[[E]], %[[C]]
@@ -215,7 +216,7 @@ func.func @conv_bias_forms(%x: tensor<1x3x8xf16>, %w: tensor<5x3x3xf16>, %b: ten
   %c0 = rlx.conv %x, %w stride = [1] padding = [0, 0] dilation = [1] groups = 1
       : (tensor<1x3x8xf16>, tensor<5x3x3xf16>) -> tensor<1x5x6xf16>
   %s0 = rlx.add %c0, %b : (tensor<1x5x6xf16>, tensor<5x1xf16>) -> tensor<1x5x6xf16>
-  %e = rlx.exp %s0 : tensor<1x5x6xf16>
+  %e = rlx.clamp %s0 {max = 1.0 : f64} : tensor<1x5x6xf16>
   %c1 = rlx.conv %x, %w stride = [1] padding = [0, 0] dilation = [1] groups = 1
       : (tensor<1x3x8xf16>, tensor<5x3x3xf16>) -> tensor<1x5x6xf16>
   %s1 = rlx.add %c1, %b : (tensor<1x5x6xf16>, tensor<5x1xf16>) -> tensor<1x5x6xf16>

@@ -39,17 +39,20 @@ void mlir::rlx::populateRlxToLinalgPatterns(
 static void wrapInRegions(Operation *root) {
   IRRewriter rewriter(root->getContext());
   SmallVector<RowOpInterface> rowOps;
-  SmallVector<ReductionOpInterface> reductions;
-  root->walk([&](Operation *op) {
-    if (op->getParentOfType<RegionOp>())
-      return;
-    if (auto rowOp = dyn_cast<RowOpInterface>(op))
-      rowOps.push_back(rowOp);
-    else if (auto reduction = dyn_cast<ReductionOpInterface>(op))
-      reductions.push_back(reduction);
+  root->walk([&](RowOpInterface op) {
+    if (!op->getParentOfType<RegionOp>())
+      rowOps.push_back(op);
   });
   for (RowOpInterface rowOp : rowOps)
     decomposeIntoRowRegion(rewriter, rowOp);
+  // After the row ops: a decomposition may leave reductions over other axes
+  // outside its row region (the parameter gradients of the norm backward
+  // ops).
+  SmallVector<ReductionOpInterface> reductions;
+  root->walk([&](ReductionOpInterface op) {
+    if (!op->getParentOfType<RegionOp>())
+      reductions.push_back(op);
+  });
   for (ReductionOpInterface reduction : reductions)
     outlineIntoRegion(rewriter, {reduction.getOperation()},
                       FusionKind::Reduction);

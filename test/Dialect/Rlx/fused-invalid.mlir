@@ -70,8 +70,8 @@ func.func @matmul_bias_act_int(%a: tensor<4x8xi32>, %b: tensor<8x6xi32>, %bias: 
 // -----
 
 func.func @matmul_bias_act_activation(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %bias: tensor<6xf32>) {
-  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'activation' [gelu, gelu_approx, silu, relu, sigmoid, tanh, elu, mish, softplus, hard_swish, hard_sigmoid, softsign, log_sigmoid]}}
-  %0 = rlx.matmul_bias_act %a, %b, %bias activation = exp : (tensor<4x8xf32>, tensor<8x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'activation' [gelu, gelu_approx, silu, relu, sigmoid, tanh, elu, mish, softplus, hard_swish, hard_sigmoid, softsign, log_sigmoid, exp, log, sqrt, rsqrt, neg, abs, sin, cos, tan, atan, recip, round, floor, ceil, sign, erf]}}
+  %0 = rlx.matmul_bias_act %a, %b, %bias activation = clamp : (tensor<4x8xf32>, tensor<8x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>
   return
 }
 

@@ -16,21 +16,39 @@ std::optional<ActivationKind> mlir::rlx::getActivationKind(Operation *op) {
   return symbolizeActivationKind(op->getName().stripDialect());
 }
 
-Value mlir::rlx::buildActivation(ScalarBuilder &b, ActivationKind kind,
-                                 Value x) {
-  // Ask a detached instance of the op for its formula. Its operand is a
-  // placeholder: a unary op's formula reads only the scalar it is given.
+/// Calls `emit` on a detached instance of the op of `kind`. Its operand is
+/// a placeholder: a unary op's formulas read only the scalars they are given.
+static Value withActivationOp(ScalarBuilder &b, ActivationKind kind,
+                              Type scalarType,
+                              function_ref<Value(Operation *)> emit) {
   Block placeholders;
-  auto type = RankedTensorType::get({}, x.getType());
+  auto type = RankedTensorType::get({}, scalarType);
   OperationState state(b.getLoc(), getActivationOpName(kind));
   state.addOperands(placeholders.addArgument(type, b.getLoc()));
   state.addTypes(type);
   Operation *op = Operation::create(state);
-  auto activation = dyn_cast<ScalarComputeOpInterface>(op);
-  assert(activation && "ActivationKind names an elementwise rlx op");
-  Value result = activation.buildScalar(b, x);
+  Value result = emit(op);
   op->destroy();
   return result;
+}
+
+Value mlir::rlx::buildActivation(ScalarBuilder &b, ActivationKind kind,
+                                 Value x) {
+  return withActivationOp(b, kind, x.getType(), [&](Operation *op) {
+    auto activation = dyn_cast<ScalarComputeOpInterface>(op);
+    assert(activation && "ActivationKind names an elementwise rlx op");
+    return activation.buildScalar(b, x);
+  });
+}
+
+Value mlir::rlx::buildActivationGradient(ScalarBuilder &b,
+                                         ActivationKind kind, Value x,
+                                         Value dy) {
+  return withActivationOp(b, kind, x.getType(), [&](Operation *op) {
+    auto activation = dyn_cast<UnaryGradientOpInterface>(op);
+    assert(activation && "ActivationKind names a unary rlx op");
+    return activation.buildGradient(b, x, dy);
+  });
 }
 
 Operation *mlir::rlx::createActivationOp(OpBuilder &b, Location loc,

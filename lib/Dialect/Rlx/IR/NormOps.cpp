@@ -8,19 +8,16 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// `eps` must be finite and non-negative: a negative one can turn a small
-/// variance negative and its square root NaN.
-static LogicalResult verifyEps(Operation *op, double eps) {
+// A negative eps can turn a small variance negative and its square root NaN.
+LogicalResult mlir::rlx::verifyEps(Operation *op, double eps) {
   if (!std::isfinite(eps) || eps < 0)
     return op->emitOpError("eps must be finite and non-negative, got ") << eps;
   return success();
 }
 
-/// `param` (named `what`) must be the 1-D `[size]` vector of `axisName`,
-/// with the element type of the input.
-static LogicalResult verifyPerAxisParam(Operation *op, Value param,
-                                        StringRef what, int64_t size,
-                                        StringRef axisName) {
+LogicalResult mlir::rlx::verifyPerAxisParam(Operation *op, Value param,
+                                            StringRef what, int64_t size,
+                                            StringRef axisName) {
   auto type = cast<RankedTensorType>(param.getType());
   Type inputElement = getElementTypeOrSelf(op->getOperand(0).getType());
   if (type.getElementType() != inputElement)
@@ -62,11 +59,10 @@ static LogicalResult verifyAxisNorm(Operation *op, RankedTensorType input,
   return verifyEps(op, eps);
 }
 
-/// Channels-first ops: `input` is `[N, C, ...]` of rank >= `minRank` and
-/// every one of `params` is `[C]`.
-static LogicalResult verifyChannelParams(Operation *op, RankedTensorType input,
-                                         int64_t minRank, ValueRange params,
-                                         ArrayRef<StringRef> names) {
+LogicalResult mlir::rlx::verifyChannelParams(Operation *op,
+                                             RankedTensorType input,
+                                             int64_t minRank, ValueRange params,
+                                             ArrayRef<StringRef> names) {
   if (input.getRank() < minRank)
     return op->emitOpError("input must have rank >= ")
            << minRank << " ([N, C, ...]), got "

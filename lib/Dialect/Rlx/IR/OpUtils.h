@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Value.h"
+#include "mlir/IR/ValueRange.h"
 #include "mlir/Support/LLVM.h"
 
 #include <string>
@@ -71,6 +72,20 @@ FailureOr<RankedTensorType> inferGatherType(std::optional<Location> loc,
 LogicalResult verifyRopeOperands(Operation *op, RankedTensorType input,
                                  Value cos, Value sin, int64_t headDim,
                                  int64_t nRot);
+
+/// `eps` of a normalization must be finite and non-negative.
+LogicalResult verifyEps(Operation *op, double eps);
+
+/// `param` (named `what`) must be the 1-D `[size]` vector of `axisName`,
+/// with the element type of the op's first operand.
+LogicalResult verifyPerAxisParam(Operation *op, Value param, StringRef what,
+                                 int64_t size, StringRef axisName);
+
+/// Channels-first ops: `input` is `[N, C, ...]` of rank >= `minRank` and
+/// every one of `params` is `[C]`.
+LogicalResult verifyChannelParams(Operation *op, RankedTensorType input,
+                                  int64_t minRank, ValueRange params,
+                                  ArrayRef<StringRef> names);
 
 } // namespace mlir::rlx
 

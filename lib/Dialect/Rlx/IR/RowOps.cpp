@@ -10,84 +10,14 @@
 //===----------------------------------------------------------------------===//
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
+#include "PrimitiveBuilder.h"
+
 #include "mlir/IR/PatternMatch.h"
 
 #include <limits>
 
 using namespace mlir;
 using namespace mlir::rlx;
-
-namespace {
-/// Builds primitive rlx ops at one place.
-class PrimitiveBuilder {
-public:
-  PrimitiveBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
-
-  static Type elementType(Value x) {
-    return llvm::cast<RankedTensorType>(x.getType()).getElementType();
-  }
-
-  /// `x` cast to `type` elements, or `x` itself when it has them.
-  Value cast(Value x, Type type) {
-    auto tensor = llvm::cast<RankedTensorType>(x.getType());
-    if (tensor.getElementType() == type)
-      return x;
-    return CastOp::create(b, loc, tensor.clone(type), x);
-  }
-  /// `x` in its computation type.
-  Value toCompute(Value x) {
-    return cast(x, ScalarBuilder::computeType(elementType(x)));
-  }
-
-  /// A 0-d constant that broadcasts against anything.
-  Value scalar(Type type, double value) {
-    auto tensor = RankedTensorType::get({}, type);
-    Attribute element = isa<FloatType>(type)
-                            ? Attribute(b.getFloatAttr(type, value))
-                            : Attribute(b.getIntegerAttr(type, value));
-    return ConstantOp::create(b, loc, DenseElementsAttr::get(tensor, element));
-  }
-
-  Value reduce(Value x, ReduceKind kind, ArrayRef<int64_t> axes) {
-    return ReduceOp::create(b, loc, x, kind, axes, /*keep_dim=*/true);
-  }
-
-  Value reshape(Value x, ArrayRef<int64_t> shape) {
-    auto type = llvm::cast<RankedTensorType>(x.getType());
-    if (type.getShape() == shape)
-      return x;
-    return ReshapeOp::create(b, loc, type.clone(shape), x);
-  }
-
-  /// A 1-D parameter of the length of `axis` reshaped to broadcast along
-  /// that axis of a rank-`rank` tensor.
-  Value alongAxis(Value param, int64_t axis, int64_t rank) {
-    SmallVector<int64_t> shape(rank - axis, 1);
-    shape.front() = llvm::cast<RankedTensorType>(param.getType()).getDimSize(0);
-    return reshape(param, shape);
-  }
-
-  template <typename OpTy, typename... Args> Value op(Args... args) {
-    return OpTy::create(b, loc, args...);
-  }
-
-  /// max over `axis` of `x` and `log(sum(exp(x - max)))` with `shifted =
-  /// x - max` (all in `x`'s type).
-  struct LogSumExp {
-    Value max, shifted, logSum;
-  };
-  LogSumExp logSumExp(Value x, int64_t axis) {
-    Value max = reduce(x, ReduceKind::Max, axis);
-    Value shifted = op<SubOp>(x, max);
-    Value sum = reduce(op<ExpOp>(shifted), ReduceKind::Sum, axis);
-    return {max, shifted, op<LogOp>(sum)};
-  }
-
-private:
-  OpBuilder &b;
-  Location loc;
-};
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // softmax, log_softmax
@@ -298,32 +228,17 @@ SmallVector<Value> SoftmaxCrossEntropyWithLabelsOp::decomposeRows(
   PrimitiveBuilder p(b, getLoc());
   Value logits = p.toCompute(getLogits());
   Type computeType = PrimitiveBuilder::elementType(logits);
-  RankedTensorType labelsType = getLabels().getType();
-  Type labelType = labelsType.getElementType();
-  int64_t rows = labelsType.getDimSize(0);
-  int64_t classes = getLogits().getType().getDimSize(1);
-
-  Value labels = p.reshape(getLabels(), {rows, 1});
-  SmallVector<APInt> columnValues;
-  for (int64_t c = 0; c < classes; ++c)
-    columnValues.push_back(APInt(labelType.getIntOrFloatBitWidth(), c));
-  Value columns = ConstantOp::create(
-      b, getLoc(),
-      DenseElementsAttr::get(RankedTensorType::get({classes}, labelType),
-                             columnValues));
-  Value isLabel = p.op<EqOp>(columns, labels);
-  Value picked =
-      p.reduce(p.op<WhereOp>(isLabel, logits, p.scalar(computeType, 0.0)),
-               ReduceKind::Sum, 1);
+  auto labels = p.labelMask(getLabels(), getLogits().getType().getDimSize(1));
+  Value picked = p.reduce(
+      p.op<WhereOp>(labels.isLabel, logits, p.scalar(computeType, 0.0)),
+      ReduceKind::Sum, 1);
 
   auto lse = p.logSumExp(logits, 1);
   Value loss = p.op<SubOp>(p.op<AddOp>(lse.max, lse.logSum), picked);
-  Value inRange =
-      p.op<BitAndOp>(p.op<GeOp>(labels, p.scalar(labelType, 0)),
-                     p.op<LtOp>(labels, p.scalar(labelType, classes)));
   Value nan =
       p.scalar(computeType, std::numeric_limits<double>::quiet_NaN());
-  return {toLossResult(p, p.op<WhereOp>(inRange, loss, nan), getType())};
+  return {toLossResult(p, p.op<WhereOp>(labels.inRange, loss, nan),
+                       getType())};
 }
 
 RegionOp mlir::rlx::decomposeIntoRowRegion(RewriterBase &rewriter,

@@ -15,9 +15,10 @@ def Rlx_ReduceKind : I32EnumAttr<"ReduceKind", "reduction combiner", [
   let cppNamespace = "::mlir::rlx";
 }
 
-// The unary float activations a fused op may apply as its epilogue, each
-// named by the mnemonic of the rlx op that defines its arithmetic
-// (`buildActivation` calls that op's `buildScalar`).
+// The unary rlx ops, each named by its mnemonic: the activation a fused op
+// may apply as its epilogue (`buildActivation` calls the op's
+// `buildScalar`) and the function whose gradient rlx.activation_backward
+// computes (`buildActivationGradient` calls its `buildGradient`).
 def Rlx_ActivationKind : I32EnumAttr<"ActivationKind",
     "unary activation, by the mnemonic of its rlx op", [
     I32EnumAttrCase<"Gelu", 0, "gelu">,
@@ -32,7 +33,23 @@ def Rlx_ActivationKind : I32EnumAttr<"ActivationKind",
     I32EnumAttrCase<"HardSwish", 9, "hard_swish">,
     I32EnumAttrCase<"HardSigmoid", 10, "hard_sigmoid">,
     I32EnumAttrCase<"Softsign", 11, "softsign">,
-    I32EnumAttrCase<"LogSigmoid", 12, "log_sigmoid">
+    I32EnumAttrCase<"LogSigmoid", 12, "log_sigmoid">,
+    I32EnumAttrCase<"Exp", 13, "exp">,
+    I32EnumAttrCase<"Log", 14, "log">,
+    I32EnumAttrCase<"Sqrt", 15, "sqrt">,
+    I32EnumAttrCase<"Rsqrt", 16, "rsqrt">,
+    I32EnumAttrCase<"Neg", 17, "neg">,
+    I32EnumAttrCase<"Abs", 18, "abs">,
+    I32EnumAttrCase<"Sin", 19, "sin">,
+    I32EnumAttrCase<"Cos", 20, "cos">,
+    I32EnumAttrCase<"Tan", 21, "tan">,
+    I32EnumAttrCase<"Atan", 22, "atan">,
+    I32EnumAttrCase<"Recip", 23, "recip">,
+    I32EnumAttrCase<"Round", 24, "round">,
+    I32EnumAttrCase<"Floor", 25, "floor">,
+    I32EnumAttrCase<"Ceil", 26, "ceil">,
+    I32EnumAttrCase<"Sign", 27, "sign">,
+    I32EnumAttrCase<"Erf", 28, "erf">
   ]> {
   let cppNamespace = "::mlir::rlx";
 }

@@ -28,6 +28,27 @@ def Rlx_ScalarComputeOpInterface : OpInterface<"ScalarComputeOpInterface"> {
   ];
 }
 
+def Rlx_UnaryGradientOpInterface : OpInterface<"UnaryGradientOpInterface"> {
+  let cppNamespace = "::mlir::rlx";
+  let description = [{
+    A unary elementwise op that states its derivative next to its formula.
+    `buildGradient` is the op's vector-Jacobian product on one element: the
+    gradient `dx` of the input from the input `x` and the gradient `dy` of
+    the result, in the computation type (as `buildScalar`'s operands). It is
+    the single source of truth for the op's derivative: `rlx.relu_backward`
+    and `rlx.activation_backward` call it as their `buildScalar`, so they
+    lower, fold and fuse as any elementwise op. Where the op is not
+    differentiable the gradient is PyTorch's choice (e.g. 0 for relu at 0).
+  }];
+  let methods = [
+    InterfaceMethod<
+      "Emits `dx` for one element from the input `x` and the gradient `dy`.",
+      "::mlir::Value", "buildGradient",
+      (ins "::mlir::rlx::ScalarBuilder &":$b, "::mlir::Value":$x,
+           "::mlir::Value":$dy)>,
+  ];
+}
+
 def Rlx_FusedOpInterface : OpInterface<"FusedOpInterface"> {
   let cppNamespace = "::mlir::rlx";
   let description = [{

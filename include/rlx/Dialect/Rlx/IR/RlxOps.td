@@ -21,8 +21,9 @@ class Rlx_ElementwiseOp<string mnemonic, list<Trait> traits = []>
 
 // y = f(x), same type in and out.
 class Rlx_UnaryOp<string mnemonic, Type tensor, string formula,
-                  code scalarBody>
-    : Rlx_ElementwiseOp<mnemonic, [SameOperandsAndResultType, Elementwise]> {
+                  code scalarBody, code gradientBody>
+    : Rlx_ElementwiseOp<mnemonic, [SameOperandsAndResultType, Elementwise,
+        DeclareOpInterfaceMethods<Rlx_UnaryGradientOpInterface>]> {
   let summary = "elementwise " # mnemonic # ": " # formula;
   let description = "Computes `" # formula # "` for every element.";
   let arguments = (ins tensor:$input);
@@ -34,16 +35,24 @@ class Rlx_UnaryOp<string mnemonic, Type tensor, string formula,
       ::mlir::Value x = operands[0];
   }] # scalarBody # [{
     }
+    ::mlir::Value $cppClass::buildGradient(::mlir::rlx::ScalarBuilder &b,
+                                           ::mlir::Value x, ::mlir::Value dy) {
+  }] # gradientBody # [{
+    }
     ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
       return ::mlir::rlx::foldElementwise(*this, adaptor.getOperands());
     }
   }];
 }
 
-class Rlx_UnaryFloatOp<string mnemonic, string formula, code scalarBody>
-    : Rlx_UnaryOp<mnemonic, Rlx_FloatTensor, formula, scalarBody>;
-class Rlx_UnaryNumberOp<string mnemonic, string formula, code scalarBody>
-    : Rlx_UnaryOp<mnemonic, Rlx_NumberTensor, formula, scalarBody>;
+class Rlx_UnaryFloatOp<string mnemonic, string formula, code scalarBody,
+                       code gradientBody>
+    : Rlx_UnaryOp<mnemonic, Rlx_FloatTensor, formula, scalarBody,
+                  gradientBody>;
+class Rlx_UnaryNumberOp<string mnemonic, string formula, code scalarBody,
+                        code gradientBody>
+    : Rlx_UnaryOp<mnemonic, Rlx_NumberTensor, formula, scalarBody,
+                  gradientBody>;
 
 // Broadcasting n-ary op whose result shape is the numpy broadcast of its
 // operand shapes. `resultElement` is empty when the result element type is
@@ -102,13 +111,24 @@ class Rlx_CompareOp<string mnemonic, string predicate>
 }
 
 //===----------------------------------------------------------------------===//
-// Unary activations (op-set tier 1, 29 ops)
+// Unary activations (op-set tier 1, 29 ops). The second body is the op's
+// gradient (`buildGradient`): `dx` from the input `x` and the result's
+// gradient `dy`; `buildScalar(b, x)` gives the result `y` where the
+// derivative is cheaper in it. Each follows PyTorch's backward formula,
+// including its choice at non-differentiable points.
 //===----------------------------------------------------------------------===//
 
 def Rlx_GeluOp : Rlx_UnaryFloatOp<"gelu", "0.5*x*(1+erf(x/sqrt(2)))", [{
   return b.mul(b.mul(b.constant(x, 0.5), x),
                b.add(b.constant(x, 1.0),
                      b.erf(b.mul(x, b.constant(x, M_SQRT1_2)))));
+}], [{
+  // dy * (cdf(x) + x * pdf(x)).
+  ::mlir::Value cdf = b.mul(b.constant(x, 0.5),
+      b.add(b.constant(x, 1.0), b.erf(b.mul(x, b.constant(x, M_SQRT1_2)))));
+  ::mlir::Value pdf = b.mul(b.constant(x, 0.5 * M_2_SQRTPI * M_SQRT1_2),
+      b.exp(b.mul(b.constant(x, -0.5), b.mul(x, x))));
+  return b.mul(dy, b.add(cdf, b.mul(x, pdf)));
 }]>;
 def Rlx_GeluApproxOp : Rlx_UnaryFloatOp<"gelu_approx",
     "0.5*x*(1+tanh(sqrt(2/pi)*(x+0.044715*x^3)))", [{
@@ -117,74 +137,172 @@ def Rlx_GeluApproxOp : Rlx_UnaryFloatOp<"gelu_approx",
                               b.add(x, b.mul(b.constant(x, 0.044715), cube)));
   return b.mul(b.mul(b.constant(x, 0.5), x),
                b.add(b.constant(x, 1.0), b.tanh(inner)));
+}], [{
+  ::mlir::Value square = b.mul(x, x);
+  ::mlir::Value beta = b.constant(x, M_2_SQRTPI * M_SQRT1_2);
+  ::mlir::Value t = b.tanh(b.mul(beta, b.add(x, b.mul(
+      b.constant(x, 0.044715), b.mul(square, x)))));
+  ::mlir::Value half = b.constant(x, 0.5);
+  ::mlir::Value one = b.constant(x, 1.0);
+  ::mlir::Value outer = b.mul(half, b.add(one, t));
+  ::mlir::Value inner = b.mul(b.mul(b.mul(half, x), b.sub(one, b.mul(t, t))),
+      b.mul(beta, b.add(one, b.mul(b.constant(x, 3 * 0.044715), square))));
+  return b.mul(dy, b.add(outer, inner));
 }]>;
 def Rlx_SiluOp : Rlx_UnaryFloatOp<"silu", "x*sigmoid(x)", [{
   return b.silu(x);
+}], [{
+  ::mlir::Value s = b.sigmoid(x);
+  ::mlir::Value one = b.constant(x, 1.0);
+  return b.mul(b.mul(dy, s), b.add(one, b.mul(x, b.sub(one, s))));
 }]>;
 def Rlx_ReluOp : Rlx_UnaryNumberOp<"relu", "max(x, 0)", [{
   return b.max(x, b.constant(x, 0.0));
+}], [{
+  // 0 at x = 0; NaN inputs pass dy, as PyTorch's threshold_backward.
+  return b.select(b.compare(::mlir::rlx::ComparePredicate::le, x,
+                            b.constant(x, 0.0)),
+                  b.constant(dy, 0.0), dy);
 }]>;
 def Rlx_SigmoidOp : Rlx_UnaryFloatOp<"sigmoid", "1/(1+exp(-x))", [{
   return b.sigmoid(x);
+}], [{
+  ::mlir::Value y = buildScalar(b, x);
+  return b.mul(b.mul(dy, b.sub(b.constant(x, 1.0), y)), y);
 }]>;
-def Rlx_TanhOp : Rlx_UnaryFloatOp<"tanh", "tanh(x)", [{ return b.tanh(x); }]>;
-def Rlx_ExpOp : Rlx_UnaryFloatOp<"exp", "exp(x)", [{ return b.exp(x); }]>;
-def Rlx_LogOp : Rlx_UnaryFloatOp<"log", "ln(x)", [{ return b.log(x); }]>;
-def Rlx_SqrtOp : Rlx_UnaryFloatOp<"sqrt", "sqrt(x)", [{ return b.sqrt(x); }]>;
+def Rlx_TanhOp : Rlx_UnaryFloatOp<"tanh", "tanh(x)", [{ return b.tanh(x); }],
+    [{
+  ::mlir::Value y = buildScalar(b, x);
+  return b.mul(dy, b.sub(b.constant(x, 1.0), b.mul(y, y)));
+}]>;
+def Rlx_ExpOp : Rlx_UnaryFloatOp<"exp", "exp(x)", [{ return b.exp(x); }], [{
+  return b.mul(dy, buildScalar(b, x));
+}]>;
+def Rlx_LogOp : Rlx_UnaryFloatOp<"log", "ln(x)", [{ return b.log(x); }], [{
+  return b.div(dy, x);
+}]>;
+def Rlx_SqrtOp : Rlx_UnaryFloatOp<"sqrt", "sqrt(x)", [{ return b.sqrt(x); }],
+    [{
+  return b.div(dy, b.mul(b.constant(x, 2.0), buildScalar(b, x)));
+}]>;
 def Rlx_RsqrtOp : Rlx_UnaryFloatOp<"rsqrt", "1/sqrt(x)", [{
   return b.rsqrt(x);
+}], [{
+  ::mlir::Value y = buildScalar(b, x);
+  return b.mul(b.mul(b.constant(x, -0.5), dy), b.mul(b.mul(y, y), y));
 }]>;
-def Rlx_NegOp : Rlx_UnaryNumberOp<"neg", "-x", [{ return b.neg(x); }]>;
-def Rlx_AbsOp : Rlx_UnaryNumberOp<"abs", "|x|", [{ return b.abs(x); }]>;
-def Rlx_SinOp : Rlx_UnaryFloatOp<"sin", "sin(x)", [{ return b.sin(x); }]>;
-def Rlx_CosOp : Rlx_UnaryFloatOp<"cos", "cos(x)", [{ return b.cos(x); }]>;
-def Rlx_TanOp : Rlx_UnaryFloatOp<"tan", "tan(x)", [{ return b.tan(x); }]>;
-def Rlx_AtanOp : Rlx_UnaryFloatOp<"atan", "atan(x)", [{ return b.atan(x); }]>;
+def Rlx_NegOp : Rlx_UnaryNumberOp<"neg", "-x", [{ return b.neg(x); }], [{
+  return b.neg(dy);
+}]>;
+def Rlx_AbsOp : Rlx_UnaryNumberOp<"abs", "|x|", [{ return b.abs(x); }], [{
+  return b.mul(dy, b.sign(x));
+}]>;
+def Rlx_SinOp : Rlx_UnaryFloatOp<"sin", "sin(x)", [{ return b.sin(x); }], [{
+  return b.mul(dy, b.cos(x));
+}]>;
+def Rlx_CosOp : Rlx_UnaryFloatOp<"cos", "cos(x)", [{ return b.cos(x); }], [{
+  return b.mul(dy, b.neg(b.sin(x)));
+}]>;
+def Rlx_TanOp : Rlx_UnaryFloatOp<"tan", "tan(x)", [{ return b.tan(x); }], [{
+  ::mlir::Value y = buildScalar(b, x);
+  return b.mul(dy, b.add(b.constant(x, 1.0), b.mul(y, y)));
+}]>;
+def Rlx_AtanOp : Rlx_UnaryFloatOp<"atan", "atan(x)", [{ return b.atan(x); }],
+    [{
+  return b.div(dy, b.add(b.mul(x, x), b.constant(x, 1.0)));
+}]>;
 def Rlx_RecipOp : Rlx_UnaryFloatOp<"recip", "1/x", [{
   return b.div(b.constant(x, 1.0), x);
+}], [{
+  ::mlir::Value y = buildScalar(b, x);
+  return b.mul(b.neg(dy), b.mul(y, y));
 }]>;
+// Rounding: round passes the gradient straight through (PyTorch gives 0;
+// straight-through is what quantization-aware training wants); floor, ceil
+// and sign give 0, as PyTorch.
 def Rlx_RoundOp : Rlx_UnaryFloatOp<"round", "round half to even", [{
   return b.roundEven(x);
-}]>;
+}], [{ return dy; }]>;
 def Rlx_FloorOp : Rlx_UnaryFloatOp<"floor", "floor(x)", [{
   return b.floor(x);
-}]>;
-def Rlx_CeilOp : Rlx_UnaryFloatOp<"ceil", "ceil(x)", [{ return b.ceil(x); }]>;
+}], [{ return b.constant(dy, 0.0); }]>;
+def Rlx_CeilOp : Rlx_UnaryFloatOp<"ceil", "ceil(x)", [{ return b.ceil(x); }],
+    [{ return b.constant(dy, 0.0); }]>;
 def Rlx_SignOp : Rlx_UnaryNumberOp<"sign",
     "-1, 0 or 1 (sign(0) = 0, sign(NaN) = NaN)", [{
   return b.sign(x);
-}]>;
+}], [{ return b.constant(dy, 0.0); }]>;
 def Rlx_SoftplusOp : Rlx_UnaryFloatOp<"softplus", "ln(1+exp(x))", [{
   return b.softplus(x);
+}], [{
+  // The exact derivative; PyTorch's threshold (1 above x = 20) differs by
+  // less than 2.1e-9.
+  return b.mul(dy, b.sigmoid(x));
 }]>;
 def Rlx_EluOp : Rlx_UnaryFloatOp<"elu", "x > 0 ? x : exp(x)-1", [{
   return b.select(b.compare(::mlir::rlx::ComparePredicate::gt, x,
                             b.constant(x, 0.0)),
                   x, b.expm1(x));
+}], [{
+  return b.select(b.compare(::mlir::rlx::ComparePredicate::le, x,
+                            b.constant(x, 0.0)),
+                  b.mul(dy, b.exp(x)), dy);
 }]>;
-def Rlx_ErfOp : Rlx_UnaryFloatOp<"erf", "erf(x)", [{ return b.erf(x); }]>;
+def Rlx_ErfOp : Rlx_UnaryFloatOp<"erf", "erf(x)", [{ return b.erf(x); }], [{
+  return b.mul(b.mul(b.constant(x, M_2_SQRTPI), b.exp(b.neg(b.mul(x, x)))),
+               dy);
+}]>;
 def Rlx_HardSwishOp : Rlx_UnaryFloatOp<"hard_swish",
     "x*clamp(x+3, 0, 6)/6", [{
   ::mlir::Value gate = b.clamp(b.add(x, b.constant(x, 3.0)),
                                b.constant(x, 0.0), b.constant(x, 6.0));
   // Scale the gate first: x * 6 would overflow for |x| near the max.
   return b.mul(x, b.div(gate, b.constant(x, 6.0)));
+}], [{
+  // x/3 + 0.5 on [-3, 3], as PyTorch's scalar kernel (its vectorized one
+  // gives 1 at x = 3).
+  using ::mlir::rlx::ComparePredicate;
+  ::mlir::Value slope = b.mul(dy, b.add(b.div(x, b.constant(x, 3.0)),
+                                        b.constant(x, 0.5)));
+  return b.select(b.compare(ComparePredicate::lt, x, b.constant(x, -3.0)),
+                  b.constant(dy, 0.0),
+                  b.select(b.compare(ComparePredicate::le, x,
+                                     b.constant(x, 3.0)),
+                           slope, dy));
 }]>;
 def Rlx_HardSigmoidOp : Rlx_UnaryFloatOp<"hard_sigmoid",
     "clamp(x/6+0.5, 0, 1)", [{
   return b.clamp(b.add(b.div(x, b.constant(x, 6.0)), b.constant(x, 0.5)),
                  b.constant(x, 0.0), b.constant(x, 1.0));
+}], [{
+  // 0 at the kinks x = -3 and x = 3, as PyTorch.
+  using ::mlir::rlx::ComparePredicate;
+  ::mlir::Value inside = b.bitAnd(
+      b.compare(ComparePredicate::gt, x, b.constant(x, -3.0)),
+      b.compare(ComparePredicate::lt, x, b.constant(x, 3.0)));
+  return b.select(inside, b.div(dy, b.constant(dy, 6.0)),
+                  b.constant(dy, 0.0));
 }]>;
 def Rlx_MishOp : Rlx_UnaryFloatOp<"mish", "x*tanh(softplus(x))", [{
   return b.mul(x, b.tanh(b.softplus(x)));
+}], [{
+  ::mlir::Value t = b.tanh(b.softplus(x));
+  ::mlir::Value slope = b.mul(b.mul(x, b.sigmoid(x)),
+                              b.sub(b.constant(x, 1.0), b.mul(t, t)));
+  return b.mul(dy, b.add(t, slope));
 }]>;
 def Rlx_SoftsignOp : Rlx_UnaryFloatOp<"softsign", "x/(1+|x|)", [{
   return b.div(x, b.add(b.constant(x, 1.0), b.abs(x)));
+}], [{
+  ::mlir::Value denominator = b.add(b.constant(x, 1.0), b.abs(x));
+  return b.div(dy, b.mul(denominator, denominator));
 }]>;
 def Rlx_LogSigmoidOp : Rlx_UnaryFloatOp<"log_sigmoid",
     "min(x,0) - ln(1+exp(-|x|))", [{
   return b.sub(b.min(x, b.constant(x, 0.0)),
                b.log1p(b.exp(b.neg(b.abs(x)))));
+}], [{
+  return b.mul(dy, b.sigmoid(b.neg(x)));
 }]>;
 
 //===----------------------------------------------------------------------===//
@@ -518,5 +636,6 @@ include "rlx/Dialect/Rlx/IR/RlxRegionOps.td"
 include "rlx/Dialect/Rlx/IR/RlxFusedOps.td"
 include "rlx/Dialect/Rlx/IR/RlxAttentionOps.td"
 include "rlx/Dialect/Rlx/IR/RlxGradSpatialOps.td"
+include "rlx/Dialect/Rlx/IR/RlxGradOps.td"
 
 #endif // RLX_DIALECT_RLX_IR_RLXOPS_TD

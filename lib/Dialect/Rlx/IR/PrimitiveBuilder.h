@@ -1,0 +1,113 @@
+//===- PrimitiveBuilder.h - Builds primitive rlx ops ------------*- C++ -*-===//
+//
+// The helper in which row ops state their decompositions
+// (`RowOpInterface::decomposeRows`, RowOps.cpp and GradOps.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef RLX_LIB_DIALECT_RLX_IR_PRIMITIVEBUILDER_H
+#define RLX_LIB_DIALECT_RLX_IR_PRIMITIVEBUILDER_H
+
+#include "rlx/Dialect/Rlx/IR/RlxOps.h"
+
+namespace mlir::rlx {
+
+/// Builds primitive rlx ops at one place.
+class PrimitiveBuilder {
+public:
+  PrimitiveBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  static Type elementType(Value x) {
+    return llvm::cast<RankedTensorType>(x.getType()).getElementType();
+  }
+
+  /// `x` cast to `type` elements, or `x` itself when it has them.
+  Value cast(Value x, Type type) {
+    auto tensor = llvm::cast<RankedTensorType>(x.getType());
+    if (tensor.getElementType() == type)
+      return x;
+    return CastOp::create(b, loc, tensor.clone(type), x);
+  }
+  /// `x` in its computation type.
+  Value toCompute(Value x) {
+    return cast(x, ScalarBuilder::computeType(elementType(x)));
+  }
+
+  /// A 0-d constant that broadcasts against anything.
+  Value scalar(Type type, double value) {
+    auto tensor = RankedTensorType::get({}, type);
+    Attribute element = isa<FloatType>(type)
+                            ? Attribute(b.getFloatAttr(type, value))
+                            : Attribute(b.getIntegerAttr(type, value));
+    return ConstantOp::create(b, loc, DenseElementsAttr::get(tensor, element));
+  }
+
+  Value reduce(Value x, ReduceKind kind, ArrayRef<int64_t> axes) {
+    return ReduceOp::create(b, loc, x, kind, axes, /*keep_dim=*/true);
+  }
+  Value reduce(Value x, ReduceKind kind, ArrayRef<int64_t> axes,
+               bool keepDim) {
+    return ReduceOp::create(b, loc, x, kind, axes, keepDim);
+  }
+
+  Value reshape(Value x, ArrayRef<int64_t> shape) {
+    auto type = llvm::cast<RankedTensorType>(x.getType());
+    if (type.getShape() == shape)
+      return x;
+    return ReshapeOp::create(b, loc, type.clone(shape), x);
+  }
+
+  /// A 1-D parameter of the length of `axis` reshaped to broadcast along
+  /// that axis of a rank-`rank` tensor.
+  Value alongAxis(Value param, int64_t axis, int64_t rank) {
+    SmallVector<int64_t> shape(rank - axis, 1);
+    shape.front() = llvm::cast<RankedTensorType>(param.getType()).getDimSize(0);
+    return reshape(param, shape);
+  }
+
+  template <typename OpTy, typename... Args> Value op(Args... args) {
+    return OpTy::create(b, loc, args...);
+  }
+
+  /// max over `axis` of `x` and `log(sum(exp(x - max)))` with `shifted =
+  /// x - max` (all in `x`'s type).
+  struct LogSumExp {
+    Value max, shifted, logSum;
+  };
+  LogSumExp logSumExp(Value x, int64_t axis) {
+    Value max = reduce(x, ReduceKind::Max, axis);
+    Value shifted = op<SubOp>(x, max);
+    Value sum = reduce(op<ExpOp>(shifted), ReduceKind::Sum, axis);
+    return {max, shifted, op<LogOp>(sum)};
+  }
+
+  /// For `[N]` integer class labels of rows of `classes` columns: where
+  /// a column is the row's label (`[N, C]` i1), and whether the label is in
+  /// `[0, C)` (`[N, 1]` i1). Compares only, so no index is ever loaded from.
+  struct LabelMask {
+    Value isLabel, inRange;
+  };
+  LabelMask labelMask(Value labels, int64_t classes) {
+    auto labelsType = llvm::cast<RankedTensorType>(labels.getType());
+    Type labelType = labelsType.getElementType();
+    Value column = reshape(labels, {labelsType.getDimSize(0), 1});
+    SmallVector<APInt> columnValues;
+    for (int64_t c = 0; c < classes; ++c)
+      columnValues.push_back(APInt(labelType.getIntOrFloatBitWidth(), c));
+    Value columns = ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({classes}, labelType),
+                               columnValues));
+    Value inRange =
+        op<BitAndOp>(op<GeOp>(column, scalar(labelType, 0)),
+                     op<LtOp>(column, scalar(labelType, classes)));
+    return {op<EqOp>(columns, column), inRange};
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+};
+
+} // namespace mlir::rlx
+
+#endif // RLX_LIB_DIALECT_RLX_IR_PRIMITIVEBUILDER_H
