@@ -295,8 +295,13 @@ struct RlxFormRegionsPass
               if (!producer || clustered.contains(producer))
                 continue;
               if (computesOperand) {
-                if (canAbsorbIntoPrologue(cluster, producer,
-                                          getShape(operand), maxInputs)) {
+                // Every prologue op has the shape of the operand it computes.
+                ArrayRef<int64_t> operandShape =
+                    isa<ContractionOpInterface>(member)
+                        ? getShape(operand)
+                        : getShape(member->getResult(0));
+                if (canAbsorbIntoPrologue(cluster, producer, operandShape,
+                                          maxInputs)) {
                   cluster.ops.insert(producer);
                   cluster.prologue.insert(producer);
                   grew = true;

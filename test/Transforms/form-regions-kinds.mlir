@@ -207,3 +207,21 @@ func.func @cross_entropy_labels(%x: tensor<4x8xf32>, %l: tensor<4xi64>) -> tenso
   %r = rlx.softmax_cross_entropy_with_labels %x, %l : (tensor<4x8xf32>, tensor<4xi64>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// The prologue stops at values of another shape than the operand: the
+// matmul's prologue normalizes the rows (x * rstd * gamma, per block of
+// rows) and reads rms_norm's per-row rstd, which a row region computes.
+// CHECK-LABEL: func.func @prologue_stops_at_row_values(
+// CHECK:         %[[RSTD:.*]] = rlx.region row {{.*}} -> tensor<4x1xf32> {
+// CHECK:           rlx.rsqrt
+// CHECK:         rlx.region contraction ins(%{{.*}}, %[[RSTD]], %{{.*}}, %{{.*}} :
+// CHECK:           rlx.mul
+// CHECK-NEXT:      rlx.mul
+// CHECK-NEXT:      rlx.matmul
+func.func @prologue_stops_at_row_values(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %n = rlx.rms_norm %x, %g axis = -1 eps = 1.0e-5 : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %m = rlx.matmul %n, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  return %m : tensor<4x16xf32>
+}
