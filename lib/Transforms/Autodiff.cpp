@@ -68,16 +68,21 @@ static LogicalResult differentiate(func::FuncOp func,
     b.clone(op, forward);
   Value loss = forward.lookup(source.getTerminator()->getOperand(0));
 
-  // Values that depend on a differentiated argument.
+  // Floating-point values that depend on a differentiated argument (a
+  // comparison's i1 or an index carries no gradient).
   DenseSet<Value> active;
   for (int64_t index : argIndices)
     active.insert(body->getArgument(index));
   SmallVector<Operation *> ops;
   for (Operation &op : *body) {
     ops.push_back(&op);
-    if (llvm::any_of(op.getOperands(),
-                     [&](Value v) { return active.contains(v); }))
-      active.insert(op.result_begin(), op.result_end());
+    if (llvm::none_of(op.getOperands(),
+                      [&](Value v) { return active.contains(v); }))
+      continue;
+    for (Value result : op.getResults())
+      if (auto type = dyn_cast<RankedTensorType>(result.getType());
+          type && isa<FloatType>(type.getElementType()))
+        active.insert(result);
   }
 
   DenseMap<Value, Value> adjoints;
@@ -110,9 +115,15 @@ static LogicalResult differentiate(func::FuncOp func,
     if (grads.size() != op->getNumOperands())
       return op->emitError("no gradient rule for this form of '")
              << op->getName() << "'";
-    for (auto [operand, grad] : llvm::zip(op->getOperands(), grads))
-      if (grad && active.contains(operand))
-        accumulate(operand, grad);
+    for (auto [i, operand, grad] : llvm::enumerate(op->getOperands(), grads)) {
+      if (!active.contains(operand))
+        continue;
+      if (!grad)
+        return op->emitError("no gradient rule for operand ")
+               << i << " of '" << op->getName()
+               << "', which depends on a differentiated argument";
+      accumulate(operand, grad);
+    }
   }
 
   SmallVector<Value> results = {loss};

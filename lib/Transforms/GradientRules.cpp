@@ -9,6 +9,7 @@
 #include "rlx/Transforms/GradientRules.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "rlx/Dialect/Rlx/IR/Activation.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
@@ -82,50 +83,12 @@ static Gradients gradientOf(DivOp op, OpBuilder &b, Value g) {
           sumToShape(b, loc, dr, op.getRhs())};
 }
 
-static Gradients gradientOf(NegOp op, OpBuilder &b, Value g) {
-  return {NegOp::create(b, op.getLoc(), g)};
-}
 
-static Gradients gradientOf(ExpOp op, OpBuilder &b, Value g) {
-  return {MulOp::create(b, op.getLoc(), g, op.getResult())};
-}
 
-static Gradients gradientOf(LogOp op, OpBuilder &b, Value g) {
-  return {DivOp::create(b, op.getLoc(), g, op.getInput())};
-}
 
-/// tanh' = 1 - tanh^2.
-static Gradients gradientOf(TanhOp op, OpBuilder &b, Value g) {
-  Location loc = op.getLoc();
-  Value y = op.getResult();
-  Value slope = SubOp::create(b, loc, splat(b, loc, y, 1.0),
-                              MulOp::create(b, loc, y, y));
-  return {MulOp::create(b, loc, g, slope)};
-}
 
-/// sigmoid' = y (1 - y).
-static Gradients gradientOf(SigmoidOp op, OpBuilder &b, Value g) {
-  Location loc = op.getLoc();
-  Value y = op.getResult();
-  Value slope = MulOp::create(
-      b, loc, y, SubOp::create(b, loc, splat(b, loc, y, 1.0), y));
-  return {MulOp::create(b, loc, g, slope)};
-}
 
-/// relu' = 1 where x > 0, else 0 (0 at x = 0, as PyTorch).
-static Gradients gradientOf(ReluOp op, OpBuilder &b, Value g) {
-  Location loc = op.getLoc();
-  Value x = op.getInput();
-  Value positive = GtOp::create(b, loc, x, splat(b, loc, x, 0.0));
-  return {WhereOp::create(b, loc, positive, g, splat(b, loc, g, 0.0))};
-}
 
-/// sqrt' = 1 / (2 sqrt(x)).
-static Gradients gradientOf(SqrtOp op, OpBuilder &b, Value g) {
-  Location loc = op.getLoc();
-  Value y = op.getResult();
-  return {DivOp::create(b, loc, g, AddOp::create(b, loc, y, y))};
-}
 
 static Gradients gradientOf(CastOp op, OpBuilder &b, Value g) {
   if (!isa<FloatType>(getTensorType(op.getInput()).getElementType()))
@@ -216,11 +179,102 @@ static Gradients gradientOf(LogSoftmaxOp op, OpBuilder &b, Value g) {
   return {SubOp::create(b, loc, g, MulOp::create(b, loc, probabilities, sum))};
 }
 
+
+/// layer_norm: its backward op, from the statistics the op saved or, when
+/// it saved none, from a copy that does. Gradients reaching the saved
+/// statistics themselves are not propagated.
+static Gradients gradientOf(LayerNormOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  ValueRange stats = op.getStatistics();
+  if (stats.empty())
+    stats = LayerNormOp::create(b, loc, op.getInput(), op.getGamma(),
+                                op.getBeta(), op.getAxisAttr(),
+                                op.getEpsAttr(), b.getUnitAttr())
+                .getStatistics();
+  auto backward = LayerNormBackwardOp::create(
+      b, loc, g, op.getInput(), op.getGamma(), stats[0], stats[1],
+      op.getAxisAttr());
+  return SmallVector<Value>(backward->getResults());
+}
+
+static Gradients gradientOf(RmsNormOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  ValueRange stats = op.getStatistics();
+  if (stats.empty())
+    stats = RmsNormOp::create(b, loc, op.getInput(), op.getGamma(),
+                              op.getBeta(), op.getAxisAttr(), op.getEpsAttr(),
+                              b.getUnitAttr())
+                .getStatistics();
+  auto backward = RmsNormBackwardOp::create(
+      b, loc, g, op.getInput(), op.getGamma(), stats[0], op.getAxisAttr(),
+      op.getBeta() ? b.getUnitAttr() : UnitAttr());
+  return SmallVector<Value>(backward->getResults());
+}
+
+/// The losses: the logits' gradient; targets and labels get none.
+static Gradients gradientOf(SoftmaxCrossEntropyOp op, OpBuilder &b, Value g) {
+  return {SoftmaxCrossEntropyBackwardOp::create(b, op.getLoc(), op.getLogits(),
+                                                op.getTargets(), g),
+          Value()};
+}
+
+static Gradients gradientOf(SoftmaxCrossEntropyWithLabelsOp op, OpBuilder &b,
+                            Value g) {
+  return {SoftmaxCrossEntropyWithLabelsBackwardOp::create(
+              b, op.getLoc(), op.getLogits(), op.getLabels(), g),
+          Value()};
+}
+
+static Gradients gradientOf(ConvOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value dx = ConvBackwardInputOp::create(
+      b, loc, op.getInput().getType(), g, op.getWeight(), op.getStrideAttr(),
+      op.getPaddingAttr(), op.getDilationAttr(), op.getGroupsAttr());
+  Value dw = ConvBackwardWeightOp::create(
+      b, loc, op.getWeight().getType(), g, op.getInput(), op.getStrideAttr(),
+      op.getPaddingAttr(), op.getDilationAttr(), op.getGroupsAttr());
+  return {dx, dw};
+}
+
+static Gradients gradientOf(PoolOp op, OpBuilder &b, Value g) {
+  return {PoolBackwardOp::create(b, op.getLoc(), op.getKindAttr(), g,
+                                 op.getInput(), op.getKernelAttr(),
+                                 op.getStrideAttr(), op.getPaddingAttr(),
+                                 op.getCeilModeAttr(),
+                                 op.getCountIncludePadAttr())};
+}
+
+/// The table's gradient scatter-adds; the indices get none.
+static Gradients gradientOf(GatherOp op, OpBuilder &b, Value g) {
+  return {GatherBackwardOp::create(b, op.getLoc(), op.getTable().getType(), g,
+                                   op.getIndices(), op.getAxisAttr()),
+          Value()};
+}
+
+static Gradients gradientOf(CumsumOp op, OpBuilder &b, Value g) {
+  return {CumsumBackwardOp::create(b, op.getLoc(), g, op.getAxisAttr(),
+                                   op.getExclusiveAttr())};
+}
+
 //===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// A unary op's gradient is `rlx.activation_backward` of its kind, whose
+/// arithmetic is the derivative the op states next to its own.
+template <typename OpTy>
+struct UnaryGradientModel
+    : GradientOpInterface::ExternalModel<UnaryGradientModel<OpTy>, OpTy> {
+  SmallVector<Value> buildGradients(Operation *op, OpBuilder &b,
+                                    ValueRange resultGradients) const {
+    return {ActivationBackwardOp::create(b, op->getLoc(),
+                                         *getActivationKind(op),
+                                         resultGradients.front(),
+                                         op->getOperand(0))};
+  }
+};
+
 template <typename OpTy>
 struct GradientModel
     : GradientOpInterface::ExternalModel<GradientModel<OpTy>, OpTy> {
@@ -236,11 +290,23 @@ static void attachGradientModels(MLIRContext *context) {
   (OpTys::template attachInterface<GradientModel<OpTys>>(*context), ...);
 }
 
+template <typename... OpTys>
+static void attachUnaryGradientModels(MLIRContext *context) {
+  (OpTys::template attachInterface<UnaryGradientModel<OpTys>>(*context), ...);
+}
+
 void mlir::rlx::registerGradientRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, RlxDialect *) {
-    attachGradientModels<AddOp, SubOp, MulOp, DivOp, NegOp, ExpOp, LogOp,
-                         TanhOp, SigmoidOp, ReluOp, SqrtOp, CastOp, WhereOp,
+    attachGradientModels<AddOp, SubOp, MulOp, DivOp, CastOp, WhereOp,
                          ReshapeOp, ExpandOp, TransposeOp, ReduceOp, MatmulOp,
-                         SoftmaxOp, LogSoftmaxOp>(context);
+                         SoftmaxOp, LogSoftmaxOp, LayerNormOp, RmsNormOp,
+                         SoftmaxCrossEntropyOp,
+                         SoftmaxCrossEntropyWithLabelsOp, ConvOp, PoolOp,
+                         GatherOp, CumsumOp>(context);
+    attachUnaryGradientModels<
+        GeluOp, GeluApproxOp, SiluOp, ReluOp, SigmoidOp, TanhOp, ExpOp, LogOp,
+        SqrtOp, RsqrtOp, NegOp, AbsOp, SinOp, CosOp, TanOp, AtanOp, RecipOp,
+        RoundOp, FloorOp, CeilOp, SignOp, SoftplusOp, EluOp, ErfOp,
+        HardSwishOp, HardSigmoidOp, MishOp, SoftsignOp, LogSigmoidOp>(context);
   });
 }

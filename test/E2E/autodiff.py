@@ -4,8 +4,10 @@
 # rlx.differentiate): the loss and gradients of <name>_grad against
 # torch.autograd in float64, and against central finite differences of the
 # compiled forward function, for a two-layer perceptron with a
-# cross-entropy loss written out (tanh, log_softmax, fan-out) and a
-# broadcast/reshape/transpose/where mix.
+# cross-entropy loss written out (tanh, log_softmax, fan-out), a
+# broadcast/reshape/transpose/where mix, and a small CNN through the
+# closed-form backward ops (conv, relu, max pool, layer_norm, gelu,
+# softmax cross-entropy against labels).
 import os
 import subprocess
 import tempfile
@@ -52,6 +54,38 @@ func.func @mix(%x: tensor<2x3x4xf32>, %v: tensor<4xf32>, %c: tensor<2x3x4xf32>)
   return %loss : tensor<f32>
 }
 """
+
+
+CNN = """
+func.func @cnn(%x: tensor<2x3x8x8xf64>, %w: tensor<4x3x3x3xf64>,
+               %g: tensor<36xf64>, %b: tensor<36xf64>, %wo: tensor<36x5xf64>,
+               %labels: tensor<2xi64>)
+    -> tensor<f64> attributes {rlx.differentiate = array<i64: 1, 2, 3, 4>} {
+  %c = rlx.conv %x, %w stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1
+      : (tensor<2x3x8x8xf64>, tensor<4x3x3x3xf64>) -> tensor<2x4x6x6xf64>
+  %r = rlx.relu %c : tensor<2x4x6x6xf64>
+  %p = rlx.pool max %r kernel = [2, 2] stride = [2, 2] padding = [0, 0, 0, 0]
+      : tensor<2x4x6x6xf64> -> tensor<2x4x3x3xf64>
+  %f = rlx.reshape %p : tensor<2x4x3x3xf64> -> tensor<2x36xf64>
+  %n = rlx.layer_norm %f, %g, %b axis = -1 eps = 1.0e-5
+      : (tensor<2x36xf64>, tensor<36xf64>, tensor<36xf64>) -> tensor<2x36xf64>
+  %a = rlx.gelu %n : tensor<2x36xf64>
+  %z = rlx.matmul %a, %wo : (tensor<2x36xf64>, tensor<36x5xf64>) -> tensor<2x5xf64>
+  %l = rlx.softmax_cross_entropy_with_labels %z, %labels
+      : (tensor<2x5xf64>, tensor<2xi64>) -> tensor<2xf64>
+  %loss = rlx.reduce mean %l axes = [0] : tensor<2xf64> -> tensor<f64>
+  return %loss : tensor<f64>
+}
+"""
+
+
+def cnn_reference(x, w, g, b, wo, labels):
+    import torch.nn.functional as F
+    r = F.relu(F.conv2d(x, w))
+    p = F.max_pool2d(r, 2, 2).reshape(2, 36)
+    n = F.layer_norm(p, [36], g, b, 1e-5)
+    z = F.gelu(n) @ wo
+    return F.cross_entropy(z, labels.long())
 
 
 def mlp_reference(x, w1, b1, w2, b2, t):
@@ -119,6 +153,11 @@ def main():
         # float64 throughout: the gradients must match to rounding.
         check(report, tmp, "mlp", MLP, mlp_reference, mlp_inputs,
               [1, 2, 3, 4], (1e-10, 1e-12), 1e-6)
+        cnn_inputs = [rng.standard_normal(s) for s in
+                      [(2, 3, 8, 8), (4, 3, 3, 3), (36,), (36,), (36, 5)]]
+        cnn_inputs.append(np.array([1, 4], dtype=np.int64))
+        check(report, tmp, "cnn", CNN, cnn_reference, cnn_inputs,
+              [1, 2, 3, 4], (1e-9, 1e-11), 1e-5)
         mix_inputs = [rng.standard_normal(s).astype(np.float32)
                       for s in [(2, 3, 4), (4,), (2, 3, 4)]]
         # f32 sums of 16-24 terms: a few ulp each.

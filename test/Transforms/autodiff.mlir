@@ -96,3 +96,33 @@ func.func @int_argument(%i: tensor<3xi32>, %x: tensor<3xf32>) -> tensor<f32> att
   %l = rlx.reduce sum %x axes = [0] : tensor<3xf32> -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// Unary ops differentiate through rlx.activation_backward of their kind;
+// layer_norm through its backward op, with statistics from a copy that
+// saves them; the labels of a loss and a comparison's i1 carry none.
+// CHECK-LABEL: func.func @rules_grad(
+// CHECK:         rlx.softmax_cross_entropy_with_labels_backward
+// CHECK:         rlx.activation_backward gelu
+// CHECK:         rlx.layer_norm {{.*}} with_statistics
+// CHECK:         rlx.layer_norm_backward
+func.func @rules(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>, %l: tensor<4xi64>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0, 1, 2>} {
+  %n = rlx.layer_norm %x, %g, %b axis = -1 eps = 1.0e-5 : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %a = rlx.gelu %n : tensor<4x8xf32>
+  %z = rlx.constant dense<0.0> : tensor<f32>
+  %p = rlx.gt %a, %z : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xi1>
+  %w = rlx.where %p, %a, %n : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %c = rlx.softmax_cross_entropy_with_labels %w, %l : (tensor<4x8xf32>, tensor<4xi64>) -> tensor<4xf32>
+  %m = rlx.reduce mean %c axes = [0] : tensor<4xf32> -> tensor<f32>
+  return %m : tensor<f32>
+}
+
+// -----
+
+func.func @targets_gradient(%x: tensor<4x8xf32>, %t: tensor<4x8xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 1>} {
+  // expected-error @+1 {{no gradient rule for operand 1 of 'rlx.softmax_cross_entropy', which depends on a differentiated argument}}
+  %c = rlx.softmax_cross_entropy %x, %t : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4xf32>
+  %m = rlx.reduce mean %c axes = [0] : tensor<4xf32> -> tensor<f32>
+  return %m : tensor<f32>
+}
