@@ -1,6 +1,7 @@
 # The two entry points of the README:
-#   make demo   set up, build, compile examples/mlp.mlir and
-#               examples/transformer_block.mlir and run them
+#   make demo   set up, build, compile and run examples/mlp.mlir and
+#               examples/transformer_block.mlir, and train
+#               examples/train_mlp.mlir for 50 steps
 #   make check  set up, build, run every test
 BUILD_DIR ?= build
 LLVM_DIR ?= /usr/lib/llvm-22
@@ -31,6 +32,8 @@ demo: build
 	$(BUILD_DIR)/bin/rlx-compile examples/transformer_block.mlir -o $(BUILD_DIR)/transformer_block.so
 	$(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/transformer_block.so --list
 	$(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/transformer_block.so --random 0 --bench 20
+	$(BUILD_DIR)/bin/rlx-compile examples/train_mlp.mlir -o $(BUILD_DIR)/train_mlp.so
+	/usr/bin/python3 examples/train_mlp.py $(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/train_mlp.so $(BUILD_DIR)/train_mlp
 
 clean:
 	rm -rf $(BUILD_DIR)

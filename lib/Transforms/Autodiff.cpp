@@ -2,6 +2,7 @@
 #include "rlx/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 #include "rlx/Transforms/GradientRules.h"
 
@@ -54,11 +55,22 @@ static LogicalResult differentiate(func::FuncOp func,
     resultTypes.push_back(argType);
   }
 
+  // A declaration of the gradient function (so that other functions can
+  // call it before it exists) gets the body.
   OpBuilder b(func);
-  b.setInsertionPointAfter(func);
-  auto gradFunc = func::FuncOp::create(
-      b, loc, (func.getName() + "_grad").str(),
-      b.getFunctionType(type.getInputs(), resultTypes));
+  std::string gradName = (func.getName() + "_grad").str();
+  FunctionType gradType = b.getFunctionType(type.getInputs(), resultTypes);
+  auto gradFunc = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      func, b.getStringAttr(gradName));
+  if (gradFunc && (!gradFunc.isDeclaration() ||
+                   gradFunc.getFunctionType() != gradType))
+    return gradFunc.emitError("'")
+           << gradName << "' already exists; only a declaration of type "
+           << gradType << " may stand for the gradient function";
+  if (!gradFunc) {
+    b.setInsertionPointAfter(func);
+    gradFunc = func::FuncOp::create(b, loc, gradName, gradType);
+  }
   Block *body = gradFunc.addEntryBlock();
   b.setInsertionPointToStart(body);
   IRMapping forward;

@@ -209,7 +209,9 @@ def RlxAutodiff : Pass<"rlx-autodiff", "::mlir::ModuleOp"> {
     scalar (a rank-0 tensor, the loss), adds a public function
     `<name>_grad` with the same arguments that returns the loss and then
     the gradient of the loss with respect to each listed argument, in the
-    listed order.
+    listed order. Other functions may call it (a training step) through a
+    declaration `func.func private @<name>_grad` of that type, which the
+    pass defines.
 
     The gradient function is the forward body followed by its reverse: ops
     are visited from the loss back, and each op that depends on a
