@@ -86,6 +86,12 @@ void buildGpuPipeline(OpPassManager &pm, const GpuPipelineOptions &options);
 /// rlx-form-regions, on every function.
 void buildFusionPipeline(OpPassManager &pm);
 
+/// Tensors to buffers for the runtime's C ABI, shared by the CPU and GPU
+/// pipelines: one-shot bufferization across function boundaries (identity
+/// layouts), function results as out-parameters (static allocations
+/// hoisted), canonicalization.
+void buildBufferizationPipeline(OpPassManager &pm);
+
 /// Registers `rlx-cpu-pipeline`, `rlx-gpu-pipeline` and `rlx-fuse`.
 void registerRlxPipelines();
 

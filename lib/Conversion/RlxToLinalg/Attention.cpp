@@ -38,15 +38,6 @@ using namespace mlir::rlx;
 static constexpr double kNegativeInfinity =
     -std::numeric_limits<double>::infinity();
 
-/// The map of a `numLoops`-loop generic that reads the loops `dims`.
-static AffineMap getLoopsMap(MLIRContext *context, int64_t numLoops,
-                             ArrayRef<int64_t> dims) {
-  SmallVector<AffineExpr> exprs;
-  for (int64_t d : dims)
-    exprs.push_back(getAffineDimExpr(d, context));
-  return AffineMap::get(numLoops, 0, exprs, context);
-}
-
 using ElementBody = function_ref<Value(ScalarBuilder &, ValueRange args)>;
 
 /// A generic writing `init` (read through the last of `maps`) from `inputs`;

@@ -20,15 +20,6 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// The map of a `rank`-loop generic that reads the loops `dims`.
-static AffineMap getProjection(MLIRContext *context, int64_t rank,
-                               ArrayRef<int64_t> dims) {
-  SmallVector<AffineExpr> exprs;
-  for (int64_t d : dims)
-    exprs.push_back(getAffineDimExpr(d, context));
-  return AffineMap::get(rank, 0, exprs, context);
-}
-
 /// A parallel generic producing `resultType` (iterated with its identity
 /// map) from `inputs` read through `maps`; `body` gets the raw element
 /// arguments and returns the result element.
@@ -64,7 +55,7 @@ struct BatchNormInferenceToLinalg : OpConversionPattern<BatchNormInferenceOp> {
     Type storage = type.getElementType();
     Type computeType = ScalarBuilder::computeType(storage);
     double eps = op.getEps().convertToDouble();
-    AffineMap channel = getProjection(rewriter.getContext(), rank, {1});
+    AffineMap channel = getLoopsMap(rewriter.getContext(), rank, {1});
     rewriter.replaceOp(
         op, mapRows(rewriter, op.getLoc(), type,
                     {adaptor.getInput(), adaptor.getGamma(), adaptor.getBeta(),
@@ -159,7 +150,7 @@ struct RopeToLinalg : OpConversionPattern<RopeOp> {
 
     MLIRContext *context = rewriter.getContext();
     AffineMap identity = rewriter.getMultiDimIdentityMap(headRank);
-    AffineMap table = getProjection(context, headRank, {rank - 2, rank});
+    AffineMap table = getLoopsMap(context, headRank, {rank - 2, rank});
     Type computeType = ScalarBuilder::computeType(storage);
     SmallVector<utils::IteratorType> iterators(headRank,
                                                utils::IteratorType::parallel);

@@ -32,6 +32,14 @@ AffineMap mlir::rlx::getBroadcastIndexingMap(RankedTensorType operand,
   return AffineMap::get(shape.size(), 0, exprs, context);
 }
 
+AffineMap mlir::rlx::getLoopsMap(MLIRContext *context, int64_t numLoops,
+                                 ArrayRef<int64_t> dims) {
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d : dims)
+    exprs.push_back(getAffineDimExpr(d, context));
+  return AffineMap::get(numLoops, 0, exprs, context);
+}
+
 Value mlir::rlx::createEmptyTensor(OpBuilder &b, Location loc,
                                    RankedTensorType type) {
   return tensor::EmptyOp::create(b, loc, type.getShape(),

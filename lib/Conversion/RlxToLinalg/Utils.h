@@ -20,6 +20,11 @@ AffineMap getBroadcastIndexingMap(RankedTensorType operand, int64_t resultRank);
 AffineMap getBroadcastIndexingMap(RankedTensorType operand,
                                   ArrayRef<int64_t> shape);
 
+/// The map of a `numLoops`-loop generic that reads the loops `dims`, in
+/// that order.
+AffineMap getLoopsMap(MLIRContext *context, int64_t numLoops,
+                      ArrayRef<int64_t> dims);
+
 /// An uninitialized tensor of `type`.
 Value createEmptyTensor(OpBuilder &b, Location loc, RankedTensorType type);
 
