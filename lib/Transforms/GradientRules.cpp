@@ -42,9 +42,13 @@ static Value sumToShape(OpBuilder &b, Location loc, Value grad,
   return ReshapeOp::create(b, loc, type, summed);
 }
 
-/// A constant of `like`'s type filled with `value`.
-static Value splat(OpBuilder &b, Location loc, Value like, double value) {
+/// A constant of `like`'s type (or of `like`'s element type and `shape`)
+/// filled with `value`.
+static Value splat(OpBuilder &b, Location loc, Value like, double value,
+                   std::optional<ArrayRef<int64_t>> shape = std::nullopt) {
   RankedTensorType type = getTensorType(like);
+  if (shape)
+    type = type.clone(*shape);
   return ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(),
@@ -256,6 +260,66 @@ static Gradients gradientOf(CumsumOp op, OpBuilder &b, Value g) {
                                    op.getExclusiveAttr())};
 }
 
+
+/// narrow: the gradient in its place along the axis, zeros elsewhere.
+static Gradients gradientOf(NarrowOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  RankedTensorType inputType = op.getInput().getType();
+  int64_t rank = inputType.getRank();
+  int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+  auto zeros = [&](int64_t length) {
+    SmallVector<int64_t> shape(inputType.getShape());
+    shape[axis] = length;
+    return splat(b, loc, g, 0.0, shape);
+  };
+  int64_t after = inputType.getDimSize(axis) - op.getStart() - op.getLength();
+  SmallVector<Value> pieces;
+  if (op.getStart() > 0)
+    pieces.push_back(zeros(op.getStart()));
+  pieces.push_back(g);
+  if (after > 0)
+    pieces.push_back(zeros(after));
+  if (pieces.size() == 1)
+    return {g};
+  return {ConcatOp::create(b, loc, pieces, axis)};
+}
+
+/// rope: the rotation by the negated angle; the tables get none.
+static Gradients gradientOf(RopeOp op, OpBuilder &b, Value g) {
+  return {RopeBackwardOp::create(b, op.getLoc(), op.getStyleAttr(), g,
+                                 op.getCos(), op.getSin(),
+                                 op.getHeadDimAttr(), op.getNRotAttr()),
+          Value(), Value()};
+}
+
+/// attention: attention_backward from the forward's logsumexp, or from a
+/// copy that returns it; an additive bias gets its gradient, other masks
+/// none.
+static Gradients gradientOf(AttentionOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value logsumexp = op.getLogsumexp();
+  if (!logsumexp)
+    logsumexp =
+        AttentionOp::create(b, loc, op.getQ(), op.getK(), op.getV(),
+                            op.getMask(), op.getLayoutAttr(),
+                            op.getNumHeadsAttr(), op.getNumKvHeadsAttr(),
+                            op.getMaskKindAttr(), op.getWindowAttr(),
+                            op.getScaleAttr(), op.getSoftcapAttr(),
+                            b.getUnitAttr())
+            .getLogsumexp();
+  bool biasGrad = op.getMaskKind() == AttentionMask::Bias;
+  auto backward = AttentionBackwardOp::create(
+      b, loc, op.getQ(), op.getK(), op.getV(), op.getOut(), g, logsumexp,
+      op.getMask(), op.getLayoutAttr(), op.getNumHeadsAttr(),
+      op.getNumKvHeadsAttr(), op.getMaskKindAttr(), op.getWindowAttr(),
+      op.getScaleAttr(), op.getSoftcapAttr(),
+      biasGrad ? b.getUnitAttr() : UnitAttr());
+  Gradients grads = {backward.getDq(), backward.getDk(), backward.getDv()};
+  if (op.getMask())
+    grads.push_back(biasGrad ? backward.getDbias() : Value());
+  return grads;
+}
+
 //===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
@@ -302,7 +366,8 @@ void mlir::rlx::registerGradientRules(DialectRegistry &registry) {
                          SoftmaxOp, LogSoftmaxOp, LayerNormOp, RmsNormOp,
                          SoftmaxCrossEntropyOp,
                          SoftmaxCrossEntropyWithLabelsOp, ConvOp, PoolOp,
-                         GatherOp, CumsumOp>(context);
+                         GatherOp, CumsumOp, NarrowOp, RopeOp, AttentionOp>(
+        context);
     attachUnaryGradientModels<
         GeluOp, GeluApproxOp, SiluOp, ReluOp, SigmoidOp, TanhOp, ExpOp, LogOp,
         SqrtOp, RsqrtOp, NegOp, AbsOp, SinOp, CosOp, TanOp, AtanOp, RecipOp,

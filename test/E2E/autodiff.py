@@ -7,7 +7,9 @@
 # cross-entropy loss written out (tanh, log_softmax, fan-out), a
 # broadcast/reshape/transpose/where mix, and a small CNN through the
 # closed-form backward ops (conv, relu, max pool, layer_norm, gelu,
-# softmax cross-entropy against labels).
+# softmax cross-entropy against labels), and examples/transformer_block.mlir
+# with a mean-square loss (rms_norm, narrow, rope, causal GQA attention,
+# silu gating) against its PyTorch reference.
 import os
 import subprocess
 import tempfile
@@ -15,7 +17,31 @@ import tempfile
 import numpy as np
 import torch
 
-from rlx_testing import TOOLS, Report, compare, run_function
+from rlx_testing import SRC_ROOT, TOOLS, Report, compare, run_function
+from rlx_testing.examples import (transformer_block_inputs,
+                                  transformer_block_reference)
+
+
+def transformer_block_loss_module():
+    """examples/transformer_block.mlir with its output squared and averaged
+    into a loss, differentiated with respect to every parameter but the rope
+    tables."""
+    with open(os.path.join(SRC_ROOT, "examples", "transformer_block.mlir")) as f:
+        text = f.read()
+    out = "tensor<2x32x128xf32>"
+    text = text.replace("@transformer_block(", "@block(")
+    text = text.replace(f"-> {out} {{", "-> tensor<f32> attributes "
+                        "{rlx.differentiate = array<i64: 1, 2, 5, 6, 7, 8>} {", 1)
+    text = text.replace(
+        f"  return %out : {out}",
+        f"  %sq = rlx.mul %out, %out : ({out}, {out}) -> {out}\n"
+        f"  %loss = rlx.reduce mean %sq axes = [0, 1, 2] : {out} -> "
+        f"tensor<f32>\n  return %loss : tensor<f32>")
+    return text
+
+
+def block_reference(*args):
+    return (transformer_block_reference(*args) ** 2).mean()
 
 MLP = """
 func.func @mlp(%x: tensor<6x5xf64>, %w1: tensor<5x7xf64>, %b1: tensor<7xf64>,
@@ -158,6 +184,10 @@ def main():
         cnn_inputs.append(np.array([1, 4], dtype=np.int64))
         check(report, tmp, "cnn", CNN, cnn_reference, cnn_inputs,
               [1, 2, 3, 4], (1e-9, 1e-11), 1e-5)
+        # f32 through a whole block against float64: a few 1e-6 relative.
+        check(report, tmp, "block", transformer_block_loss_module(),
+              block_reference, transformer_block_inputs(0),
+              [1, 2, 5, 6, 7, 8], (2e-4, 2e-6), 5e-2)
         mix_inputs = [rng.standard_normal(s).astype(np.float32)
                       for s in [(2, 3, 4), (4,), (2, 3, 4)]]
         # f32 sums of 16-24 terms: a few ulp each.

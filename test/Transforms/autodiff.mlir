@@ -126,3 +126,23 @@ func.func @targets_gradient(%x: tensor<4x8xf32>, %t: tensor<4x8xf32>) -> tensor<
   %m = rlx.reduce mean %c axes = [0] : tensor<4xf32> -> tensor<f32>
   return %m : tensor<f32>
 }
+
+// -----
+
+// narrow puts its gradient back in place between zeros; rope rotates back
+// (its tables get no gradient); attention uses attention_backward with the
+// logsumexp of a copy that returns it.
+// CHECK-LABEL: func.func @attention_rules_grad(
+// CHECK:         rlx.attention_backward bshd
+// CHECK:         rlx.rope_backward neox
+// CHECK:         rlx.concat
+func.func @attention_rules(%x: tensor<1x4x24xf32>, %cos: tensor<4x4xf32>, %sin: tensor<4x4xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0>} {
+  %q = rlx.narrow %x axis = -1, start = 0, length = 16 : tensor<1x4x24xf32> -> tensor<1x4x16xf32>
+  %k = rlx.narrow %x axis = -1, start = 16, length = 8 : tensor<1x4x24xf32> -> tensor<1x4x8xf32>
+  %qr = rlx.rope neox %q, %cos, %sin head_dim = 8, n_rot = 8 : (tensor<1x4x16xf32>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<1x4x16xf32>
+  %q4 = rlx.reshape %qr : tensor<1x4x16xf32> -> tensor<1x4x2x8xf32>
+  %k4 = rlx.reshape %k : tensor<1x4x8xf32> -> tensor<1x4x1x8xf32>
+  %a = rlx.attention bshd %q4, %k4, %k4 heads = 2 kv_heads = 1 mask = causal : (tensor<1x4x2x8xf32>, tensor<1x4x1x8xf32>, tensor<1x4x1x8xf32>) -> tensor<1x4x2x8xf32>
+  %l = rlx.reduce sum %a axes = [0, 1, 2, 3] : tensor<1x4x2x8xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
