@@ -25,9 +25,34 @@ static Value createSplat(OpBuilder &b, Location loc, RankedTensorType type,
                              b.getFloatAttr(type.getElementType(), value)));
 }
 
+/// Gives the backward its own copy of each elementwise forward value it
+/// reads, placed before its first reader there.
+static void recomputeElementwise(ArrayRef<Operation *> forwardOps) {
+  DenseSet<Operation *> forward(forwardOps.begin(), forwardOps.end());
+  for (Operation *op : forwardOps) {
+    if (!isa<ScalarComputeOpInterface>(op) || op->getNumResults() != 1)
+      continue;
+    Value value = op->getResult(0);
+    Operation *firstReader = nullptr;
+    for (Operation *user : value.getUsers())
+      if (!forward.contains(user) && !isa<func::ReturnOp>(user) &&
+          (!firstReader || user->isBeforeInBlock(firstReader)))
+        firstReader = user;
+    if (!firstReader)
+      continue;
+    OpBuilder b(firstReader);
+    Value copy = b.clone(*op)->getResult(0);
+    value.replaceUsesWithIf(copy, [&](OpOperand &use) {
+      return !forward.contains(use.getOwner()) &&
+             !isa<func::ReturnOp>(use.getOwner());
+    });
+  }
+}
+
 /// Builds `<name>_grad` next to `func`; fails with a diagnostic.
 static LogicalResult differentiate(func::FuncOp func,
-                                   ArrayRef<int64_t> argIndices) {
+                                   ArrayRef<int64_t> argIndices,
+                                   bool recompute) {
   Location loc = func.getLoc();
   FunctionType type = func.getFunctionType();
   if (type.getNumResults() != 1)
@@ -148,11 +173,15 @@ static LogicalResult differentiate(func::FuncOp func,
                                          0.0));
   }
   func::ReturnOp::create(b, loc, results);
+  if (recompute)
+    recomputeElementwise(ops);
   return success();
 }
 
 namespace {
 struct RlxAutodiffPass : rlx::impl::RlxAutodiffBase<RlxAutodiffPass> {
+  using Base::Base;
+
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     registerGradientRules(registry);
@@ -171,7 +200,8 @@ struct RlxAutodiffPass : rlx::impl::RlxAutodiffBase<RlxAutodiffPass> {
                        "indices");
         return signalPassFailure();
       }
-      if (failed(differentiate(func, indices.asArrayRef())))
+      if (failed(differentiate(func, indices.asArrayRef(),
+                               recomputeElementwise)))
         return signalPassFailure();
     }
   }

@@ -219,9 +219,18 @@ def RlxAutodiff : Pass<"rlx-autodiff", "::mlir::ModuleOp"> {
     operands' gradients through its `GradientOpInterface` rule; gradients
     of a value read several times are summed (fan-out). `rlx.stop_gradient`
     passes none. Forward values the rules need are read from the forward
-    computation (saved, not recomputed). An op on the path without a rule
-    is an error naming it.
+    computation (saved, not recomputed), unless `recompute-elementwise`
+    is on: then each elementwise forward value the backward reads is
+    computed again where the backward first needs it, so the forward value
+    need not stay alive (stored) until then and can fuse away. An op on the
+    path without a rule is an error naming it.
   }];
+  let options = [
+    Option<"recomputeElementwise", "recompute-elementwise", "bool",
+           /*default=*/"false",
+           "Recompute elementwise forward values in the backward instead of "
+           "saving them">,
+  ];
   let dependentDialects = ["::mlir::rlx::RlxDialect"];
 }
 
