@@ -253,6 +253,55 @@ static Value createIdentityTensor(OpBuilder &b, Location loc,
       b, loc, type, reduction.buildIdentity(scalar, type.getElementType()));
 }
 
+/// A generic over `shape` reducing `axes`: reads the body values `leaves`
+/// from `tensors` (broadcast), evaluates the elementwise `ops` in order and
+/// folds each of `reductions`' inputs into its accumulator (the identity,
+/// in the computation type, with the reduced axes dropped). `captured` maps
+/// body values computed outside the generic to scalars.
+static linalg::GenericOp
+emitReductionGeneric(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                     ArrayRef<int64_t> axes, ArrayRef<Value> leaves,
+                     ValueRange tensors, ArrayRef<Operation *> ops,
+                     ArrayRef<ReductionOpInterface> reductions,
+                     const IRMapping *captured = nullptr) {
+  int64_t rank = shape.size();
+  SmallVector<AffineMap> maps;
+  for (Value tensor : tensors)
+    maps.push_back(getBroadcastIndexingMap(getTensorType(tensor), shape));
+  SmallVector<Value> inits;
+  AffineMap accMap = getAccumulatorMap(b.getContext(), rank, axes);
+  for (ReductionOpInterface reduction : reductions) {
+    Type accType = ScalarBuilder::computeType(
+        getElementType(reduction.getReducedInput()));
+    inits.push_back(createIdentityTensor(
+        b, loc, reduction, getAccumulatorType(shape, axes, accType)));
+    maps.push_back(accMap);
+  }
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  for (int64_t axis : axes)
+    iterators[axis] = utils::IteratorType::reduction;
+  return linalg::GenericOp::create(
+      b, loc, ValueRange(inits).getTypes(), tensors, inits, maps, iterators,
+      [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
+        ScalarBuilder scalar(nested, bodyLoc);
+        IRMapping scalars;
+        if (captured)
+          scalars = *captured;
+        for (auto [leaf, element] : llvm::zip(leaves, args))
+          bindElement(scalar, scalars, leaf, element);
+        for (Operation *op : ops)
+          emitScalarOp(scalar, op, scalars);
+        SmallVector<Value> combined;
+        for (auto [i, acc] : llvm::enumerate(args.drop_front(leaves.size()))) {
+          ReductionOpInterface reduction = reductions[i];
+          combined.push_back(reduction.buildCombine(
+              scalar, acc, scalars.lookup(reduction.getReducedInput())));
+        }
+        linalg::YieldOp::create(nested, bodyLoc, combined);
+      });
+}
+
 /// `accumulator` finished (the mean's division) and stored in the element
 /// type of `reduction`'s result, with its reduced axes kept when it keeps
 /// them.
@@ -289,50 +338,20 @@ struct ReductionRegionToGeneric : OpConversionPattern<RegionOp> {
     Location loc = region.getLoc();
     SmallVector<int64_t> shape = region.getIterationShape();
     SmallVector<int64_t> axes = region.getReducedAxes();
-    int64_t rank = shape.size();
     Block &body = region.getBody().front();
     SmallVector<ReductionOpInterface> reductions =
         llvm::to_vector(body.getOps<ReductionOpInterface>());
-
-    SmallVector<AffineMap> maps;
-    for (Value input : adaptor.getInputs())
-      maps.push_back(getBroadcastIndexingMap(getTensorType(input), shape));
-    SmallVector<Value> inits;
-    AffineMap accMap = getAccumulatorMap(getContext(), rank, axes);
-    for (ReductionOpInterface reduction : reductions) {
-      Type accType = ScalarBuilder::computeType(
-          getElementType(reduction.getReducedInput()));
-      inits.push_back(createIdentityTensor(
-          rewriter, loc, reduction,
-          getAccumulatorType(shape, axes, accType)));
-      maps.push_back(accMap);
-    }
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    for (int64_t axis : axes)
-      iterators[axis] = utils::IteratorType::reduction;
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, ValueRange(inits).getTypes(), adaptor.getInputs(),
-        inits, maps, iterators,
-        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-          ScalarBuilder scalar(b, bodyLoc);
-          IRMapping scalars;
-          for (auto [arg, element] :
-               llvm::zip(body.getArguments(), args.take_front(
-                                                  body.getNumArguments())))
-            bindElement(scalar, scalars, arg, element);
-          SmallVector<Value> combined;
-          ValueRange accumulators = args.drop_front(body.getNumArguments());
-          for (Operation *op : getBodyOps(region)) {
-            if (auto reduction = dyn_cast<ReductionOpInterface>(op))
-              combined.push_back(reduction.buildCombine(
-                  scalar, accumulators[combined.size()],
-                  scalars.lookup(reduction.getReducedInput())));
-            else
-              emitScalarOp(scalar, op, scalars);
-          }
-          linalg::YieldOp::create(b, bodyLoc, combined);
-        });
+    // Reductions are not read inside the region: the elementwise work can
+    // all come first.
+    SmallVector<Operation *> ops;
+    for (Operation *op : getBodyOps(region))
+      if (!isa<ReductionOpInterface>(op))
+        ops.push_back(op);
+    SmallVector<Value> leaves(body.getArguments().begin(),
+                              body.getArguments().end());
+    linalg::GenericOp generic =
+        emitReductionGeneric(rewriter, loc, shape, axes, leaves,
+                             adaptor.getInputs(), ops, reductions);
 
     int64_t count = getReducedCount(shape, axes);
     IRMapping results;
@@ -657,48 +676,18 @@ void RowRegionLowering::emitStage(OpBuilder &b, Location loc,
     return;
   }
   SmallVector<Value> tensors;
-  SmallVector<AffineMap> maps;
-  for (Value leaf : leaves) {
+  for (Value leaf : leaves)
     tensors.push_back(
         isInput(leaf)
             ? getRowSlice(b, loc,
                           inputs[cast<BlockArgument>(leaf).getArgNumber()])
             : rowBuffers.lookup(leaf));
-    maps.push_back(
-        getBroadcastIndexingMap(getTensorType(tensors.back()), rowShape));
-  }
-  SmallVector<Value> inits;
-  AffineMap accMap = getAccumulatorMap(b.getContext(), rank, axes);
-  for (ReductionOpInterface reduction : reductions) {
-    Type accType = ScalarBuilder::computeType(
-        getElementType(reduction.getReducedInput()));
-    inits.push_back(createIdentityTensor(
-        b, loc, reduction, getAccumulatorType(rowShape, axes, accType)));
-    maps.push_back(accMap);
-  }
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  for (int64_t axis : axes)
-    iterators[axis] = utils::IteratorType::reduction;
   SmallVector<Operation *> sorted(ops.begin(), ops.end());
   llvm::sort(sorted,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  auto generic = linalg::GenericOp::create(
-      b, loc, ValueRange(inits).getTypes(), tensors, inits, maps, iterators,
-      [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
-        ScalarBuilder scalar(nested, bodyLoc);
-        IRMapping scalars = captured;
-        for (auto [leaf, element] : llvm::zip(leaves, args))
-          bindElement(scalar, scalars, leaf, element);
-        for (Operation *op : sorted)
-          emitScalarOp(scalar, op, scalars);
-        SmallVector<Value> combined;
-        for (auto [reduction, acc] :
-             llvm::zip(reductions, args.drop_front(leaves.size())))
-          combined.push_back(reduction.buildCombine(
-              scalar, acc, scalars.lookup(reduction.getReducedInput())));
-        linalg::YieldOp::create(nested, bodyLoc, combined);
-      });
+  linalg::GenericOp generic =
+      emitReductionGeneric(b, loc, rowShape, axes, leaves.getArrayRef(),
+                           tensors, sorted, reductions, &captured);
 
   int64_t keptRank = rank - axes.size();
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
