@@ -1,7 +1,7 @@
 # The two entry points of the README:
 #   make demo   set up, build, compile and run examples/mlp.mlir and
 #               examples/transformer_block.mlir, and train
-#               examples/train_mlp.mlir for 50 steps
+#               examples/train_mlp.mlir for 50 steps with SGD and with Adam
 #   make check  set up, build, run every test
 BUILD_DIR ?= build
 LLVM_DIR ?= /usr/lib/llvm-22
@@ -34,6 +34,7 @@ demo: build
 	$(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/transformer_block.so --random 0 --bench 20
 	$(BUILD_DIR)/bin/rlx-compile examples/train_mlp.mlir -o $(BUILD_DIR)/train_mlp.so
 	/usr/bin/python3 examples/train_mlp.py $(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/train_mlp.so $(BUILD_DIR)/train_mlp
+	/usr/bin/python3 examples/train_mlp.py $(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/train_mlp.so $(BUILD_DIR)/train_mlp --optimizer adam
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Trains examples/train_mlp.mlir for 50 SGD steps through the runtime.
+"""Trains examples/train_mlp.mlir for 50 steps through the runtime.
 
-    train_mlp.py RLX_RUN MODULE.so WORKDIR [--check]
+    train_mlp.py RLX_RUN MODULE.so WORKDIR [--optimizer sgd|adam] [--check]
 
-Every step runs `train_step` with rlx-run on the current parameters and a
-fixed synthetic dataset (3 classes of 4-feature points around three
-centres, seeded), prints the loss and feeds the updated parameters to the
-next step. With --check the same loop runs in PyTorch (float32, the same
-initial parameters and data) and every step's loss must agree within a
-relative 1e-4; the script exits 1 otherwise.
+Every step runs `train_step` (SGD, the default) or `adam_step` with rlx-run
+on the current parameters (and, for Adam, its moments and the step number)
+and a fixed synthetic dataset (3 classes of 4-feature points around three
+centres, seeded), prints the loss and feeds the updated state to the next
+step. With --check the same loop runs in PyTorch (float32, the same initial
+parameters and data, torch.optim.SGD / torch.optim.Adam with the module's
+hyperparameters) and every step's loss must agree within a relative 1e-4;
+the script exits 1 otherwise.
 """
+import argparse
 import os
 import subprocess
 import sys
@@ -17,7 +20,13 @@ import sys
 import numpy as np
 
 STEPS = 50
-LEARNING_RATE = 0.5  # as the module's rlx.constant
+# As the module's rlx.constants.
+SGD_LEARNING_RATE = 0.5
+ADAM_LEARNING_RATE = 0.05
+ADAM_BETAS = (0.9, 0.999)
+ADAM_EPS = 1e-8
+PARAMETER_SHAPES = [(4, 16), (16,), (16, 3), (3,)]
+NUM_PARAMETER_ELEMENTS = sum(int(np.prod(s)) for s in PARAMETER_SHAPES)
 
 
 def dataset():
@@ -32,52 +41,77 @@ def dataset():
 def initial_parameters():
     rng = np.random.default_rng(1)
     return [(rng.standard_normal(s) * 0.5).astype(np.float32)
-            for s in [(4, 16), (16,), (16, 3), (3,)]]
+            for s in PARAMETER_SHAPES]
 
 
-def rlx_losses(rlx_run, module, workdir):
+def run(rlx_run, module, function, inputs, num_outputs, workdir):
+    args = [rlx_run, module, "-f", function]
+    for i, array in enumerate(inputs):
+        path = os.path.join(workdir, f"in{i}.npy")
+        np.save(path, array)
+        args += ["-i", path]
+    out = os.path.join(workdir, "out")
+    subprocess.run(args + ["-o", out], check=True, capture_output=True)
+    return [np.load(os.path.join(out, f"out{i}.npy"))
+            for i in range(num_outputs)]
+
+
+def rlx_losses(rlx_run, module, workdir, optimizer):
     x, labels = dataset()
     params = initial_parameters()
+    moments = [np.zeros(NUM_PARAMETER_ELEMENTS, np.float32)] * 2
     losses = []
     os.makedirs(workdir, exist_ok=True)
     for step in range(STEPS):
-        args = [rlx_run, module, "-f", "train_step"]
-        for i, array in enumerate(params + [x, labels]):
-            path = os.path.join(workdir, f"in{i}.npy")
-            np.save(path, array)
-            args += ["-i", path]
-        out = os.path.join(workdir, "out")
-        subprocess.run(args + ["-o", out], check=True, capture_output=True)
-        results = [np.load(os.path.join(out, f"out{i}.npy")) for i in range(5)]
+        if optimizer == "sgd":
+            results = run(rlx_run, module, "train_step",
+                          params + [x, labels], 5, workdir)
+        else:
+            t = np.array(step + 1, np.float32)
+            results = run(rlx_run, module, "adam_step",
+                          params + moments + [t, x, labels], 7, workdir)
+            moments = results[5:7]
         losses.append(float(results[0]))
-        params = results[1:]
+        params = results[1:5]
     return losses
 
 
-def torch_losses():
+def torch_losses(optimizer):
     import torch
     import torch.nn.functional as F
     x, labels = dataset()
     x, labels = torch.from_numpy(x), torch.from_numpy(labels)
     params = [torch.tensor(p, requires_grad=True)
               for p in initial_parameters()]
+    if optimizer == "sgd":
+        torch_optimizer = torch.optim.SGD(params, lr=SGD_LEARNING_RATE)
+    else:
+        torch_optimizer = torch.optim.Adam(params, lr=ADAM_LEARNING_RATE,
+                                           betas=ADAM_BETAS, eps=ADAM_EPS)
     losses = []
     for _ in range(STEPS):
         w1, b1, w2, b2 = params
         loss = F.cross_entropy(torch.tanh(x @ w1 + b1) @ w2 + b2, labels)
         losses.append(float(loss))
-        grads = torch.autograd.grad(loss, params)
-        with torch.no_grad():
-            params = [(p - LEARNING_RATE * g).requires_grad_()
-                      for p, g in zip(params, grads)]
+        torch_optimizer.zero_grad()
+        loss.backward()
+        torch_optimizer.step()
     return losses
 
 
 def main():
-    rlx_run, module, workdir = sys.argv[1:4]
-    losses = rlx_losses(rlx_run, module, workdir)
-    reference = torch_losses() if "--check" in sys.argv[4:] else None
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("rlx_run")
+    parser.add_argument("module")
+    parser.add_argument("workdir")
+    parser.add_argument("--optimizer", choices=["sgd", "adam"], default="sgd")
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    losses = rlx_losses(args.rlx_run, args.module, args.workdir,
+                        args.optimizer)
+    reference = torch_losses(args.optimizer) if args.check else None
     failed = 0
+    print(f"{args.optimizer}:")
     for step, loss in enumerate(losses):
         line = f"step {step:2d}  loss {loss:.6f}"
         if reference is not None:
