@@ -70,3 +70,65 @@ def attention(q, k, v, mask, layout, heads, kv_heads, kind, window=None,
     p = torch.softmax(safe, -1) * (~empty)
     lse = torch.logsumexp(scores.detach(), -1)
     return from_bhsd(p @ V, layout), lse
+
+
+# --- test cases shared by the forward and backward suites ---------------------
+
+# The grid of attention.py and attention_backward.py: every mask kind x GQA
+# ratio x layout {bshd, bhsd}; each cell takes the next (S_q, S_k) (equal,
+# S_q < S_k, decode S_q = 1, S_q > S_k where the first causal rows see no
+# key, sizes past one 64 tile), the next (head_dim, v_head_dim) and softcap
+# on or off in turn, so every mask kind meets every sequence shape and both
+# softcap settings.
+SEQUENCES = [(37, 37), (23, 41), (1, 37), (40, 23), (70, 150)]
+HEAD_DIMS = [(16, 24), (24, 8), (8, 8)]
+RATIOS = {1: (2, 2), 2: (4, 2), 8: (8, 1)}
+MASKS = {"none": {}, "causal": {}, "sliding_window": {"window": 9},
+         "padding": {}, "bias": {}}
+
+
+def grid():
+    """(cell index, case name, case keyword arguments) for every cell."""
+    cell = 0
+    for kind, extra in MASKS.items():
+        for ratio, (heads, kv_heads) in RATIOS.items():
+            for layout in ("bshd", "bhsd"):
+                sq, sk = SEQUENCES[cell % len(SEQUENCES)]
+                d, dv = HEAD_DIMS[cell % len(HEAD_DIMS)]
+                softcap = 5.0 if cell % 2 else None
+                name = (f"{kind}_gqa{ratio}_{layout}_q{sq}_k{sk}_d{d}_{dv}"
+                        + ("_softcap" if softcap else ""))
+                yield cell, name, dict(layout=layout, heads=heads,
+                                       kv_heads=kv_heads, sq=sq, sk=sk, d=d,
+                                       dv=dv, kind=kind, softcap=softcap,
+                                       **extra)
+                cell += 1
+
+
+def random_inputs(rng, layout, batch, heads, kv_heads, sq, sk, d, dv, kind,
+                  dtype, mask=None, bias_shape=None):
+    """Standard-normal q, k, v in `layout` and the mask operand of `kind`:
+    `mask` if given, else a random padding mask (70% valid keys) or a random
+    bias of `bias_shape` (default [B, H, S_q, S_k]); None for other kinds."""
+    def randn(*shape):
+        return rng.standard_normal(shape).astype(dtype)
+    q = randn(*layout_shape(layout, batch, heads, sq, d))
+    k = randn(*layout_shape(layout, batch, kv_heads, sk, d))
+    v = randn(*layout_shape(layout, batch, kv_heads, sk, dv))
+    if mask is None and kind == "padding":
+        mask = rng.random((batch, sk)) < 0.7
+    elif mask is None and kind == "bias":
+        mask = randn(*(bias_shape or (batch, heads, sq, sk)))
+    return q, k, v, mask
+
+
+def attributes(heads, kv_heads, kind, window=None, scale=None, softcap=None):
+    """The attribute text of rlx.attention / rlx.attention_backward."""
+    text = f"heads = {heads} kv_heads = {kv_heads} mask = {kind}"
+    if window is not None:
+        text += f" window = {window}"
+    if scale is not None:
+        text += f" scale = {scale:e}"
+    if softcap is not None:
+        text += f" softcap = {softcap:e}"
+    return text

@@ -7,12 +7,9 @@
 # The two RUN lines compile with (query, key) tiles of 16 x 8 (many tiles,
 # remainders, skipped causal and window tiles) and the default 64 x 64.
 #
-# The grid is every mask kind x GQA ratio {1, 2, 8} x layout {bshd, bhsd};
-# each cell takes the next (S_q, S_k) (equal, S_q < S_k, decode S_q = 1,
-# S_q > S_k where the first causal rows see no key, and sizes past one 64
-# tile), the next (head_dim, v_head_dim) and softcap on or off in turn, so
-# every mask kind meets every sequence shape and both softcap settings.
-# Sizes are odd or otherwise not multiples of the tiles. Then: the
+# The grid (rlx_testing.attention.grid) is every mask kind x GQA ratio
+# {1, 2, 8} x layout {bshd, bhsd}, cycling through sequence shapes, head dims
+# and softcap so every mask kind meets each of them. Sizes are odd or otherwise not multiples of the tiles. Then: the
 # single-head bsd layout, f16 and bf16 (computed in f32, logsumexp in f32)
 # and f64, explicit and negative scales, window 0, float and all-zero
 # padding masks, broadcast biases and a bias row of -inf (fully masked rows).
@@ -20,7 +17,8 @@ import sys
 
 import numpy as np
 from rlx_testing import Suite, type_of, ttype
-from rlx_testing.attention import attention, layout_shape
+from rlx_testing.attention import (attention, attributes, grid, layout_shape,
+                                   random_inputs)
 
 query_tile, key_tile = (int(a) for a in sys.argv[1:3])
 rng = np.random.default_rng(5)
@@ -54,25 +52,10 @@ def case(name, layout="bshd", batch=2, heads=2, kv_heads=2, sq=5, sk=7,
          d=8, dv=8, kind="none", window=None, scale=None, softcap=None,
          with_lse=False, dtype=np.float32, mask=None, bias_shape=None,
          tol=None):
-    q = randn(*layout_shape(layout, batch, heads, sq, d), dtype=dtype)
-    k = randn(*layout_shape(layout, batch, kv_heads, sk, d), dtype=dtype)
-    v = randn(*layout_shape(layout, batch, kv_heads, sk, dv), dtype=dtype)
-    inputs = [q, k, v]
-    if kind == "padding":
-        if mask is None:
-            mask = rng.random((batch, sk)) < 0.7
-        inputs.append(mask)
-    elif kind == "bias":
-        inputs.append(mask if mask is not None else
-                      randn(*(bias_shape or (batch, heads, sq, sk)),
-                            dtype=dtype))
-    attrs = f"heads = {heads} kv_heads = {kv_heads} mask = {kind}"
-    if window is not None:
-        attrs += f" window = {window}"
-    if scale is not None:
-        attrs += f" scale = {scale:e}"
-    if softcap is not None:
-        attrs += f" softcap = {softcap:e}"
+    q, k, v, mask = random_inputs(rng, layout, batch, heads, kv_heads, sq, sk,
+                                  d, dv, kind, dtype, mask, bias_shape)
+    inputs = [q, k, v] + ([] if mask is None else [mask])
+    attrs = attributes(heads, kv_heads, kind, window, scale, softcap)
     out = [type_of(np.empty(layout_shape(layout, batch, heads, sq, dv),
                             dtype=dtype))]
     if with_lse:
@@ -93,25 +76,8 @@ def case(name, layout="bshd", batch=2, heads=2, kv_heads=2, sq=5, sk=7,
 
 # --- the grid -----------------------------------------------------------------
 
-SEQUENCES = [(37, 37), (23, 41), (1, 37), (40, 23), (70, 150)]
-HEAD_DIMS = [(16, 24), (24, 8), (8, 8)]
-RATIOS = {1: (2, 2), 2: (4, 2), 8: (8, 1)}
-MASKS = {"none": {}, "causal": {}, "sliding_window": {"window": 9},
-         "padding": {}, "bias": {}}
-
-cell = 0
-for kind, extra in MASKS.items():
-    for ratio, (heads, kv_heads) in RATIOS.items():
-        for layout in ("bshd", "bhsd"):
-            sq, sk = SEQUENCES[cell % len(SEQUENCES)]
-            d, dv = HEAD_DIMS[cell % len(HEAD_DIMS)]
-            softcap = 5.0 if cell % 2 else None
-            case(f"{kind}_gqa{ratio}_{layout}_q{sq}_k{sk}_d{d}_{dv}"
-                 + ("_softcap" if softcap else ""), layout=layout,
-                 heads=heads, kv_heads=kv_heads, sq=sq, sk=sk, d=d, dv=dv,
-                 kind=kind, softcap=softcap, with_lse=cell % 3 != 2,
-                 **extra)
-            cell += 1
+for cell, name, kwargs in grid():
+    case(name, with_lse=cell % 3 != 2, **kwargs)
 
 # --- single head, dtypes, attributes, edges -----------------------------------
 

@@ -8,9 +8,7 @@
 # (logsumexp to the computation type). The two RUN lines compile with
 # (query, key) tiles of 16 x 8 and the default 64 x 64.
 #
-# The grid is every mask kind x GQA ratio {1, 2, 8} x layout {bshd, bhsd},
-# each cell taking the next (S_q, S_k), (head_dim, v_head_dim) and softcap
-# setting, as in attention.py. Then: bsd, f16, f64, the bias gradient with
+# The grid is attention.py's (rlx_testing.attention.grid). Then: bsd, f16, f64, the bias gradient with
 # full and broadcast biases, rows that see no key (gradient 0), window 0 and
 # an explicit scale.
 import sys
@@ -18,7 +16,8 @@ import sys
 import numpy as np
 import torch
 from rlx_testing import Suite, type_of, ttype
-from rlx_testing.attention import attention, layout_shape
+from rlx_testing.attention import (attention, attributes, grid, layout_shape,
+                                   random_inputs)
 
 query_tile, key_tile = (int(a) for a in sys.argv[1:3])
 rng = np.random.default_rng(11)
@@ -42,14 +41,9 @@ def case(name, layout="bshd", batch=2, heads=2, kv_heads=2, sq=5, sk=7,
          d=8, dv=8, kind="none", window=None, scale=None, softcap=None,
          dtype=np.float32, mask=None, bias_shape=None, bias_grad=False,
          tol=None):
-    q = randn(*layout_shape(layout, batch, heads, sq, d), dtype=dtype)
-    k = randn(*layout_shape(layout, batch, kv_heads, sk, d), dtype=dtype)
-    v = randn(*layout_shape(layout, batch, kv_heads, sk, dv), dtype=dtype)
+    q, k, v, mask = random_inputs(rng, layout, batch, heads, kv_heads, sq, sk,
+                                  d, dv, kind, dtype, mask, bias_shape)
     dout = randn(*layout_shape(layout, batch, heads, sq, dv), dtype=dtype)
-    if kind == "padding" and mask is None:
-        mask = rng.random((batch, sk)) < 0.7
-    elif kind == "bias" and mask is None:
-        mask = randn(*(bias_shape or (batch, heads, sq, sk)), dtype=dtype)
     attrs = dict(layout=layout, heads=heads, kv_heads=kv_heads, kind=kind,
                  window=window, scale=scale, softcap=softcap)
     t = lambda a: None if a is None else torch.from_numpy(
@@ -69,13 +63,7 @@ def case(name, layout="bshd", batch=2, heads=2, kv_heads=2, sq=5, sk=7,
         forward, _ = attention(q, k, v, mask[0] if mask else None, **attrs)
         return torch.autograd.grad((forward * dout).sum(), leaves)
 
-    text = f"heads = {heads} kv_heads = {kv_heads} mask = {kind}"
-    if window is not None:
-        text += f" window = {window}"
-    if scale is not None:
-        text += f" scale = {scale:e}"
-    if softcap is not None:
-        text += f" softcap = {softcap:e}"
+    text = attributes(heads, kv_heads, kind, window, scale, softcap)
     if bias_grad:
         text += " with_bias_grad"
     results = [type_of(q), type_of(k), type_of(v)]
@@ -92,25 +80,8 @@ def case(name, layout="bshd", batch=2, heads=2, kv_heads=2, sq=5, sk=7,
 
 # --- the grid -----------------------------------------------------------------
 
-SEQUENCES = [(37, 37), (23, 41), (1, 37), (40, 23), (70, 150)]
-HEAD_DIMS = [(16, 24), (24, 8), (8, 8)]
-RATIOS = {1: (2, 2), 2: (4, 2), 8: (8, 1)}
-MASKS = {"none": {}, "causal": {}, "sliding_window": {"window": 9},
-         "padding": {}, "bias": {}}
-
-cell = 0
-for kind, extra in MASKS.items():
-    for ratio, (heads, kv_heads) in RATIOS.items():
-        for layout in ("bshd", "bhsd"):
-            sq, sk = SEQUENCES[cell % len(SEQUENCES)]
-            d, dv = HEAD_DIMS[cell % len(HEAD_DIMS)]
-            softcap = 5.0 if cell % 2 else None
-            case(f"{kind}_gqa{ratio}_{layout}_q{sq}_k{sk}_d{d}_{dv}"
-                 + ("_softcap" if softcap else ""), layout=layout,
-                 heads=heads, kv_heads=kv_heads, sq=sq, sk=sk, d=d, dv=dv,
-                 kind=kind, softcap=softcap,
-                 bias_grad=kind == "bias" and cell % 3 != 2, **extra)
-            cell += 1
+for cell, name, kwargs in grid():
+    case(name, bias_grad=kwargs["kind"] == "bias" and cell % 3 != 2, **kwargs)
 
 # --- single head, dtypes, bias gradients, edges -------------------------------
 
