@@ -10,6 +10,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from rlx_testing import Suite, elem_of, type_of, ttype
+from rlx_testing.spatial import arr, pairs
 
 rng = np.random.default_rng(11)
 s = Suite()
@@ -23,20 +24,8 @@ def rand(shape, dt):
     return rng.uniform(-1, 1, shape).astype(dt)
 
 
-def arr(values):
-    return "[" + ", ".join(str(v) for v in values) + "]"
-
-
 def tol_for(dt):
     return {np.float32: F32_SUM, np.float16: F16_SUM}.get(dt)
-
-
-def pairs(padding):
-    """[lo0, hi0, lo1, hi1, ...] -> F.pad's (lo_last, hi_last, ..., lo0, hi0)."""
-    out = []
-    for i in reversed(range(0, len(padding), 2)):
-        out += [padding[i], padding[i + 1]]
-    return tuple(out)
 
 
 TORCH_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}

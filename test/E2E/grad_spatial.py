@@ -16,6 +16,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from rlx_testing import Suite, elem_of, type_of, ttype
+from rlx_testing.spatial import arr, pairs
 
 rng = np.random.default_rng(6)
 s = Suite()
@@ -32,20 +33,8 @@ def rand(shape, dt=np.float32):
     return rng.uniform(-1, 1, shape).astype(dt)
 
 
-def arr(values):
-    return "[" + ", ".join(str(v) for v in values) + "]"
-
-
 def tol_for(dt):
     return {np.float32: F32_SUM, np.float16: F16_SUM}.get(dt)
-
-
-def pairs(padding):
-    """[lo0, hi0, lo1, hi1, ...] -> F.pad's (lo_last, hi_last, ..., lo0, hi0)."""
-    out = []
-    for i in reversed(range(0, len(padding), 2)):
-        out += [padding[i], padding[i + 1]]
-    return tuple(out)
 
 
 def vjp(forward, leaves, grad_output):
@@ -73,6 +62,36 @@ def finite_difference(forward, leaves, grad_output, which, h=1e-6):
     return grad
 
 
+def weight_op_cases(name, op, attrs, forward, x_shape, w_shape, dt, fd):
+    """Cases for `op`_backward_input (dx from dy and w) and
+    `op`_backward_weight (dw from dy and x) against the vjp of `forward`, or
+    its finite differences when `fd`."""
+    y_shape = forward(torch.zeros(x_shape, dtype=torch.float64),
+                      torch.zeros(w_shape, dtype=torch.float64)).shape
+    x, w, dy = rand(x_shape, dt), rand(w_shape, dt), rand(y_shape, dt)
+    x_type, w_type = type_of(x), type_of(w)
+    tol = FD_TOL if fd else tol_for(dt)
+
+    def input_ref(dy, w):
+        x0 = torch.zeros(x_shape, dtype=torch.float64)
+        if fd:
+            return finite_difference(forward, [x0, w], dy, 0)
+        return vjp(forward, [x0, w], dy)[0]
+
+    def weight_ref(dy, x):
+        w0 = torch.zeros(w_shape, dtype=torch.float64)
+        if fd:
+            return finite_difference(forward, [x, w0], dy, 1)
+        return vjp(forward, [x, w0], dy)[1]
+
+    s.case(name + "_input", f"%r = rlx.{op}_backward_input %a0, %a1 {attrs} "
+           f": ({type_of(dy)}, {w_type}) -> {x_type}", [dy, w], input_ref,
+           out=x_type, tol=tol)
+    s.case(name + "_weight", f"%r = rlx.{op}_backward_weight %a0, %a1 "
+           f"{attrs} : ({type_of(dy)}, {x_type}) -> {w_type}", [dy, x],
+           weight_ref, out=w_type, tol=tol)
+
+
 TORCH_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 
 
@@ -91,33 +110,11 @@ def conv(name, x_shape, w_shape, stride=None, padding=None, dilation=None,
     r = len(x_shape) - 2
     stride, dilation = stride or [1] * r, dilation or [1] * r
     padding = padding or [0] * (2 * r)
-    forward = conv_forward(stride, padding, dilation, groups)
-    y_shape = forward(torch.zeros(x_shape, dtype=torch.float64),
-                      torch.zeros(w_shape, dtype=torch.float64)).shape
-    x, w, dy = rand(x_shape, dt), rand(w_shape, dt), rand(y_shape, dt)
     attrs = (f"stride = {arr(stride)} padding = {arr(padding)} dilation = "
              f"{arr(dilation)} groups = {groups}")
-    x_type, w_type = type_of(x), type_of(w)
-    tol = FD_TOL if fd else tol_for(dt)
-
-    def input_ref(dy, w):
-        x0 = torch.zeros(x_shape, dtype=torch.float64)
-        if fd:
-            return finite_difference(forward, [x0, w], dy, 0)
-        return vjp(forward, [x0, w], dy)[0]
-
-    def weight_ref(dy, x):
-        w0 = torch.zeros(w_shape, dtype=torch.float64)
-        if fd:
-            return finite_difference(forward, [x, w0], dy, 1)
-        return vjp(forward, [x, w0], dy)[1]
-
-    s.case(name + "_input", f"%r = rlx.conv_backward_input %a0, %a1 {attrs} "
-           f": ({type_of(dy)}, {w_type}) -> {x_type}", [dy, w], input_ref,
-           out=x_type, tol=tol)
-    s.case(name + "_weight", f"%r = rlx.conv_backward_weight %a0, %a1 "
-           f"{attrs} : ({type_of(dy)}, {x_type}) -> {w_type}", [dy, x],
-           weight_ref, out=w_type, tol=tol)
+    weight_op_cases(name, "conv", attrs,
+                    conv_forward(stride, padding, dilation, groups), x_shape,
+                    w_shape, dt, fd)
 
 
 conv("conv1d", [2, 3, 11], [4, 3, 3])
@@ -164,33 +161,11 @@ def conv_transpose(name, x_shape, w_shape, stride=None, padding=None,
             slice(l, full.shape[i + 2] - h) for i, (l, h) in
             enumerate(zip(lo, hi))]
         return full[tuple(index)]
-    y_shape = forward(torch.zeros(x_shape, dtype=torch.float64),
-                      torch.zeros(w_shape, dtype=torch.float64)).shape
-    x, w, dy = rand(x_shape, dt), rand(w_shape, dt), rand(y_shape, dt)
     attrs = (f"stride = {arr(stride)} padding = {arr(padding)} "
              f"output_padding = {arr(output_padding)} dilation = "
              f"{arr(dilation)} groups = {groups}")
-    x_type, w_type = type_of(x), type_of(w)
-    tol = FD_TOL if fd else tol_for(dt)
-
-    def input_ref(dy, w):
-        x0 = torch.zeros(x_shape, dtype=torch.float64)
-        if fd:
-            return finite_difference(forward, [x0, w], dy, 0)
-        return vjp(forward, [x0, w], dy)[0]
-
-    def weight_ref(dy, x):
-        w0 = torch.zeros(w_shape, dtype=torch.float64)
-        if fd:
-            return finite_difference(forward, [x, w0], dy, 1)
-        return vjp(forward, [x, w0], dy)[1]
-
-    s.case(name + "_input", f"%r = rlx.conv_transpose_backward_input %a0, "
-           f"%a1 {attrs} : ({type_of(dy)}, {w_type}) -> {x_type}", [dy, w],
-           input_ref, out=x_type, tol=tol)
-    s.case(name + "_weight", f"%r = rlx.conv_transpose_backward_weight %a0, "
-           f"%a1 {attrs} : ({type_of(dy)}, {x_type}) -> {w_type}", [dy, x],
-           weight_ref, out=w_type, tol=tol)
+    weight_op_cases(name, "conv_transpose", attrs, forward, x_shape, w_shape,
+                    dt, fd)
 
 
 conv_transpose("convt1d", [2, 3, 7], [3, 4, 3], stride=[2], padding=[1, 1],
