@@ -21,6 +21,8 @@
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::rlx {
@@ -85,10 +87,20 @@ static LogicalResult placeBuffers(func::FuncOp func, RewriterBase &rewriter) {
           alloc.getSymbolOperands(), alloc.getAlignmentAttr());
       continue;
     }
-    if (alloc->getParentOp() != func)
-      return alloc.emitError(
-          "a buffer allocated inside host control flow cannot be placed "
-          "in device memory");
+    if (alloc->getParentOp() != func) {
+      // Host loops and conditionals (scans, attention tiles) allocate their
+      // buffers where they use them. A static buffer that does not leave
+      // its block is allocated once for the whole function instead.
+      if (!alloc.getDynamicSizes().empty() ||
+          !alloc.getSymbolOperands().empty() ||
+          llvm::any_of(alloc->getUsers(), [](Operation *user) {
+            return user->hasTrait<OpTrait::IsTerminator>();
+          }))
+        return alloc.emitError(
+            "a buffer allocated inside host control flow cannot be placed "
+            "in device memory");
+      rewriter.setInsertionPointToStart(&func.getBody().front());
+    }
     rewriter.replaceOp(alloc, allocate(alloc.getLoc(), alloc.getType(),
                                        alloc.getDynamicSizes(),
                                        alloc.getSymbolOperands()));
@@ -179,26 +191,56 @@ static void mapToBlocksAndThreads(scf::ParallelOp loop, int64_t blockSize,
   setMapping(threads, gpu::Processor::ThreadX);
 }
 
-/// Rewrites `op` as loops: parallel over its leading parallel iterators when
-/// `parallel`, sequential otherwise.
+/// Moves `op` into a one-iteration scf.parallel: a kernel of one thread.
+static void moveIntoSingleThreadLoop(Operation *op, RewriterBase &rewriter) {
+  Location loc = op->getLoc();
+  rewriter.setInsertionPoint(op);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto single = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                        ValueRange{one}, ValueRange{one});
+  rewriter.moveOpBefore(op, single.getBody()->getTerminator());
+  rewriter.setInsertionPoint(op);
+}
+
+/// Replaces `op` by loops: parallel over its leading parallel iterators
+/// when `parallel`, sequential otherwise.
 static LogicalResult lowerToLoops(linalg::LinalgOp op, bool parallel,
                                   RewriterBase &rewriter) {
   rewriter.setInsertionPoint(op);
+  auto replaceBy = [&](auto loops) -> LogicalResult {
+    if (failed(loops))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  };
   if (!parallel)
-    return linalg::linalgOpToLoops(rewriter, op);
+    return replaceBy(linalg::linalgOpToLoops(rewriter, op));
   if (op.getNumLoops() == 0 ||
       op.getIteratorTypesArray().front() != utils::IteratorType::parallel) {
     // No parallel iterations to spread: one thread runs the whole op.
-    Location loc = op.getLoc();
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    auto single = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
-                                          ValueRange{one}, ValueRange{one});
-    rewriter.moveOpBefore(op, single.getBody()->getTerminator());
-    rewriter.setInsertionPoint(op);
-    return linalg::linalgOpToLoops(rewriter, op);
+    moveIntoSingleThreadLoop(op, rewriter);
+    return replaceBy(linalg::linalgOpToLoops(rewriter, op));
   }
-  return linalg::linalgOpToParallelLoops(rewriter, op);
+  // Parallel iterators after a reduction would become a parallel loop
+  // inside a sequential one, outside the kernel: move them to the front.
+  SmallVector<unsigned> parallelFirst;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (bool parallelPass : {true, false})
+    for (auto [i, iterator] : llvm::enumerate(iterators))
+      if ((iterator == utils::IteratorType::parallel) == parallelPass)
+        parallelFirst.push_back(i);
+  if (!llvm::is_sorted(parallelFirst)) {
+    auto existing = dyn_cast<linalg::GenericOp>(op.getOperation());
+    FailureOr<linalg::GenericOp> generic =
+        existing ? existing : linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generic) ||
+        failed(linalg::interchangeGenericOp(rewriter, *generic,
+                                            parallelFirst)))
+      return failure();
+    op = *generic;
+  }
+  return replaceBy(linalg::linalgOpToParallelLoops(rewriter, op));
 }
 
 /// Reports the first memref read or write left on the host.
@@ -227,6 +269,119 @@ static LogicalResult checkHostCode(func::FuncOp func) {
   return failure(result.wasInterrupted());
 }
 
+/// The buffer `value` is a view of, through subviews, casts and reshapes.
+static Value getRootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Whether each kernel that uses `op`'s results can compute them itself:
+/// reads of device memory, views of it and side-effect-free scalar code.
+static bool isSinkable(Operation *op) {
+  return op->getNumResults() > 0 && op->getNumRegions() == 0 &&
+         (isa<memref::LoadOp>(op) || isMemoryEffectFree(op));
+}
+
+/// Whether `load` may be moved down to `user`, in the same block: nothing
+/// in between touches the buffer it reads, other than by reading it.
+static bool canDelayLoad(memref::LoadOp load, Operation *user) {
+  Value root = getRootBuffer(load.getMemRef());
+  for (Operation *op = load->getNextNode(); op && op != user;
+       op = op->getNextNode()) {
+    if (isa<memref::LoadOp>(op) || isMemoryEffectFree(op))
+      continue;
+    WalkResult touches = op->walk([&](Operation *nested) {
+      if (isa<memref::LoadOp>(nested) || isMemoryEffectFree(nested))
+        return WalkResult::advance();
+      for (Value operand : nested->getOperands())
+        if (isa<BaseMemRefType>(operand.getType()) &&
+            getRootBuffer(operand) == root)
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (touches.wasInterrupted())
+      return false;
+  }
+  return true;
+}
+
+/// Bufferization reuses buffers: a value read on the host may be
+/// overwritten before the kernels that use it run. Such a value is copied
+/// into a buffer of its own (by a one-thread kernel) and read from there.
+static void snapshotOverwrittenHostReads(func::FuncOp func,
+                                         RewriterBase &rewriter) {
+  SmallVector<memref::LoadOp> loads;
+  func.walk([&](memref::LoadOp load) {
+    if (isOnHost(load))
+      loads.push_back(load);
+  });
+  for (memref::LoadOp load : loads) {
+    bool overwritten = llvm::any_of(load->getUsers(), [&](Operation *user) {
+      Operation *ancestor = load->getBlock()->findAncestorOpInBlock(*user);
+      return ancestor && !canDelayLoad(load, ancestor);
+    });
+    if (!overwritten)
+      continue;
+    Location loc = load.getLoc();
+    rewriter.setInsertionPointAfter(load);
+    Value snapshot = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get({}, load.getType()));
+    auto store = memref::StoreOp::create(rewriter, loc, load, snapshot);
+    Value copy = memref::LoadOp::create(rewriter, loc, snapshot);
+    rewriter.replaceAllUsesExcept(load, copy, store);
+  }
+}
+
+/// Host code that reads device memory to compute a kernel's scalars or
+/// views (a row's statistics when a one-row loop was folded away, a runtime
+/// offset such as kv_append's position) moves into each kernel that uses
+/// it; what is left unused on the host is erased. Reads that host control
+/// flow needs stay, and checkHostCode reports them.
+static void sinkHostReadsIntoKernels(func::FuncOp func, RewriterBase &rewriter) {
+  SmallVector<gpu::LaunchOp> launches;
+  func.walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
+  for (gpu::LaunchOp launch : launches) {
+    SetVector<Value> usedAbove;
+    getUsedValuesDefinedAbove(launch.getBody(), usedAbove);
+    SetVector<Operation *> toSink;
+    SmallVector<Value> worklist(usedAbove.begin(), usedAbove.end());
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val().getDefiningOp();
+      if (!op || toSink.contains(op) || op->getBlock() != launch->getBlock() ||
+          !isSinkable(op))
+        continue;
+      if (auto load = dyn_cast<memref::LoadOp>(op);
+          load && !canDelayLoad(load, launch))
+        continue;
+      toSink.insert(op);
+      llvm::append_range(worklist, op->getOperands());
+    }
+    SmallVector<Operation *> ordered(toSink.begin(), toSink.end());
+    llvm::sort(ordered, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    IRMapping mapping;
+    rewriter.setInsertionPointToStart(&launch.getBody().front());
+    for (Operation *op : ordered) {
+      Operation *clone = rewriter.clone(*op, mapping);
+      rewriter.replaceUsesWithIf(op->getResults(), clone->getResults(),
+                                 [&](OpOperand &use) {
+                                   return launch->isProperAncestor(
+                                       use.getOwner());
+                                 });
+    }
+  }
+  SmallVector<Operation *> hostOps;
+  func.walk([&](Operation *op) {
+    if (isOnHost(op) && isSinkable(op))
+      hostOps.push_back(op);
+  });
+  for (Operation *op : llvm::reverse(hostOps))
+    if (op->use_empty())
+      rewriter.eraseOp(op);
+}
+
 namespace {
 struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
   using Base::Base;
@@ -247,6 +402,7 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
       rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
                                                   copy.getTarget());
     }
+    snapshotOverwrittenHostReads(func, rewriter);
     if (failed(placeBuffers(func, rewriter)))
       return signalPassFailure();
 
@@ -258,7 +414,6 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
     for (linalg::LinalgOp op : rowOps) {
       if (failed(lowerToLoops(op, /*parallel=*/false, rewriter)))
         return signalPassFailure();
-      rewriter.eraseOp(op);
     }
     SmallVector<scf::ForallOp> foralls;
     func.walk([&](scf::ForallOp forall) { foralls.push_back(forall); });
@@ -274,8 +429,17 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
         op.emitError("cannot lower to loops for the GPU");
         return signalPassFailure();
       }
-      rewriter.eraseOp(op);
     }
+
+    // Scalar stores left on the host (what canonicalization makes of an op
+    // over one element) run in a one-thread kernel.
+    SmallVector<memref::StoreOp> hostStores;
+    func.walk([&](memref::StoreOp store) {
+      if (isOnHost(store))
+        hostStores.push_back(store);
+    });
+    for (memref::StoreOp store : hostStores)
+      moveIntoSingleThreadLoop(store, rewriter);
 
     SmallVector<scf::ParallelOp> kernels;
     func.walk([&](scf::ParallelOp loop) {
@@ -294,6 +458,7 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
       return signalPassFailure();
     finalizeParallelLoopToGPUConversion(func);
 
+    sinkHostReadsIntoKernels(func, rewriter);
     if (failed(checkHostCode(func)))
       return signalPassFailure();
   }

@@ -151,7 +151,7 @@ func.func @host_loop_alloc(%n: index) {
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
     // expected-error @+1 {{a buffer allocated inside host control flow cannot be placed in device memory}}
-    %t = memref.alloc() : memref<4xf32>
+    %t = memref.alloc(%i) : memref<?xf32>
   }
   return
 }
