@@ -24,6 +24,9 @@ If the module does not compile, the functions that fail alone are reported
 as failed cases and the others still run. Suite(compile_args=[...]) passes
 extra options to rlx-compile (e.g. tile sizes).
 
+With RLX_TESTING_PTX=sm_80,sm_90 the cases are compiled for those GPUs and
+their PTX assembled by ptxas instead of run (rlx_testing.ptx).
+
 Tools come from $RLX_BUILD_DIR/bin (default: build/bin of this checkout). Set
 RLX_TESTING_KEEP=1 to keep the temporary directory and print its path.
 """
@@ -251,7 +254,10 @@ class Suite:
         report = Report()
         tmp = tempfile.mkdtemp(prefix="rlx_testing_")
         try:
-            self._run(tmp, report)
+            if ptx.chips():
+                ptx.check(self, tmp, report)
+            else:
+                self._run(tmp, report)
         finally:
             if os.environ.get("RLX_TESTING_KEEP"):
                 print(f"kept {tmp}")
@@ -318,3 +324,7 @@ def _failure(tool, proc):
     error = next((l for l in lines if "error" in l), lines[-1] if lines else
                  "(no message)")
     return f"{tool} exited {proc.returncode}: {error}"
+
+
+# After the definitions it uses.
+from . import ptx  # noqa: E402
