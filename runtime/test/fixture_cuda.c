@@ -35,12 +35,12 @@ EXPORT const char rlx_manifest[] = "rlx-module 1\n"
                                    "func missing_kernel 0 1\n"
                                    "res f32 0\n";
 
-static const char ptx[] = ".version 8.0\n.target sm_80\n.address_size 64\n"
-                          ".visible .entry copy_kernel() { ret; }\n";
+static char ptx[] = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry copy_kernel() { ret; }\n";
 static void *module;
 
 __attribute__((constructor)) static void load(void) {
-  module = mgpuModuleLoadJIT((void *)ptx, 2);
+  module = mgpuModuleLoadJIT(ptx, 2);
 }
 __attribute__((destructor)) static void unload(void) {
   mgpuModuleUnload(module);
