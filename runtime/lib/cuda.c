@@ -167,6 +167,10 @@ void rlx_cuda_context_destroy(rlx_cuda_context_t context) {
     return;
   struct driver *driver = &context->driver;
   if (driver->library) {
+    /* The destroying thread may not be the one the context was made current
+     * on. */
+    if (context->context)
+      driver->cuCtxSetCurrent(context->context);
     for (size_t i = 0; i < context->num_images; ++i)
       driver->cuModuleUnload(context->images[i].module);
     free_blocks(context, &context->cached);
