@@ -13,6 +13,7 @@
 #include "rlx/cuda.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,6 +208,36 @@ static rlx_status_t call(rlx_module_t *module, const char *name,
                            1);
 }
 
+/* Runs 'copy' of `module` 50 times; counts the runs whose output is wrong
+ * or whose status is a failure. */
+struct copy_runs {
+  rlx_module_t *module;
+  float scale;
+  int failures;
+};
+
+static void *run_copies(void *arg) {
+  struct copy_runs *runs = arg;
+  float values[4] = {runs->scale, 2 * runs->scale, 3 * runs->scale, 0};
+  int64_t dims[1] = {4};
+  rlx_tensor_t *input = NULL, *output = NULL;
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_F32, 1, dims, &input));
+  if (!input) {
+    runs->failures = -1;
+    return NULL;
+  }
+  memcpy(rlx_tensor_data(input), values, sizeof(values));
+  for (int i = 0; i < 50; ++i) {
+    rlx_status_t status = call(runs->module, "copy", input, &output);
+    runs->failures += status || memcmp(rlx_tensor_data(output), values,
+                                       sizeof(values)) != 0;
+    rlx_status_free(status);
+    rlx_tensor_free(output);
+  }
+  rlx_tensor_free(input);
+  return NULL;
+}
+
 static void test_cuda_module(const char *fake_path, const char *path) {
   setenv("RLX_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
   rlx_module_t *module = NULL;
@@ -256,6 +287,40 @@ static void test_cuda_module(const char *fake_path, const char *path) {
   expect_ok(call(module, "copy", input, &output),
             "the next run after a failure");
   rlx_tensor_free(output);
+
+  /* Two threads share the module's context: their calls take turns. */
+  struct copy_runs runs[2] = {{module, 1, 0}, {module, -5, 0}};
+  pthread_t threads[2];
+  bool started[2];
+  for (int i = 0; i < 2; ++i)
+    started[i] = pthread_create(&threads[i], NULL, run_copies, &runs[i]) == 0;
+  for (int i = 0; i < 2; ++i)
+    if (started[i])
+      pthread_join(threads[i], NULL);
+  report(started[0] && started[1] && runs[0].failures == 0 &&
+             runs[1].failures == 0,
+         "two threads calling the module concurrently",
+         "a thread did not start, or a run failed or got another's data");
+
+  /* The entry point called directly, outside the runtime: the mgpu*
+   * functions do nothing. */
+  void (*invoke)(void **) = NULL;
+  void *handle = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+  if (handle)
+    *(void **)&invoke = dlsym(handle, "rlx_invoke_copy");
+  report(invoke != NULL, "rlx_invoke_copy found", dlerror());
+  if (invoke) {
+    float in[4] = {1, 2, 3, 4}, out[4] = {0};
+    void *descriptors[2][5] = {{in, in}, {out, out}};
+    void *args[2] = {descriptors[0], descriptors[1]};
+    launches = fake_calls(fake, "cuLaunchKernel");
+    invoke(args);
+    report(out[0] == 0 && fake_calls(fake, "cuLaunchKernel") == launches,
+           "outside a call the mgpu* functions do nothing",
+           "something ran");
+  }
+  if (handle)
+    dlclose(handle);
   rlx_module_free(module);
 
   /* Kernels are JIT-compiled by each module's context on first use. */
