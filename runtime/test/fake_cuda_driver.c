@@ -5,10 +5,11 @@
  * $RLX_FAKE_CUDA picks a failure: "no-device", "bad-ptx", "oom" (every
  * allocation), "oom-after-N" (a device with room for N blocks), "launch-fail"
  * (the wait after a launch); anything else behaves like a working device.
- * $RLX_FAKE_CUDA_LOG names a file that gets one line per module load,
- * kernel lookup, launch (with its grid and block sizes), allocation and
- * copy. rlx_fake_cuda_calls(NAME) counts the calls of cuMemAlloc,
- * cuMemFree and cuLaunchKernel since the library was loaded. */
+ * $RLX_FAKE_CUDA_LOG names a file that gets one line per module load (with
+ * the PTX's .target line), kernel lookup, launch (with its grid and block
+ * sizes), allocation and copy. rlx_fake_cuda_calls(NAME) counts the calls
+ * of cuMemAlloc, cuMemFree and cuLaunchKernel since the library was loaded.
+ */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdarg.h>
@@ -194,7 +195,9 @@ EXPORT CUresult cuModuleLoadDataEx(void **out, const void *image,
       free(module);
       return ERROR_OUT_OF_MEMORY;
     }
-    log_call("cuModuleLoadDataEx");
+    const char *target = strstr(module->ptx, ".target ");
+    log_call("cuModuleLoadDataEx %.*s", target ? (int)strcspn(target, "\n") : 0,
+             target ? target : "");
     *out = module;
     return SUCCESS;
   }
