@@ -20,7 +20,7 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
   // Fail on what the GPU path cannot compile while the rlx ops still exist
   // to be named.
   pm.addPass(createRlxCheckGpuSupport());
-  pm.addPass(createRlxExportAbi());
+  pm.addPass(createRlxExportAbi({AbiTarget::Cuda}));
   if (options.formRegions)
     buildFusionPipeline(pm);
   pm.addNestedPass<func::FuncOp>(createRlxToLinalg());

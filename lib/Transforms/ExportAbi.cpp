@@ -90,6 +90,8 @@ static void copyRepeatedResults(func::FuncOp func) {
 
 namespace {
 struct RlxExportAbiPass : rlx::impl::RlxExportAbiBase<RlxExportAbiPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (module.lookupSymbol(kManifestSymbol)) {
@@ -99,6 +101,8 @@ struct RlxExportAbiPass : rlx::impl::RlxExportAbiBase<RlxExportAbiPass> {
     }
     std::string manifest = "rlx-module 1\n";
     llvm::raw_string_ostream os(manifest);
+    if (target == rlx::AbiTarget::Cuda)
+      os << "target cuda\n";
     Builder builder(&getContext());
     for (auto func : module.getOps<func::FuncOp>()) {
       if (!func.isPublic() || func.isDeclaration())

@@ -29,6 +29,10 @@ their PTX assembled by ptxas instead of run (rlx_testing.ptx).
 
 Tools come from $RLX_BUILD_DIR/bin (default: build/bin of this checkout). Set
 RLX_TESTING_KEEP=1 to keep the temporary directory and print its path.
+
+RLX_TEST_TARGET=cuda compiles the module with --target=cuda for the chip in
+$RLX_TEST_CUDA_CHIP (default sm_80), so rlx-run runs every case on CUDA
+device 0 (tools/gpu-check.sh); the references stay PyTorch on the CPU.
 """
 import os
 import re
@@ -65,6 +69,17 @@ TOLERANCES = {
 }
 # Integer and bool outputs, and cases with tol="exact" (data movement, casts,
 # rounding functions), must match bit for bit (NaN matches NaN; -0.0 == 0.0).
+
+def target_args():
+    """rlx-compile options for the target $RLX_TEST_TARGET names."""
+    target = os.environ.get("RLX_TEST_TARGET", "cpu")
+    if target == "cpu":
+        return []
+    if target == "cuda":
+        return ["--target=cuda",
+                "--chip=" + os.environ.get("RLX_TEST_CUDA_CHIP", "sm_80")]
+    raise ValueError(f"RLX_TEST_TARGET={target!r}: expected cpu or cuda")
+
 
 # A hang guard, not a speed check: a suite's module (e.g. the 48 attention
 # functions of E2E/attention.py, ~25 s of CPU) takes several times its CPU
@@ -219,7 +234,7 @@ class Suite:
         rlx.constant ops, so the compiler folds it: the folders must agree
         with the generated code. compile_args: extra rlx-compile options."""
         self.cases, self.fold = [], fold
-        self.compile_args = list(compile_args)
+        self.compile_args = list(compile_args) + target_args()
 
     def case(self, name, body, inputs, ref, out, tol=None, args=None):
         """Adds a case. ref(*torch_inputs) returns the expected output (or a

@@ -1,71 +1,12 @@
 /* The CUDA path: the driver API, loaded at run time with dlopen. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "rlx/cuda.h"
-
-#include "internal.h"
+#include "cuda_internal.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The few driver types and constants used here, as cuda.h defines them; the
- * runtime builds without the CUDA toolkit. */
-typedef int CUresult;
-typedef int CUdevice;
-typedef void *CUcontext;
-typedef void *CUmodule;
-typedef void *CUfunction;
-typedef void *CUstream;
-typedef unsigned long long CUdeviceptr;
-enum {
-  CUDA_SUCCESS = 0,
-  CUDA_ERROR_OUT_OF_MEMORY = 2,
-  CUDA_ERROR_NO_DEVICE = 100,
-  CUDA_ERROR_INVALID_DEVICE = 101,
-  CUDA_ERROR_INVALID_PTX = 218,
-  CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
-  CUDA_ERROR_NOT_FOUND = 500,
-  CU_JIT_ERROR_LOG_BUFFER = 5,
-  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
-};
-
-/* Driver entry points, resolved once per context. */
-struct driver {
-  void *library;
-  CUresult (*cuInit)(unsigned);
-  CUresult (*cuGetErrorName)(CUresult, const char **);
-  CUresult (*cuGetErrorString)(CUresult, const char **);
-  CUresult (*cuDeviceGetCount)(int *);
-  CUresult (*cuDeviceGet)(CUdevice *, int);
-  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
-  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
-  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
-  CUresult (*cuCtxSetCurrent)(CUcontext);
-  CUresult (*cuStreamCreate)(CUstream *, unsigned);
-  CUresult (*cuStreamDestroy)(CUstream);
-  CUresult (*cuStreamSynchronize)(CUstream);
-  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
-  CUresult (*cuMemFree)(CUdeviceptr);
-  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
-  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
-  CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
-                                 void **);
-  CUresult (*cuModuleUnload)(CUmodule);
-  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
-};
-
-struct rlx_cuda_context {
-  struct driver driver;
-  CUdevice device;
-  CUcontext context;
-  CUstream stream;
-  char name[256];
-};
 
 struct rlx_cuda_module {
   rlx_cuda_context_t context;
@@ -88,9 +29,9 @@ static rlx_status_code_t status_code_of(CUresult result) {
   }
 }
 
-/* A status for a failed driver call: "<what>: <call>: <NAME> (<text>)". */
-static rlx_status_t driver_error(const struct driver *driver, CUresult result,
-                                 const char *what, const char *call) {
+rlx_status_t rlx_cuda_driver_error(const struct driver *driver,
+                                   CUresult result, const char *what,
+                                   const char *call) {
   const char *name = NULL, *text = NULL;
   if (driver->cuGetErrorName)
     driver->cuGetErrorName(result, &name);
@@ -138,6 +79,7 @@ static rlx_status_t load_driver(struct driver *driver) {
   RLX_RESOLVE(cuMemFree, "cuMemFree_v2");
   RLX_RESOLVE(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
   RLX_RESOLVE(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+  RLX_RESOLVE(cuMemcpyAsync, "cuMemcpyAsync");
   RLX_RESOLVE(cuModuleLoadDataEx, "cuModuleLoadDataEx");
   RLX_RESOLVE(cuModuleUnload, "cuModuleUnload");
   RLX_RESOLVE(cuModuleGetFunction, "cuModuleGetFunction");
@@ -154,10 +96,15 @@ rlx_status_t rlx_cuda_context_create(int ordinal, rlx_cuda_context_t *out) {
   if (!context)
     return rlx_make_status(RLX_STATUS_OUT_OF_MEMORY,
                            "cannot allocate a CUDA context");
+  if (pthread_mutex_init(&context->execution_lock, NULL) != 0) {
+    free(context);
+    return rlx_make_status(RLX_STATUS_INTERNAL,
+                           "cannot create the CUDA context's lock");
+  }
   struct driver *driver = &context->driver;
   rlx_status_t status = load_driver(driver);
   if (status) {
-    free(context);
+    rlx_cuda_context_destroy(context);
     return status;
   }
   CUresult result = driver->cuInit(0);
@@ -168,8 +115,8 @@ rlx_status_t rlx_cuda_context_create(int ordinal, rlx_cuda_context_t *out) {
     status = result == CUDA_SUCCESS || result == CUDA_ERROR_NO_DEVICE
                  ? rlx_make_status(RLX_STATUS_NOT_FOUND,
                                    "no CUDA device: the driver sees none")
-                 : driver_error(driver, result, "cannot initialize CUDA",
-                                "cuInit");
+                 : rlx_cuda_driver_error(driver, result,
+                                         "cannot initialize CUDA", "cuInit");
     rlx_cuda_context_destroy(context);
     return status;
   }
@@ -200,7 +147,8 @@ rlx_status_t rlx_cuda_context_create(int ordinal, rlx_cuda_context_t *out) {
     result = driver->cuStreamCreate(&context->stream, 0);
   }
   if (result != CUDA_SUCCESS) {
-    status = driver_error(driver, result, "cannot open the CUDA device", call);
+    status = rlx_cuda_driver_error(driver, result,
+                                   "cannot open the CUDA device", call);
     rlx_cuda_context_destroy(context);
     return status;
   }
@@ -208,16 +156,36 @@ rlx_status_t rlx_cuda_context_create(int ordinal, rlx_cuda_context_t *out) {
   return NULL;
 }
 
+static void free_blocks(rlx_cuda_context_t context, struct block_list *list) {
+  for (size_t i = 0; i < list->count; ++i)
+    context->driver.cuMemFree(list->blocks[i].pointer);
+  list->count = 0;
+}
+
 void rlx_cuda_context_destroy(rlx_cuda_context_t context) {
   if (!context)
     return;
   struct driver *driver = &context->driver;
-  if (context->stream)
-    driver->cuStreamDestroy(context->stream);
-  if (context->context)
-    driver->cuDevicePrimaryCtxRelease(context->device);
-  if (driver->library)
+  if (driver->library) {
+    /* The destroying thread may not be the one the context was made current
+     * on. */
+    if (context->context)
+      driver->cuCtxSetCurrent(context->context);
+    for (size_t i = 0; i < context->num_images; ++i)
+      driver->cuModuleUnload(context->images[i].module);
+    free_blocks(context, &context->cached);
+    free_blocks(context, &context->live);
+    if (context->stream)
+      driver->cuStreamDestroy(context->stream);
+    if (context->context)
+      driver->cuDevicePrimaryCtxRelease(context->device);
     dlclose(driver->library);
+  }
+  free(context->images);
+  free(context->cached.blocks);
+  free(context->live.blocks);
+  rlx_status_free(context->execution_error);
+  pthread_mutex_destroy(&context->execution_lock);
   free(context);
 }
 
@@ -225,27 +193,79 @@ const char *rlx_cuda_device_name(rlx_cuda_context_t context) {
   return context ? context->name : "";
 }
 
+/* Device memory is cached by size class: a request rounds up to a multiple
+ * of a quarter of the power of two below it (at least 256 bytes), so a
+ * block is at most 25% larger than the requests it serves. */
+static size_t size_class(size_t bytes) {
+  if (bytes <= 256)
+    return 256;
+  unsigned log2 = 0;
+  while ((bytes - 1) >> (log2 + 1))
+    ++log2;
+  size_t step = (size_t)1 << (log2 - 2);
+  size_t rounded = (bytes + step - 1) & ~(step - 1);
+  return rounded < bytes ? bytes : rounded;
+}
+
+/* Makes room for one more block, so that adding it cannot fail. */
+static bool reserve_block(struct block_list *list) {
+  if (list->count < list->capacity)
+    return true;
+  size_t capacity = list->capacity ? 2 * list->capacity : 16;
+  struct device_block *blocks =
+      realloc(list->blocks, capacity * sizeof(*blocks));
+  if (!blocks)
+    return false;
+  list->blocks = blocks;
+  list->capacity = capacity;
+  return true;
+}
+
+static struct device_block take_block(struct block_list *list, size_t index) {
+  struct device_block block = list->blocks[index];
+  list->blocks[index] = list->blocks[--list->count];
+  return block;
+}
+
 rlx_status_t rlx_cuda_alloc(rlx_cuda_context_t context, size_t bytes,
                             rlx_cuda_buffer_t *out) {
   if (!context || !out)
     return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT,
                            "rlx_cuda_alloc: context or out is NULL");
-  CUdeviceptr pointer = 0;
   /* The driver rejects empty allocations; an empty buffer needs none. */
   if (bytes == 0) {
     *out = 0;
     return NULL;
   }
-  CUresult result = context->driver.cuMemAlloc(&pointer, bytes);
+  if (!reserve_block(&context->live))
+    return rlx_make_status(RLX_STATUS_OUT_OF_MEMORY,
+                           "cannot track a device buffer: out of host memory");
+  struct device_block block = {0, size_class(bytes)};
+  for (size_t i = 0; i < context->cached.count; ++i) {
+    if (context->cached.blocks[i].bytes == block.bytes) {
+      block = take_block(&context->cached, i);
+      context->live.blocks[context->live.count++] = block;
+      *out = block.pointer;
+      return NULL;
+    }
+  }
+  CUresult result = context->driver.cuMemAlloc(&block.pointer, block.bytes);
+  /* Blocks cached for other sizes may be what the device lacks. */
+  if (result == CUDA_ERROR_OUT_OF_MEMORY && context->cached.count > 0) {
+    free_blocks(context, &context->cached);
+    result = context->driver.cuMemAlloc(&block.pointer, block.bytes);
+  }
   if (result != CUDA_SUCCESS)
     return result == CUDA_ERROR_OUT_OF_MEMORY
                ? rlx_make_status(RLX_STATUS_OUT_OF_MEMORY,
                                  "out of device memory: cannot allocate "
                                  "%zu bytes on %s",
                                  bytes, context->name)
-               : driver_error(&context->driver, result,
-                              "cannot allocate device memory", "cuMemAlloc");
-  *out = pointer;
+               : rlx_cuda_driver_error(&context->driver, result,
+                                       "cannot allocate device memory",
+                                       "cuMemAlloc");
+  context->live.blocks[context->live.count++] = block;
+  *out = block.pointer;
   return NULL;
 }
 
@@ -256,11 +276,27 @@ rlx_status_t rlx_cuda_free(rlx_cuda_context_t context,
                            "rlx_cuda_free: context is NULL");
   if (buffer == 0)
     return NULL;
+  /* Buffers are usually freed in reverse order of allocation. */
+  size_t i = context->live.count;
+  while (i > 0 && context->live.blocks[i - 1].pointer != buffer)
+    --i;
+  if (i == 0)
+    return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT,
+                           "rlx_cuda_free: 0x%llx is not a buffer allocated "
+                           "on %s",
+                           (unsigned long long)buffer, context->name);
+  if (reserve_block(&context->cached)) {
+    context->cached.blocks[context->cached.count++] =
+        take_block(&context->live, i - 1);
+    return NULL;
+  }
   CUresult result = context->driver.cuMemFree(buffer);
+  take_block(&context->live, i - 1);
   return result == CUDA_SUCCESS
              ? NULL
-             : driver_error(&context->driver, result,
-                            "cannot free device memory", "cuMemFree");
+             : rlx_cuda_driver_error(&context->driver, result,
+                                     "cannot free device memory",
+                                     "cuMemFree");
 }
 
 rlx_status_t rlx_cuda_copy_to_device(rlx_cuda_context_t context,
@@ -274,7 +310,7 @@ rlx_status_t rlx_cuda_copy_to_device(rlx_cuda_context_t context,
   CUresult result = context->driver.cuMemcpyHtoD(dst, src, bytes);
   return result == CUDA_SUCCESS
              ? NULL
-             : driver_error(&context->driver, result,
+             : rlx_cuda_driver_error(&context->driver, result,
                             "cannot copy to the device", "cuMemcpyHtoD");
 }
 
@@ -288,8 +324,30 @@ rlx_status_t rlx_cuda_copy_to_host(rlx_cuda_context_t context, void *dst,
   CUresult result = context->driver.cuMemcpyDtoH(dst, src, bytes);
   return result == CUDA_SUCCESS
              ? NULL
-             : driver_error(&context->driver, result,
+             : rlx_cuda_driver_error(&context->driver, result,
                             "cannot copy from the device", "cuMemcpyDtoH");
+}
+
+/* JIT-compiles `image` (PTX) for the context's device; `opt_level` < 0
+ * leaves the optimization level to the driver. */
+static rlx_status_t load_image(rlx_cuda_context_t context, const void *image,
+                               int opt_level, CUmodule *out) {
+  char log[4096] = "";
+  int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                   CU_JIT_OPTIMIZATION_LEVEL};
+  void *values[] = {log, (void *)(uintptr_t)sizeof(log),
+                    (void *)(uintptr_t)(opt_level < 0 ? 0 : opt_level)};
+  CUresult result = context->driver.cuModuleLoadDataEx(
+      out, image, opt_level < 0 ? 2 : 3, options, values);
+  if (result == CUDA_SUCCESS)
+    return NULL;
+  if (result == CUDA_ERROR_INVALID_PTX ||
+      result == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+    return rlx_make_status(RLX_STATUS_INVALID_FORMAT,
+                           "PTX rejected by the CUDA driver for %s: %s",
+                           context->name, *log ? log : "no log");
+  return rlx_cuda_driver_error(&context->driver, result, "cannot load PTX",
+                               "cuModuleLoadDataEx");
 }
 
 rlx_status_t rlx_cuda_module_load(rlx_cuda_context_t context, const char *ptx,
@@ -301,23 +359,39 @@ rlx_status_t rlx_cuda_module_load(rlx_cuda_context_t context, const char *ptx,
   if (!module)
     return rlx_make_status(RLX_STATUS_OUT_OF_MEMORY,
                            "cannot allocate a CUDA module");
-  char log[4096] = "";
-  int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *values[] = {log, (void *)(uintptr_t)sizeof(log)};
-  CUresult result = context->driver.cuModuleLoadDataEx(&module->module, ptx, 2,
-                                                       options, values);
-  if (result != CUDA_SUCCESS) {
+  rlx_status_t status = load_image(context, ptx, -1, &module->module);
+  if (status) {
     free(module);
-    if (result == CUDA_ERROR_INVALID_PTX ||
-        result == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
-      return rlx_make_status(RLX_STATUS_INVALID_FORMAT,
-                             "PTX rejected by the CUDA driver for %s: %s",
-                             context->name, *log ? log : "no log");
-    return driver_error(&context->driver, result, "cannot load PTX",
-                        "cuModuleLoadDataEx");
+    return status;
   }
   module->context = context;
   *out = module;
+  return NULL;
+}
+
+rlx_status_t rlx_cuda_image_module(rlx_cuda_context_t context,
+                                   const void *image, int opt_level,
+                                   CUmodule *out) {
+  for (size_t i = 0; i < context->num_images; ++i) {
+    if (context->images[i].image == image) {
+      *out = context->images[i].module;
+      return NULL;
+    }
+  }
+  struct loaded_image *images =
+      realloc(context->images,
+              (context->num_images + 1) * sizeof(*context->images));
+  if (!images)
+    return rlx_make_status(RLX_STATUS_OUT_OF_MEMORY,
+                           "cannot track a CUDA module: out of host memory");
+  context->images = images;
+  struct loaded_image *loaded = &images[context->num_images];
+  rlx_status_t status = load_image(context, image, opt_level, &loaded->module);
+  if (status)
+    return status;
+  loaded->image = image;
+  ++context->num_images;
+  *out = loaded->module;
   return NULL;
 }
 
@@ -343,7 +417,7 @@ rlx_status_t rlx_cuda_launch(rlx_cuda_module_t module, const char *kernel,
     return result == CUDA_ERROR_NOT_FOUND
                ? rlx_make_status(RLX_STATUS_NOT_FOUND,
                                  "no kernel '%s' in the CUDA module", kernel)
-               : driver_error(driver, result, "cannot find the kernel",
+               : rlx_cuda_driver_error(driver, result, "cannot find the kernel",
                               "cuModuleGetFunction");
   CUstream stream = module->context->stream;
   result = driver->cuLaunchKernel(function, grid[0], grid[1], grid[2],
@@ -352,11 +426,11 @@ rlx_status_t rlx_cuda_launch(rlx_cuda_module_t module, const char *kernel,
   char what[256];
   if (result != CUDA_SUCCESS) {
     snprintf(what, sizeof(what), "cannot launch kernel '%s'", kernel);
-    return driver_error(driver, result, what, "cuLaunchKernel");
+    return rlx_cuda_driver_error(driver, result, what, "cuLaunchKernel");
   }
   result = driver->cuStreamSynchronize(stream);
   if (result == CUDA_SUCCESS)
     return NULL;
   snprintf(what, sizeof(what), "kernel '%s' failed", kernel);
-  return driver_error(driver, result, what, "cuStreamSynchronize");
+  return rlx_cuda_driver_error(driver, result, what, "cuStreamSynchronize");
 }

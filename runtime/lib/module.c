@@ -3,7 +3,7 @@
 #define _GNU_SOURCE /* dladdr1 */
 #endif
 
-#include "internal.h"
+#include "cuda_internal.h"
 
 #include <dlfcn.h>
 #include <inttypes.h>
@@ -30,11 +30,14 @@ struct rlx_function {
   int64_t *dims;            /* storage behind types[i].dims */
   size_t descriptor_words;  /* 64-bit words of all argument descriptors */
   rlx_invoke_fn invoke;
+  rlx_cuda_context_t cuda; /* the device its buffers live on, or NULL */
 };
 
 struct rlx_module {
   char *path;
   void *handle;
+  bool on_cuda; /* the manifest says "target cuda" */
+  rlx_cuda_context_t cuda;
   size_t num_functions;
   rlx_function_t *functions;
 };
@@ -275,6 +278,18 @@ static rlx_status_t parse_function(parser_t *p, const rlx_module_t *module,
   return NULL;
 }
 
+/* Parses "target <cpu|cuda>", the line after the header if any. */
+static rlx_status_t parse_target(parser_t *p, rlx_module_t *module) {
+  if (p->num_tokens != 2)
+    return parse_error(p, "expected 'target cpu' or 'target cuda'");
+  const token_t *target = &p->tokens[1];
+  if (!token_is(target, "cpu") && !token_is(target, "cuda"))
+    return parse_error(p, "unknown target '%.*s' (expected cpu or cuda)",
+                       shown(target), target->text);
+  module->on_cuda = token_is(target, "cuda");
+  return NULL;
+}
+
 static rlx_status_t parse_manifest(rlx_module_t *module, const char *text,
                                    size_t length) {
   parser_t p = {.path = module->path, .cursor = text, .end = text + length};
@@ -302,11 +317,14 @@ static rlx_status_t parse_manifest(rlx_module_t *module, const char *text,
                            "; this runtime reads version 1",
                            module->path, version);
 
+  status = next_line(&p, &found);
+  if (!status && found && token_is(&p.tokens[0], "target")) {
+    status = parse_target(&p, module);
+    if (!status)
+      status = next_line(&p, &found);
+  }
   size_t capacity = 0;
-  for (;;) {
-    status = next_line(&p, &found);
-    if (status || !found)
-      break;
+  for (; !status && found; status = next_line(&p, &found)) {
     if (module->num_functions == capacity) {
       size_t new_capacity = capacity ? 2 * capacity : 4;
       rlx_function_t *grown =
@@ -428,6 +446,12 @@ static rlx_status_t open_module(rlx_module_t *module) {
     status = parse_manifest(module, manifest, length);
   if (!status)
     status = resolve_functions(module);
+  if (status || !module->on_cuda)
+    return status;
+  /* Each module has a context (and stream) of its own on device 0. */
+  status = rlx_cuda_context_create(0, &module->cuda);
+  for (size_t i = 0; !status && i < module->num_functions; ++i)
+    module->functions[i].cuda = module->cuda;
   return status;
 }
 
@@ -461,6 +485,7 @@ void rlx_module_free(rlx_module_t *module) {
   for (size_t i = 0; i < module->num_functions; ++i)
     free_function_fields(&module->functions[i]);
   free(module->functions);
+  rlx_cuda_context_destroy(module->cuda);
   if (module->handle)
     dlclose(module->handle);
   free(module->path);
@@ -651,11 +676,12 @@ static rlx_status_t validate(const char *api, const rlx_function_t *fn,
   return status;
 }
 
-/* Writes the memref descriptor of `tensor` at `words`:
- * {allocated, aligned, offset, sizes[rank], strides[rank]}. */
-static size_t write_descriptor(int64_t *words, const rlx_tensor_t *tensor) {
-  memcpy(&words[0], &tensor->data, sizeof(void *));
-  memcpy(&words[1], &tensor->data, sizeof(void *));
+/* Writes the memref descriptor of `tensor`, whose data is at `data`, at
+ * `words`: {allocated, aligned, offset, sizes[rank], strides[rank]}. */
+static size_t write_descriptor(int64_t *words, const rlx_tensor_t *tensor,
+                               uint64_t data) {
+  memcpy(&words[0], &data, sizeof(data));
+  memcpy(&words[1], &data, sizeof(data));
   words[2] = 0;
   int64_t *sizes = &words[3];
   int64_t *strides = &words[3 + tensor->rank];
@@ -671,6 +697,60 @@ static size_t write_descriptor(int64_t *words, const rlx_tensor_t *tensor) {
 /* Arguments of typical functions fit these without touching the heap. */
 #define STACK_ARGS 64
 #define STACK_WORDS 1024
+
+/* Runs `fn` of a CUDA module: copies the inputs into device buffers, runs
+ * its host code with descriptors of device buffers (`args` and `words` have
+ * room for them) and copies the outputs back. The buffers come from the
+ * context's caching allocator and go back to it. */
+static rlx_status_t invoke_on_device(const rlx_function_t *fn,
+                                     rlx_tensor_t *const *inputs,
+                                     rlx_tensor_t *const *outputs, void **args,
+                                     int64_t *words) {
+  const size_t num_args = fn->num_inputs + fn->num_outputs;
+  rlx_cuda_buffer_t stack_buffers[STACK_ARGS];
+  rlx_cuda_buffer_t *buffers =
+      num_args > STACK_ARGS ? calloc(num_args, sizeof(*buffers))
+                            : stack_buffers;
+  if (!buffers)
+    return rlx_make_status(RLX_STATUS_OUT_OF_MEMORY,
+                           "out of memory invoking '%s'", fn->name);
+  rlx_cuda_context_t cuda = fn->cuda;
+  rlx_cuda_execution_begin(cuda);
+  rlx_status_t status = NULL;
+  size_t allocated = 0, used = 0;
+  for (; !status && allocated < num_args; ++allocated) {
+    bool input = allocated < fn->num_inputs;
+    const rlx_tensor_t *tensor =
+        input ? inputs[allocated] : outputs[allocated - fn->num_inputs];
+    status = rlx_cuda_alloc(cuda, tensor->byte_size, &buffers[allocated]);
+    if (status)
+      break;
+    if (input)
+      status = rlx_cuda_copy_to_device(cuda, buffers[allocated], tensor->data,
+                                       tensor->byte_size);
+    args[allocated] = &words[used];
+    used += write_descriptor(&words[used], tensor, buffers[allocated]);
+  }
+  if (!status) {
+    fn->invoke(args);
+    status = rlx_cuda_execution_finish(cuda);
+  }
+  for (size_t i = 0; !status && i < fn->num_outputs; ++i)
+    status = rlx_cuda_copy_to_host(cuda, outputs[i]->data,
+                                   buffers[fn->num_inputs + i],
+                                   outputs[i]->byte_size);
+  for (size_t i = 0; i < allocated; ++i) {
+    rlx_status_t freed = rlx_cuda_free(cuda, buffers[i]);
+    if (status)
+      rlx_status_free(freed);
+    else
+      status = freed;
+  }
+  rlx_cuda_execution_end(cuda);
+  if (buffers != stack_buffers)
+    free(buffers);
+  return status;
+}
 
 rlx_status_t rlx_function_invoke(const rlx_function_t *fn,
                                  rlx_tensor_t *const *inputs, size_t num_inputs,
@@ -697,20 +777,25 @@ rlx_status_t rlx_function_invoke(const rlx_function_t *fn,
     }
   }
 
-  size_t used = 0;
-  for (size_t i = 0; i < num_args; ++i) {
-    const rlx_tensor_t *tensor =
-        i < num_inputs ? inputs[i] : outputs[i - num_inputs];
-    args[i] = &words[used];
-    used += write_descriptor(&words[used], tensor);
+  if (fn->cuda) {
+    status = invoke_on_device(fn, inputs, outputs, args, words);
+  } else {
+    size_t used = 0;
+    for (size_t i = 0; i < num_args; ++i) {
+      const rlx_tensor_t *tensor =
+          i < num_inputs ? inputs[i] : outputs[i - num_inputs];
+      args[i] = &words[used];
+      used += write_descriptor(&words[used], tensor,
+                               (uint64_t)(uintptr_t)tensor->data);
+    }
+    fn->invoke(args);
   }
-  fn->invoke(args);
 
   if (args != stack_args) {
     free(args);
     free(words);
   }
-  return NULL;
+  return status;
 }
 
 rlx_status_t rlx_function_call(const rlx_function_t *fn,

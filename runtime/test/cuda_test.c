@@ -1,15 +1,19 @@
 /* Tests of the runtime's CUDA path without a GPU: a missing driver, a
- * library that is not a driver, and every failure of a fake driver.
+ * library that is not a driver, every failure of a fake driver, the caching
+ * allocator, and a CUDA module run through the mgpu* ABI.
  *
- * Usage: rlx-cuda-test FAKE_DRIVER
+ * Usage: rlx-cuda-test FAKE_DRIVER CUDA_MODULE
  *        rlx-cuda-test --load-ptx FILE...
- * FAKE_DRIVER is the fake libcuda (fake_cuda_driver.c). With --load-ptx, the
- * real driver JIT-compiles each PTX file for device 0 (tools/gpu-check.sh).
+ * FAKE_DRIVER is the fake libcuda (fake_cuda_driver.c), CUDA_MODULE the
+ * hand-written module fixture_cuda.c. With --load-ptx, the real driver
+ * JIT-compiles each PTX file for device 0 (tools/gpu-check.sh).
  * Prints one line per check and ends with "N passed, M failed". */
 #define _POSIX_C_SOURCE 200809L
 
 #include "rlx/cuda.h"
 
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +129,222 @@ static void test_fake_driver(const char *fake) {
   unsetenv("RLX_FAKE_CUDA");
 }
 
+/* Calls of `name` the fake driver (loaded by the runtime from `fake`)
+ * counted so far. */
+static int fake_calls(void *fake, const char *name) {
+  int (*calls)(const char *) = NULL;
+  *(void **)&calls = dlsym(fake, "rlx_fake_cuda_calls");
+  return calls ? calls(name) : -1;
+}
+
+static void expect_count(void *fake, const char *name, int expected,
+                         const char *check) {
+  char detail[128];
+  int got = fake_calls(fake, name);
+  snprintf(detail, sizeof(detail), "%d calls of %s, want %d", got, name,
+           expected);
+  report(got == expected, check, detail);
+}
+
+static void test_caching_allocator(const char *fake_path) {
+  setenv("RLX_CUDA_DRIVER", fake_path, 1);
+  unsetenv("RLX_FAKE_CUDA");
+  /* Keeps the fake loaded, and its counters, across contexts. */
+  void *fake = dlopen(fake_path, RTLD_NOW | RTLD_LOCAL);
+  rlx_cuda_context_t context = NULL;
+  if (!fake || !expect_ok(rlx_cuda_context_create(0, &context),
+                          "allocator context")) {
+    report(fake != NULL, "load the fake driver", dlerror());
+    if (fake)
+      dlclose(fake);
+    return;
+  }
+  int allocs = fake_calls(fake, "cuMemAlloc");
+  int frees = fake_calls(fake, "cuMemFree");
+  rlx_cuda_buffer_t a = 0, b = 0, c = 0;
+  expect_ok(rlx_cuda_alloc(context, 1000, &a), "alloc 1000 bytes");
+  expect_ok(rlx_cuda_free(context, a), "free to the cache");
+  /* 1000 and 900 bytes share the 1024-byte size class. */
+  expect_ok(rlx_cuda_alloc(context, 900, &b), "alloc 900 bytes");
+  report(a == b, "same size class: the cached block is reused",
+         "a different block");
+  expect_count(fake, "cuMemAlloc", allocs + 1, "one driver allocation");
+  expect_ok(rlx_cuda_alloc(context, 5000, &c), "alloc 5000 bytes");
+  report(c != b, "another size class: a new block", "the same block");
+  expect_count(fake, "cuMemAlloc", allocs + 2, "two driver allocations");
+  expect_count(fake, "cuMemFree", frees, "nothing freed to the driver");
+  expect_error(rlx_cuda_free(context, b + 8), RLX_STATUS_INVALID_ARGUMENT,
+               "free of a foreign address", "is not a buffer allocated on");
+
+  /* A device with room for 2 blocks: the cached one is released to make
+   * room for a third. */
+  expect_ok(rlx_cuda_free(context, c), "free 5000 bytes");
+  setenv("RLX_FAKE_CUDA", "oom-after-2", 1);
+  rlx_cuda_buffer_t d = 0;
+  expect_ok(rlx_cuda_alloc(context, 20000, &d),
+            "out of memory: the cache is released and the allocation "
+            "retried");
+  expect_count(fake, "cuMemFree", frees + 1, "the cached block freed");
+  expect_error(rlx_cuda_alloc(context, 40000, &c), RLX_STATUS_OUT_OF_MEMORY,
+               "out of memory with nothing cached",
+               "out of device memory: cannot allocate 40000 bytes");
+  unsetenv("RLX_FAKE_CUDA");
+  expect_ok(rlx_cuda_free(context, b), "free b");
+  expect_ok(rlx_cuda_free(context, d), "free d");
+  rlx_cuda_context_destroy(context);
+  expect_count(fake, "cuMemFree", frees + 3,
+               "the context's destroy frees every block");
+  dlclose(fake);
+}
+
+/* Calls `name` of the loaded CUDA module on `input` (NULL: no input). */
+static rlx_status_t call(rlx_module_t *module, const char *name,
+                         rlx_tensor_t *input, rlx_tensor_t **output) {
+  const rlx_function_t *fn = NULL;
+  rlx_status_t status = rlx_module_lookup(module, name, &fn);
+  if (status)
+    return status;
+  return rlx_function_call(fn, input ? &input : NULL, input ? 1 : 0, output,
+                           1);
+}
+
+/* Runs 'copy' of `module` 50 times; counts the runs whose output is wrong
+ * or whose status is a failure. */
+struct copy_runs {
+  rlx_module_t *module;
+  float scale;
+  int failures;
+};
+
+static void *run_copies(void *arg) {
+  struct copy_runs *runs = arg;
+  float values[4] = {runs->scale, 2 * runs->scale, 3 * runs->scale, 0};
+  int64_t dims[1] = {4};
+  rlx_tensor_t *input = NULL, *output = NULL;
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_F32, 1, dims, &input));
+  if (!input) {
+    runs->failures = -1;
+    return NULL;
+  }
+  memcpy(rlx_tensor_data(input), values, sizeof(values));
+  for (int i = 0; i < 50; ++i) {
+    rlx_status_t status = call(runs->module, "copy", input, &output);
+    runs->failures += status || memcmp(rlx_tensor_data(output), values,
+                                       sizeof(values)) != 0;
+    rlx_status_free(status);
+    rlx_tensor_free(output);
+  }
+  rlx_tensor_free(input);
+  return NULL;
+}
+
+static void test_cuda_module(const char *fake_path, const char *path) {
+  setenv("RLX_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
+  rlx_module_t *module = NULL;
+  expect_error(rlx_module_load(path, &module), RLX_STATUS_NOT_FOUND,
+               "CUDA module without a driver", "no CUDA driver");
+
+  setenv("RLX_CUDA_DRIVER", fake_path, 1);
+  unsetenv("RLX_FAKE_CUDA");
+  void *fake = dlopen(fake_path, RTLD_NOW | RTLD_LOCAL);
+  if (!expect_ok(rlx_module_load(path, &module), "load the CUDA module")) {
+    if (fake)
+      dlclose(fake);
+    return;
+  }
+  const float values[4] = {1, -2, 3.5f, 4};
+  int64_t dims[1] = {4};
+  rlx_tensor_t *input = NULL, *output = NULL;
+  expect_ok(rlx_tensor_create(RLX_DTYPE_F32, 1, dims, &input), "input");
+  memcpy(rlx_tensor_data(input), values, sizeof(values));
+  int launches = fake_calls(fake, "cuLaunchKernel");
+  if (expect_ok(call(module, "copy", input, &output), "run 'copy'")) {
+    /* The fake's kernel computes nothing: the host code's copies carried
+     * the input to the device, through a temporary, and back. */
+    report(memcmp(rlx_tensor_data(output), values, sizeof(values)) == 0,
+           "the output made the round trip through device buffers",
+           "the output differs from the input");
+    rlx_tensor_free(output);
+  }
+  expect_count(fake, "cuLaunchKernel", launches + 1, "one launch");
+  int allocs = fake_calls(fake, "cuMemAlloc");
+  expect_ok(call(module, "copy", input, &output), "run 'copy' again");
+  rlx_tensor_free(output);
+  expect_count(fake, "cuMemAlloc", allocs,
+               "the second run allocates nothing: its blocks are cached");
+
+  expect_error(call(module, "missing_kernel", NULL, &output),
+               RLX_STATUS_NOT_FOUND, "a kernel the PTX lacks",
+               "no kernel 'absent_kernel' in the CUDA module");
+  expect_count(fake, "cuLaunchKernel", launches + 2,
+               "nothing launched after the failure");
+  setenv("RLX_FAKE_CUDA", "launch-fail", 1);
+  expect_error(call(module, "copy", input, &output), RLX_STATUS_INTERNAL,
+               "a failing kernel",
+               "kernel 'copy_kernel' failed: cuStreamSynchronize failed: "
+               "CUDA_ERROR_LAUNCH_FAILED (unspecified launch failure)");
+  unsetenv("RLX_FAKE_CUDA");
+  expect_ok(call(module, "copy", input, &output),
+            "the next run after a failure");
+  rlx_tensor_free(output);
+
+  /* Two threads share the module's context: their calls take turns. */
+  struct copy_runs runs[2] = {{module, 1, 0}, {module, -5, 0}};
+  pthread_t threads[2];
+  bool started[2];
+  for (int i = 0; i < 2; ++i)
+    started[i] = pthread_create(&threads[i], NULL, run_copies, &runs[i]) == 0;
+  for (int i = 0; i < 2; ++i)
+    if (started[i])
+      pthread_join(threads[i], NULL);
+  report(started[0] && started[1] && runs[0].failures == 0 &&
+             runs[1].failures == 0,
+         "two threads calling the module concurrently",
+         "a thread did not start, or a run failed or got another's data");
+
+  /* The entry point called directly, outside the runtime: the mgpu*
+   * functions do nothing. */
+  void (*invoke)(void **) = NULL;
+  void *handle = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+  if (handle)
+    *(void **)&invoke = dlsym(handle, "rlx_invoke_copy");
+  report(invoke != NULL, "rlx_invoke_copy found", dlerror());
+  if (invoke) {
+    float in[4] = {1, 2, 3, 4}, out[4] = {0};
+    void *descriptors[2][5] = {{in, in}, {out, out}};
+    void *args[2] = {descriptors[0], descriptors[1]};
+    launches = fake_calls(fake, "cuLaunchKernel");
+    invoke(args);
+    report(out[0] == 0 && fake_calls(fake, "cuLaunchKernel") == launches,
+           "outside a call the mgpu* functions do nothing",
+           "something ran");
+  }
+  if (handle)
+    dlclose(handle);
+  rlx_module_free(module);
+
+  /* Kernels are JIT-compiled by each module's context on first use. */
+  setenv("RLX_FAKE_CUDA", "bad-ptx", 1);
+  if (expect_ok(rlx_module_load(path, &module), "load with a picky driver")) {
+    expect_error(call(module, "copy", input, &output),
+                 RLX_STATUS_INVALID_FORMAT, "PTX rejected at the first run",
+                 "PTX rejected by the CUDA driver for Fake GPU: ptxas fatal");
+    rlx_module_free(module);
+  }
+  /* Room for the input and output buffers, none for the temporary. */
+  setenv("RLX_FAKE_CUDA", "oom-after-2", 1);
+  if (expect_ok(rlx_module_load(path, &module), "load with a small device")) {
+    expect_error(call(module, "copy", input, &output),
+                 RLX_STATUS_OUT_OF_MEMORY, "out of memory in mgpuMemAlloc",
+                 "out of device memory: cannot allocate 16 bytes on Fake GPU");
+    rlx_module_free(module);
+  }
+  unsetenv("RLX_FAKE_CUDA");
+  rlx_tensor_free(input);
+  if (fake)
+    dlclose(fake);
+}
+
 static char *read_file(const char *path) {
   FILE *file = fopen(path, "rb");
   if (!file)
@@ -170,12 +390,15 @@ int main(int argc, char **argv) {
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
   }
-  if (argc != 2) {
-    fprintf(stderr, "usage: %s FAKE_DRIVER | --load-ptx FILE...\n", argv[0]);
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s FAKE_DRIVER CUDA_MODULE | --load-ptx FILE...\n",
+            argv[0]);
     return 2;
   }
   test_missing_driver();
   test_fake_driver(argv[1]);
+  test_caching_allocator(argv[1]);
+  test_cuda_module(argv[1], argv[2]);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

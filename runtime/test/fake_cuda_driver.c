@@ -1,134 +1,256 @@
-/* A stand-in for libcuda.so.1 that lets rlx-cuda-test exercise the runtime's
- * CUDA error paths on machines without a GPU. $RLX_FAKE_CUDA picks the
- * failure: "no-device", "bad-ptx", "oom", "launch-fail"; anything else
- * behaves like a working device whose kernels do nothing. */
+/* A stand-in for libcuda.so.1 that lets the runtime's CUDA path run on
+ * machines without a GPU. Device memory is host memory and kernels do
+ * nothing: no numbers are computed.
+ *
+ * $RLX_FAKE_CUDA picks a failure: "no-device", "bad-ptx", "oom" (every
+ * allocation), "oom-after-N" (a device with room for N blocks), "launch-fail"
+ * (the wait after a launch); anything else behaves like a working device.
+ * $RLX_FAKE_CUDA_LOG names a file that gets one line per module load (with
+ * the PTX's .target line), kernel lookup, launch (with its grid and block
+ * sizes), allocation and copy. rlx_fake_cuda_calls(NAME) counts the calls
+ * of cuMemAlloc, cuMemFree and cuLaunchKernel since the library was loaded.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
 typedef int CUresult;
+enum {
+  SUCCESS = 0,
+  ERROR_INVALID_VALUE = 1,
+  ERROR_OUT_OF_MEMORY = 2,
+  ERROR_INVALID_PTX = 218,
+  ERROR_NOT_FOUND = 500,
+  ERROR_LAUNCH_FAILED = 719,
+};
 
 static int fails(const char *mode) {
   const char *current = getenv("RLX_FAKE_CUDA");
   return current && strcmp(current, mode) == 0;
 }
 
-EXPORT CUresult cuInit(unsigned flags) { return flags == 0 ? 0 : 1; }
+static void log_call(const char *format, ...)
+    __attribute__((format(printf, 1, 2)));
+
+static void log_call(const char *format, ...) {
+  const char *path = getenv("RLX_FAKE_CUDA_LOG");
+  FILE *log = path && *path ? fopen(path, "a") : NULL;
+  if (!log)
+    return;
+  va_list args;
+  va_start(args, format);
+  vfprintf(log, format, args);
+  va_end(args);
+  fputc('\n', log);
+  fclose(log);
+}
+
+static int num_allocs, num_frees, num_launches;
+
+EXPORT int rlx_fake_cuda_calls(const char *name) {
+  return strcmp(name, "cuMemAlloc") == 0      ? num_allocs
+         : strcmp(name, "cuMemFree") == 0     ? num_frees
+         : strcmp(name, "cuLaunchKernel") == 0 ? num_launches
+                                               : -1;
+}
+
+EXPORT CUresult cuInit(unsigned flags) {
+  return flags == 0 ? SUCCESS : ERROR_INVALID_VALUE;
+}
 
 EXPORT CUresult cuGetErrorName(CUresult result, const char **name) {
   switch (result) {
-  case 2:
+  case ERROR_OUT_OF_MEMORY:
     *name = "CUDA_ERROR_OUT_OF_MEMORY";
-    return 0;
-  case 218:
+    return SUCCESS;
+  case ERROR_INVALID_PTX:
     *name = "CUDA_ERROR_INVALID_PTX";
-    return 0;
-  case 719:
+    return SUCCESS;
+  case ERROR_LAUNCH_FAILED:
     *name = "CUDA_ERROR_LAUNCH_FAILED";
-    return 0;
+    return SUCCESS;
   }
   *name = "CUDA_ERROR_UNKNOWN";
-  return 0;
+  return SUCCESS;
 }
 
 EXPORT CUresult cuGetErrorString(CUresult result, const char **text) {
-  *text = result == 719 ? "unspecified launch failure" : "fake driver error";
-  return 0;
+  *text = result == ERROR_LAUNCH_FAILED ? "unspecified launch failure"
+                                        : "fake driver error";
+  return SUCCESS;
 }
 
 EXPORT CUresult cuDeviceGetCount(int *count) {
   *count = fails("no-device") ? 0 : 1;
-  return 0;
+  return SUCCESS;
 }
 
 EXPORT CUresult cuDeviceGet(int *device, int ordinal) {
   *device = ordinal;
-  return 0;
+  return SUCCESS;
 }
 
 EXPORT CUresult cuDeviceGetName(char *name, int size, int device) {
   (void)device;
   strncpy(name, "Fake GPU", (size_t)size);
-  return 0;
+  return SUCCESS;
 }
 
 static int primary_context;
 EXPORT CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
   (void)device;
   *context = &primary_context;
-  return 0;
+  return SUCCESS;
 }
 EXPORT CUresult cuDevicePrimaryCtxRelease_v2(int device) {
   (void)device;
-  return 0;
+  return SUCCESS;
 }
-EXPORT CUresult cuCtxSetCurrent(void *context) { return context ? 0 : 1; }
+EXPORT CUresult cuCtxSetCurrent(void *context) {
+  return context ? SUCCESS : ERROR_INVALID_VALUE;
+}
 
 static int stream;
 EXPORT CUresult cuStreamCreate(void **out, unsigned flags) {
   (void)flags;
   *out = &stream;
-  return 0;
+  return SUCCESS;
 }
-EXPORT CUresult cuStreamDestroy_v2(void *s) { return s ? 0 : 1; }
+EXPORT CUresult cuStreamDestroy_v2(void *s) {
+  return s ? SUCCESS : ERROR_INVALID_VALUE;
+}
 EXPORT CUresult cuStreamSynchronize(void *s) {
   (void)s;
-  return fails("launch-fail") ? 719 : 0;
+  return fails("launch-fail") ? ERROR_LAUNCH_FAILED : SUCCESS;
 }
 
-/* Device memory is host memory here. */
+/* Whether the next allocation fails: with "oom-after-N" the device holds N
+ * blocks. */
+static int allocation_fails(void) {
+  const char *mode = getenv("RLX_FAKE_CUDA");
+  int limit;
+  if (mode && sscanf(mode, "oom-after-%d", &limit) == 1)
+    return num_allocs - num_frees >= limit;
+  return fails("oom");
+}
+
 EXPORT CUresult cuMemAlloc_v2(unsigned long long *pointer, size_t bytes) {
-  if (fails("oom"))
-    return 2;
-  void *memory = malloc(bytes);
+  log_call("cuMemAlloc %zu", bytes);
+  if (allocation_fails())
+    return ERROR_OUT_OF_MEMORY;
+  void *memory = calloc(1, bytes);
   if (!memory)
-    return 2;
+    return ERROR_OUT_OF_MEMORY;
+  ++num_allocs;
   *pointer = (unsigned long long)(size_t)memory;
-  return 0;
+  return SUCCESS;
 }
 EXPORT CUresult cuMemFree_v2(unsigned long long pointer) {
+  log_call("cuMemFree");
+  ++num_frees;
   free((void *)(size_t)pointer);
-  return 0;
+  return SUCCESS;
 }
 EXPORT CUresult cuMemcpyHtoD_v2(unsigned long long dst, const void *src,
                                 size_t bytes) {
+  log_call("cuMemcpyHtoD %zu", bytes);
   memcpy((void *)(size_t)dst, src, bytes);
-  return 0;
+  return SUCCESS;
 }
 EXPORT CUresult cuMemcpyDtoH_v2(void *dst, unsigned long long src,
                                 size_t bytes) {
+  log_call("cuMemcpyDtoH %zu", bytes);
   memcpy(dst, (const void *)(size_t)src, bytes);
-  return 0;
+  return SUCCESS;
+}
+EXPORT CUresult cuMemcpyAsync(unsigned long long dst, unsigned long long src,
+                              size_t bytes, void *s) {
+  (void)s;
+  log_call("cuMemcpyAsync %zu", bytes);
+  memmove((void *)(size_t)dst, (const void *)(size_t)src, bytes);
+  return SUCCESS;
 }
 
-static int module;
+/* A module keeps its PTX, where cuModuleGetFunction looks for entries. */
+struct function {
+  char name[256];
+  struct function *next;
+};
+struct module {
+  char *ptx;
+  struct function *functions;
+};
+
 EXPORT CUresult cuModuleLoadDataEx(void **out, const void *image,
                                    unsigned count, int *options,
                                    void **values) {
   if (!fails("bad-ptx") && strstr(image, ".entry")) {
-    *out = &module;
-    return 0;
+    struct module *module = calloc(1, sizeof(*module));
+    if (!module || !(module->ptx = strdup(image))) {
+      free(module);
+      return ERROR_OUT_OF_MEMORY;
+    }
+    const char *target = strstr(module->ptx, ".target ");
+    log_call("cuModuleLoadDataEx %.*s", target ? (int)strcspn(target, "\n") : 0,
+             target ? target : "");
+    *out = module;
+    return SUCCESS;
   }
   for (unsigned i = 0; i < count; ++i)
     if (options[i] == 5) /* CU_JIT_ERROR_LOG_BUFFER */
       strcpy(values[i], "ptxas fatal   : Unresolved extern function 'f'");
-  return 218;
+  return ERROR_INVALID_PTX;
 }
-EXPORT CUresult cuModuleUnload(void *m) { return m ? 0 : 1; }
-EXPORT CUresult cuModuleGetFunction(void **function, void *m,
-                                    const char *name) {
-  (void)m;
-  if (strcmp(name, "kernel") != 0)
-    return 500;
-  *function = &module;
-  return 0;
+EXPORT CUresult cuModuleUnload(void *m) {
+  struct module *module = m;
+  if (!module)
+    return ERROR_INVALID_VALUE;
+  while (module->functions) {
+    struct function *next = module->functions->next;
+    free(module->functions);
+    module->functions = next;
+  }
+  free(module->ptx);
+  free(module);
+  return SUCCESS;
+}
+EXPORT CUresult cuModuleGetFunction(void **out, void *m, const char *name) {
+  struct module *module = m;
+  char entry[300];
+  snprintf(entry, sizeof(entry), ".entry %s(", name);
+  if (strlen(name) >= sizeof(module->functions->name) ||
+      !strstr(module->ptx, entry))
+    return ERROR_NOT_FOUND;
+  log_call("cuModuleGetFunction %s", name);
+  struct function *function = module->functions;
+  while (function && strcmp(function->name, name) != 0)
+    function = function->next;
+  if (function) {
+    *out = function;
+    return SUCCESS;
+  }
+  function = calloc(1, sizeof(*function));
+  if (!function)
+    return ERROR_OUT_OF_MEMORY;
+  strcpy(function->name, name);
+  function->next = module->functions;
+  module->functions = function;
+  *out = function;
+  return SUCCESS;
 }
 EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                                unsigned bx, unsigned by, unsigned bz,
                                unsigned shared, void *s, void **params,
                                void **extra) {
-  (void)f, (void)gy, (void)gz, (void)by, (void)bz, (void)shared, (void)s,
-      (void)params, (void)extra;
-  return gx == 0 || bx == 0 ? 1 : 0;
+  (void)s, (void)params, (void)extra;
+  const struct function *function = f;
+  log_call("cuLaunchKernel %s grid %u %u %u block %u %u %u shared %u",
+           function->name, gx, gy, gz, bx, by, bz, shared);
+  ++num_launches;
+  return gx == 0 || bx == 0 ? ERROR_INVALID_VALUE : SUCCESS;
 }

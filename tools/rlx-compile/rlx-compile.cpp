@@ -7,8 +7,9 @@
 // `rlx_invoke_<name>` per public function (docs/runtime.md).
 //
 // With --target=cuda the GPU pipeline runs instead: kernels become PTX for
-// --chip, embedded in the host module; --emit=ptx writes the PTX itself
-// (docs/gpu.md).
+// --chip, embedded in the host module, which launches them through MLIR's
+// mgpu* functions; the runtime provides those, so the shared object loads
+// like a CPU module. --emit=ptx writes the PTX itself (docs/gpu.md).
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -171,13 +172,6 @@ int main(int argc, char **argv) {
 
   if (emitKind == EmitKind::PTX && target != Target::Cuda)
     return fail("--emit=ptx needs --target=cuda");
-  // The host code calls MLIR's mgpu* launch functions, which the runtime
-  // does not provide yet: a linked module could not be loaded.
-  if (target == Target::Cuda &&
-      (emitKind == EmitKind::SharedObject || emitKind == EmitKind::Object))
-    return fail("--target=cuda cannot emit shared objects or object files "
-                "yet (the runtime cannot launch them); use --emit=ptx, "
-                "--emit=mlir or --emit=llvm");
   PassManager pm(&context);
   if (target == Target::Cuda) {
     rlx::GpuPipelineOptions pipelineOptions;

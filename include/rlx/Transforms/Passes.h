@@ -7,6 +7,10 @@
 
 namespace mlir::rlx {
 
+/// Where the buffers of the functions rlx-export-abi exports live: the
+/// runtime stages device buffers for `Cuda` modules.
+enum class AbiTarget { Cpu, Cuda };
+
 #define GEN_PASS_DECL
 #include "rlx/Transforms/Passes.h.inc"
 

@@ -14,8 +14,18 @@ def RlxExportAbi : Pass<"rlx-export-abi", "::mlir::ModuleOp"> {
     for bufferization (callers own input buffers), copies any value it
     returns more than once (every result gets its own caller buffer), and
     records its signature in the module's `rlx_manifest` string (see
-    docs/runtime.md).
+    docs/runtime.md). With `target=cuda` the manifest says that the
+    functions take device buffers, which the runtime then stages.
   }];
+  let options = [
+    Option<"target", "target", "::mlir::rlx::AbiTarget",
+           "::mlir::rlx::AbiTarget::Cpu",
+           "Where the exported functions' buffers live",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::rlx::AbiTarget::Cpu, "cpu", "host memory"),
+             clEnumValN(::mlir::rlx::AbiTarget::Cuda, "cuda",
+                        "CUDA device memory"))}]>,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::bufferization::BufferizationDialect"];
 }

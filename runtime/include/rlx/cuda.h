@@ -5,7 +5,9 @@
  *
  * The conventions of rlx/runtime.h apply: NULL is success, output
  * parameters are written only on success. A context is used by one thread
- * at a time. */
+ * at a time: the one that created it (which it is made current on), or any
+ * thread in a call of a CUDA module's function (made current for the call).
+ */
 #ifndef RLX_CUDA_H
 #define RLX_CUDA_H
 
@@ -31,7 +33,12 @@ RLX_API void rlx_cuda_context_destroy(rlx_cuda_context_t context);
 /* The device's name, e.g. "NVIDIA H100"; "" for NULL. */
 RLX_API const char *rlx_cuda_device_name(rlx_cuda_context_t context);
 
-/* Device memory. OUT_OF_MEMORY when the device has too little. */
+/* Device memory from the context's caching allocator: a size rounds up to
+ * its size class, rlx_cuda_free keeps the block for the next allocation of
+ * that class, and the context's destroy releases every block. When the
+ * device has too little, the cache is released and the allocation retried;
+ * then OUT_OF_MEMORY. rlx_cuda_free of an address the context did not
+ * allocate is INVALID_ARGUMENT. */
 RLX_API rlx_status_t rlx_cuda_alloc(rlx_cuda_context_t context, size_t bytes,
                                     rlx_cuda_buffer_t *out);
 RLX_API rlx_status_t rlx_cuda_free(rlx_cuda_context_t context,

@@ -1,0 +1,130 @@
+/* The CUDA path's internals, shared by cuda.c (contexts, memory, modules)
+ * and cuda_abi.c (the mgpu* functions compiled host code calls); not
+ * installed. */
+#ifndef RLX_RUNTIME_CUDA_INTERNAL_H
+#define RLX_RUNTIME_CUDA_INTERNAL_H
+
+#include "rlx/cuda.h"
+
+#include "internal.h"
+
+#include <pthread.h>
+
+/* The few driver types and constants used here, as cuda.h defines them; the
+ * runtime builds without the CUDA toolkit. */
+typedef int CUresult;
+typedef int CUdevice;
+typedef void *CUcontext;
+typedef void *CUmodule;
+typedef void *CUfunction;
+typedef void *CUstream;
+typedef unsigned long long CUdeviceptr;
+enum {
+  CUDA_SUCCESS = 0,
+  CUDA_ERROR_OUT_OF_MEMORY = 2,
+  CUDA_ERROR_NO_DEVICE = 100,
+  CUDA_ERROR_INVALID_DEVICE = 101,
+  CUDA_ERROR_INVALID_PTX = 218,
+  CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
+  CUDA_ERROR_NOT_FOUND = 500,
+  CU_JIT_OPTIMIZATION_LEVEL = 7,
+  CU_JIT_ERROR_LOG_BUFFER = 5,
+  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+};
+
+/* Driver entry points, resolved once per context. */
+struct driver {
+  void *library;
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuGetErrorName)(CUresult, const char **);
+  CUresult (*cuGetErrorString)(CUresult, const char **);
+  CUresult (*cuDeviceGetCount)(int *);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuStreamCreate)(CUstream *, unsigned);
+  CUresult (*cuStreamDestroy)(CUstream);
+  CUresult (*cuStreamSynchronize)(CUstream);
+  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
+  CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
+                                 void **);
+  CUresult (*cuModuleUnload)(CUmodule);
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, unsigned, CUstream,
+                             void **, void **);
+};
+
+/* A block of device memory; `bytes` is its size class. */
+struct device_block {
+  CUdeviceptr pointer;
+  size_t bytes;
+};
+
+/* A growable array of blocks. */
+struct block_list {
+  struct device_block *blocks;
+  size_t count;
+  size_t capacity;
+};
+
+/* A kernel image of compiled host code (an mgpuModuleLoadJIT handle), JIT-
+ * compiled for this context on first use. */
+struct loaded_image {
+  const void *image;
+  CUmodule module;
+};
+
+struct rlx_cuda_context {
+  struct driver driver;
+  CUdevice device;
+  CUcontext context;
+  CUstream stream;
+  char name[256];
+
+  /* The caching allocator: blocks handed out, and freed blocks kept for
+   * reuse until the context is destroyed. */
+  struct block_list live;
+  struct block_list cached;
+
+  struct loaded_image *images;
+  size_t num_images;
+
+  /* One execution of compiled host code at a time (cuda_abi.c). */
+  pthread_mutex_t execution_lock;
+  /* The execution's first failure; later mgpu* calls do nothing. */
+  rlx_status_t execution_error;
+  /* The kernel looked up last, and whether it ran since the last wait on
+   * the stream: errors of an asynchronous launch surface at the wait. */
+  const char *kernel;
+  bool kernel_pending;
+};
+
+/* "<what>: <call> failed: <NAME> (<text>)", with the status code that fits
+ * the driver's error. */
+rlx_status_t rlx_cuda_driver_error(const struct driver *driver,
+                                   CUresult result, const char *what,
+                                   const char *call);
+
+/* The module JIT-compiled from `image` for `context`, loaded on the first
+ * call for that image and unloaded with the context. */
+rlx_status_t rlx_cuda_image_module(rlx_cuda_context_t context,
+                                   const void *image, int opt_level,
+                                   CUmodule *out);
+
+/* Makes `context` the one the current thread's mgpu* calls use, waiting for
+ * any other execution on it to end. */
+void rlx_cuda_execution_begin(rlx_cuda_context_t context);
+/* Waits for the stream; returns (and clears) the execution's first failure.
+ */
+rlx_status_t rlx_cuda_execution_finish(rlx_cuda_context_t context);
+/* Ends the current thread's execution; a failure nobody took is dropped. */
+void rlx_cuda_execution_end(rlx_cuda_context_t context);
+
+#endif /* RLX_RUNTIME_CUDA_INTERNAL_H */
