@@ -1,12 +1,15 @@
 //===- MapToGpu.cpp - Bufferized linalg and row loops to gpu.launch -------===//
 //
-// Every top-level linalg op and every row loop becomes one kernel: an
+// Every top-level linalg op and every row loop becomes one kernel. Row loops
+// run one block per row (MapRows.cpp) and elementwise ops are grid-stride
+// loops (MapElementwise.cpp). What those do not handle falls back to an
 // scf.parallel over its parallel iterations, collapsed to one dimension,
 // tiled by the block size, tiles on blocks and tile positions on threads,
-// everything else sequential inside the thread. Upstream's
+// everything else sequential inside the thread; upstream's
 // parallel-loop-to-gpu patterns then build the gpu.launch ops.
 //
 //===----------------------------------------------------------------------===//
+#include "Kernels.h"
 #include "rlx/Gpu/Passes.h"
 
 #include "mlir/Conversion/SCFToGPU/SCFToGPU.h"
@@ -20,6 +23,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -237,6 +241,10 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
       func.emitError("block-size must be positive");
       return signalPassFailure();
     }
+    if (maxBlocks <= 0) {
+      func.emitError("max-blocks must be positive");
+      return signalPassFailure();
+    }
     IRRewriter rewriter(&getContext());
 
     // Host copies run as kernels like every other linalg op.
@@ -247,10 +255,22 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
       rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
                                                   copy.getTarget());
     }
+
+    // Row loops run one block per row where they can; their buffers are
+    // placed by the kernel.
+    SmallVector<scf::ForallOp> rowLoops;
+    func.walk([&](scf::ForallOp forall) {
+      if (isOnHost(forall))
+        rowLoops.push_back(forall);
+    });
+    for (scf::ForallOp forall : rowLoops)
+      (void)rlx::mapRowLoopToBlocks(forall, blockSize, sharedMemoryBytes,
+                                    rewriter);
+
     if (failed(placeBuffers(func, rewriter)))
       return signalPassFailure();
 
-    // Row loops: the row's ops run sequentially in the row's thread.
+    // Other row loops: the row's ops run sequentially in the row's thread.
     SmallVector<linalg::LinalgOp> rowOps, hostOps;
     func.walk([&](linalg::LinalgOp op) {
       (isOnHost(op) ? hostOps : rowOps).push_back(op);
@@ -270,6 +290,9 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
       }
     }
     for (linalg::LinalgOp op : hostOps) {
+      if (succeeded(rlx::mapElementwiseToGridStride(op, blockSize, maxBlocks,
+                                                    vectorize, rewriter)))
+        continue;
       if (failed(lowerToLoops(op, /*parallel=*/true, rewriter))) {
         op.emitError("cannot lower to loops for the GPU");
         return signalPassFailure();

@@ -1,0 +1,510 @@
+//===- MapRows.cpp - Row loops as one block per row -----------------------===//
+//
+// A row loop (the scf.forall a row region lowers to) becomes a kernel with
+// one block per row. Every thread of the block runs the row's ops in order:
+//
+// - per-row values (scalar ops, one-element loads) are computed by every
+//   thread, so every thread holds them;
+// - a linalg op over the row strides over its iterations: thread t runs
+//   iterations t, t + T, t + 2T, ... of T threads;
+// - a reduction strides the same way into a partial result per thread,
+//   which gpu.all_reduce combines across the block with the op of the
+//   reduction's combiner; every thread folds the total into its copy of
+//   the accumulator;
+// - one-element buffers (accumulators) are private to each thread; other
+//   row buffers live in shared memory, or in a global scratch slice of the
+//   row when shared memory is short.
+//
+// Every op gives iteration i to thread i mod T, so an element written and
+// then accessed through the same indexing map over the same iterations
+// stays in one thread. Any other access to memory that another thread may
+// have written, or read before it is overwritten, waits on a gpu.barrier.
+//
+//===----------------------------------------------------------------------===//
+#include "Kernels.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+/// The gpu.all_reduce operation computing what `combiner` folds, if any.
+static std::optional<gpu::AllReduceOperation>
+getAllReduceOperation(Operation *combiner) {
+  using Kind = gpu::AllReduceOperation;
+  return llvm::TypeSwitch<Operation *, std::optional<Kind>>(combiner)
+      .Case<arith::AddFOp, arith::AddIOp>([](auto) { return Kind::ADD; })
+      .Case<arith::MulFOp, arith::MulIOp>([](auto) { return Kind::MUL; })
+      .Case([](arith::MaximumFOp) { return Kind::MAXIMUMF; })
+      .Case([](arith::MinimumFOp) { return Kind::MINIMUMF; })
+      .Case([](arith::MaxNumFOp) { return Kind::MAXNUMF; })
+      .Case([](arith::MinNumFOp) { return Kind::MINNUMF; })
+      .Case([](arith::MaxSIOp) { return Kind::MAXSI; })
+      .Case([](arith::MinSIOp) { return Kind::MINSI; })
+      .Case([](arith::MaxUIOp) { return Kind::MAXUI; })
+      .Case([](arith::MinUIOp) { return Kind::MINUI; })
+      .Case([](arith::AndIOp) { return Kind::AND; })
+      .Case([](arith::OrIOp) { return Kind::OR; })
+      .Case([](arith::XOrIOp) { return Kind::XOR; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// The allocation or argument that view `memref` looks into.
+static Value getRoot(Value memref) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  return memref;
+}
+
+static int64_t getProduct(ArrayRef<int64_t> sizes) {
+  int64_t product = 1;
+  for (int64_t size : sizes)
+    product *= size;
+  return product;
+}
+
+namespace {
+/// Where a row kernel keeps a buffer the row allocates.
+enum class Placement { Private, Shared, Scratch };
+
+/// One accumulator of a reduction and how the block combines it.
+struct BlockReduction {
+  gpu::AllReduceOperation operation;
+  Operation *combiner;
+  TypedAttr neutral;
+};
+
+/// A memory access of the row's ops, to decide where barriers go. `map` is
+/// the indexing map of an access strided over `iterations`; null when every
+/// thread reads the same element or one thread writes it.
+struct Access {
+  Value root;
+  Value memref;
+  AffineMap map;
+  int64_t iterations;
+  bool write;
+
+  /// Whether `other`, following this access, may touch memory this access
+  /// touched in another thread, with at least one of them writing.
+  bool conflictsWith(const Access &other) const {
+    if (root != other.root || (!write && !other.write))
+      return false;
+    return !map || map != other.map || memref != other.memref ||
+           iterations != other.iterations;
+  }
+};
+
+class RowKernel {
+public:
+  explicit RowKernel(scf::ForallOp loop) : loop(loop) {}
+
+  /// Checks that every op of the row is handled and plans the kernel.
+  LogicalResult analyze(int64_t blockSize, int64_t sharedMemoryBytes);
+
+  /// Replaces the loop with the kernel.
+  void emit(RewriterBase &rewriter);
+
+private:
+  LogicalResult analyzeReduction(linalg::LinalgOp op,
+                                 ArrayRef<int64_t> ranges);
+  bool isPrivate(Value memref) const {
+    auto it = placements.find(memref);
+    return it != placements.end() && it->second == Placement::Private;
+  }
+  /// Whether the threads of the block share the iterations of `op`.
+  bool isStrided(linalg::LinalgOp op) const;
+
+  /// Emits a barrier when `accesses` conflict with the ones since the last
+  /// barrier, and records them.
+  void synchronize(OpBuilder &b, Location loc, ArrayRef<Access> accesses);
+  SmallVector<Access> getAccesses(linalg::LinalgOp op) const;
+
+  void emitLinalgOp(OpBuilder &b, linalg::LinalgOp op);
+  void emitReduction(OpBuilder &b, linalg::LinalgOp op,
+                     ArrayRef<Value> operands);
+  Value createIndex(OpBuilder &b, Location loc, int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+
+  scf::ForallOp loop;
+  SmallVector<int64_t> rowCounts;
+  int64_t threads = 0;
+  DenseMap<Operation *, SmallVector<int64_t>> loopRanges;
+  DenseMap<Operation *, SmallVector<BlockReduction>> reductions;
+  llvm::MapVector<Value, Placement> placements;
+
+  // While emitting.
+  IRMapping mapping;
+  Value threadId;
+  SmallVector<Access> pending;
+};
+} // namespace
+
+LogicalResult RowKernel::analyzeReduction(linalg::LinalgOp op,
+                                          ArrayRef<int64_t> ranges) {
+  for (auto [range, iterator] :
+       llvm::zip(ranges, op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::parallel && range != 1)
+      return failure();
+  SmallVector<BlockArgument> outArgs(op.getRegionOutputArgs());
+  Operation *yield = op.getBlock()->getTerminator();
+  SmallVector<BlockReduction> &blockReductions = reductions[op];
+  for (auto [i, outArg] : llvm::enumerate(outArgs)) {
+    SmallVector<Operation *> combiners;
+    if (!matchReduction(outArgs, i, combiners) || combiners.size() != 1)
+      return failure();
+    Operation *combiner = combiners.front();
+    if (yield->getOperand(i) != combiner->getResult(0) ||
+        llvm::count(combiner->getOperands(), outArg) != 1)
+      return failure();
+    // The upstream lowering shuffles 32-bit values.
+    Type type = combiner->getResult(0).getType();
+    if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() != 32)
+      return failure();
+    std::optional<gpu::AllReduceOperation> operation =
+        getAllReduceOperation(combiner);
+    std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+    if (!operation || !neutral)
+      return failure();
+    blockReductions.push_back({*operation, combiner, *neutral});
+  }
+  return success();
+}
+
+bool RowKernel::isStrided(linalg::LinalgOp op) const {
+  if (reductions.contains(op))
+    return true;
+  if (getProduct(loopRanges.lookup(op)) > 1)
+    return true;
+  return llvm::any_of(op.getDpsInits(),
+                      [&](Value init) { return !isPrivate(init); });
+}
+
+LogicalResult RowKernel::analyze(int64_t blockSize,
+                                 int64_t sharedMemoryBytes) {
+  if (loop.getMapping() || loop.getNumResults() != 0 ||
+      !loop.getTerminator().getYieldingOps().empty())
+    return failure();
+  for (auto [lb, ub, step] :
+       llvm::zip(loop.getStaticLowerBound(), loop.getStaticUpperBound(),
+                 loop.getStaticStep())) {
+    if (ShapedType::isDynamic(lb) || ShapedType::isDynamic(ub) ||
+        ShapedType::isDynamic(step) || step <= 0)
+      return failure();
+    rowCounts.push_back(llvm::divideCeil(std::max<int64_t>(ub - lb, 0), step));
+  }
+  int64_t rows = getProduct(rowCounts);
+  if (rows <= 0 || rows > std::numeric_limits<int32_t>::max())
+    return failure();
+
+  Block *body = loop.getBody();
+  SmallVector<memref::AllocOp> allocs;
+  for (Operation &op : body->without_terminator()) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      MemRefType type = alloc.getType();
+      if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+          !type.getElementType().isIntOrFloat() || type.getMemorySpace())
+        return failure();
+      bool handledUses = llvm::all_of(alloc->getUsers(), [](Operation *user) {
+        return isa<linalg::LinalgOp, memref::LoadOp, memref::StoreOp>(user);
+      });
+      if (!handledUses)
+        return failure();
+      allocs.push_back(alloc);
+      continue;
+    }
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      std::optional<SmallVector<int64_t>> ranges =
+          getStaticLoopRanges(linalgOp);
+      if (!ranges || !hasScalarPayload(linalgOp))
+        return failure();
+      if (linalgOp.getNumReductionLoops() != 0 &&
+          failed(analyzeReduction(linalgOp, *ranges)))
+        return failure();
+      loopRanges[linalgOp] = *ranges;
+      continue;
+    }
+    if (isa<memref::LoadOp, memref::StoreOp>(op))
+      continue;
+    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op) ||
+        llvm::any_of(op.getOperands(), [](Value operand) {
+          return operand.getDefiningOp<memref::AllocOp>();
+        }))
+      return failure();
+  }
+
+  // One-element buffers that no strided op writes are private copies.
+  for (memref::AllocOp alloc : allocs) {
+    bool writtenByAll = llvm::all_of(alloc->getUsers(), [&](Operation *user) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+      if (!linalgOp ||
+          !llvm::is_contained(linalgOp.getDpsInits(), alloc.getResult()))
+        return true;
+      return reductions.contains(linalgOp) ||
+             getProduct(loopRanges.lookup(linalgOp)) == 1;
+    });
+    if (alloc.getType().getNumElements() == 1 && writtenByAll)
+      placements[alloc] = Placement::Private;
+  }
+  for (auto &[op, unused] : reductions)
+    for (Value init : cast<linalg::LinalgOp>(op).getDpsInits())
+      if (!isPrivate(init))
+        return failure();
+
+  int64_t widest = 0;
+  for (auto &[op, ranges] : loopRanges)
+    if (isStrided(cast<linalg::LinalgOp>(op)))
+      widest = std::max(widest, getProduct(ranges));
+  // Rows shorter than a warp are better one per thread.
+  if (widest < kWarpSize)
+    return failure();
+  threads = std::min<int64_t>(blockSize, llvm::alignTo(widest, kWarpSize));
+
+  int64_t sharedBytes = 0;
+  for (memref::AllocOp alloc : allocs) {
+    if (isPrivate(alloc))
+      continue;
+    MemRefType type = alloc.getType();
+    int64_t bytes = type.getNumElements() *
+                    llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    bool fits = sharedBytes + bytes <= sharedMemoryBytes;
+    if (fits)
+      sharedBytes += bytes;
+    placements[alloc] = fits ? Placement::Shared : Placement::Scratch;
+  }
+  return success();
+}
+
+SmallVector<Access> RowKernel::getAccesses(linalg::LinalgOp op) const {
+  bool strided = isStrided(op);
+  int64_t iterations = getProduct(loopRanges.lookup(op));
+  SmallVector<Access> accesses;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value memref = operand.get();
+    if (!isa<MemRefType>(memref.getType()) || isPrivate(memref))
+      continue;
+    bool init = op.isDpsInit(&operand);
+    bool read = !op.getMatchingBlockArgument(&operand).use_empty();
+    AffineMap map =
+        strided ? op.getMatchingIndexingMap(&operand) : AffineMap();
+    if (read)
+      accesses.push_back({getRoot(memref), memref, map, iterations, false});
+    if (init)
+      accesses.push_back({getRoot(memref), memref, map, iterations, true});
+  }
+  return accesses;
+}
+
+void RowKernel::synchronize(OpBuilder &b, Location loc,
+                            ArrayRef<Access> accesses) {
+  bool conflict = llvm::any_of(accesses, [&](const Access &access) {
+    return llvm::any_of(pending, [&](const Access &earlier) {
+      return earlier.conflictsWith(access);
+    });
+  });
+  if (conflict) {
+    gpu::BarrierOp::create(b, loc);
+    pending.clear();
+  }
+  llvm::append_range(pending, accesses);
+}
+
+void RowKernel::emitReduction(OpBuilder &b, linalg::LinalgOp op,
+                              ArrayRef<Value> operands) {
+  Location loc = op.getLoc();
+  ArrayRef<BlockReduction> blockReductions = reductions.find(op)->second;
+  SmallVector<int64_t> ranges = loopRanges.lookup(op);
+  SmallVector<Value> zeros(ranges.size(), createIndex(b, loc, 0));
+  SmallVector<Value> accumulators, neutrals;
+  for (auto [init, reduction] :
+       llvm::zip(op.getDpsInitsMutable(), blockReductions)) {
+    accumulators.push_back(memref::LoadOp::create(
+        b, loc, operands[init.getOperandNumber()],
+        applyIndexingMap(b, loc, op.getMatchingIndexingMap(&init), zeros)));
+    neutrals.push_back(arith::ConstantOp::create(b, loc, reduction.neutral));
+  }
+  // Each thread's part of the row, from the neutral element.
+  auto partials = scf::ForOp::create(
+      b, loc, threadId, createIndex(b, loc, getProduct(ranges)),
+      createIndex(b, loc, threads), neutrals,
+      [&](OpBuilder &nested, Location nestedLoc, Value iv, ValueRange args) {
+        SmallVector<Value> ivs = delinearize(nested, nestedLoc, iv, ranges);
+        scf::YieldOp::create(nested, nestedLoc,
+                             emitPayload(nested, nestedLoc, op, ivs, operands,
+                                         args, &mapping));
+      });
+  for (auto [i, init, reduction] :
+       llvm::enumerate(op.getDpsInitsMutable(), blockReductions)) {
+    Value total = gpu::AllReduceOp::create(
+        b, loc, partials.getResult(i),
+        gpu::AllReduceOperationAttr::get(b.getContext(), reduction.operation),
+        /*uniform=*/b.getUnitAttr());
+    // Fold the block's total into the accumulator as the combiner does.
+    BlockArgument outArg = op.getMatchingBlockArgument(&init);
+    IRMapping combine(mapping);
+    for (Value operand : reduction.combiner->getOperands())
+      combine.map(operand, operand == outArg ? accumulators[i] : total);
+    Value folded = b.clone(*reduction.combiner, combine)->getResult(0);
+    memref::StoreOp::create(
+        b, loc, folded, operands[init.getOperandNumber()],
+        applyIndexingMap(b, loc, op.getMatchingIndexingMap(&init), zeros));
+  }
+}
+
+void RowKernel::emitLinalgOp(OpBuilder &b, linalg::LinalgOp op) {
+  Location loc = op.getLoc();
+  SmallVector<Value> operands = llvm::to_vector(llvm::map_range(
+      op->getOperands(), [&](Value v) { return mapping.lookupOrDefault(v); }));
+  synchronize(b, loc, getAccesses(op));
+  if (reductions.contains(op))
+    return emitReduction(b, op, operands);
+  SmallVector<int64_t> ranges = loopRanges.lookup(op);
+  if (!isStrided(op)) {
+    // One iteration writing private buffers: every thread runs it.
+    SmallVector<Value> zeros(ranges.size(), createIndex(b, loc, 0));
+    storeResults(b, loc, op, zeros, operands,
+                 emitPayload(b, loc, op, zeros, operands, {}, &mapping));
+    return;
+  }
+  scf::ForOp::create(
+      b, loc, threadId, createIndex(b, loc, getProduct(ranges)),
+      createIndex(b, loc, threads), ValueRange(),
+      [&](OpBuilder &nested, Location nestedLoc, Value iv, ValueRange) {
+        SmallVector<Value> ivs = delinearize(nested, nestedLoc, iv, ranges);
+        storeResults(nested, nestedLoc, op, ivs, operands,
+                     emitPayload(nested, nestedLoc, op, ivs, operands, {},
+                                 &mapping));
+        scf::YieldOp::create(nested, nestedLoc);
+      });
+}
+
+void RowKernel::emit(RewriterBase &rewriter) {
+  Location loc = loop.getLoc();
+  MLIRContext *context = loop.getContext();
+  rewriter.setInsertionPoint(loop);
+  int64_t rows = getProduct(rowCounts);
+
+  // Scratch buffers hold one slice per row; shared ones are attributions.
+  DenseMap<Value, Value> scratch;
+  SmallVector<Type> workgroupTypes;
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  for (auto &[buffer, placement] : placements) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (placement == Placement::Shared) {
+      workgroupTypes.push_back(MemRefType::get(
+          type.getShape(), type.getElementType(), AffineMap(), workgroup));
+    } else if (placement == Placement::Scratch) {
+      SmallVector<int64_t> shape = {rows};
+      llvm::append_range(shape, type.getShape());
+      scratch[buffer] = memref::AllocOp::create(
+          rewriter, loc, MemRefType::get(shape, type.getElementType()));
+    }
+  }
+
+  Value one = createIndex(rewriter, loc, 1);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, createIndex(rewriter, loc, rows), one, one,
+      createIndex(rewriter, loc, threads), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, workgroupTypes);
+  Block *body = &launch.getBody().front();
+  OpBuilder b = OpBuilder::atBlockEnd(body);
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(body);
+  threadId = launch.getThreadIds().x;
+  Value row = launch.getBlockIds().x;
+
+  SmallVector<Value> rowIvs = delinearize(b, loc, row, rowCounts);
+  for (auto [iv, rowIv, lb, step] :
+       llvm::zip(loop.getInductionVars(), rowIvs, loop.getStaticLowerBound(),
+                 loop.getStaticStep())) {
+    AffineExpr d0 = b.getAffineDimExpr(0);
+    mapping.map(iv, getValueOrCreateConstantIndexOp(
+                        b, loc,
+                        affine::makeComposedFoldedAffineApply(
+                            b, loc, d0 * step + lb, {OpFoldResult(rowIv)})));
+  }
+
+  ArrayRef<BlockArgument> sharedBuffers = launch.getWorkgroupAttributions();
+  unsigned nextShared = 0;
+  for (auto &[buffer, placement] : placements) {
+    auto type = cast<MemRefType>(buffer.getType());
+    switch (placement) {
+    case Placement::Private:
+      mapping.map(buffer, memref::AllocaOp::create(b, loc, type).getResult());
+      break;
+    case Placement::Shared:
+      mapping.map(buffer, sharedBuffers[nextShared++]);
+      break;
+    case Placement::Scratch: {
+      SmallVector<OpFoldResult> offsets(type.getRank() + 1,
+                                        b.getIndexAttr(0));
+      offsets.front() = row;
+      SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
+      for (int64_t size : type.getShape())
+        sizes.push_back(b.getIndexAttr(size));
+      SmallVector<OpFoldResult> strides(type.getRank() + 1, b.getIndexAttr(1));
+      Value slices = scratch.lookup(buffer);
+      auto sliceType = memref::SubViewOp::inferRankReducedResultType(
+          type.getShape(), cast<MemRefType>(slices.getType()), offsets, sizes,
+          strides);
+      mapping.map(buffer, memref::SubViewOp::create(b, loc, sliceType, slices,
+                                                    offsets, sizes, strides)
+                              .getResult());
+      break;
+    }
+    }
+  }
+
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (isa<memref::AllocOp>(op))
+      continue;
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      emitLinalgOp(b, linalgOp);
+      continue;
+    }
+    if (auto load = dyn_cast<memref::LoadOp>(op);
+        load && !isPrivate(load.getMemRef())) {
+      Value memref = load.getMemRef();
+      synchronize(b, op.getLoc(),
+                  {{getRoot(memref), memref, AffineMap(), 0, false}});
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(op);
+        store && !isPrivate(store.getMemRef())) {
+      // One thread writes what every thread computed.
+      Value memref = store.getMemRef();
+      synchronize(b, op.getLoc(),
+                  {{getRoot(memref), memref, AffineMap(), 0, true}});
+      Value first = arith::CmpIOp::create(b, op.getLoc(),
+                                          arith::CmpIPredicate::eq, threadId,
+                                          createIndex(b, op.getLoc(), 0));
+      scf::IfOp::create(b, op.getLoc(), first,
+                        [&](OpBuilder &nested, Location nestedLoc) {
+                          nested.clone(op, mapping);
+                          scf::YieldOp::create(nested, nestedLoc);
+                        });
+      continue;
+    }
+    b.clone(op, mapping);
+  }
+  rewriter.eraseOp(loop);
+}
+
+LogicalResult rlx::mapRowLoopToBlocks(scf::ForallOp loop, int64_t blockSize,
+                                      int64_t sharedMemoryBytes,
+                                      RewriterBase &rewriter) {
+  RowKernel kernel(loop);
+  if (failed(kernel.analyze(blockSize, sharedMemoryBytes)))
+    return failure();
+  kernel.emit(rewriter);
+  return success();
+}
