@@ -114,12 +114,12 @@ static VectorPlan planVectors(linalg::LinalgOp op, ArrayRef<int64_t> ranges) {
   if (widestBytes == 0)
     return {};
   int64_t width = kVectorBytes / widestBytes;
-  if (width < 2 ||
-      !llvm::all_of(vectorized, [&](MemRefType type) {
+  if (width < 2)
+    return {};
+  if (ranges[innermost] % width == 0 &&
+      llvm::all_of(vectorized, [&](MemRefType type) {
         return isVectorAligned(type, width);
       }))
-    return {};
-  if (ranges[innermost] % width == 0)
     return {width, /*flat=*/false};
   // Contiguous operands: vectors may span rows of the op.
   int64_t elements = 1;

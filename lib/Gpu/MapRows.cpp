@@ -234,9 +234,11 @@ LogicalResult RowKernel::analyze(int64_t blockSize,
     }
     if (isa<memref::LoadOp, memref::StoreOp>(op))
       continue;
+    // Views of row buffers would change type with the buffers' placement.
     if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op) ||
-        llvm::any_of(op.getOperands(), [](Value operand) {
-          return operand.getDefiningOp<memref::AllocOp>();
+        llvm::any_of(op.getOperands(), [&](Value operand) {
+          auto alloc = operand.getDefiningOp<memref::AllocOp>();
+          return alloc && alloc->getBlock() == body;
         }))
       return failure();
   }
