@@ -243,7 +243,14 @@ LogicalResult RowKernel::analyze(int64_t blockSize,
       return failure();
   }
 
-  // One-element buffers that no strided op writes are private copies.
+  // One-element buffers are private copies when every op writing them is
+  // a reduction or one iteration writing only such buffers, which every
+  // thread then runs.
+  auto isOneElementBuffer = [&](Value value) {
+    auto alloc = value.getDefiningOp<memref::AllocOp>();
+    return alloc && alloc->getBlock() == body &&
+           alloc.getType().getNumElements() == 1;
+  };
   for (memref::AllocOp alloc : allocs) {
     bool writtenByAll = llvm::all_of(alloc->getUsers(), [&](Operation *user) {
       auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
@@ -251,7 +258,8 @@ LogicalResult RowKernel::analyze(int64_t blockSize,
           !llvm::is_contained(linalgOp.getDpsInits(), alloc.getResult()))
         return true;
       return reductions.contains(linalgOp) ||
-             getProduct(loopRanges.lookup(linalgOp)) == 1;
+             (getProduct(loopRanges.lookup(linalgOp)) == 1 &&
+              llvm::all_of(linalgOp.getDpsInits(), isOneElementBuffer));
     });
     if (alloc.getType().getNumElements() == 1 && writtenByAll)
       placements[alloc] = Placement::Private;
