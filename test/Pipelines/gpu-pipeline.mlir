@@ -2,6 +2,7 @@
 // RUN: rlx-opt %s --rlx-gpu-pipeline | FileCheck %s
 // RUN: rlx-opt %s --rlx-gpu-pipeline | FileCheck %s --check-prefix=BIN
 // RUN: rlx-opt %s --rlx-gpu-pipeline="chip=sm_90 block-size=128" | FileCheck %s --check-prefix=SM90
+// RUN: rlx-opt %s --rlx-gpu-pipeline="max-blocks=8" | FileCheck %s --check-prefix=GRID
 // RUN: rlx-opt %s --rlx-fuse --rlx-to-linalg --canonicalize --linalg-fuse-elementwise-ops --cse --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --buffer-results-to-out-params="hoist-static-allocs modify-public-functions" --canonicalize --rlx-map-to-gpu --canonicalize | FileCheck %s --check-prefix=KERNELS
 
 // The stages up to the kernels (the GPU pipeline's first half): the
@@ -58,6 +59,14 @@
 // CHECK:       llvm.mlir.global external constant @rlx_manifest
 // CHECK:       llvm.func @rlx_invoke_chain(
 // CHECK:       llvm.func @rlx_invoke_softmax(
+
+// The elementwise grid is bounded by max-blocks; its constants are
+// immediates of the kernel, not arguments.
+// GRID-LABEL:  llvm.func @chain(
+// GRID-DAG:      %[[ONE:.*]] = llvm.mlir.constant(1 : index) : i64
+// GRID-DAG:      %[[BLOCKS:.*]] = llvm.mlir.constant(8 : index) : i64
+// GRID-DAG:      %[[THREADS:.*]] = llvm.mlir.constant(256 : index) : i64
+// GRID:          gpu.launch_func @chain_kernel::@chain_kernel blocks in (%[[BLOCKS]], %[[ONE]], %[[ONE]]) threads in (%[[THREADS]], %[[ONE]], %[[ONE]]) : i64 args(%{{[^:]*}} : !llvm.ptr,
 
 // SM90:        gpu.binary @chain_kernel [#gpu.object<#nvvm.target<chip = "sm_90", {{.*}}.target sm_90{{.*}}.maxntid 128, 1, 1
 
