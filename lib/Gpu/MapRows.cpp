@@ -278,7 +278,11 @@ LogicalResult RowKernel::analyze(int64_t blockSize,
     return failure();
   threads = std::min<int64_t>(blockSize, llvm::alignTo(widest, kWarpSize));
 
+  // Upstream's lowering gives each gpu.all_reduce a 32-element shared
+  // buffer of its (32-bit) type.
   int64_t sharedBytes = 0;
+  for (auto &[op, blockReductions] : reductions)
+    sharedBytes += blockReductions.size() * kWarpSize * 4;
   for (memref::AllocOp alloc : allocs) {
     if (isPrivate(alloc))
       continue;

@@ -1,5 +1,6 @@
 // RUN: rlx-opt %s --rlx-map-to-gpu --canonicalize --split-input-file | FileCheck %s
-// RUN: rlx-opt %s --rlx-map-to-gpu="shared-memory-bytes=1024" --canonicalize --split-input-file | FileCheck %s --check-prefix=SCRATCH
+// RUN: rlx-opt %s --rlx-map-to-gpu="shared-memory-bytes=2303" --canonicalize --split-input-file | FileCheck %s --check-prefix=SCRATCH
+// RUN: rlx-opt %s --rlx-map-to-gpu="shared-memory-bytes=2304" --canonicalize --split-input-file | FileCheck %s --check-prefix=FITS
 
 // Softmax rows as bufferization leaves them: one block per row (32 blocks
 // of 256 threads), the 512-element row buffer in shared memory, the
@@ -42,8 +43,11 @@
 // CHECK-NOT:     memref.alloc
 // CHECK:         return
 
-// With 1 KiB of shared memory the 2 KiB row buffer is a slice of a global
-// scratch buffer, one row per block.
+// Shared memory holds the 2 KiB row buffer and the 128-byte buffers of the
+// two block reductions: with one byte less, the row buffer is a slice of a
+// global scratch buffer, one row per block.
+// FITS-LABEL: func.func @softmax
+// FITS:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<1x512xf32, #gpu.address_space<workgroup>>)
 // SCRATCH-LABEL: func.func @softmax
 // SCRATCH:         %[[SCRATCH:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<32x1x512xf32>
 // SCRATCH:         gpu.launch blocks(%[[ROW:[^,]*]], %{{.*}}, %{{.*}}) in
