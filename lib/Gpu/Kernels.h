@@ -32,6 +32,32 @@ LogicalResult mapElementwiseToGridStride(linalg::LinalgOp op,
                                          bool vectorize,
                                          RewriterBase &rewriter);
 
+/// Replaces reduction `op` with a kernel running one block per output
+/// element when the reduced iterations are contiguous and at least a warp;
+/// fails without changing anything otherwise.
+LogicalResult mapReductionToBlocks(linalg::LinalgOp op, int64_t blockSize,
+                                   RewriterBase &rewriter);
+
+/// One accumulator of a reduction and how a block combines it.
+struct BlockReduction {
+  /// The gpu.all_reduce operation of the combiner.
+  gpu::AllReduceOperation operation;
+  /// The op of the payload folding an element into the accumulator.
+  Operation *combiner;
+  /// The combiner's neutral element, every thread's partial result at first.
+  TypedAttr neutral;
+};
+
+/// How a block reduces each init of `op`: fails unless every init is folded
+/// by one 32-bit combiner that gpu.all_reduce has an operation for.
+FailureOr<SmallVector<BlockReduction>> matchBlockReductions(linalg::LinalgOp op);
+
+/// `accumulator` and the block's `total` folded by `reduction`'s combiner,
+/// whose accumulator operand is `outArg`.
+Value foldBlockTotal(OpBuilder &b, const BlockReduction &reduction,
+                     BlockArgument outArg, Value accumulator, Value total,
+                     const IRMapping &captured);
+
 /// The loop ranges of `op` when they are all static.
 std::optional<SmallVector<int64_t>> getStaticLoopRanges(linalg::LinalgOp op);
 
@@ -47,6 +73,12 @@ SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
 /// The indices `map` gives at iteration `ivs`.
 SmallVector<Value> applyIndexingMap(OpBuilder &b, Location loc, AffineMap map,
                                     ValueRange ivs);
+
+/// Clones into a kernel, at `b`, the host computation of the values the
+/// payload of host op `op` uses from outside it: loads (of a reduction's
+/// result, say), which only the device may run, and the pure ops between
+/// them. Returns the mapping to the clones.
+IRMapping sinkCapturedValues(OpBuilder &b, linalg::LinalgOp op);
 
 /// Runs the payload of `op` at iteration `ivs` and returns the values it
 /// yields. `operands` are the kernel's values of `op`'s operands; the block

@@ -134,7 +134,8 @@ static VectorPlan planVectors(linalg::LinalgOp op, ArrayRef<int64_t> ranges) {
 /// (`flatOperands` and position `linear` for a flat plan).
 static void emitVectorIteration(OpBuilder &b, Location loc, linalg::LinalgOp op,
                                 int64_t width, ValueRange ivs, Value linear,
-                                ArrayRef<Value> flatOperands) {
+                                ArrayRef<Value> flatOperands,
+                                const IRMapping &captured) {
   unsigned innermost = op.getNumLoops() - 1;
   auto getVectorType = [&](Type element) {
     return VectorType::get({width}, element);
@@ -153,7 +154,7 @@ static void emitVectorIteration(OpBuilder &b, Location loc, linalg::LinalgOp op,
     return llvm::MaybeAlign(width * *getElementBytes(type));
   };
 
-  IRMapping mapping;
+  IRMapping mapping = captured;
   for (OpOperand &operand : op->getOpOperands()) {
     BlockArgument arg = op.getMatchingBlockArgument(&operand);
     if (arg.use_empty())
@@ -249,6 +250,7 @@ LogicalResult rlx::mapElementwiseToGridStride(linalg::LinalgOp op,
                             createIndex(b, threads)),
       launch.getThreadIds().x);
   Value gridSize = createIndex(b, blocks * threads);
+  IRMapping captured = sinkCapturedValues(b, op);
 
   SmallVector<Value> operands(op->getOperands());
   SmallVector<Value> flatOperands;
@@ -270,7 +272,8 @@ LogicalResult rlx::mapElementwiseToGridStride(linalg::LinalgOp op,
                                  Value linear) {
     SmallVector<Value> ivs = delinearize(nested, nestedLoc, linear, *ranges);
     storeResults(nested, nestedLoc, op, ivs, operands,
-                 emitPayload(nested, nestedLoc, op, ivs, operands));
+                 emitPayload(nested, nestedLoc, op, ivs, operands, {},
+                             &captured));
   };
   scf::ForOp::create(
       b, loc, first, createIndex(b, iterations), gridSize, ValueRange(),
@@ -284,7 +287,7 @@ LogicalResult rlx::mapElementwiseToGridStride(linalg::LinalgOp op,
               plan.flat ? SmallVector<Value>()
                         : delinearize(nested, nestedLoc, linear, *ranges);
           emitVectorIteration(nested, nestedLoc, op, plan.width, ivs, linear,
-                              flatOperands);
+                              flatOperands, captured);
         }
         scf::YieldOp::create(nested, nestedLoc);
       });

@@ -23,7 +23,6 @@
 //===----------------------------------------------------------------------===//
 #include "Kernels.h"
 
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -31,31 +30,9 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
-
-/// The gpu.all_reduce operation computing what `combiner` folds, if any.
-static std::optional<gpu::AllReduceOperation>
-getAllReduceOperation(Operation *combiner) {
-  using Kind = gpu::AllReduceOperation;
-  return llvm::TypeSwitch<Operation *, std::optional<Kind>>(combiner)
-      .Case<arith::AddFOp, arith::AddIOp>([](auto) { return Kind::ADD; })
-      .Case<arith::MulFOp, arith::MulIOp>([](auto) { return Kind::MUL; })
-      .Case([](arith::MaximumFOp) { return Kind::MAXIMUMF; })
-      .Case([](arith::MinimumFOp) { return Kind::MINIMUMF; })
-      .Case([](arith::MaxNumFOp) { return Kind::MAXNUMF; })
-      .Case([](arith::MinNumFOp) { return Kind::MINNUMF; })
-      .Case([](arith::MaxSIOp) { return Kind::MAXSI; })
-      .Case([](arith::MinSIOp) { return Kind::MINSI; })
-      .Case([](arith::MaxUIOp) { return Kind::MAXUI; })
-      .Case([](arith::MinUIOp) { return Kind::MINUI; })
-      .Case([](arith::AndIOp) { return Kind::AND; })
-      .Case([](arith::OrIOp) { return Kind::OR; })
-      .Case([](arith::XOrIOp) { return Kind::XOR; })
-      .Default([](Operation *) { return std::nullopt; });
-}
 
 /// The allocation or argument that view `memref` looks into.
 static Value getRoot(Value memref) {
@@ -74,13 +51,6 @@ static int64_t getProduct(ArrayRef<int64_t> sizes) {
 namespace {
 /// Where a row kernel keeps a buffer the row allocates.
 enum class Placement { Private, Shared, Scratch };
-
-/// One accumulator of a reduction and how the block combines it.
-struct BlockReduction {
-  gpu::AllReduceOperation operation;
-  Operation *combiner;
-  TypedAttr neutral;
-};
 
 /// A memory access of the row's ops, to decide where barriers go. `map` is
 /// the indexing map of an access strided over `iterations`; null when every
@@ -154,28 +124,11 @@ LogicalResult RowKernel::analyzeReduction(linalg::LinalgOp op,
        llvm::zip(ranges, op.getIteratorTypesArray()))
     if (iterator == utils::IteratorType::parallel && range != 1)
       return failure();
-  SmallVector<BlockArgument> outArgs(op.getRegionOutputArgs());
-  Operation *yield = op.getBlock()->getTerminator();
-  SmallVector<BlockReduction> &blockReductions = reductions[op];
-  for (auto [i, outArg] : llvm::enumerate(outArgs)) {
-    SmallVector<Operation *> combiners;
-    if (!matchReduction(outArgs, i, combiners) || combiners.size() != 1)
-      return failure();
-    Operation *combiner = combiners.front();
-    if (yield->getOperand(i) != combiner->getResult(0) ||
-        llvm::count(combiner->getOperands(), outArg) != 1)
-      return failure();
-    // The upstream lowering shuffles 32-bit values.
-    Type type = combiner->getResult(0).getType();
-    if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() != 32)
-      return failure();
-    std::optional<gpu::AllReduceOperation> operation =
-        getAllReduceOperation(combiner);
-    std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
-    if (!operation || !neutral)
-      return failure();
-    blockReductions.push_back({*operation, combiner, *neutral});
-  }
+  FailureOr<SmallVector<BlockReduction>> blockReductions =
+      matchBlockReductions(op);
+  if (failed(blockReductions))
+    return failure();
+  reductions[op] = std::move(*blockReductions);
   return success();
 }
 
@@ -361,12 +314,9 @@ void RowKernel::emitReduction(OpBuilder &b, linalg::LinalgOp op,
         b, loc, partials.getResult(i),
         gpu::AllReduceOperationAttr::get(b.getContext(), reduction.operation),
         /*uniform=*/b.getUnitAttr());
-    // Fold the block's total into the accumulator as the combiner does.
-    BlockArgument outArg = op.getMatchingBlockArgument(&init);
-    IRMapping combine(mapping);
-    for (Value operand : reduction.combiner->getOperands())
-      combine.map(operand, operand == outArg ? accumulators[i] : total);
-    Value folded = b.clone(*reduction.combiner, combine)->getResult(0);
+    Value folded =
+        foldBlockTotal(b, reduction, op.getMatchingBlockArgument(&init),
+                       accumulators[i], total, mapping);
     memref::StoreOp::create(
         b, loc, folded, operands[init.getOperandNumber()],
         applyIndexingMap(b, loc, op.getMatchingIndexingMap(&init), zeros));

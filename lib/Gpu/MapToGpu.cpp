@@ -190,6 +190,23 @@ static LogicalResult lowerToLoops(linalg::LinalgOp op, bool parallel,
   rewriter.setInsertionPoint(op);
   if (!parallel)
     return linalg::linalgOpToLoops(rewriter, op);
+  // Parallel loops first, so that they spread over threads.
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+    SmallVector<utils::IteratorType> iterators =
+        generic.getIteratorTypesArray();
+    SmallVector<unsigned> parallelFirst;
+    for (auto kind :
+         {utils::IteratorType::parallel, utils::IteratorType::reduction})
+      for (auto [d, iterator] : llvm::enumerate(iterators))
+        if (iterator == kind)
+          parallelFirst.push_back(d);
+    if (!llvm::is_sorted(parallelFirst)) {
+      FailureOr<linalg::GenericOp> interchanged =
+          linalg::interchangeGenericOp(rewriter, generic, parallelFirst);
+      if (succeeded(interchanged))
+        op = *interchanged;
+    }
+  }
   if (op.getNumLoops() == 0 ||
       op.getIteratorTypesArray().front() != utils::IteratorType::parallel) {
     // No parallel iterations to spread: one thread runs the whole op.
@@ -291,7 +308,8 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
     }
     for (linalg::LinalgOp op : hostOps) {
       if (succeeded(rlx::mapElementwiseToGridStride(op, blockSize, maxBlocks,
-                                                    vectorize, rewriter)))
+                                                    vectorize, rewriter)) ||
+          succeeded(rlx::mapReductionToBlocks(op, blockSize, rewriter)))
         continue;
       if (failed(lowerToLoops(op, /*parallel=*/true, rewriter))) {
         op.emitError("cannot lower to loops for the GPU");
@@ -299,6 +317,13 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
       }
       rewriter.eraseOp(op);
     }
+
+    // Host values the kernels now compute themselves (loads of results of
+    // earlier kernels) are dead.
+    for (Operation &op :
+         llvm::make_early_inc_range(llvm::reverse(func.getBody().front())))
+      if (isOpTriviallyDead(&op))
+        rewriter.eraseOp(&op);
 
     SmallVector<scf::ParallelOp> kernels;
     func.walk([&](scf::ParallelOp loop) {

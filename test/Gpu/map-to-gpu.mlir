@@ -48,12 +48,21 @@ func.func @elementwise(%x: memref<64x1000xf32>, %b: memref<1000xf32>, %o: memref
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #red = affine_map<(d0, d1) -> (d0)>
-// A row reduction: one thread per row (64 rows, fewer than a block), the
-// reduced axis a loop in the thread.
+// A row reduction: one block per row (64 blocks of 256 threads), the
+// threads striding over the row into partial sums that gpu.all_reduce
+// combines; thread 0 adds the total to the output.
 // CHECK-LABEL: func.func @reduce_rows
-// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1, %{{.*}} = %c1)
-// CHECK-NEXT:      scf.for %[[K:.*]] = %c0 to %c300 step %c1 {
-// CHECK-NEXT:        memref.load %arg0[%[[TX]], %[[K]]]
+// CHECK:         gpu.launch blocks(%[[ROW:[^,]*]], {{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:[^,]*]], {{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-NEXT:      %[[PART:.*]] = scf.for %[[K:.*]] = %[[TX]] to %c300 step %c256 iter_args(%[[P:.*]] = %cst) -> (f32) {
+// CHECK-NEXT:        %[[X:.*]] = memref.load %arg0[%[[ROW]], %[[K]]]
+// CHECK-NEXT:        %[[S:.*]] = arith.addf %[[X]], %[[P]]
+// CHECK-NEXT:        scf.yield %[[S]]
+// CHECK:           %[[TOTAL:.*]] = gpu.all_reduce add %[[PART]] uniform
+// CHECK:           %[[FIRST:.*]] = arith.cmpi eq, %[[TX]], %c0
+// CHECK-NEXT:      scf.if %[[FIRST]] {
+// CHECK-NEXT:        %[[ACC:.*]] = memref.load %arg1[%[[ROW]]]
+// CHECK-NEXT:        %[[SUM:.*]] = arith.addf %[[TOTAL]], %[[ACC]]
+// CHECK-NEXT:        memref.store %[[SUM]], %arg1[%[[ROW]]]
 func.func @reduce_rows(%x: memref<64x300xf32>, %o: memref<64xf32>) {
   linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<64x300xf32>) outs(%o : memref<64xf32>) {
@@ -67,15 +76,69 @@ func.func @reduce_rows(%x: memref<64x300xf32>, %o: memref<64xf32>) {
 // -----
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+// Reducing the outer dimension: one thread per output, neighbouring
+// threads reading neighbouring elements; the reduced axis a loop in the
+// thread.
+// CHECK-LABEL: func.func @reduce_columns
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-NOT:       gpu.all_reduce
+// CHECK:           scf.for %[[K:.*]] = %c0 to %c300 step %c1 {
+// CHECK-NEXT:        memref.load %arg0[%[[K]], %[[TX]]]
+func.func @reduce_columns(%x: memref<300x64xf32>, %o: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<300x64xf32>) outs(%o : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
 #all = affine_map<(d0, d1) -> ()>
-// A full reduction: one single-thread kernel.
+// A full reduction: one block of 128 threads for the 128 elements.
 // CHECK-LABEL: func.func @reduce_all
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:[^,]*]], {{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-NEXT:      scf.for %[[K:.*]] = %[[TX]] to %c128 step %c128
+// CHECK-NEXT:        %[[IJ:.*]]:2 = affine.delinearize_index %[[K]] into (16, 8)
+// CHECK-NEXT:        memref.load %arg0[%[[IJ]]#0, %[[IJ]]#1]
+// CHECK:           gpu.all_reduce maximumf
+// A combiner gpu.all_reduce has no operation for (a difference) keeps one
+// thread per output.
+// CHECK-LABEL: func.func @reduce_difference
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-NOT:       gpu.all_reduce
+// CHECK:           scf.for %{{.*}} = %c0 to %c300 step %c1
+// CHECK:             arith.subf
+// A full reduction of fewer elements than a warp is one thread.
+// CHECK-LABEL: func.func @reduce_few
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1)
-// CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c16
-// CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c8
+// CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c4
+// CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c4
 func.func @reduce_all(%x: memref<16x8xf32>, %o: memref<f32>) {
   linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
       ins(%x : memref<16x8xf32>) outs(%o : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.maximumf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @reduce_difference(%x: memref<64x300xf32>, %o: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x300xf32>) outs(%o : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.subf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @reduce_few(%x: memref<4x4xf32>, %o: memref<f32>) {
+  linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%x : memref<4x4xf32>) outs(%o : memref<f32>) {
   ^bb0(%a: f32, %acc: f32):
     %s = arith.maximumf %a, %acc : f32
     linalg.yield %s : f32

@@ -42,11 +42,16 @@ def RlxMapToGpu : Pass<"rlx-map-to-gpu", "::mlir::func::FuncOp"> {
       an op whose operands are all contiguous and whose size is not such a
       multiple runs as one dimension, with a scalar loop for the remainder.
       Kernel arguments are assumed 16-byte aligned, as CUDA allocations are.
-    - Every other top-level linalg op becomes one kernel: its leading
-      parallel loops, collapsed into one, are tiled by `block-size`; tiles
-      map to blocks (`x`), positions within a tile to threads (`x`), and the
-      op's remaining loops run sequentially in the thread. An op without
-      leading parallel loops (a full reduction) is one single-thread kernel.
+    - Reductions whose innermost loop is reduced, over at least a warp's
+      worth of elements and with a combiner `gpu.all_reduce` expresses, run
+      one block per output element: the threads stride over the reduced
+      iterations, `gpu.all_reduce` combines their partial results and
+      thread 0 folds the total into the output.
+    - Every other top-level linalg op becomes one kernel: its parallel
+      loops (interchanged to the front), collapsed into one, are tiled by
+      `block-size`; tiles map to blocks (`x`), positions within a tile to
+      threads (`x`), and the op's remaining loops run sequentially in the
+      thread. An op without parallel loops is one single-thread kernel.
     - Buffers the function allocates become `gpu.alloc` (freed before it
       returns), constants are copied to device buffers with `gpu.memcpy`,
       and `memref.copy` runs as a `linalg.copy` kernel.
