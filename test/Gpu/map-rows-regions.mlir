@@ -94,3 +94,22 @@ func.func @softmax_short(%x: tensor<1000x1xf32>) -> tensor<1000x1xf32> {
   %0 = rlx.softmax %x axis = 1 : tensor<1000x1xf32>
   return %0 : tensor<1000x1xf32>
 }
+
+// A single row has no row loop: its reductions are one-block kernels, and
+// the kernels after them load the per-row values themselves (no host access
+// to device memory).
+// CHECK-LABEL: func.func @softmax_single_row
+// CHECK:         %[[ACC:.*]], %{{.*}} = gpu.alloc async
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, {{.*}}) threads({{.*}}) in (%{{.*}} = %c256,
+// CHECK:           gpu.all_reduce maximumf
+// CHECK:         gpu.launch
+// CHECK-NEXT:      %[[MAX:.*]] = memref.load %[[ACC]][]
+// CHECK:           scf.for
+// CHECK:             vector.broadcast %[[MAX]]
+// CHECK:             math.exp %{{.*}} : vector<4xf32>
+// CHECK:           gpu.all_reduce add
+// CHECK:         return
+func.func @softmax_single_row(%x: tensor<512xf32>) -> tensor<512xf32> {
+  %0 = rlx.softmax %x axis = 0 : tensor<512xf32>
+  return %0 : tensor<512xf32>
+}
