@@ -155,9 +155,10 @@ rlx::matchBlockReductions(linalg::LinalgOp op) {
     if (yield->getOperand(i) != combiner->getResult(0) ||
         llvm::count(combiner->getOperands(), outArg) != 1)
       return failure();
-    // The upstream lowering shuffles 32-bit values.
+    // The upstream lowering shuffles 32-bit values, 64-bit ones as two.
     Type type = combiner->getResult(0).getType();
-    if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() != 32)
+    if (!type.isIntOrFloat() || (type.getIntOrFloatBitWidth() != 32 &&
+                                 type.getIntOrFloatBitWidth() != 64))
       return failure();
     std::optional<gpu::AllReduceOperation> operation =
         getAllReduceOperation(combiner);

@@ -49,7 +49,7 @@ struct BlockReduction {
 };
 
 /// How a block reduces each init of `op`: fails unless every init is folded
-/// by one 32-bit combiner that gpu.all_reduce has an operation for.
+/// by one 32- or 64-bit combiner that gpu.all_reduce has an operation for.
 FailureOr<SmallVector<BlockReduction>> matchBlockReductions(linalg::LinalgOp op);
 
 /// `accumulator` and the block's `total` folded by `reduction`'s combiner,

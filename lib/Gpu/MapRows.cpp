@@ -232,10 +232,14 @@ LogicalResult RowKernel::analyze(int64_t blockSize,
   threads = std::min<int64_t>(blockSize, llvm::alignTo(widest, kWarpSize));
 
   // Upstream's lowering gives each gpu.all_reduce a 32-element shared
-  // buffer of its (32-bit) type.
+  // buffer of its type.
   int64_t sharedBytes = 0;
   for (auto &[op, blockReductions] : reductions)
-    sharedBytes += blockReductions.size() * kWarpSize * 4;
+    for (const BlockReduction &reduction : blockReductions)
+      sharedBytes +=
+          kWarpSize *
+          reduction.combiner->getResult(0).getType().getIntOrFloatBitWidth() /
+          8;
   for (memref::AllocOp alloc : allocs) {
     if (isPrivate(alloc))
       continue;

@@ -201,6 +201,10 @@ func.func @maxnum_rows(%x: memref<100000x3000xf32>, %n: memref<100000x3000xi32>,
 // CHECK:           scf.for %{{.*}} = %c0 to %c512 step %c1
 // CHECK:             arith.addf
 // CHECK:             arith.mulf
+// A 16-bit accumulator (upstream shuffles 32 or 64 bits) falls back too.
+// CHECK-LABEL: func.func @half_accumulator
+// CHECK-NOT:       gpu.all_reduce
+// CHECK:           scf.for %{{.*}} = %c0 to %c512 step %c1
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #acc = affine_map<(d0, d1) -> (d0)>
 func.func @subtract_rows(%x: memref<64x512xf32>, %o: memref<64xf32>) {
@@ -239,6 +243,25 @@ func.func @two_op_combiner(%x: memref<64x512xf32>, %o: memref<64xf32>) {
     }
     %v = memref.load %acc[%c0] : memref<1xf32>
     memref.store %v, %o[%r] : memref<64xf32>
+  }
+  return
+}
+
+func.func @half_accumulator(%x: memref<64x512xf16>, %o: memref<64xf16>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f16
+  scf.forall (%r) in (64) {
+    %in = memref.subview %x[%r, 0] [1, 512] [1, 1] : memref<64x512xf16> to memref<1x512xf16, strided<[512, 1], offset: ?>>
+    %acc = memref.alloc() : memref<1xf16>
+    linalg.fill ins(%zero : f16) outs(%acc : memref<1xf16>)
+    linalg.generic {indexing_maps = [#id, #acc], iterator_types = ["parallel", "reduction"]}
+        ins(%in : memref<1x512xf16, strided<[512, 1], offset: ?>>) outs(%acc : memref<1xf16>) {
+    ^bb0(%a: f16, %s: f16):
+      %0 = arith.addf %s, %a : f16
+      linalg.yield %0 : f16
+    }
+    %v = memref.load %acc[%c0] : memref<1xf16>
+    memref.store %v, %o[%r] : memref<64xf16>
   }
   return
 }
