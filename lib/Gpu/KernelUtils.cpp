@@ -1,4 +1,4 @@
-//===- KernelUtils.cpp - A linalg op's payload at one iteration -----------===//
+//===- KernelUtils.cpp - Helpers of the kernels of rlx-map-to-gpu ---------===//
 #include "Kernels.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -73,8 +73,7 @@ IRMapping rlx::sinkCapturedValues(OpBuilder &b, linalg::LinalgOp op) {
 
 SmallVector<Value> rlx::emitPayload(OpBuilder &b, Location loc,
                                     linalg::LinalgOp op, ValueRange ivs,
-                                    ValueRange operands,
-                                    ValueRange initValues,
+                                    ValueRange operands, ValueRange initValues,
                                     const IRMapping *captured) {
   IRMapping mapping;
   if (captured)
@@ -84,8 +83,8 @@ SmallVector<Value> rlx::emitPayload(OpBuilder &b, Location loc,
     if (arg.use_empty())
       continue;
     if (op.isDpsInit(&operand) && !initValues.empty()) {
-      mapping.map(arg, initValues[operand.getOperandNumber() -
-                                   op.getNumDpsInputs()]);
+      mapping.map(
+          arg, initValues[operand.getOperandNumber() - op.getNumDpsInputs()]);
       continue;
     }
     Value source = operands[operand.getOperandNumber()];
@@ -93,11 +92,11 @@ SmallVector<Value> rlx::emitPayload(OpBuilder &b, Location loc,
       mapping.map(arg, source);
       continue;
     }
-    mapping.map(arg, memref::LoadOp::create(
-                         b, loc, source,
-                         applyIndexingMap(b, loc,
-                                          op.getMatchingIndexingMap(&operand),
-                                          ivs)));
+    mapping.map(
+        arg, memref::LoadOp::create(
+                 b, loc, source,
+                 applyIndexingMap(b, loc, op.getMatchingIndexingMap(&operand),
+                                  ivs)));
   }
   Block *body = op.getBlock();
   for (Operation &inner : body->without_terminator()) {
@@ -107,14 +106,13 @@ SmallVector<Value> rlx::emitPayload(OpBuilder &b, Location loc,
     }
     b.clone(inner, mapping);
   }
-  return llvm::to_vector(llvm::map_range(
-      body->getTerminator()->getOperands(),
-      [&](Value v) { return mapping.lookupOrDefault(v); }));
+  return llvm::to_vector(
+      llvm::map_range(body->getTerminator()->getOperands(),
+                      [&](Value v) { return mapping.lookupOrDefault(v); }));
 }
 
 void rlx::storeResults(OpBuilder &b, Location loc, linalg::LinalgOp op,
-                       ValueRange ivs, ValueRange operands,
-                       ValueRange values) {
+                       ValueRange ivs, ValueRange operands, ValueRange values) {
   for (auto [init, value] : llvm::zip(op.getDpsInitsMutable(), values))
     memref::StoreOp::create(
         b, loc, value, operands[init.getOperandNumber()],
@@ -171,8 +169,8 @@ rlx::matchBlockReductions(linalg::LinalgOp op) {
 }
 
 Value rlx::foldBlockTotal(OpBuilder &b, const BlockReduction &reduction,
-                          BlockArgument outArg, Value accumulator,
-                          Value total, const IRMapping &captured) {
+                          BlockArgument outArg, Value accumulator, Value total,
+                          const IRMapping &captured) {
   IRMapping combine(captured);
   for (Value operand : reduction.combiner->getOperands())
     combine.map(operand, operand == outArg ? accumulator : total);

@@ -27,9 +27,8 @@ LogicalResult mapRowLoopToBlocks(scf::ForallOp loop, int64_t blockSize,
 /// Replaces elementwise `op` with a grid-stride kernel of at most
 /// `maxBlocks` blocks, vectorized when `vectorize` and the operands allow;
 /// fails without changing anything when `op` is not elementwise.
-LogicalResult mapElementwiseToGridStride(linalg::LinalgOp op,
-                                         int64_t blockSize, int64_t maxBlocks,
-                                         bool vectorize,
+LogicalResult mapElementwiseToGridStride(linalg::LinalgOp op, int64_t blockSize,
+                                         int64_t maxBlocks, bool vectorize,
                                          RewriterBase &rewriter);
 
 /// Replaces reduction `op` with a kernel running one block per output
@@ -50,7 +49,8 @@ struct BlockReduction {
 
 /// How a block reduces each init of `op`: fails unless every init is folded
 /// by one 32- or 64-bit combiner that gpu.all_reduce has an operation for.
-FailureOr<SmallVector<BlockReduction>> matchBlockReductions(linalg::LinalgOp op);
+FailureOr<SmallVector<BlockReduction>>
+matchBlockReductions(linalg::LinalgOp op);
 
 /// `accumulator` and the block's `total` folded by `reduction`'s combiner,
 /// whose accumulator operand is `outArg`.

@@ -168,8 +168,8 @@ static void emitVectorIteration(OpBuilder &b, Location loc, linalg::LinalgOp op,
         op.getMatchingIndexingMap(&operand).getResults(),
         [&](AffineExpr e) { return e.isFunctionOfDim(innermost); });
     if (!varies) {
-      mapping.map(arg, memref::LoadOp::create(b, loc, memref,
-                                              getIndices(operand)));
+      mapping.map(arg,
+                  memref::LoadOp::create(b, loc, memref, getIndices(operand)));
       continue;
     }
     mapping.map(arg, vector::LoadOp::create(
@@ -184,16 +184,18 @@ static void emitVectorIteration(OpBuilder &b, Location loc, linalg::LinalgOp op,
   };
   Block *body = op.getBlock();
   for (Operation &inner : body->without_terminator()) {
-    SmallVector<Value> operands = llvm::to_vector(llvm::map_range(
-        inner.getOperands(),
-        [&](Value v) { return mapping.lookupOrDefault(v); }));
+    SmallVector<Value> operands =
+        llvm::to_vector(llvm::map_range(inner.getOperands(), [&](Value v) {
+          return mapping.lookupOrDefault(v);
+        }));
     if (llvm::none_of(operands,
                       [](Value v) { return isa<VectorType>(v.getType()); })) {
       b.clone(inner, mapping);
       continue;
     }
-    SmallVector<Type> resultTypes = llvm::to_vector(llvm::map_range(
-        inner.getResultTypes(), [&](Type t) -> Type { return getVectorType(t); }));
+    SmallVector<Type> resultTypes = llvm::to_vector(
+        llvm::map_range(inner.getResultTypes(),
+                        [&](Type t) -> Type { return getVectorType(t); }));
     OperationState state(loc, inner.getName(),
                          llvm::map_to_vector(operands, asVector), resultTypes,
                          inner.getAttrs());
@@ -237,9 +239,9 @@ LogicalResult rlx::mapElementwiseToGridStride(linalg::LinalgOp op,
     return arith::ConstantIndexOp::create(b, loc, value);
   };
   Value one = createIndex(rewriter, 1);
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, createIndex(rewriter, blocks), one, one,
-      createIndex(rewriter, threads), one, one);
+  auto launch =
+      gpu::LaunchOp::create(rewriter, loc, createIndex(rewriter, blocks), one,
+                            one, createIndex(rewriter, threads), one, one);
   Block *body = &launch.getBody().front();
   OpBuilder b = OpBuilder::atBlockEnd(body);
   gpu::TerminatorOp::create(b, loc);
@@ -271,9 +273,9 @@ LogicalResult rlx::mapElementwiseToGridStride(linalg::LinalgOp op,
   auto emitScalarIteration = [&](OpBuilder &nested, Location nestedLoc,
                                  Value linear) {
     SmallVector<Value> ivs = delinearize(nested, nestedLoc, linear, *ranges);
-    storeResults(nested, nestedLoc, op, ivs, operands,
-                 emitPayload(nested, nestedLoc, op, ivs, operands, {},
-                             &captured));
+    storeResults(
+        nested, nestedLoc, op, ivs, operands,
+        emitPayload(nested, nestedLoc, op, ivs, operands, {}, &captured));
   };
   scf::ForOp::create(
       b, loc, first, createIndex(b, iterations), gridSize, ValueRange(),
@@ -281,8 +283,8 @@ LogicalResult rlx::mapElementwiseToGridStride(linalg::LinalgOp op,
         if (plan.width == 1) {
           emitScalarIteration(nested, nestedLoc, iv);
         } else {
-          Value linear = arith::MulIOp::create(
-              nested, nestedLoc, iv, createIndex(nested, plan.width));
+          Value linear = arith::MulIOp::create(nested, nestedLoc, iv,
+                                               createIndex(nested, plan.width));
           SmallVector<Value> ivs =
               plan.flat ? SmallVector<Value>()
                         : delinearize(nested, nestedLoc, linear, *ranges);

@@ -16,8 +16,7 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-LogicalResult rlx::mapReductionToBlocks(linalg::LinalgOp op,
-                                        int64_t blockSize,
+LogicalResult rlx::mapReductionToBlocks(linalg::LinalgOp op, int64_t blockSize,
                                         RewriterBase &rewriter) {
   if (op.getNumReductionLoops() == 0 || !hasScalarPayload(op))
     return failure();
@@ -40,11 +39,11 @@ LogicalResult rlx::mapReductionToBlocks(linalg::LinalgOp op,
   if (reduced < kWarpSize || outputs <= 0 ||
       outputs > std::numeric_limits<int32_t>::max())
     return failure();
-  FailureOr<SmallVector<BlockReduction>> reductions =
-      matchBlockReductions(op);
+  FailureOr<SmallVector<BlockReduction>> reductions = matchBlockReductions(op);
   if (failed(reductions))
     return failure();
-  int64_t threads = std::min<int64_t>(blockSize, llvm::alignTo(reduced, kWarpSize));
+  int64_t threads =
+      std::min<int64_t>(blockSize, llvm::alignTo(reduced, kWarpSize));
 
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
@@ -52,9 +51,9 @@ LogicalResult rlx::mapReductionToBlocks(linalg::LinalgOp op,
     return arith::ConstantIndexOp::create(b, loc, value);
   };
   Value one = createIndex(rewriter, 1);
-  auto launch = gpu::LaunchOp::create(rewriter, loc,
-                                      createIndex(rewriter, outputs), one, one,
-                                      createIndex(rewriter, threads), one, one);
+  auto launch =
+      gpu::LaunchOp::create(rewriter, loc, createIndex(rewriter, outputs), one,
+                            one, createIndex(rewriter, threads), one, one);
   Block *body = &launch.getBody().front();
   OpBuilder b = OpBuilder::atBlockEnd(body);
   gpu::TerminatorOp::create(b, loc);
@@ -83,12 +82,12 @@ LogicalResult rlx::mapReductionToBlocks(linalg::LinalgOp op,
       b, loc, threadId, createIndex(b, reduced), createIndex(b, threads),
       neutrals,
       [&](OpBuilder &nested, Location nestedLoc, Value iv, ValueRange args) {
-        SmallVector<Value> ivs = getIvs(
-            nested, nestedLoc, delinearize(nested, nestedLoc, iv, reducedRanges));
+        SmallVector<Value> ivs =
+            getIvs(nested, nestedLoc,
+                   delinearize(nested, nestedLoc, iv, reducedRanges));
         scf::YieldOp::create(
             nested, nestedLoc,
-            emitPayload(nested, nestedLoc, op, ivs, operands, args,
-                        &captured));
+            emitPayload(nested, nestedLoc, op, ivs, operands, args, &captured));
       });
   SmallVector<Value> totals;
   for (auto [i, reduction] : llvm::enumerate(*reductions))
@@ -101,8 +100,7 @@ LogicalResult rlx::mapReductionToBlocks(linalg::LinalgOp op,
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                       threadId, createIndex(b, 0));
   scf::IfOp::create(b, loc, first, [&](OpBuilder &nested, Location nestedLoc) {
-    SmallVector<Value> zeros(reducedRanges.size(),
-                             createIndex(nested, 0));
+    SmallVector<Value> zeros(reducedRanges.size(), createIndex(nested, 0));
     SmallVector<Value> ivs = getIvs(nested, nestedLoc, zeros);
     for (auto [init, reduction, total] :
          llvm::zip(op.getDpsInitsMutable(), *reductions, totals)) {

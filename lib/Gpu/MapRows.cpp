@@ -83,8 +83,7 @@ public:
   void emit(RewriterBase &rewriter);
 
 private:
-  LogicalResult analyzeReduction(linalg::LinalgOp op,
-                                 ArrayRef<int64_t> ranges);
+  LogicalResult analyzeReduction(linalg::LinalgOp op, ArrayRef<int64_t> ranges);
   bool isPrivate(Value memref) const {
     auto it = placements.find(memref);
     return it != placements.end() && it->second == Placement::Private;
@@ -120,8 +119,7 @@ private:
 
 LogicalResult RowKernel::analyzeReduction(linalg::LinalgOp op,
                                           ArrayRef<int64_t> ranges) {
-  for (auto [range, iterator] :
-       llvm::zip(ranges, op.getIteratorTypesArray()))
+  for (auto [range, iterator] : llvm::zip(ranges, op.getIteratorTypesArray()))
     if (iterator == utils::IteratorType::parallel && range != 1)
       return failure();
   FailureOr<SmallVector<BlockReduction>> blockReductions =
@@ -141,8 +139,7 @@ bool RowKernel::isStrided(linalg::LinalgOp op) const {
                       [&](Value init) { return !isPrivate(init); });
 }
 
-LogicalResult RowKernel::analyze(int64_t blockSize,
-                                 int64_t sharedMemoryBytes) {
+LogicalResult RowKernel::analyze(int64_t blockSize, int64_t sharedMemoryBytes) {
   if (loop.getMapping() || loop.getNumResults() != 0 ||
       !loop.getTerminator().getYieldingOps().empty())
     return failure();
@@ -264,8 +261,7 @@ SmallVector<Access> RowKernel::getAccesses(linalg::LinalgOp op) const {
       continue;
     bool init = op.isDpsInit(&operand);
     bool read = !op.getMatchingBlockArgument(&operand).use_empty();
-    AffineMap map =
-        strided ? op.getMatchingIndexingMap(&operand) : AffineMap();
+    AffineMap map = strided ? op.getMatchingIndexingMap(&operand) : AffineMap();
     if (read)
       accesses.push_back({getRoot(memref), memref, map, iterations, false});
     if (init)
@@ -308,9 +304,9 @@ void RowKernel::emitReduction(OpBuilder &b, linalg::LinalgOp op,
       createIndex(b, loc, threads), neutrals,
       [&](OpBuilder &nested, Location nestedLoc, Value iv, ValueRange args) {
         SmallVector<Value> ivs = delinearize(nested, nestedLoc, iv, ranges);
-        scf::YieldOp::create(nested, nestedLoc,
-                             emitPayload(nested, nestedLoc, op, ivs, operands,
-                                         args, &mapping));
+        scf::YieldOp::create(
+            nested, nestedLoc,
+            emitPayload(nested, nestedLoc, op, ivs, operands, args, &mapping));
       });
   for (auto [i, init, reduction] :
        llvm::enumerate(op.getDpsInitsMutable(), blockReductions)) {
@@ -347,9 +343,9 @@ void RowKernel::emitLinalgOp(OpBuilder &b, linalg::LinalgOp op) {
       createIndex(b, loc, threads), ValueRange(),
       [&](OpBuilder &nested, Location nestedLoc, Value iv, ValueRange) {
         SmallVector<Value> ivs = delinearize(nested, nestedLoc, iv, ranges);
-        storeResults(nested, nestedLoc, op, ivs, operands,
-                     emitPayload(nested, nestedLoc, op, ivs, operands, {},
-                                 &mapping));
+        storeResults(
+            nested, nestedLoc, op, ivs, operands,
+            emitPayload(nested, nestedLoc, op, ivs, operands, {}, &mapping));
         scf::YieldOp::create(nested, nestedLoc);
       });
 }
@@ -414,8 +410,7 @@ void RowKernel::emit(RewriterBase &rewriter) {
       mapping.map(buffer, sharedBuffers[nextShared++]);
       break;
     case Placement::Scratch: {
-      SmallVector<OpFoldResult> offsets(type.getRank() + 1,
-                                        b.getIndexAttr(0));
+      SmallVector<OpFoldResult> offsets(type.getRank() + 1, b.getIndexAttr(0));
       offsets.front() = row;
       SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
       for (int64_t size : type.getShape())
@@ -452,9 +447,9 @@ void RowKernel::emit(RewriterBase &rewriter) {
       Value memref = store.getMemRef();
       synchronize(b, op.getLoc(),
                   {{getRoot(memref), memref, AffineMap(), 0, true}});
-      Value first = arith::CmpIOp::create(b, op.getLoc(),
-                                          arith::CmpIPredicate::eq, threadId,
-                                          createIndex(b, op.getLoc(), 0));
+      Value first =
+          arith::CmpIOp::create(b, op.getLoc(), arith::CmpIPredicate::eq,
+                                threadId, createIndex(b, op.getLoc(), 0));
       scf::IfOp::create(b, op.getLoc(), first,
                         [&](OpBuilder &nested, Location nestedLoc) {
                           nested.clone(op, mapping);
