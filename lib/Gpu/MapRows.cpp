@@ -90,6 +90,12 @@ private:
   }
   /// Whether the threads of the block share the iterations of `op`.
   bool isStrided(linalg::LinalgOp op) const;
+  /// Finds copies out of row buffers that the op writing the buffer's last
+  /// value can make itself, writing the copy's target directly.
+  void forwardCopies();
+  /// The memref `op` accesses through `operand`: for an op whose copy is
+  /// forwarded, the copy's target in place of the buffer.
+  Value getAccessed(linalg::LinalgOp op, OpOperand &operand) const;
 
   /// Emits a barrier when `accesses` conflict with the ones since the last
   /// barrier, and records them.
@@ -109,6 +115,10 @@ private:
   DenseMap<Operation *, SmallVector<int64_t>> loopRanges;
   DenseMap<Operation *, SmallVector<BlockReduction>> reductions;
   llvm::MapVector<Value, Placement> placements;
+  /// Ops writing the target of a forwarded copy, and the copies.
+  DenseMap<Operation *, Operation *> forwardedCopies;
+  /// Buffers only forwarded copies read: not allocated.
+  DenseSet<Value> elidedBuffers;
 
   // While emitting.
   IRMapping mapping;
@@ -228,6 +238,8 @@ LogicalResult RowKernel::analyze(int64_t blockSize, int64_t sharedMemoryBytes) {
     return failure();
   threads = std::min<int64_t>(blockSize, llvm::alignTo(widest, kWarpSize));
 
+  forwardCopies();
+
   // Upstream's lowering gives each gpu.all_reduce a 32-element shared
   // buffer of its type.
   int64_t sharedBytes = 0;
@@ -238,7 +250,7 @@ LogicalResult RowKernel::analyze(int64_t blockSize, int64_t sharedMemoryBytes) {
           reduction.combiner->getResult(0).getType().getIntOrFloatBitWidth() /
           8;
   for (memref::AllocOp alloc : allocs) {
-    if (isPrivate(alloc))
+    if (isPrivate(alloc) || elidedBuffers.contains(alloc))
       continue;
     MemRefType type = alloc.getType();
     int64_t bytes = type.getNumElements() *
@@ -251,12 +263,78 @@ LogicalResult RowKernel::analyze(int64_t blockSize, int64_t sharedMemoryBytes) {
   return success();
 }
 
+void RowKernel::forwardCopies() {
+  Block *body = loop.getBody();
+  auto isRowBuffer = [&](Value value) {
+    auto alloc = value.getDefiningOp<memref::AllocOp>();
+    return alloc && alloc->getBlock() == body;
+  };
+  for (auto copy : body->getOps<linalg::CopyOp>()) {
+    Value buffer = copy.getInputs().front();
+    Value target = copy.getOutputs().front();
+    if (!isRowBuffer(buffer) || isPrivate(buffer) || isRowBuffer(target))
+      continue;
+    // The copy is the buffer's last use; the use before it writes it.
+    Operation *writer = nullptr;
+    bool usedAfter = false;
+    for (Operation *user : buffer.getUsers()) {
+      if (user == copy)
+        continue;
+      if (copy->isBeforeInBlock(user))
+        usedAfter = true;
+      else if (!writer || writer->isBeforeInBlock(user))
+        writer = user;
+    }
+    auto writerOp = dyn_cast_or_null<linalg::LinalgOp>(writer);
+    if (usedAfter || !writerOp || reductions.contains(writerOp) ||
+        forwardedCopies.contains(writerOp) || writerOp.getNumDpsInits() != 1 ||
+        writerOp.getDpsInits().front() != buffer)
+      continue;
+    // Iteration i of the writer writes the element iteration i of the copy
+    // copies, and the writer does not read what it overwrites.
+    OpOperand &init = writerOp.getDpsInitsMutable()[0];
+    if (!writerOp.getMatchingBlockArgument(&init).use_empty() ||
+        writerOp.getMatchingIndexingMap(&init) !=
+            copy.getMatchingIndexingMap(copy.getDpsInputOperand(0)) ||
+        loopRanges.lookup(writerOp) != loopRanges.lookup(copy))
+      continue;
+    // Nothing between them touches memory, and the target can be computed
+    // where the writer runs.
+    bool quietBetween = true;
+    for (Operation *op = writer->getNextNode(); op != copy;
+         op = op->getNextNode())
+      quietBetween &= isMemoryEffectFree(op);
+    Operation *targetDef = target.getDefiningOp();
+    bool targetReady =
+        !targetDef || targetDef->getBlock() != body ||
+        (isMemoryEffectFree(targetDef) &&
+         llvm::all_of(targetDef->getOperands(), [&](Value operand) {
+           Operation *def = operand.getDefiningOp();
+           return !def || def->getBlock() != body;
+         }));
+    if (!quietBetween || !targetReady)
+      continue;
+    forwardedCopies[writerOp] = copy;
+    if (llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+          return user == copy || user == writer;
+        }))
+      elidedBuffers.insert(buffer);
+  }
+}
+
+Value RowKernel::getAccessed(linalg::LinalgOp op, OpOperand &operand) const {
+  auto it = forwardedCopies.find(op);
+  if (it != forwardedCopies.end() && op.isDpsInit(&operand))
+    return cast<linalg::CopyOp>(it->second).getOutputs().front();
+  return operand.get();
+}
+
 SmallVector<Access> RowKernel::getAccesses(linalg::LinalgOp op) const {
   bool strided = isStrided(op);
   int64_t iterations = getProduct(loopRanges.lookup(op));
   SmallVector<Access> accesses;
   for (OpOperand &operand : op->getOpOperands()) {
-    Value memref = operand.get();
+    Value memref = getAccessed(op, operand);
     if (!isa<MemRefType>(memref.getType()) || isPrivate(memref))
       continue;
     bool init = op.isDpsInit(&operand);
@@ -325,8 +403,15 @@ void RowKernel::emitReduction(OpBuilder &b, linalg::LinalgOp op,
 
 void RowKernel::emitLinalgOp(OpBuilder &b, linalg::LinalgOp op) {
   Location loc = op.getLoc();
-  SmallVector<Value> operands = llvm::to_vector(llvm::map_range(
-      op->getOperands(), [&](Value v) { return mapping.lookupOrDefault(v); }));
+  SmallVector<Value> operands;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value accessed = getAccessed(op, operand);
+    // A forwarded copy's target may be a view the row defines later.
+    if (Operation *def = accessed.getDefiningOp();
+        def && def->getBlock() == loop.getBody() && !mapping.contains(accessed))
+      b.clone(*def, mapping);
+    operands.push_back(mapping.lookupOrDefault(accessed));
+  }
   synchronize(b, loc, getAccesses(op));
   if (reductions.contains(op))
     return emitReduction(b, op, operands);
@@ -428,8 +513,16 @@ void RowKernel::emit(RewriterBase &rewriter) {
     }
   }
 
+  DenseSet<Operation *> forwarded;
+  for (auto &[writer, copy] : forwardedCopies)
+    forwarded.insert(copy);
   for (Operation &op : loop.getBody()->without_terminator()) {
-    if (isa<memref::AllocOp>(op))
+    // Allocations are placed, forwarded copies made by their writers, and
+    // views of their targets may already be there.
+    bool emitted = op.getNumResults() != 0 &&
+                   llvm::all_of(op.getResults(),
+                                [&](Value v) { return mapping.contains(v); });
+    if (isa<memref::AllocOp>(op) || forwarded.contains(&op) || emitted)
       continue;
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
       emitLinalgOp(b, linalgOp);

@@ -30,14 +30,14 @@
 // CHECK:             memref.load %[[BUF]]
 // CHECK:             arith.addf
 // CHECK:           gpu.all_reduce add
+// The division writes the row's output where bufferization had it write
+// the buffer and copy it out.
+// CHECK:           %[[OUT:.*]] = memref.subview %arg1[%[[ROW]], 0] [1, 512]
 // CHECK:           scf.for %[[K:.*]] = %[[TID]] to %c512 step %c256 {
 // CHECK:             memref.load %[[BUF]][%c0, %[[K]]]
 // CHECK:             arith.divf
-// CHECK:             memref.store %{{.*}}, %[[BUF]][%c0, %[[K]]]
-// CHECK:           %[[OUT:.*]] = memref.subview %arg1[%[[ROW]], 0] [1, 512]
-// CHECK:           scf.for %[[L:.*]] = %[[TID]] to %c512 step %c256 {
-// CHECK:             %[[Y:.*]] = memref.load %[[BUF]][%c0, %[[L]]]
-// CHECK:             memref.store %[[Y]], %[[OUT]][%c0, %[[L]]]
+// CHECK:             memref.store %{{.*}}, %[[OUT]][%c0, %[[K]]]
+// CHECK-NOT:       scf.for
 // CHECK-NOT:       gpu.barrier
 // CHECK:           gpu.terminator
 // CHECK-NOT:     memref.alloc
@@ -135,6 +135,36 @@ func.func @reverse(%x: memref<8x100xf32>, %o: memref<8x100xf32>) {
     ^bb0(%a: f32, %b: f32):
       linalg.yield %a : f32
     }
+  }
+  return
+}
+
+// -----
+
+// A buffer written in another order than the copy out reads it: the copy
+// stays (the writer cannot write the output in its place), after a
+// barrier.
+// CHECK-LABEL: func.func @reverse_copy
+// CHECK:         gpu.launch {{.*}} workgroup(%[[BUF:.*]] : memref<100xf32, #gpu.address_space<workgroup>>)
+// CHECK:           scf.for
+// CHECK:             memref.store %{{.*}}, %[[BUF]]
+// CHECK:           gpu.barrier
+// CHECK-NEXT:      scf.for
+// CHECK:             memref.load %[[BUF]]
+// CHECK:             memref.store
+#id1 = affine_map<(d0) -> (d0)>
+#rev = affine_map<(d0) -> (99 - d0)>
+func.func @reverse_copy(%x: memref<8x100xf32>, %o: memref<8x100xf32>) {
+  scf.forall (%r) in (8) {
+    %in = memref.subview %x[%r, 0] [1, 100] [1, 1] : memref<8x100xf32> to memref<100xf32, strided<[1], offset: ?>>
+    %buf = memref.alloc() : memref<100xf32>
+    linalg.generic {indexing_maps = [#id1, #rev], iterator_types = ["parallel"]}
+        ins(%in : memref<100xf32, strided<[1], offset: ?>>) outs(%buf : memref<100xf32>) {
+    ^bb0(%a: f32, %b: f32):
+      linalg.yield %a : f32
+    }
+    %out = memref.subview %o[%r, 0] [1, 100] [1, 1] : memref<8x100xf32> to memref<100xf32, strided<[1], offset: ?>>
+    memref.copy %buf, %out : memref<100xf32> to memref<100xf32, strided<[1], offset: ?>>
   }
   return
 }

@@ -30,7 +30,9 @@ def RlxMapToGpu : Pass<"rlx-map-to-gpu", "::mlir::func::FuncOp"> {
       buffers live in shared memory (workgroup attributions, at most
       `shared-memory-bytes` in all; the rest in a global scratch buffer with
       one slice per row), and `gpu.barrier` separates stages that exchange
-      elements through them. Rows shorter than a warp, and rows whose ops or
+      elements through them. A copy of a row buffer to the result is made
+      by the op computing the buffer's last value, which writes the result
+      directly, when the two iterate alike. Rows shorter than a warp, and rows whose ops or
       combiners this mapping does not handle (a combiner `gpu.all_reduce`
       cannot express), keep the mapping of one row per thread, the row's
       ops sequential and its buffers thread-local.
