@@ -1,12 +1,15 @@
 //===- MapToGpu.cpp - Bufferized linalg and row loops to gpu.launch -------===//
 //
-// Every top-level linalg op and every row loop becomes one kernel: an
+// Every top-level linalg op and every row loop becomes one kernel. Row loops
+// run one block per row (MapRows.cpp) and elementwise ops are grid-stride
+// loops (MapElementwise.cpp). What those do not handle falls back to an
 // scf.parallel over its parallel iterations, collapsed to one dimension,
 // tiled by the block size, tiles on blocks and tile positions on threads,
-// everything else sequential inside the thread. Upstream's
+// everything else sequential inside the thread; upstream's
 // parallel-loop-to-gpu patterns then build the gpu.launch ops.
 //
 //===----------------------------------------------------------------------===//
+#include "Kernels.h"
 #include "rlx/Gpu/Passes.h"
 
 #include "mlir/Conversion/SCFToGPU/SCFToGPU.h"
@@ -20,6 +23,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -216,12 +220,6 @@ static LogicalResult lowerToLoops(linalg::LinalgOp op, bool parallel,
   };
   if (!parallel)
     return replaceBy(linalg::linalgOpToLoops(rewriter, op));
-  if (op.getNumLoops() == 0 ||
-      op.getIteratorTypesArray().front() != utils::IteratorType::parallel) {
-    // No parallel iterations to spread: one thread runs the whole op.
-    moveIntoSingleThreadLoop(op, rewriter);
-    return replaceBy(linalg::linalgOpToLoops(rewriter, op));
-  }
   // Parallel iterators after a reduction would become a parallel loop
   // inside a sequential one, outside the kernel: move them to the front.
   SmallVector<unsigned> parallelFirst;
@@ -239,6 +237,12 @@ static LogicalResult lowerToLoops(linalg::LinalgOp op, bool parallel,
                                             parallelFirst)))
       return failure();
     op = *generic;
+  }
+  if (op.getNumLoops() == 0 ||
+      op.getIteratorTypesArray().front() != utils::IteratorType::parallel) {
+    // No parallel iterations to spread: one thread runs the whole op.
+    moveIntoSingleThreadLoop(op, rewriter);
+    return replaceBy(linalg::linalgOpToLoops(rewriter, op));
   }
   return replaceBy(linalg::linalgOpToParallelLoops(rewriter, op));
 }
@@ -392,6 +396,10 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
       func.emitError("block-size must be positive");
       return signalPassFailure();
     }
+    if (maxBlocks <= 0) {
+      func.emitError("max-blocks must be positive");
+      return signalPassFailure();
+    }
     IRRewriter rewriter(&getContext());
 
     // Host copies run as kernels like every other linalg op.
@@ -403,10 +411,22 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
                                                   copy.getTarget());
     }
     snapshotOverwrittenHostReads(func, rewriter);
+
+    // Row loops run one block per row where they can; their buffers are
+    // placed by the kernel.
+    SmallVector<scf::ForallOp> rowLoops;
+    func.walk([&](scf::ForallOp forall) {
+      if (isOnHost(forall))
+        rowLoops.push_back(forall);
+    });
+    for (scf::ForallOp forall : rowLoops)
+      (void)rlx::mapRowLoopToBlocks(forall, blockSize, sharedMemoryBytes,
+                                    rewriter);
+
     if (failed(placeBuffers(func, rewriter)))
       return signalPassFailure();
 
-    // Row loops: the row's ops run sequentially in the row's thread.
+    // Other row loops: the row's ops run sequentially in the row's thread.
     SmallVector<linalg::LinalgOp> rowOps, hostOps;
     func.walk([&](linalg::LinalgOp op) {
       (isOnHost(op) ? hostOps : rowOps).push_back(op);
@@ -425,6 +445,10 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
       }
     }
     for (linalg::LinalgOp op : hostOps) {
+      if (succeeded(rlx::mapElementwiseToGridStride(op, blockSize, maxBlocks,
+                                                    vectorize, rewriter)) ||
+          succeeded(rlx::mapReductionToBlocks(op, blockSize, rewriter)))
+        continue;
       if (failed(lowerToLoops(op, /*parallel=*/true, rewriter))) {
         op.emitError("cannot lower to loops for the GPU");
         return signalPassFailure();
@@ -440,6 +464,13 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
     });
     for (memref::StoreOp store : hostStores)
       moveIntoSingleThreadLoop(store, rewriter);
+
+    // Host values the kernels now compute themselves (loads of results of
+    // earlier kernels) are dead.
+    for (Operation &op :
+         llvm::make_early_inc_range(llvm::reverse(func.getBody().front())))
+      if (isOpTriviallyDead(&op))
+        rewriter.eraseOp(&op);
 
     SmallVector<scf::ParallelOp> kernels;
     func.walk([&](scf::ParallelOp loop) {

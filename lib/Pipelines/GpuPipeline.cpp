@@ -30,11 +30,14 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
 
   buildBufferizationPipeline(pm);
 
-  pm.addNestedPass<func::FuncOp>(createRlxMapToGpu({options.blockSize}));
+  pm.addNestedPass<func::FuncOp>(
+      createRlxMapToGpu({options.blockSize, options.maxBlocks}));
   pm.addPass(createCanonicalizerPass());
 
   // Upstream's gpu-lower-to-nvvm-pipeline, spelled out so that
   // gpu-module-to-binary gets the toolkit whose libdevice it links.
+  // Constants become immediates of the kernels, not kernel arguments.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertFuncToLLVMPass());

@@ -11,7 +11,7 @@
 // CHECK:         gpu.launch
 // CHECK:           %[[SUM:.*]] = memref.load %arg1[] : memref<f32>
 // CHECK:           %[[MEAN:.*]] = arith.divf %[[SUM]]
-// CHECK:           arith.subf %{{.*}}, %[[MEAN]] : f32
+// CHECK:           vector.broadcast %[[MEAN]] : f32 to vector<4xf32>
 // CHECK:         return
 func.func @sink_scalar_read(%x: memref<16xf32>, %sum: memref<f32>, %o: memref<16xf32>) {
   %n = arith.constant 16.0 : f32

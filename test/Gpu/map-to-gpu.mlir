@@ -1,31 +1,36 @@
 // RUN: rlx-opt %s --rlx-map-to-gpu --canonicalize --split-input-file --verify-diagnostics | FileCheck %s
 // RUN: rlx-opt %s --rlx-map-to-gpu="block-size=128" --canonicalize --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=B128
 // RUN: not rlx-opt %s --rlx-map-to-gpu="block-size=0" --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD-SIZE
+// RUN: not rlx-opt %s --rlx-map-to-gpu="max-blocks=0" --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD-BLOCKS
 
-// An elementwise op with a broadcast input: the 64x1000 iterations are
-// collapsed and tiled by 256 (128): 250 (500) blocks, a bounds check for the
-// last tile, the 2-d position recovered from the linear one.
+// An elementwise op with a broadcast input: a grid-stride loop over the
+// 64x1000 elements in vectors of 4, 16000 iterations on 63 (125) blocks of
+// 256 (128) threads, the 2-d position of each vector recovered from the
+// linear one.
 // CHECK-LABEL: func.func @elementwise
-// CHECK-DAG:     %[[N:.*]] = arith.constant 64000 : index
+// CHECK-DAG:     %[[N:.*]] = arith.constant 16000 : index
+// CHECK-DAG:     %[[STRIDE:.*]] = arith.constant 16128 : index
 // CHECK-DAG:     %[[THREADS:.*]] = arith.constant 256 : index
-// CHECK-DAG:     %[[BLOCKS:.*]] = arith.constant 250 : index
-// CHECK:         gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCKS]], %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[THREADS]], %{{.*}} = %c1, %{{.*}} = %c1)
-// CHECK:           %[[LIN:.*]] = arith.addi %[[TX]], %{{.*}} : index
-// CHECK:           arith.cmpi ult, %{{.*}}, %[[N]] : index
-// CHECK:           scf.if
-// CHECK:             %[[COL:.*]] = arith.remsi %[[LIN]], %c1000 : index
-// CHECK:             %[[ROW:.*]] = arith.divsi %[[LIN]], %c1000 : index
-// CHECK:             memref.load %arg0[%[[ROW]], %[[COL]]]
-// CHECK:             memref.load %arg1[%[[COL]]]
-// CHECK:             memref.store %{{.*}}, %arg2[%[[ROW]], %[[COL]]]
+// CHECK-DAG:     %[[BLOCKS:.*]] = arith.constant 63 : index
+// CHECK:         gpu.launch blocks(%[[BX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCKS]], %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[THREADS]], %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK:           %[[BASE:.*]] = arith.muli %[[BX]], %[[THREADS]] : index
+// CHECK:           %[[FIRST:.*]] = arith.addi %[[BASE]], %[[TX]] : index
+// CHECK:           scf.for %[[I:.*]] = %[[FIRST]] to %[[N]] step %[[STRIDE]] {
+// CHECK:             %[[LIN:.*]] = arith.muli %[[I]], %c4 : index
+// CHECK:             %[[POS:.*]]:2 = affine.delinearize_index %[[LIN]] into (64, 1000)
+// CHECK:             vector.load %arg0[%[[POS]]#0, %[[POS]]#1] {alignment = 16 : i64} : memref<64x1000xf32>, vector<4xf32>
+// CHECK:             vector.load %arg1[%[[POS]]#1] {alignment = 16 : i64} : memref<1000xf32>, vector<4xf32>
+// CHECK:             arith.addf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK:             vector.store %{{.*}}, %arg2[%[[POS]]#0, %[[POS]]#1] {alignment = 16 : i64}
 // CHECK:           gpu.terminator
 // CHECK-NEXT:    }
 // CHECK-NEXT:    return
 // B128-LABEL:  func.func @elementwise
 // B128-DAG:      %[[THREADS:.*]] = arith.constant 128 : index
-// B128-DAG:      %[[BLOCKS:.*]] = arith.constant 500 : index
+// B128-DAG:      %[[BLOCKS:.*]] = arith.constant 125 : index
 // B128:          gpu.launch blocks({{.*}}) in (%{{.*}} = %[[BLOCKS]], {{.*}}) threads({{.*}}) in (%{{.*}} = %[[THREADS]],
 // BAD-SIZE:    error: block-size must be positive
+// BAD-BLOCKS:  error: max-blocks must be positive
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
@@ -43,12 +48,21 @@ func.func @elementwise(%x: memref<64x1000xf32>, %b: memref<1000xf32>, %o: memref
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #red = affine_map<(d0, d1) -> (d0)>
-// A row reduction: one thread per row (64 rows, fewer than a block), the
-// reduced axis a loop in the thread.
+// A row reduction: one block per row (64 blocks of 256 threads), the
+// threads striding over the row into partial sums that gpu.all_reduce
+// combines; thread 0 adds the total to the output.
 // CHECK-LABEL: func.func @reduce_rows
-// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1, %{{.*}} = %c1)
-// CHECK-NEXT:      scf.for %[[K:.*]] = %c0 to %c300 step %c1 {
-// CHECK-NEXT:        memref.load %arg0[%[[TX]], %[[K]]]
+// CHECK:         gpu.launch blocks(%[[ROW:[^,]*]], {{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:[^,]*]], {{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-NEXT:      %[[PART:.*]] = scf.for %[[K:.*]] = %[[TX]] to %c300 step %c256 iter_args(%[[P:.*]] = %cst) -> (f32) {
+// CHECK-NEXT:        %[[X:.*]] = memref.load %arg0[%[[ROW]], %[[K]]]
+// CHECK-NEXT:        %[[S:.*]] = arith.addf %[[X]], %[[P]]
+// CHECK-NEXT:        scf.yield %[[S]]
+// CHECK:           %[[TOTAL:.*]] = gpu.all_reduce add %[[PART]] uniform
+// CHECK:           %[[FIRST:.*]] = arith.cmpi eq, %[[TX]], %c0
+// CHECK-NEXT:      scf.if %[[FIRST]] {
+// CHECK-NEXT:        %[[ACC:.*]] = memref.load %arg1[%[[ROW]]]
+// CHECK-NEXT:        %[[SUM:.*]] = arith.addf %[[TOTAL]], %[[ACC]]
+// CHECK-NEXT:        memref.store %[[SUM]], %arg1[%[[ROW]]]
 func.func @reduce_rows(%x: memref<64x300xf32>, %o: memref<64xf32>) {
   linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<64x300xf32>) outs(%o : memref<64xf32>) {
@@ -62,15 +76,69 @@ func.func @reduce_rows(%x: memref<64x300xf32>, %o: memref<64xf32>) {
 // -----
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+// Reducing the outer dimension: one thread per output, neighbouring
+// threads reading neighbouring elements; the reduced axis a loop in the
+// thread.
+// CHECK-LABEL: func.func @reduce_columns
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-NOT:       gpu.all_reduce
+// CHECK:           scf.for %[[K:.*]] = %c0 to %c300 step %c1 {
+// CHECK-NEXT:        memref.load %arg0[%[[K]], %[[TX]]]
+func.func @reduce_columns(%x: memref<300x64xf32>, %o: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<300x64xf32>) outs(%o : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
 #all = affine_map<(d0, d1) -> ()>
-// A full reduction: one single-thread kernel.
+// A full reduction: one block of 128 threads for the 128 elements.
 // CHECK-LABEL: func.func @reduce_all
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:[^,]*]], {{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-NEXT:      scf.for %[[K:.*]] = %[[TX]] to %c128 step %c128
+// CHECK-NEXT:        %[[IJ:.*]]:2 = affine.delinearize_index %[[K]] into (16, 8)
+// CHECK-NEXT:        memref.load %arg0[%[[IJ]]#0, %[[IJ]]#1]
+// CHECK:           gpu.all_reduce maximumf
+// A combiner gpu.all_reduce has no operation for (a difference) keeps one
+// thread per output.
+// CHECK-LABEL: func.func @reduce_difference
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-NOT:       gpu.all_reduce
+// CHECK:           scf.for %{{.*}} = %c0 to %c300 step %c1
+// CHECK:             arith.subf
+// A full reduction of fewer elements than a warp is one thread.
+// CHECK-LABEL: func.func @reduce_few
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1)
-// CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c16
-// CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c8
+// CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c4
+// CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c4
 func.func @reduce_all(%x: memref<16x8xf32>, %o: memref<f32>) {
   linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
       ins(%x : memref<16x8xf32>) outs(%o : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.maximumf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @reduce_difference(%x: memref<64x300xf32>, %o: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x300xf32>) outs(%o : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.subf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @reduce_few(%x: memref<4x4xf32>, %o: memref<f32>) {
+  linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%x : memref<4x4xf32>) outs(%o : memref<f32>) {
   ^bb0(%a: f32, %acc: f32):
     %s = arith.maximumf %a, %acc : f32
     linalg.yield %s : f32
@@ -89,11 +157,11 @@ memref.global "private" constant @cst : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.
 // CHECK:         gpu.memcpy async [%{{.*}}] %[[DCST]], %[[CST]]
 // CHECK:         %[[TMP:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<4xf32>
 // CHECK:         gpu.launch
-// CHECK:           memref.load %[[DCST]]
-// CHECK:           memref.store %{{.*}}, %[[TMP]]
+// CHECK:           vector.load %[[DCST]]
+// CHECK:           vector.store %{{.*}}, %[[TMP]]
 // CHECK:         gpu.launch
-// CHECK:           memref.load %[[TMP]]
-// CHECK:           memref.store %{{.*}}, %arg1
+// CHECK:           vector.load %[[TMP]]
+// CHECK:           vector.store %{{.*}}, %arg1
 // CHECK:         gpu.dealloc async [%{{.*}}] %[[TMP]]
 // CHECK:         gpu.dealloc async [%{{.*}}] %[[DCST]]
 // CHECK:         return
@@ -112,23 +180,23 @@ func.func @buffers(%x: memref<4xf32>, %o: memref<4xf32>) {
 
 // -----
 
-// A row loop: one row per thread, its buffer in the thread's local memory,
-// its ops sequential loops.
+// Rows shorter than a warp: one row per thread, its buffer in the thread's
+// local memory, its ops sequential loops.
 // CHECK-LABEL: func.func @rows
 // CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c1, %{{.*}} = %c1)
-// CHECK-NEXT:      %[[BUF:.*]] = memref.alloca() : memref<512xf32>
+// CHECK-NEXT:      %[[BUF:.*]] = memref.alloca() : memref<16xf32>
 // CHECK:           scf.for
 // CHECK:             memref.store %{{.*}}, %[[BUF]]
 // CHECK:           scf.for
 // CHECK:             memref.load %[[BUF]]
 // CHECK-NOT:     memref.alloc(
-func.func @rows(%x: memref<32x512xf32>, %o: memref<32x512xf32>) {
+func.func @rows(%x: memref<32x16xf32>, %o: memref<32x16xf32>) {
   scf.forall (%r) in (32) {
-    %buf = memref.alloc() : memref<512xf32>
-    %in = memref.subview %x[%r, 0] [1, 512] [1, 1] : memref<32x512xf32> to memref<512xf32, strided<[1], offset: ?>>
-    %out = memref.subview %o[%r, 0] [1, 512] [1, 1] : memref<32x512xf32> to memref<512xf32, strided<[1], offset: ?>>
-    linalg.copy ins(%in : memref<512xf32, strided<[1], offset: ?>>) outs(%buf : memref<512xf32>)
-    linalg.copy ins(%buf : memref<512xf32>) outs(%out : memref<512xf32, strided<[1], offset: ?>>)
+    %buf = memref.alloc() : memref<16xf32>
+    %in = memref.subview %x[%r, 0] [1, 16] [1, 1] : memref<32x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    %out = memref.subview %o[%r, 0] [1, 16] [1, 1] : memref<32x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    linalg.copy ins(%in : memref<16xf32, strided<[1], offset: ?>>) outs(%buf : memref<16xf32>)
+    linalg.copy ins(%buf : memref<16xf32>) outs(%out : memref<16xf32, strided<[1], offset: ?>>)
   }
   return
 }

@@ -90,6 +90,10 @@ cl::opt<std::string> cudaPath(
 cl::opt<int64_t> gpuBlockSize(
     "gpu-block-size", cl::desc("Threads per block for --target=cuda"),
     cl::init(256));
+cl::opt<int64_t> gpuMaxBlocks(
+    "gpu-max-blocks",
+    cl::desc("Most blocks of an elementwise kernel for --target=cuda"),
+    cl::init(1024));
 cl::opt<bool> noFuse("no-fuse",
                      cl::desc("Disable fusion (rlx regions, linalg "
                               "elementwise fusion, epilogue fusion)"),
@@ -178,6 +182,7 @@ int main(int argc, char **argv) {
     pipelineOptions.chip = chip;
     pipelineOptions.features = ptxFeatures;
     pipelineOptions.blockSize = gpuBlockSize;
+    pipelineOptions.maxBlocks = gpuMaxBlocks;
     pipelineOptions.cudaPath = cudaPath;
     pipelineOptions.formRegions = !noFuse;
     rlx::buildGpuPipeline(pm, pipelineOptions);

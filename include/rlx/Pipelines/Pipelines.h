@@ -63,6 +63,10 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "block-size",
       llvm::cl::desc("Threads per block: elements (or rows) per tile"),
       llvm::cl::init(256)};
+  PassOptions::Option<int64_t> maxBlocks{
+      *this, "max-blocks",
+      llvm::cl::desc("Most blocks of a grid-stride elementwise kernel"),
+      llvm::cl::init(1024)};
   PassOptions::Option<bool> formRegions{
       *this, "form-regions",
       llvm::cl::desc("Group rlx chains into rlx.region kernels"),

@@ -50,3 +50,39 @@ func.func @constant_scale(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = rlx.mul %x, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// Row regions on one block per row: rows not a multiple of the warp size,
+// rows longer than the block, a row too long for shared memory (its buffer
+// in global scratch), two reductions in one stage, f64 rows (64-bit
+// shuffles as two 32-bit ones).
+func.func @rms_norm(%x: tensor<64x768xf16>, %g: tensor<768xf16>) -> tensor<64x768xf16> {
+  %0 = rlx.rms_norm %x, %g axis = 1 eps = 1.0e-6 : (tensor<64x768xf16>, tensor<768xf16>) -> tensor<64x768xf16>
+  return %0 : tensor<64x768xf16>
+}
+
+func.func @cross_entropy(%x: tensor<64x1000xf32>, %l: tensor<64xi64>) -> tensor<64xf32> {
+  %0 = rlx.softmax_cross_entropy_with_labels %x, %l : (tensor<64x1000xf32>, tensor<64xi64>) -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}
+
+func.func @softmax_short_rows(%x: tensor<4x8x100xf32>) -> tensor<4x8x100xf32> {
+  %0 = rlx.softmax %x axis = 2 : tensor<4x8x100xf32>
+  return %0 : tensor<4x8x100xf32>
+}
+
+func.func @softmax_f64(%x: tensor<8x300xf64>) -> tensor<8x300xf64> {
+  %0 = rlx.softmax %x axis = 1 : tensor<8x300xf64>
+  return %0 : tensor<8x300xf64>
+}
+
+func.func @softmax_scratch(%x: tensor<2x20000xf32>) -> tensor<2x20000xf32> {
+  %0 = rlx.softmax %x axis = 1 : tensor<2x20000xf32>
+  return %0 : tensor<2x20000xf32>
+}
+
+// Elementwise: a size that is not a multiple of the vector width (a
+// scalar remainder loop).
+func.func @exp_remainder(%x: tensor<1030xf32>) -> tensor<1030xf32> {
+  %0 = rlx.exp %x : tensor<1030xf32>
+  return %0 : tensor<1030xf32>
+}
