@@ -4,18 +4,6 @@
 
 include "mlir/Pass/PassBase.td"
 
-def RlxCheckGpuSupport : Pass<"rlx-check-gpu-support"> {
-  let summary = "Reject rlx ops the GPU pipeline cannot compile yet";
-  let description = [{
-    Runs on rlx ops, before lowering. The GPU pipeline turns every linalg
-    op into a kernel; ops whose lowering iterates sequentially on the host
-    over tensor slices (`rlx.cumsum`, `rlx.cumprod`, `rlx.cummax`,
-    `rlx.topk`, `rlx.attention`, `rlx.attention_backward`) would read
-    device memory from the host, so each one is an error at its location
-    that names it, and compilation stops instead of producing wrong code.
-  }];
-}
-
 def RlxMapToGpu : Pass<"rlx-map-to-gpu", "::mlir::func::FuncOp"> {
   let summary = "Turn bufferized linalg and row loops into gpu.launch kernels";
   let description = [{

@@ -78,7 +78,7 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
 };
 
 /// rlx on tensors to kernels in PTX and host code in the LLVM dialect:
-/// rlx-check-gpu-support, rlx-export-abi, rlx-fuse, rlx-to-linalg,
+/// rlx-export-abi, rlx-fuse, rlx-to-linalg,
 /// elementwise fusion, bufferization with results as out-parameters,
 /// rlx-map-to-gpu, then the passes of upstream's gpu-lower-to-nvvm-pipeline
 /// with PTX (`isa`) as the embedded binary format and libdevice from

@@ -1,4 +1,4 @@
-// A scan, which the GPU path does not compile yet (rlx-compile-cuda.test).
+// A scan for the GPU path (rlx-compile-cuda.test): a host loop of kernels.
 func.func @scan(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
   %0 = rlx.cumsum %x axis = -1 : tensor<2x5xf32>
   return %0 : tensor<2x5xf32>
