@@ -68,9 +68,9 @@ func.func @no_rule(%x: tensor<3xf32>) -> tensor<f32> attributes {rlx.differentia
 
 // -----
 
-func.func @max_reduction(%x: tensor<3xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0>} {
+func.func @prod_reduction(%x: tensor<3xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0>} {
   // expected-error @+1 {{no gradient rule for this form of 'rlx.reduce'}}
-  %l = rlx.reduce max %x axes = [0] : tensor<3xf32> -> tensor<f32>
+  %l = rlx.reduce prod %x axes = [0] : tensor<3xf32> -> tensor<f32>
   return %l : tensor<f32>
 }
 
