@@ -2,6 +2,7 @@
 #include "rlx/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 #include "rlx/Transforms/GradientRules.h"
@@ -103,7 +104,14 @@ static LogicalResult differentiate(func::FuncOp func,
   Block &source = func.getBody().front();
   for (Operation &op : source.without_terminator())
     b.clone(op, forward);
-  Value loss = forward.lookup(source.getTerminator()->getOperand(0));
+  auto terminator = func::ReturnOp::create(
+      b, loc, forward.lookup(source.getTerminator()->getOperand(0)));
+  // Fused ops and regions have no rules of their own: the gradient is that
+  // of the primitive ops they stand for.
+  IRRewriter rewriter(b);
+  unfuse(rewriter, gradFunc);
+  Value loss = terminator.getOperand(0);
+  b.setInsertionPoint(terminator);
 
   // Floating-point values that depend on a differentiated argument (a
   // comparison's i1 or an index carries no gradient).
@@ -111,7 +119,7 @@ static LogicalResult differentiate(func::FuncOp func,
   for (int64_t index : argIndices)
     active.insert(body->getArgument(index));
   SmallVector<Operation *> ops;
-  for (Operation &op : *body) {
+  for (Operation &op : body->without_terminator()) {
     ops.push_back(&op);
     if (llvm::none_of(op.getOperands(),
                       [&](Value v) { return active.contains(v); }))
@@ -172,7 +180,7 @@ static LogicalResult differentiate(func::FuncOp func,
                                          cast<RankedTensorType>(arg.getType()),
                                          0.0));
   }
-  func::ReturnOp::create(b, loc, results);
+  terminator->setOperands(results);
   if (recompute)
     recomputeElementwise(ops);
   return success();
