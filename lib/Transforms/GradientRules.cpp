@@ -662,18 +662,18 @@ static Gradients gradientOf(TriluOp op, OpBuilder &b, Value g) {
                           op.getDiagonalAttr())};
 }
 
-/// gather_elements: a one-hot scatter-add along the axis. The gradient at
-/// every position of `indices` is placed at each of the axis' `n` positions
-/// its (wrapped, clamped) index selects, summed over the indices' axis, and
-/// the other dimensions, where `indices` may be shorter, padded with zeros.
-/// The intermediate has `n` times the gradient's elements.
-static Gradients gradientOf(GatherElementsOp op, OpBuilder &b, Value g) {
-  Location loc = op.getLoc();
-  RankedTensorType inputType = op.getInput().getType();
-  Value indices = op.getIndices();
+/// The gradient of `torch.gather(input, axis, indices)` (an input of type
+/// `inputType`) from the gradient `g` of its result: a one-hot scatter-add
+/// along the axis. The gradient at every position of `indices` is placed at
+/// each of the axis' `n` positions its (wrapped, clamped) index selects,
+/// summed over the indices' axis, and the other dimensions, where
+/// `indices` may be shorter, padded with zeros. The intermediate has `n`
+/// times the gradient's elements.
+static Value scatterAddAlong(OpBuilder &b, Location loc, Value g,
+                             Value indices, int64_t axis,
+                             RankedTensorType inputType) {
   RankedTensorType indexType = getTensorType(indices);
   int64_t rank = inputType.getRank();
-  int64_t axis = normalizeAxis(op.getAxis(), rank);
   int64_t n = inputType.getDimSize(axis);
   auto indexScalar = [&](int64_t value) -> Value {
     auto type = RankedTensorType::get({}, indexType.getElementType());
@@ -712,7 +712,22 @@ static Gradients gradientOf(GatherElementsOp op, OpBuilder &b, Value g) {
     if (d != axis)
       grad = padAxis(b, loc, grad, d, 0,
                      inputType.getDimSize(d) - indexType.getDimSize(d));
-  return {grad, Value()};
+  return grad;
+}
+
+static Gradients gradientOf(GatherElementsOp op, OpBuilder &b, Value g) {
+  RankedTensorType inputType = op.getInput().getType();
+  int64_t axis = normalizeAxis(op.getAxis(), inputType.getRank());
+  return {scatterAddAlong(b, op.getLoc(), g, op.getIndices(), axis, inputType),
+          Value()};
+}
+
+/// topk: the values' gradient goes back to the positions they were taken
+/// from.
+static Gradients gradientOf(TopKOp op, OpBuilder &b, Value g) {
+  RankedTensorType inputType = op.getInput().getType();
+  return {scatterAddAlong(b, op.getLoc(), g, op.getIndices(),
+                          inputType.getRank() - 1, inputType)};
 }
 
 /// The position of `dim` among the sorted `dims`.
@@ -850,7 +865,7 @@ void mlir::rlx::registerGradientRules(DialectRegistry &registry) {
         AdaLayerNormOp, GatedResidualOp, SoftmaxCrossEntropyOp,
         SoftmaxCrossEntropyWithLabelsOp, ConvOp, ConvTransposeOp, PoolOp,
         GlobalPoolOp, ResizeNearest2xOp, InterpolateNearestOp, GatherOp,
-        GatherElementsOp, CumsumOp, RopeOp, AttentionOp>(context);
+        GatherElementsOp, TopKOp, CumsumOp, RopeOp, AttentionOp>(context);
     attachUnaryGradientModels<
         GeluOp, GeluApproxOp, SiluOp, ReluOp, SigmoidOp, TanhOp, ExpOp, LogOp,
         SqrtOp, RsqrtOp, NegOp, AbsOp, SinOp, CosOp, TanOp, AtanOp, RecipOp,

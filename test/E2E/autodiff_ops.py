@@ -225,6 +225,14 @@ case("gather_elements",
      f"{ttype([3, 6], 'i64')}) -> {t(3, 6)}",
      [randn(4, 5), gather_indices], (3, 6),
      lambda x, i: torch.gather(x, 1, i % 5))
+case("topk",
+     f"%y, %i = rlx.topk %a0 k = 3 : {t(2, 3, 6)} -> {t(2, 3, 3)}, "
+     f"{ttype([2, 3, 3], 'i64')}",
+     [randn(2, 3, 6)], (2, 3, 3), lambda x: torch.topk(x, 3).values)
+case("topk_smallest",
+     f"%y, %i = rlx.topk %a0 k = 2 smallest : {t(4, 5)} -> {t(4, 2)}, "
+     f"{ttype([4, 2], 'i64')}",
+     [randn(4, 5)], (4, 2), lambda x: torch.topk(x, 2, largest=False).values)
 case("dot_general",
      f"%y = rlx.dot_general %a0, %a1 batching_dims = [0] x [1], "
      f"contracting_dims = [2, 3] x [3, 0] : ({t(2, 3, 4, 5)}, {t(5, 2, 6, 4)})"

@@ -213,8 +213,9 @@ def RlxAutodiff : Pass<"rlx-autodiff", "::mlir::ModuleOp"> {
     declaration `func.func private @<name>_grad` of that type, which the
     pass defines.
 
-    The gradient function is the forward body followed by its reverse: ops
-    are visited from the loss back, and each op that depends on a
+    The gradient function is the forward body, with fused ops and
+    `rlx.region`s expanded as `--rlx-unfuse` expands them, followed by its
+    reverse: ops are visited from the loss back, and each op that depends on a
     differentiated argument and whose result has a gradient contributes its
     operands' gradients through its `GradientOpInterface` rule; gradients
     of a value read several times are summed (fan-out). `rlx.stop_gradient`
