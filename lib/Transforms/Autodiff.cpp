@@ -26,27 +26,57 @@ static Value createSplat(OpBuilder &b, Location loc, RankedTensorType type,
                              b.getFloatAttr(type.getElementType(), value)));
 }
 
+/// Moves `copy`, and before it the copies it reads, in front of `point`.
+static void hoistBefore(Operation *copy, Operation *point,
+                        const DenseSet<Operation *> &copies) {
+  if (copy->isBeforeInBlock(point))
+    return;
+  for (Value operand : copy->getOperands())
+    if (Operation *def = operand.getDefiningOp(); def && copies.contains(def))
+      hoistBefore(def, point, copies);
+  copy->moveBefore(point);
+}
+
 /// Gives the backward its own copy of each elementwise forward value it
-/// reads, placed before its first reader there.
+/// reads when the copy costs no other saved value: every operand is an
+/// argument, a constant, a forward value the backward reads (saved anyway)
+/// or a value it recomputes too. Otherwise the value itself is saved. Each
+/// copy comes before the first backward op that reads it.
 static void recomputeElementwise(ArrayRef<Operation *> forwardOps) {
   DenseSet<Operation *> forward(forwardOps.begin(), forwardOps.end());
+  auto isBackwardUse = [&](OpOperand &use) {
+    return !forward.contains(use.getOwner()) &&
+           !isa<func::ReturnOp>(use.getOwner());
+  };
+  auto firstBackwardReader = [&](Value value) {
+    Operation *first = nullptr;
+    for (OpOperand &use : value.getUses())
+      if (isBackwardUse(use) &&
+          (!first || use.getOwner()->isBeforeInBlock(first)))
+        first = use.getOwner();
+    return first;
+  };
+  IRMapping recomputed;
+  DenseSet<Operation *> copies;
+  auto isAvailable = [&](Value operand) {
+    Operation *def = operand.getDefiningOp();
+    return !def || def->hasTrait<OpTrait::ConstantLike>() ||
+           recomputed.contains(operand) || firstBackwardReader(operand);
+  };
   for (Operation *op : forwardOps) {
     if (!isa<ScalarComputeOpInterface>(op) || op->getNumResults() != 1)
       continue;
     Value value = op->getResult(0);
-    Operation *firstReader = nullptr;
-    for (Operation *user : value.getUsers())
-      if (!forward.contains(user) && !isa<func::ReturnOp>(user) &&
-          (!firstReader || user->isBeforeInBlock(firstReader)))
-        firstReader = user;
-    if (!firstReader)
+    Operation *firstReader = firstBackwardReader(value);
+    if (!firstReader || !llvm::all_of(op->getOperands(), isAvailable))
       continue;
+    for (Value operand : op->getOperands())
+      if (Value copy = recomputed.lookupOrNull(operand))
+        hoistBefore(copy.getDefiningOp(), firstReader, copies);
     OpBuilder b(firstReader);
-    Value copy = b.clone(*op)->getResult(0);
-    value.replaceUsesWithIf(copy, [&](OpOperand &use) {
-      return !forward.contains(use.getOwner()) &&
-             !isa<func::ReturnOp>(use.getOwner());
-    });
+    Operation *copy = b.clone(*op, recomputed);
+    copies.insert(copy);
+    value.replaceUsesWithIf(copy->getResult(0), isBackwardUse);
   }
 }
 

@@ -223,7 +223,10 @@ def RlxAutodiff : Pass<"rlx-autodiff", "::mlir::ModuleOp"> {
     computation (saved, not recomputed), unless `recompute-elementwise`
     is on: then each elementwise forward value the backward reads is
     computed again where the backward first needs it, so the forward value
-    need not stay alive (stored) until then and can fuse away. An op on the
+    need not stay alive (stored) until then and can fuse away, provided
+    that costs no other saved value: its operands are arguments, constants,
+    forward values the backward reads anyway, or values it recomputes
+    too. An op on the
     path without a rule is an error naming it.
   }];
   let options = [
