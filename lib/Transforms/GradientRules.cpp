@@ -61,12 +61,12 @@ static Value scalar(OpBuilder &b, Location loc, Value like, double value) {
   return splat(b, loc, like, value, ArrayRef<int64_t>{});
 }
 
-/// 1 where `mask` holds, `tie` where `tieMask` does, 0 elsewhere.
-static Value weights(OpBuilder &b, Location loc, Value like, Value mask,
-                     Value tieMask, double tie) {
-  Value ties = WhereOp::create(b, loc, tieMask, scalar(b, loc, like, tie),
-                               scalar(b, loc, like, 0.0));
-  return WhereOp::create(b, loc, mask, scalar(b, loc, like, 1.0), ties);
+/// 0 where `loses`, 1/2 where `ties`, 1 elsewhere.
+static Value shares(OpBuilder &b, Location loc, Value like, Value loses,
+                    Value ties) {
+  Value share = WhereOp::create(b, loc, ties, scalar(b, loc, like, 0.5),
+                                scalar(b, loc, like, 1.0));
+  return WhereOp::create(b, loc, loses, scalar(b, loc, like, 0.0), share);
 }
 
 /// `x` padded with zeros by `lo` and `hi` along `axis`.
@@ -185,25 +185,28 @@ static Gradients gradientOf(ReduceOp op, OpBuilder &b, Value g) {
 }
 
 /// max and min: the gradient goes to the larger (smaller) operand, half to
-/// each where they are equal (torch.maximum, torch.minimum).
-template <typename OpTy, typename ToLhs, typename ToRhs>
+/// each where they are equal, and to both where either is NaN, as
+/// torch.maximum and torch.minimum. `LhsLoses` compares lhs with rhs.
+template <typename LhsLoses, typename RhsLoses, typename OpTy>
 static Gradients extremumGradients(OpTy op, OpBuilder &b, Value g) {
   Location loc = op.getLoc();
   Value lhs = op.getLhs(), rhs = op.getRhs();
-  Value tie = EqOp::create(b, loc, lhs, rhs);
+  Value ties = EqOp::create(b, loc, lhs, rhs);
   Value dl = MulOp::create(
-      b, loc, g, weights(b, loc, g, ToLhs::create(b, loc, lhs, rhs), tie, 0.5));
+      b, loc, g,
+      shares(b, loc, g, LhsLoses::create(b, loc, lhs, rhs), ties));
   Value dr = MulOp::create(
-      b, loc, g, weights(b, loc, g, ToRhs::create(b, loc, lhs, rhs), tie, 0.5));
+      b, loc, g,
+      shares(b, loc, g, RhsLoses::create(b, loc, lhs, rhs), ties));
   return {sumToShape(b, loc, dl, lhs), sumToShape(b, loc, dr, rhs)};
 }
 
 static Gradients gradientOf(MaxOp op, OpBuilder &b, Value g) {
-  return extremumGradients<MaxOp, GtOp, LtOp>(op, b, g);
+  return extremumGradients<LtOp, GtOp>(op, b, g);
 }
 
 static Gradients gradientOf(MinOp op, OpBuilder &b, Value g) {
-  return extremumGradients<MinOp, LtOp, GtOp>(op, b, g);
+  return extremumGradients<GtOp, LtOp>(op, b, g);
 }
 
 /// d(l ^ r) = g r l^(r - 1) and g y ln(l), the latter 0 where l = 0 and

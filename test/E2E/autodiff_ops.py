@@ -150,6 +150,10 @@ case("max_ties", f"%y = rlx.max %a0, %a1 : ({t(2, 3)}, {t(2, 3)}) -> {t(2, 3)}",
 case("min_ties", f"%y = rlx.min %a0, %a1 : ({t(2, 3)}, {t(2, 3)}) -> {t(2, 3)}",
      [np.array([[1.0, 2.0, 3.0], [0.0, -1.0, 5.0]]),
       np.array([[1.0, 1.0, 4.0], [0.0, -1.0, 2.0]])], (2, 3), torch.minimum)
+# A NaN operand: the gradient goes to both, as torch.maximum's.
+case("max_nan", f"%y = rlx.max %a0, %a1 : ({t(3)}, {t(3)}) -> {t(3)}",
+     [np.array([np.nan, 1.0, 2.0]), np.array([0.0, np.nan, 1.0])], (3,),
+     torch.maximum)
 case("pow", f"%y = rlx.pow %a0, %a1 : ({t(3, 4)}, {t(3, 4)}) -> {t(3, 4)}",
      [rng.uniform(0.2, 2.0, (3, 4)), randn(3, 4)], (3, 4), torch.pow)
 case("pow_zero_base",
