@@ -80,6 +80,7 @@ static Value padAxis(OpBuilder &b, Location loc, Value x, int64_t axis,
   return PadOp::create(b, loc, x, PadMode::Constant, pads, FloatAttr());
 }
 
+/// `axis` in [-rank, rank) as an index in [0, rank).
 static int64_t normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }

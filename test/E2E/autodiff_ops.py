@@ -6,7 +6,8 @@
 # every element of the op's result gradient differs; all cases share one
 # compiled module. Ties of max/min (reductions and binary ops) are tested on
 # inputs with repeated values: the gradient is shared evenly among equal
-# extrema, as torch.amax/amin and torch.maximum/minimum do.
+# extrema, as torch.amax/amin and torch.maximum/minimum do (a NaN operand of
+# max passes the gradient to both, as torch.maximum does).
 import os
 import subprocess
 import tempfile
