@@ -69,6 +69,26 @@ static Value shares(OpBuilder &b, Location loc, Value like, Value loses,
   return WhereOp::create(b, loc, loses, scalar(b, loc, like, 0.0), share);
 }
 
+/// A rank-0 constant `value` of integer type `element`.
+static Value integerScalar(OpBuilder &b, Location loc, Type element,
+                           int64_t value) {
+  return ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({}, element),
+                             b.getIntegerAttr(element, value)));
+}
+
+/// A constant of `shape` and integer `element` type counting 0, 1, ... in
+/// row-major order.
+static Value iota(OpBuilder &b, Location loc, Type element,
+                  ArrayRef<int64_t> shape) {
+  auto type = RankedTensorType::get(shape, element);
+  SmallVector<Attribute> values;
+  for (int64_t i = 0, e = type.getNumElements(); i < e; ++i)
+    values.push_back(b.getIntegerAttr(element, i));
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, values));
+}
+
 /// `x` padded with zeros by `lo` and `hi` along `axis`.
 static Value padAxis(OpBuilder &b, Location loc, Value x, int64_t axis,
                      int64_t lo, int64_t hi) {
@@ -677,18 +697,14 @@ static Value scatterAddAlong(OpBuilder &b, Location loc, Value g,
                              Value indices, int64_t axis,
                              RankedTensorType inputType) {
   RankedTensorType indexType = getTensorType(indices);
+  Type indexElement = indexType.getElementType();
   int64_t rank = inputType.getRank();
   int64_t n = inputType.getDimSize(axis);
-  auto indexScalar = [&](int64_t value) -> Value {
-    auto type = RankedTensorType::get({}, indexType.getElementType());
-    return ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(
-            type, b.getIntegerAttr(indexType.getElementType(), value)));
-  };
+  Value zero = integerScalar(b, loc, indexElement, 0);
   Value wrapped = WhereOp::create(
-      b, loc, LtOp::create(b, loc, indices, indexScalar(0)),
-      AddOp::create(b, loc, indices, indexScalar(n)), indices);
+      b, loc, LtOp::create(b, loc, indices, zero),
+      AddOp::create(b, loc, indices, integerScalar(b, loc, indexElement, n)),
+      indices);
   Value clamped =
       ClampOp::create(b, loc, wrapped, b.getF64FloatAttr(0),
                       b.getF64FloatAttr(std::max<int64_t>(n - 1, 0)));
@@ -696,16 +712,9 @@ static Value scatterAddAlong(OpBuilder &b, Location loc, Value g,
   spread.insert(spread.begin() + axis + 1, 1);
   SmallVector<int64_t> positionsShape(rank + 1, 1);
   positionsShape[axis + 1] = n;
-  SmallVector<Attribute> positions;
-  for (int64_t i = 0; i < n; ++i)
-    positions.push_back(b.getIntegerAttr(indexType.getElementType(), i));
-  Value axisPositions = ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(indexType.clone(positionsShape), positions));
   Value selects = EqOp::create(
-      b, loc,
-      ReshapeOp::create(b, loc, indexType.clone(spread), clamped),
-      axisPositions);
+      b, loc, ReshapeOp::create(b, loc, indexType.clone(spread), clamped),
+      iota(b, loc, indexElement, positionsShape));
   Value spreadGrad =
       ReshapeOp::create(b, loc, getTensorType(g).clone(spread), g);
   Value scattered =
@@ -732,6 +741,35 @@ static Gradients gradientOf(TopKOp op, OpBuilder &b, Value g) {
   RankedTensorType inputType = op.getInput().getType();
   return {scatterAddAlong(b, op.getLoc(), g, op.getIndices(),
                           inputType.getRank() - 1, inputType)};
+}
+
+/// kv_append: the update's gradient is the window of the result gradient
+/// it was written to, read with gather at the clamped position; the
+/// cache's is the result gradient with that window zeroed.
+static Gradients gradientOf(KvAppendOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  RankedTensorType cacheType = op.getCache().getType();
+  int64_t axis = op.getNormalizedAxis();
+  int64_t length = cacheType.getDimSize(axis);
+  int64_t rows = op.getUpdate().getType().getDimSize(axis);
+  Value position = op.getPosition();
+  Type indexElement = getTensorType(position).getElementType();
+  Value start = ClampOp::create(b, loc, position, b.getF64FloatAttr(0),
+                                b.getF64FloatAttr(length - rows));
+  Value written = AddOp::create(b, loc, start,
+                                iota(b, loc, indexElement, {rows}));
+  Value dupdate = GatherOp::create(b, loc, g, written, axis);
+  SmallVector<int64_t> alongAxis(cacheType.getRank(), 1);
+  alongAxis[axis] = length;
+  Value offset = SubOp::create(b, loc, iota(b, loc, indexElement, alongAxis),
+                               start);
+  Value inWindow = BitAndOp::create(
+      b, loc,
+      GeOp::create(b, loc, offset, integerScalar(b, loc, indexElement, 0)),
+      LtOp::create(b, loc, offset, integerScalar(b, loc, indexElement, rows)));
+  Value dcache =
+      WhereOp::create(b, loc, inWindow, scalar(b, loc, g, 0.0), g);
+  return {dcache, dupdate, Value()};
 }
 
 /// The position of `dim` among the sorted `dims`.
@@ -869,7 +907,8 @@ void mlir::rlx::registerGradientRules(DialectRegistry &registry) {
         AdaLayerNormOp, GatedResidualOp, SoftmaxCrossEntropyOp,
         SoftmaxCrossEntropyWithLabelsOp, ConvOp, ConvTransposeOp, PoolOp,
         GlobalPoolOp, ResizeNearest2xOp, InterpolateNearestOp, GatherOp,
-        GatherElementsOp, TopKOp, CumsumOp, RopeOp, AttentionOp>(context);
+        GatherElementsOp, TopKOp, KvAppendOp, CumsumOp, RopeOp,
+        AttentionOp>(context);
     attachUnaryGradientModels<
         GeluOp, GeluApproxOp, SiluOp, ReluOp, SigmoidOp, TanhOp, ExpOp, LogOp,
         SqrtOp, RsqrtOp, NegOp, AbsOp, SinOp, CosOp, TanOp, AtanOp, RecipOp,

@@ -238,6 +238,21 @@ case("topk_smallest",
      f"%y, %i = rlx.topk %a0 k = 2 smallest : {t(4, 5)} -> {t(4, 2)}, "
      f"{ttype([4, 2], 'i64')}",
      [randn(4, 5)], (4, 2), lambda x: torch.topk(x, 2, largest=False).values)
+
+
+def kv_append_reference(cache, update, position):
+    start = min(max(int(position), 0), cache.shape[1] - update.shape[1])
+    cache = cache.clone()
+    cache[:, start:start + update.shape[1]] = update
+    return cache
+
+
+for name, position in [("kv_append", 2), ("kv_append_clamped", 7)]:
+    case(name,
+         f"%y = rlx.kv_append %a0, %a1 at %a2 axis = 1 : {t(2, 8, 3)}, "
+         f"{t(2, 3, 3)}, tensor<i64>",
+         [randn(2, 8, 3), randn(2, 3, 3), np.array(position)], (2, 8, 3),
+         kv_append_reference)
 case("dot_general",
      f"%y = rlx.dot_general %a0, %a1 batching_dims = [0] x [1], "
      f"contracting_dims = [2, 3] x [3, 0] : ({t(2, 3, 4, 5)}, {t(5, 2, 6, 4)})"
