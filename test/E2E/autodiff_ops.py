@@ -1,4 +1,5 @@
 # RUN: %oracle_python %s
+# RUN: %oracle_python %s --no-fuse
 # REQUIRES: torch
 # The gradient rule of every differentiable rlx op that test/E2E/autodiff.py
 # does not cover, through --rlx-autodiff, against torch.autograd in float64.
@@ -7,9 +8,11 @@
 # compiled module. Ties of max/min (reductions and binary ops) are tested on
 # inputs with repeated values: the gradient is shared evenly among equal
 # extrema, as torch.amax/amin and torch.maximum/minimum do (a NaN operand of
-# max passes the gradient to both, as torch.maximum does).
+# max passes the gradient to both, as torch.maximum does). The second RUN
+# line compiles the module unfused.
 import os
 import subprocess
+import sys
 import tempfile
 
 import numpy as np
@@ -298,8 +301,9 @@ def main():
         src, so = os.path.join(tmp, "ops.mlir"), os.path.join(tmp, "ops.so")
         with open(src, "w") as f:
             f.write("\n".join(c.function() for c in cases))
+        flags = ["--no-fuse"] if "--no-fuse" in sys.argv[1:] else []
         proc = subprocess.run([os.path.join(TOOLS, "rlx-compile"), src, "-o",
-                               so], capture_output=True, text=True,
+                               so] + flags, capture_output=True, text=True,
                               timeout=600)
         if proc.returncode != 0:
             print(proc.stderr[-4000:])
