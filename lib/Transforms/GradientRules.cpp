@@ -821,6 +821,57 @@ static Gradients gradientOf(DotGeneralOp op, OpBuilder &b, Value g) {
   return {operandGradient(true), operandGradient(false)};
 }
 
+/// cummax: each position's gradient goes to the position its running
+/// maximum was taken from, the last one to reach it, as torch.cummax's
+/// indices: a record (x == y, or a NaN) receives the gradients from itself
+/// up to the next record, S[k] - S[next(k)] with S the reverse cumulative
+/// sum of the gradient. The exclusive scan is the inclusive one moved one
+/// position on.
+static Gradients gradientOf(CummaxOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value x = op.getInput();
+  RankedTensorType type = op.getType();
+  int64_t axis = op.getNormalizedAxis();
+  int64_t n = type.getDimSize(axis);
+  if (n <= 1)
+    return {op.getExclusive() ? splat(b, loc, g, 0.0) : g};
+  Value y = op.getResult();
+  if (op.getExclusive()) {
+    g = padAxis(b, loc, NarrowOp::create(b, loc, g, axis, 1, n - 1), axis, 0,
+                1);
+    y = CummaxOp::create(b, loc, x, axis);
+  }
+  Value isRecord = BitOrOp::create(b, loc, EqOp::create(b, loc, x, y),
+                                   NeOp::create(b, loc, x, x));
+  Type i64 = b.getI64Type();
+  SmallVector<int64_t> alongAxis(type.getRank(), 1);
+  alongAxis[axis] = n;
+  Value records =
+      WhereOp::create(b, loc, isRecord, iota(b, loc, i64, alongAxis),
+                      integerScalar(b, loc, i64, n));
+  // The first record at or after each position (a reverse running minimum,
+  // the negated reverse running maximum of the negated positions), then
+  // the next one after it: moved one position back, n past the end.
+  auto reversed = [&](Value v) {
+    return ReverseOp::create(b, loc, v, ArrayRef<int64_t>{axis});
+  };
+  Value firstFrom = NegOp::create(
+      b, loc,
+      reversed(CummaxOp::create(
+          b, loc, reversed(NegOp::create(b, loc, records)), axis)));
+  SmallVector<int64_t> pads(2 * type.getRank(), 0);
+  pads[2 * axis + 1] = 1;
+  Value next =
+      PadOp::create(b, loc, NarrowOp::create(b, loc, firstFrom, axis, 1, n - 1),
+                    PadMode::Constant, pads, b.getF64FloatAttr(n));
+  Value suffix = CumsumBackwardOp::create(b, loc, g, axis);
+  Value suffixAfter = GatherElementsOp::create(
+      b, loc, padAxis(b, loc, suffix, axis, 0, 1), next, axis);
+  return {WhereOp::create(b, loc, isRecord,
+                          SubOp::create(b, loc, suffix, suffixAfter),
+                          scalar(b, loc, g, 0.0))};
+}
+
 /// rope: the rotation by the negated angle; the tables get none.
 static Gradients gradientOf(RopeOp op, OpBuilder &b, Value g) {
   return {RopeBackwardOp::create(b, op.getLoc(), op.getStyleAttr(), g,
@@ -907,7 +958,7 @@ void mlir::rlx::registerGradientRules(DialectRegistry &registry) {
         AdaLayerNormOp, GatedResidualOp, SoftmaxCrossEntropyOp,
         SoftmaxCrossEntropyWithLabelsOp, ConvOp, ConvTransposeOp, PoolOp,
         GlobalPoolOp, ResizeNearest2xOp, InterpolateNearestOp, GatherOp,
-        GatherElementsOp, TopKOp, KvAppendOp, CumsumOp, RopeOp,
+        GatherElementsOp, TopKOp, KvAppendOp, CumsumOp, CummaxOp, RopeOp,
         AttentionOp>(context);
     attachUnaryGradientModels<
         GeluOp, GeluApproxOp, SiluOp, ReluOp, SigmoidOp, TanhOp, ExpOp, LogOp,

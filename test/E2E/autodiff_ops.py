@@ -256,6 +256,24 @@ for name, position in [("kv_append", 2), ("kv_append_clamped", 7)]:
          f"{t(2, 3, 3)}, tensor<i64>",
          [randn(2, 8, 3), randn(2, 3, 3), np.array(position)], (2, 8, 3),
          kv_append_reference)
+case("cummax", f"%y = rlx.cummax %a0 axis = 1 : {t(3, 6)}",
+     [randn(3, 6)], (3, 6), lambda x: torch.cummax(x, 1).values)
+# Equal running maxima: the last position reaching the maximum takes it.
+case("cummax_ties", f"%y = rlx.cummax %a0 axis = 0 : {t(7)}",
+     [np.array([1.0, 3.0, 3.0, 2.0, 3.0, 0.0, 4.0])], (7,),
+     lambda x: torch.cummax(x, 0).values)
+case("cummax_nan", f"%y = rlx.cummax %a0 axis = 0 : {t(5)}",
+     [np.array([1.0, 2.0, np.nan, 0.5, 3.0])], (5,),
+     lambda x: torch.cummax(x, 0).values)
+
+
+def exclusive_cummax(x):
+    head = torch.full_like(x[:1], -float("inf"))
+    return torch.cat([head, torch.cummax(x, 0).values[:-1]])
+
+
+case("cummax_exclusive", f"%y = rlx.cummax %a0 axis = 0 exclusive : {t(5, 2)}",
+     [randn(5, 2)], (5, 2), exclusive_cummax)
 case("dot_general",
      f"%y = rlx.dot_general %a0, %a1 batching_dims = [0] x [1], "
      f"contracting_dims = [2, 3] x [3, 0] : ({t(2, 3, 4, 5)}, {t(5, 2, 6, 4)})"
