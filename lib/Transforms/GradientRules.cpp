@@ -171,16 +171,54 @@ static Gradients gradientOf(TransposeOp op, OpBuilder &b, Value g) {
   return {TransposeOp::create(b, op.getLoc(), g, inverse)};
 }
 
+/// The product of the other elements of each element's group of `x`
+/// reduced over `axes` (sorted): the reduced axes moved last and flattened,
+/// the exclusive running products from both ends multiplied, so zeros need
+/// no division.
+static Value productOfOthers(OpBuilder &b, Location loc, Value x,
+                             ArrayRef<int64_t> axes) {
+  RankedTensorType type = getTensorType(x);
+  SmallVector<int64_t> permutation, movedShape, flatShape;
+  for (int64_t d = 0, rank = type.getRank(); d < rank; ++d)
+    if (!llvm::is_contained(axes, d))
+      permutation.push_back(d);
+  flatShape = llvm::map_to_vector(
+      permutation, [&](int64_t d) { return type.getDimSize(d); });
+  int64_t group = 1;
+  for (int64_t axis : axes) {
+    permutation.push_back(axis);
+    group *= type.getDimSize(axis);
+  }
+  for (int64_t d : permutation)
+    movedShape.push_back(type.getDimSize(d));
+  flatShape.push_back(group);
+  int64_t last = flatShape.size() - 1;
+  Value flat = ReshapeOp::create(
+      b, loc, type.clone(flatShape),
+      TransposeOp::create(b, loc, x, permutation));
+  auto reversed = [&](Value v) {
+    return ReverseOp::create(b, loc, v, ArrayRef<int64_t>{last});
+  };
+  Value before = CumprodOp::create(b, loc, flat, last, /*exclusive=*/true);
+  Value after = reversed(
+      CumprodOp::create(b, loc, reversed(flat), last, /*exclusive=*/true));
+  Value others = ReshapeOp::create(b, loc, type.clone(movedShape),
+                                   MulOp::create(b, loc, before, after));
+  SmallVector<int64_t> inverse(permutation.size());
+  for (auto [i, p] : llvm::enumerate(permutation))
+    inverse[p] = i;
+  return TransposeOp::create(b, loc, others, inverse);
+}
+
 /// Sum and mean spread the gradient over the reduced axes (mean divided by
 /// their size). Max and min pass it to the extremum, shared evenly among
 /// equal extrema (as torch.amax and torch.amin; torch.max along a dimension
-/// picks one instead). Prod has no rule.
+/// picks one instead). Prod multiplies it by the product of the other
+/// elements (zeros included, as PyTorch).
 static Gradients gradientOf(ReduceOp op, OpBuilder &b, Value g) {
   Location loc = op.getLoc();
   RankedTensorType inputType = op.getInput().getType();
   ReduceKind kind = op.getKind();
-  if (kind == ReduceKind::Prod)
-    return {};
   SmallVector<int64_t> kept(inputType.getShape());
   SmallVector<int64_t> axes = op.getNormalizedAxes();
   int64_t count = 1;
@@ -196,6 +234,9 @@ static Gradients gradientOf(ReduceOp op, OpBuilder &b, Value g) {
     return {ExpandOp::create(
         b, loc, inputType,
         DivOp::create(b, loc, grad, splat(b, loc, grad, count)))};
+  if (kind == ReduceKind::Prod)
+    return {MulOp::create(b, loc, grad,
+                          productOfOthers(b, loc, op.getInput(), axes))};
   Value extremum = ReshapeOp::create(b, loc, keptType, op.getResult());
   Value isExtremum = EqOp::create(b, loc, op.getInput(), extremum);
   Value ties = ReduceOp::create(
@@ -872,6 +913,48 @@ static Gradients gradientOf(CummaxOp op, OpBuilder &b, Value g) {
                           scalar(b, loc, g, 0.0))};
 }
 
+/// cumprod: dx[k] = prod(x[:k]) sum over i >= k of g[i] prod(x[k+1..i]),
+/// without division, so zeros get PyTorch's gradients. With the axis moved
+/// last, the products prod(x[k+1..i]) are a running product along the rows
+/// of an [n, n] matrix per position (an intermediate n times the input).
+/// The exclusive scan is the inclusive one moved one position on.
+static Gradients gradientOf(CumprodOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  RankedTensorType type = op.getType();
+  int64_t rank = type.getRank(), axis = op.getNormalizedAxis();
+  int64_t n = type.getDimSize(axis);
+  if (n <= 1)
+    return {op.getExclusive() ? splat(b, loc, g, 0.0) : g};
+  if (op.getExclusive())
+    g = padAxis(b, loc, NarrowOp::create(b, loc, g, axis, 1, n - 1), axis, 0,
+                1);
+  SmallVector<int64_t> toLast = llvm::to_vector(llvm::seq<int64_t>(rank));
+  std::swap(toLast[axis], toLast[rank - 1]);
+  Value x = TransposeOp::create(b, loc, op.getInput(), toLast);
+  Value grad = TransposeOp::create(b, loc, g, toLast);
+  RankedTensorType lastType = getTensorType(x);
+  SmallVector<int64_t> rowShape(lastType.getShape());
+  rowShape.insert(rowShape.end() - 1, 1);
+  auto asRow = [&](Value v) {
+    return ReshapeOp::create(b, loc, lastType.clone(rowShape), v);
+  };
+  Type i64 = b.getI64Type();
+  Value k = iota(b, loc, i64, {n, 1}), i = iota(b, loc, i64, {1, n});
+  Value one = scalar(b, loc, g, 1.0), zero = scalar(b, loc, g, 0.0);
+  Value factors =
+      WhereOp::create(b, loc, GtOp::create(b, loc, i, k), asRow(x), one);
+  Value products = CumprodOp::create(b, loc, factors, rank);
+  Value weights = WhereOp::create(b, loc, GeOp::create(b, loc, i, k),
+                                  products, zero);
+  Value sums = ReduceOp::create(b, loc,
+                                MulOp::create(b, loc, weights, asRow(grad)),
+                                ReduceKind::Sum, ArrayRef<int64_t>{rank},
+                                /*keep_dim=*/false);
+  Value before = CumprodOp::create(b, loc, x, rank - 1, /*exclusive=*/true);
+  return {TransposeOp::create(b, loc, MulOp::create(b, loc, before, sums),
+                              toLast)};
+}
+
 /// rope: the rotation by the negated angle; the tables get none.
 static Gradients gradientOf(RopeOp op, OpBuilder &b, Value g) {
   return {RopeBackwardOp::create(b, op.getLoc(), op.getStyleAttr(), g,
@@ -958,8 +1041,8 @@ void mlir::rlx::registerGradientRules(DialectRegistry &registry) {
         AdaLayerNormOp, GatedResidualOp, SoftmaxCrossEntropyOp,
         SoftmaxCrossEntropyWithLabelsOp, ConvOp, ConvTransposeOp, PoolOp,
         GlobalPoolOp, ResizeNearest2xOp, InterpolateNearestOp, GatherOp,
-        GatherElementsOp, TopKOp, KvAppendOp, CumsumOp, CummaxOp, RopeOp,
-        AttentionOp>(context);
+        GatherElementsOp, TopKOp, KvAppendOp, CumsumOp, CumprodOp, CummaxOp,
+        RopeOp, AttentionOp>(context);
     attachUnaryGradientModels<
         GeluOp, GeluApproxOp, SiluOp, ReluOp, SigmoidOp, TanhOp, ExpOp, LogOp,
         SqrtOp, RsqrtOp, NegOp, AbsOp, SinOp, CosOp, TanOp, AtanOp, RecipOp,

@@ -144,6 +144,17 @@ ties = np.array([[1.0, 3.0, 3.0, -2.0], [0.5, 0.5, 0.5, 0.0],
 case("reduce_max_ties",
      f"%y = rlx.reduce max %a0 axes = [1] : {t(3, 4)} -> {t(3)}",
      [ties], (3,), lambda x: torch.amax(x, 1))
+case("reduce_prod",
+     f"%y = rlx.reduce prod %a0 axes = [0, 2] : {t(3, 2, 4)} -> {t(2)}",
+     [rng.uniform(0.5, 1.5, (3, 2, 4))], (2,),
+     lambda x: torch.prod(x.permute(1, 0, 2).reshape(2, -1), 1))
+# One zero in a group (its gradient is the product of the others), two in
+# another (all gradients 0).
+case("reduce_prod_zeros",
+     f"%y = rlx.reduce prod %a0 axes = [1] keep_dim : {t(3, 4)} -> {t(3, 1)}",
+     [np.array([[2.0, 0.0, 3.0, 0.5], [0.0, 1.5, 0.0, 2.0],
+                [1.0, -2.0, 0.5, 3.0]])], (3, 1),
+     lambda x: torch.prod(x, 1, keepdim=True))
 case("max", f"%y = rlx.max %a0, %a1 : ({t(3, 4)}, {t(4)}) -> {t(3, 4)}",
      [randn(3, 4), randn(4)], (3, 4), torch.maximum)
 case("min", f"%y = rlx.min %a0, %a1 : ({t(3, 4)}, {t(3, 1)}) -> {t(3, 4)}",
@@ -256,6 +267,23 @@ for name, position in [("kv_append", 2), ("kv_append_clamped", 7)]:
          f"{t(2, 3, 3)}, tensor<i64>",
          [randn(2, 8, 3), randn(2, 3, 3), np.array(position)], (2, 8, 3),
          kv_append_reference)
+case("cumprod", f"%y = rlx.cumprod %a0 axis = 0 : {t(5, 3)}",
+     [rng.uniform(0.5, 1.5, (5, 3)) * rng.choice([-1.0, 1.0], (5, 3))],
+     (5, 3), lambda x: torch.cumprod(x, 0))
+# One zero in the first row, two in the second.
+case("cumprod_zeros", f"%y = rlx.cumprod %a0 axis = -1 : {t(2, 5)}",
+     [np.array([[1.5, 2.0, 0.0, 0.5, 3.0], [0.0, 2.0, -1.0, 0.0, 2.0]])],
+     (2, 5), lambda x: torch.cumprod(x, -1))
+
+
+def exclusive_cumprod(x):
+    return torch.cat([torch.ones_like(x[:, :1]),
+                      torch.cumprod(x, 1)[:, :-1]], 1)
+
+
+case("cumprod_exclusive",
+     f"%y = rlx.cumprod %a0 axis = 1 exclusive : {t(3, 4)}",
+     [randn(3, 4)], (3, 4), exclusive_cumprod)
 case("cummax", f"%y = rlx.cummax %a0 axis = 1 : {t(3, 6)}",
      [randn(3, 6)], (3, 6), lambda x: torch.cummax(x, 1).values)
 # Equal running maxima: the last position reaching the maximum takes it.
