@@ -8,8 +8,9 @@
 # compiled module. Ties of max/min (reductions and binary ops) are tested on
 # inputs with repeated values: the gradient is shared evenly among equal
 # extrema, as torch.amax/amin and torch.maximum/minimum do (a NaN operand of
-# max passes the gradient to both, as torch.maximum does). The second RUN
-# line compiles the module unfused.
+# max passes the gradient to both, as torch.maximum does); cummax with ties
+# and a NaN, prod and cumprod with one and two zeros. The second RUN line
+# compiles the module unfused.
 import os
 import subprocess
 import sys
