@@ -2,6 +2,7 @@
 #include "rlx/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 #include "rlx/Transforms/GradientRules.h"
@@ -25,27 +26,57 @@ static Value createSplat(OpBuilder &b, Location loc, RankedTensorType type,
                              b.getFloatAttr(type.getElementType(), value)));
 }
 
+/// Moves `copy`, and before it the copies it reads, in front of `point`.
+static void hoistBefore(Operation *copy, Operation *point,
+                        const DenseSet<Operation *> &copies) {
+  if (copy->isBeforeInBlock(point))
+    return;
+  for (Value operand : copy->getOperands())
+    if (Operation *def = operand.getDefiningOp(); def && copies.contains(def))
+      hoistBefore(def, point, copies);
+  copy->moveBefore(point);
+}
+
 /// Gives the backward its own copy of each elementwise forward value it
-/// reads, placed before its first reader there.
+/// reads when the copy costs no other saved value: every operand is an
+/// argument, a constant, a forward value the backward reads (saved anyway)
+/// or a value it recomputes too. Otherwise the value itself is saved. Each
+/// copy comes before the first backward op that reads it.
 static void recomputeElementwise(ArrayRef<Operation *> forwardOps) {
   DenseSet<Operation *> forward(forwardOps.begin(), forwardOps.end());
+  auto isBackwardUse = [&](OpOperand &use) {
+    return !forward.contains(use.getOwner()) &&
+           !isa<func::ReturnOp>(use.getOwner());
+  };
+  auto firstBackwardReader = [&](Value value) {
+    Operation *first = nullptr;
+    for (OpOperand &use : value.getUses())
+      if (isBackwardUse(use) &&
+          (!first || use.getOwner()->isBeforeInBlock(first)))
+        first = use.getOwner();
+    return first;
+  };
+  IRMapping recomputed;
+  DenseSet<Operation *> copies;
+  auto isAvailable = [&](Value operand) {
+    Operation *def = operand.getDefiningOp();
+    return !def || def->hasTrait<OpTrait::ConstantLike>() ||
+           recomputed.contains(operand) || firstBackwardReader(operand);
+  };
   for (Operation *op : forwardOps) {
     if (!isa<ScalarComputeOpInterface>(op) || op->getNumResults() != 1)
       continue;
     Value value = op->getResult(0);
-    Operation *firstReader = nullptr;
-    for (Operation *user : value.getUsers())
-      if (!forward.contains(user) && !isa<func::ReturnOp>(user) &&
-          (!firstReader || user->isBeforeInBlock(firstReader)))
-        firstReader = user;
-    if (!firstReader)
+    Operation *firstReader = firstBackwardReader(value);
+    if (!firstReader || !llvm::all_of(op->getOperands(), isAvailable))
       continue;
+    for (Value operand : op->getOperands())
+      if (Value copy = recomputed.lookupOrNull(operand))
+        hoistBefore(copy.getDefiningOp(), firstReader, copies);
     OpBuilder b(firstReader);
-    Value copy = b.clone(*op)->getResult(0);
-    value.replaceUsesWithIf(copy, [&](OpOperand &use) {
-      return !forward.contains(use.getOwner()) &&
-             !isa<func::ReturnOp>(use.getOwner());
-    });
+    Operation *copy = b.clone(*op, recomputed);
+    copies.insert(copy);
+    value.replaceUsesWithIf(copy->getResult(0), isBackwardUse);
   }
 }
 
@@ -103,7 +134,14 @@ static LogicalResult differentiate(func::FuncOp func,
   Block &source = func.getBody().front();
   for (Operation &op : source.without_terminator())
     b.clone(op, forward);
-  Value loss = forward.lookup(source.getTerminator()->getOperand(0));
+  auto terminator = func::ReturnOp::create(
+      b, loc, forward.lookup(source.getTerminator()->getOperand(0)));
+  // Fused ops and regions have no rules of their own: the gradient is that
+  // of the primitive ops they stand for.
+  IRRewriter rewriter(b);
+  unfuse(rewriter, gradFunc);
+  Value loss = terminator.getOperand(0);
+  b.setInsertionPoint(terminator);
 
   // Floating-point values that depend on a differentiated argument (a
   // comparison's i1 or an index carries no gradient).
@@ -111,7 +149,7 @@ static LogicalResult differentiate(func::FuncOp func,
   for (int64_t index : argIndices)
     active.insert(body->getArgument(index));
   SmallVector<Operation *> ops;
-  for (Operation &op : *body) {
+  for (Operation &op : body->without_terminator()) {
     ops.push_back(&op);
     if (llvm::none_of(op.getOperands(),
                       [&](Value v) { return active.contains(v); }))
@@ -172,7 +210,7 @@ static LogicalResult differentiate(func::FuncOp func,
                                          cast<RankedTensorType>(arg.getType()),
                                          0.0));
   }
-  func::ReturnOp::create(b, loc, results);
+  terminator->setOperands(results);
   if (recompute)
     recomputeElementwise(ops);
   return success();

@@ -331,29 +331,32 @@ struct RlxFormRegionsPass
 
 struct RlxUnfusePass : rlx::impl::RlxUnfuseBase<RlxUnfusePass> {
   void runOnOperation() override {
-    SmallVector<RegionOp> regions;
-    getOperation()->walk([&](RegionOp region) { regions.push_back(region); });
     IRRewriter rewriter(&getContext());
-    SmallVector<FusedOpInterface> fusedOps;
-    getOperation()->walk([&](FusedOpInterface op) { fusedOps.push_back(op); });
-    for (FusedOpInterface op : fusedOps) {
-      rewriter.setInsertionPoint(op);
-      rewriter.replaceOp(op, op.unfuse(rewriter));
-    }
-    for (RegionOp region : regions) {
-      YieldOp yield = region.getYield();
-      // A yielded body argument is the region input it stands for.
-      SmallVector<Value> yielded;
-      for (Value value : yield.getValues()) {
-        auto arg = dyn_cast<BlockArgument>(value);
-        yielded.push_back(arg ? region.getInputs()[arg.getArgNumber()]
-                              : value);
-      }
-      rewriter.eraseOp(yield);
-      rewriter.inlineBlockBefore(&region.getBody().front(), region,
-                                 region.getInputs());
-      rewriter.replaceOp(region, yielded);
-    }
+    unfuse(rewriter, getOperation());
   }
 };
 } // namespace
+
+void mlir::rlx::unfuse(RewriterBase &rewriter, Operation *root) {
+  SmallVector<RegionOp> regions;
+  root->walk([&](RegionOp region) { regions.push_back(region); });
+  SmallVector<FusedOpInterface> fusedOps;
+  root->walk([&](FusedOpInterface op) { fusedOps.push_back(op); });
+  for (FusedOpInterface op : fusedOps) {
+    rewriter.setInsertionPoint(op);
+    rewriter.replaceOp(op, op.unfuse(rewriter));
+  }
+  for (RegionOp region : regions) {
+    YieldOp yield = region.getYield();
+    // A yielded body argument is the region input it stands for.
+    SmallVector<Value> yielded;
+    for (Value value : yield.getValues()) {
+      auto arg = dyn_cast<BlockArgument>(value);
+      yielded.push_back(arg ? region.getInputs()[arg.getArgNumber()] : value);
+    }
+    rewriter.eraseOp(yield);
+    rewriter.inlineBlockBefore(&region.getBody().front(), region,
+                               region.getInputs());
+    rewriter.replaceOp(region, yielded);
+  }
+}

@@ -55,6 +55,56 @@ static Value splat(OpBuilder &b, Location loc, Value like, double value,
                                                   value)));
 }
 
+/// A rank-0 constant of `like`'s element type, which broadcasts against
+/// anything.
+static Value scalar(OpBuilder &b, Location loc, Value like, double value) {
+  return splat(b, loc, like, value, ArrayRef<int64_t>{});
+}
+
+/// 0 where `loses`, 1/2 where `ties`, 1 elsewhere.
+static Value shares(OpBuilder &b, Location loc, Value like, Value loses,
+                    Value ties) {
+  Value share = WhereOp::create(b, loc, ties, scalar(b, loc, like, 0.5),
+                                scalar(b, loc, like, 1.0));
+  return WhereOp::create(b, loc, loses, scalar(b, loc, like, 0.0), share);
+}
+
+/// A rank-0 constant `value` of integer type `element`.
+static Value integerScalar(OpBuilder &b, Location loc, Type element,
+                           int64_t value) {
+  return ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({}, element),
+                             b.getIntegerAttr(element, value)));
+}
+
+/// A constant of `shape` and integer `element` type counting 0, 1, ... in
+/// row-major order.
+static Value iota(OpBuilder &b, Location loc, Type element,
+                  ArrayRef<int64_t> shape) {
+  auto type = RankedTensorType::get(shape, element);
+  SmallVector<Attribute> values;
+  for (int64_t i = 0, e = type.getNumElements(); i < e; ++i)
+    values.push_back(b.getIntegerAttr(element, i));
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, values));
+}
+
+/// `x` padded with zeros by `lo` and `hi` along `axis`.
+static Value padAxis(OpBuilder &b, Location loc, Value x, int64_t axis,
+                     int64_t lo, int64_t hi) {
+  if (lo == 0 && hi == 0)
+    return x;
+  SmallVector<int64_t> pads(2 * getTensorType(x).getRank(), 0);
+  pads[2 * axis] = lo;
+  pads[2 * axis + 1] = hi;
+  return PadOp::create(b, loc, x, PadMode::Constant, pads, FloatAttr());
+}
+
+/// `axis` in [-rank, rank) as an index in [0, rank).
+static int64_t normalizeAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
 //===----------------------------------------------------------------------===//
 // Rules
 //===----------------------------------------------------------------------===//
@@ -86,13 +136,6 @@ static Gradients gradientOf(DivOp op, OpBuilder &b, Value g) {
   return {sumToShape(b, loc, dl, op.getLhs()),
           sumToShape(b, loc, dr, op.getRhs())};
 }
-
-
-
-
-
-
-
 
 static Gradients gradientOf(CastOp op, OpBuilder &b, Value g) {
   if (!isa<FloatType>(getTensorType(op.getInput()).getElementType()))
@@ -128,23 +171,173 @@ static Gradients gradientOf(TransposeOp op, OpBuilder &b, Value g) {
   return {TransposeOp::create(b, op.getLoc(), g, inverse)};
 }
 
+/// The product of the other elements of each element's group of `x`
+/// reduced over `axes` (sorted): the reduced axes moved last and flattened,
+/// the exclusive running products from both ends multiplied, so zeros need
+/// no division.
+static Value productOfOthers(OpBuilder &b, Location loc, Value x,
+                             ArrayRef<int64_t> axes) {
+  RankedTensorType type = getTensorType(x);
+  SmallVector<int64_t> permutation, movedShape, flatShape;
+  for (int64_t d = 0, rank = type.getRank(); d < rank; ++d)
+    if (!llvm::is_contained(axes, d))
+      permutation.push_back(d);
+  flatShape = llvm::map_to_vector(
+      permutation, [&](int64_t d) { return type.getDimSize(d); });
+  int64_t group = 1;
+  for (int64_t axis : axes) {
+    permutation.push_back(axis);
+    group *= type.getDimSize(axis);
+  }
+  for (int64_t d : permutation)
+    movedShape.push_back(type.getDimSize(d));
+  flatShape.push_back(group);
+  int64_t last = flatShape.size() - 1;
+  Value flat = ReshapeOp::create(
+      b, loc, type.clone(flatShape),
+      TransposeOp::create(b, loc, x, permutation));
+  auto reversed = [&](Value v) {
+    return ReverseOp::create(b, loc, v, ArrayRef<int64_t>{last});
+  };
+  Value before = CumprodOp::create(b, loc, flat, last, /*exclusive=*/true);
+  Value after = reversed(
+      CumprodOp::create(b, loc, reversed(flat), last, /*exclusive=*/true));
+  Value others = ReshapeOp::create(b, loc, type.clone(movedShape),
+                                   MulOp::create(b, loc, before, after));
+  SmallVector<int64_t> inverse(permutation.size());
+  for (auto [i, p] : llvm::enumerate(permutation))
+    inverse[p] = i;
+  return TransposeOp::create(b, loc, others, inverse);
+}
+
 /// Sum and mean spread the gradient over the reduced axes (mean divided by
-/// their size).
+/// their size). Max and min pass it to the extremum, shared evenly among
+/// equal extrema (as torch.amax and torch.amin; torch.max along a dimension
+/// picks one instead). Prod multiplies it by the product of the other
+/// elements (zeros included, as PyTorch).
 static Gradients gradientOf(ReduceOp op, OpBuilder &b, Value g) {
   Location loc = op.getLoc();
   RankedTensorType inputType = op.getInput().getType();
-  if (op.getKind() != ReduceKind::Sum && op.getKind() != ReduceKind::Mean)
-    return {};
+  ReduceKind kind = op.getKind();
   SmallVector<int64_t> kept(inputType.getShape());
+  SmallVector<int64_t> axes = op.getNormalizedAxes();
   int64_t count = 1;
-  for (int64_t axis : op.getNormalizedAxes()) {
+  for (int64_t axis : axes) {
     kept[axis] = 1;
     count *= inputType.getDimSize(axis);
   }
-  Value grad = ReshapeOp::create(b, loc, inputType.clone(kept), g);
-  if (op.getKind() == ReduceKind::Mean)
-    grad = DivOp::create(b, loc, grad, splat(b, loc, grad, count));
-  return {ExpandOp::create(b, loc, inputType, grad)};
+  RankedTensorType keptType = inputType.clone(kept);
+  Value grad = ReshapeOp::create(b, loc, keptType, g);
+  if (kind == ReduceKind::Sum)
+    return {ExpandOp::create(b, loc, inputType, grad)};
+  if (kind == ReduceKind::Mean)
+    return {ExpandOp::create(
+        b, loc, inputType,
+        DivOp::create(b, loc, grad, splat(b, loc, grad, count)))};
+  if (kind == ReduceKind::Prod)
+    return {MulOp::create(b, loc, grad,
+                          productOfOthers(b, loc, op.getInput(), axes))};
+  Value extremum = ReshapeOp::create(b, loc, keptType, op.getResult());
+  Value isExtremum = EqOp::create(b, loc, op.getInput(), extremum);
+  Value ties = ReduceOp::create(
+      b, loc, CastOp::create(b, loc, inputType, isExtremum), ReduceKind::Sum,
+      axes, /*keep_dim=*/true);
+  return {WhereOp::create(b, loc, isExtremum, DivOp::create(b, loc, grad, ties),
+                          scalar(b, loc, g, 0.0))};
+}
+
+/// max and min: the gradient goes to the larger (smaller) operand, half to
+/// each where they are equal, and to both where either is NaN, as
+/// torch.maximum and torch.minimum. `LhsLoses` compares lhs with rhs.
+template <typename LhsLoses, typename RhsLoses, typename OpTy>
+static Gradients extremumGradients(OpTy op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  Value ties = EqOp::create(b, loc, lhs, rhs);
+  Value dl = MulOp::create(
+      b, loc, g,
+      shares(b, loc, g, LhsLoses::create(b, loc, lhs, rhs), ties));
+  Value dr = MulOp::create(
+      b, loc, g,
+      shares(b, loc, g, RhsLoses::create(b, loc, lhs, rhs), ties));
+  return {sumToShape(b, loc, dl, lhs), sumToShape(b, loc, dr, rhs)};
+}
+
+static Gradients gradientOf(MaxOp op, OpBuilder &b, Value g) {
+  return extremumGradients<LtOp, GtOp>(op, b, g);
+}
+
+static Gradients gradientOf(MinOp op, OpBuilder &b, Value g) {
+  return extremumGradients<GtOp, LtOp>(op, b, g);
+}
+
+/// d(l ^ r) = g r l^(r - 1) and g y ln(l), the latter 0 where l = 0 and
+/// r >= 0 (as PyTorch).
+static Gradients gradientOf(PowOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  Value power = PowOp::create(
+      b, loc, lhs, SubOp::create(b, loc, rhs, scalar(b, loc, g, 1.0)));
+  Value dl = MulOp::create(b, loc, g, MulOp::create(b, loc, rhs, power));
+  Value zeroBase = BitAndOp::create(
+      b, loc, EqOp::create(b, loc, lhs, scalar(b, loc, g, 0.0)),
+      GeOp::create(b, loc, rhs, scalar(b, loc, g, 0.0)));
+  Value logTerm = WhereOp::create(
+      b, loc, zeroBase, scalar(b, loc, g, 0.0),
+      MulOp::create(b, loc, op.getResult(), LogOp::create(b, loc, lhs)));
+  Value dr = MulOp::create(b, loc, g, logTerm);
+  return {sumToShape(b, loc, dl, lhs), sumToShape(b, loc, dr, rhs)};
+}
+
+/// d atan2(l, r) = g r / (l^2 + r^2) and -g l / (l^2 + r^2).
+static Gradients gradientOf(Atan2Op op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  Value scaled = DivOp::create(
+      b, loc, g,
+      AddOp::create(b, loc, MulOp::create(b, loc, lhs, lhs),
+                    MulOp::create(b, loc, rhs, rhs)));
+  Value dl = MulOp::create(b, loc, scaled, rhs);
+  Value dr = NegOp::create(b, loc, MulOp::create(b, loc, scaled, lhs));
+  return {sumToShape(b, loc, dl, lhs), sumToShape(b, loc, dr, rhs)};
+}
+
+/// fmod(l, r) = l - trunc(l / r) r: g and -g trunc(l / r), the quotient
+/// recovered exactly as round((l - fmod(l, r)) / r) (torch.fmod).
+static Gradients gradientOf(ModOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  Value quotient = RoundOp::create(
+      b, loc,
+      DivOp::create(b, loc, SubOp::create(b, loc, lhs, op.getResult()), rhs));
+  Value dr = NegOp::create(b, loc, MulOp::create(b, loc, g, quotient));
+  return {sumToShape(b, loc, g, lhs), sumToShape(b, loc, dr, rhs)};
+}
+
+static Gradients gradientOf(FmaOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  return {sumToShape(b, loc, MulOp::create(b, loc, g, op.getB()), op.getA()),
+          sumToShape(b, loc, MulOp::create(b, loc, g, op.getA()), op.getB()),
+          sumToShape(b, loc, g, op.getC())};
+}
+
+/// The gradient passes where the input lies within the bounds, bounds
+/// included (torch.clamp).
+static Gradients gradientOf(ClampOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value x = op.getInput();
+  Value inside;
+  auto require = [&](Value condition) {
+    inside = inside ? BitAndOp::create(b, loc, inside, condition).getResult()
+                    : condition;
+  };
+  if (FloatAttr min = op.getMinAttr())
+    require(GeOp::create(b, loc, x, scalar(b, loc, x, min.getValueAsDouble())));
+  if (FloatAttr max = op.getMaxAttr())
+    require(LeOp::create(b, loc, x, scalar(b, loc, x, max.getValueAsDouble())));
+  if (!inside)
+    return {g};
+  return {WhereOp::create(b, loc, inside, g, scalar(b, loc, g, 0.0))};
 }
 
 /// The last two axes of `x` swapped.
@@ -183,7 +376,6 @@ static Gradients gradientOf(LogSoftmaxOp op, OpBuilder &b, Value g) {
   return {SubOp::create(b, loc, g, MulOp::create(b, loc, probabilities, sum))};
 }
 
-
 /// layer_norm: its backward op, from the statistics the op saved or, when
 /// it saved none, from a copy that does. Gradients reaching the saved
 /// statistics themselves are not propagated.
@@ -212,6 +404,64 @@ static Gradients gradientOf(RmsNormOp op, OpBuilder &b, Value g) {
   auto backward = RmsNormBackwardOp::create(
       b, loc, g, op.getInput(), op.getGamma(), stats[0], op.getAxisAttr(),
       op.getBeta() ? b.getUnitAttr() : UnitAttr());
+  return SmallVector<Value>(backward->getResults());
+}
+
+/// layer_norm2d is layer_norm along the channels.
+static Gradients gradientOf(LayerNorm2dOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  IntegerAttr axis = b.getI64IntegerAttr(1);
+  ValueRange stats =
+      LayerNormOp::create(b, loc, op.getInput(), op.getGamma(), op.getBeta(),
+                          axis, op.getEpsAttr(), b.getUnitAttr())
+          .getStatistics();
+  auto backward = LayerNormBackwardOp::create(
+      b, loc, g, op.getInput(), op.getGamma(), stats[0], stats[1], axis);
+  return SmallVector<Value>(backward->getResults());
+}
+
+static Gradients gradientOf(GroupNormOp op, OpBuilder &b, Value g) {
+  auto backward = GroupNormBackwardOp::create(
+      b, op.getLoc(), g, op.getInput(), op.getGamma(), op.getGroupsAttr(),
+      op.getEpsAttr());
+  return SmallVector<Value>(backward->getResults());
+}
+
+/// batch_norm_inference: its backward op for input, gamma and beta; the
+/// running statistics, if differentiated, from dgamma and dbeta:
+/// dmean = -dbeta gamma rstd and dvariance = -dgamma gamma rstd^2 / 2.
+static Gradients gradientOf(BatchNormInferenceOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  auto backward = BatchNormInferenceBackwardOp::create(
+      b, loc, g, op.getInput(), op.getGamma(), op.getMean(),
+      op.getVariance(), op.getEpsAttr());
+  Value gamma = op.getGamma();
+  Value rstd = RsqrtOp::create(
+      b, loc,
+      AddOp::create(b, loc, op.getVariance(),
+                    scalar(b, loc, gamma, op.getEps().convertToDouble())));
+  Value gammaRstd = MulOp::create(b, loc, gamma, rstd);
+  Value dmean = NegOp::create(
+      b, loc, MulOp::create(b, loc, backward.getDbeta(), gammaRstd));
+  Value dvariance = MulOp::create(
+      b, loc,
+      MulOp::create(b, loc, backward.getDgamma(),
+                    MulOp::create(b, loc, gammaRstd, rstd)),
+      scalar(b, loc, gamma, -0.5));
+  return {backward.getDx(), backward.getDgamma(), backward.getDbeta(), dmean,
+          dvariance};
+}
+
+static Gradients gradientOf(AdaLayerNormOp op, OpBuilder &b, Value g) {
+  auto backward = AdaLayerNormBackwardOp::create(
+      b, op.getLoc(), op.getKindAttr(), g, op.getInput(), op.getScale(),
+      op.getEpsAttr());
+  return SmallVector<Value>(backward->getResults());
+}
+
+static Gradients gradientOf(GatedResidualOp op, OpBuilder &b, Value g) {
+  auto backward = GatedResidualBackwardOp::create(
+      b, op.getLoc(), g, op.getUpdate(), op.getGate());
   return SmallVector<Value>(backward->getResults());
 }
 
@@ -248,6 +498,63 @@ static Gradients gradientOf(PoolOp op, OpBuilder &b, Value g) {
                                  op.getCountIncludePadAttr())};
 }
 
+static Gradients gradientOf(ConvTransposeOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value dx = ConvTransposeBackwardInputOp::create(
+      b, loc, op.getInput().getType(), g, op.getWeight(), op.getStrideAttr(),
+      op.getPaddingAttr(), op.getOutputPaddingAttr(), op.getDilationAttr(),
+      op.getGroupsAttr());
+  Value dw = ConvTransposeBackwardWeightOp::create(
+      b, loc, op.getWeight().getType(), g, op.getInput(), op.getStrideAttr(),
+      op.getPaddingAttr(), op.getOutputPaddingAttr(), op.getDilationAttr(),
+      op.getGroupsAttr());
+  return {dx, dw};
+}
+
+static Gradients gradientOf(GlobalPoolOp op, OpBuilder &b, Value g) {
+  return {GlobalPoolBackwardOp::create(b, op.getLoc(), op.getKindAttr(), g,
+                                       op.getInput())};
+}
+
+/// resize_nearest2x: each 2x2 block of the gradient summed.
+static Gradients gradientOf(ResizeNearest2xOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  RankedTensorType inputType = op.getInput().getType();
+  ArrayRef<int64_t> shape = inputType.getShape();
+  SmallVector<int64_t> blocks = {shape[0], shape[1], shape[2], 2, shape[3], 2};
+  Value viewed = ReshapeOp::create(b, loc, inputType.clone(blocks), g);
+  return {ReduceOp::create(b, loc, viewed, ReduceKind::Sum,
+                           ArrayRef<int64_t>{3, 5}, /*keep_dim=*/false)};
+}
+
+/// interpolate_nearest: per spatial dimension, the gradient times the
+/// one-hot [O, X] matrix of the input index each output index reads.
+static Gradients gradientOf(InterpolateNearestOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  RankedTensorType inputType = op.getInput().getType();
+  Type element = inputType.getElementType();
+  int64_t rank = inputType.getRank();
+  Value grad = g;
+  for (int64_t d = 2; d < rank; ++d) {
+    int64_t in = inputType.getDimSize(d);
+    int64_t out = getTensorType(grad).getDimSize(d);
+    SmallVector<Attribute> selects;
+    for (int64_t o = 0; o < out; ++o)
+      for (int64_t x = 0; x < in; ++x)
+        selects.push_back(b.getFloatAttr(element, o * in / out == x));
+    Value onehot = ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({out, in}, element),
+                               selects));
+    SmallVector<int64_t> toLast = llvm::to_vector(llvm::seq<int64_t>(rank));
+    std::swap(toLast[d], toLast[rank - 1]);
+    Value moved = TransposeOp::create(b, loc, grad, toLast);
+    grad = TransposeOp::create(b, loc, MatmulOp::create(b, loc, moved, onehot),
+                               toLast);
+  }
+  return {grad};
+}
+
 /// The table's gradient scatter-adds; the indices get none.
 static Gradients gradientOf(GatherOp op, OpBuilder &b, Value g) {
   return {GatherBackwardOp::create(b, op.getLoc(), op.getTable().getType(), g,
@@ -259,7 +566,6 @@ static Gradients gradientOf(CumsumOp op, OpBuilder &b, Value g) {
   return {CumsumBackwardOp::create(b, op.getLoc(), g, op.getAxisAttr(),
                                    op.getExclusiveAttr())};
 }
-
 
 /// narrow: the gradient in its place along the axis, zeros elsewhere.
 static Gradients gradientOf(NarrowOp op, OpBuilder &b, Value g) {
@@ -282,6 +588,371 @@ static Gradients gradientOf(NarrowOp op, OpBuilder &b, Value g) {
   if (pieces.size() == 1)
     return {g};
   return {ConcatOp::create(b, loc, pieces, axis)};
+}
+
+/// concat: each input's window of the gradient.
+static Gradients gradientOf(ConcatOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  int64_t axis = normalizeAxis(op.getAxis(), getTensorType(g).getRank());
+  Gradients grads;
+  int64_t offset = 0;
+  for (Value input : op.getInputs()) {
+    int64_t length = getTensorType(input).getDimSize(axis);
+    grads.push_back(NarrowOp::create(b, loc, g, axis, offset, length));
+    offset += length;
+  }
+  return grads;
+}
+
+/// slice: the gradient in the places it was read from, zeros elsewhere. A
+/// negative step reads backwards: the reversed gradient, forwards from the
+/// last index read; a step k > 1 leaves k - 1 zeros between elements.
+static Gradients gradientOf(SliceOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  RankedTensorType inputType = op.getInput().getType();
+  int64_t rank = inputType.getRank();
+  int64_t axis = normalizeAxis(op.getAxis(), rank);
+  int64_t length = op.getLength(), step = op.getStep();
+  if (length == 0)
+    return {splat(b, loc, g, 0.0, inputType.getShape())};
+  int64_t first = op.getStart();
+  Value grad = g;
+  if (step < 0) {
+    grad = ReverseOp::create(b, loc, grad, ArrayRef<int64_t>{axis});
+    first += (length - 1) * step;
+    step = -step;
+  }
+  if (step > 1) {
+    SmallVector<int64_t> spread(getTensorType(grad).getShape());
+    spread.insert(spread.begin() + axis + 1, 1);
+    grad = ReshapeOp::create(b, loc, getTensorType(grad).clone(spread), grad);
+    grad = padAxis(b, loc, grad, axis + 1, 0, step - 1);
+    SmallVector<int64_t> flat(inputType.getShape());
+    flat[axis] = length * step;
+    grad = ReshapeOp::create(b, loc, getTensorType(grad).clone(flat), grad);
+    grad = NarrowOp::create(b, loc, grad, axis, 0, (length - 1) * step + 1);
+  }
+  int64_t span = (length - 1) * step + 1;
+  return {padAxis(b, loc, grad, axis, first,
+                  inputType.getDimSize(axis) - first - span)};
+}
+
+/// pad, one dimension at a time: the inner window, plus what each border
+/// read from the input added back where it read it.
+static Gradients gradientOf(PadOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  RankedTensorType inputType = op.getInput().getType();
+  ArrayRef<int64_t> pads = op.getPads();
+  Value grad = g;
+  for (int64_t d = 0, rank = inputType.getRank(); d < rank; ++d) {
+    int64_t lo = pads[2 * d], hi = pads[2 * d + 1];
+    int64_t n = inputType.getDimSize(d);
+    if (lo == 0 && hi == 0)
+      continue;
+    Value inner = NarrowOp::create(b, loc, grad, d, lo, n);
+    if (op.getMode() == PadMode::Constant) {
+      grad = inner;
+      continue;
+    }
+    Value low = lo ? NarrowOp::create(b, loc, grad, d, 0, lo) : Value();
+    Value high = hi ? NarrowOp::create(b, loc, grad, d, lo + n, hi) : Value();
+    auto addBack = [&](Value part, int64_t before, int64_t after) {
+      inner = AddOp::create(b, loc, inner,
+                            padAxis(b, loc, part, d, before, after));
+    };
+    auto reversed = [&](Value part) {
+      return ReverseOp::create(b, loc, part, ArrayRef<int64_t>{d});
+    };
+    auto summed = [&](Value part) {
+      return ReduceOp::create(b, loc, part, ReduceKind::Sum,
+                              ArrayRef<int64_t>{d}, /*keep_dim=*/true);
+    };
+    switch (op.getMode()) {
+    case PadMode::Reflect: // low[i] read n[lo - i], high[k] read n[n - 2 - k]
+      if (low)
+        addBack(reversed(low), 1, n - 1 - lo);
+      if (high)
+        addBack(reversed(high), n - 1 - hi, 1);
+      break;
+    case PadMode::Replicate: // the edges
+      if (low)
+        addBack(summed(low), 0, n - 1);
+      if (high)
+        addBack(summed(high), n - 1, 0);
+      break;
+    case PadMode::Circular: // the other end
+      if (low)
+        addBack(low, n - lo, 0);
+      if (high)
+        addBack(high, 0, n - hi);
+      break;
+    case PadMode::Constant:
+      break;
+    }
+    grad = inner;
+  }
+  return {grad};
+}
+
+/// tile: the gradient viewed as [r0, n0, r1, n1, ...] summed over the
+/// repetitions.
+static Gradients gradientOf(TileOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  RankedTensorType inputType = op.getInput().getType();
+  if (getTensorType(g).getNumElements() == 0)
+    return {splat(b, loc, g, 0.0, inputType.getShape())};
+  SmallVector<int64_t> blocks, repetitionAxes;
+  for (auto [size, reps] :
+       llvm::zip_equal(inputType.getShape(), op.getReps())) {
+    repetitionAxes.push_back(blocks.size());
+    blocks.append({reps, size});
+  }
+  Value viewed = ReshapeOp::create(b, loc, inputType.clone(blocks), g);
+  return {ReduceOp::create(b, loc, viewed, ReduceKind::Sum, repetitionAxes,
+                           /*keep_dim=*/false)};
+}
+
+static Gradients gradientOf(ReverseOp op, OpBuilder &b, Value g) {
+  return {ReverseOp::create(b, op.getLoc(), g, op.getAxes())};
+}
+
+static Gradients gradientOf(RollOp op, OpBuilder &b, Value g) {
+  SmallVector<int64_t> back = llvm::map_to_vector(
+      op.getShifts(), [](int64_t shift) { return -shift; });
+  return {RollOp::create(b, op.getLoc(), g, back, op.getDims())};
+}
+
+static Gradients gradientOf(TriluOp op, OpBuilder &b, Value g) {
+  return {TriluOp::create(b, op.getLoc(), g, op.getPartAttr(),
+                          op.getDiagonalAttr())};
+}
+
+/// The gradient of `torch.gather(input, axis, indices)` (an input of type
+/// `inputType`) from the gradient `g` of its result: a one-hot scatter-add
+/// along the axis. The gradient at every position of `indices` is placed at
+/// each of the axis' `n` positions its (wrapped, clamped) index selects,
+/// summed over the indices' axis, and the other dimensions, where
+/// `indices` may be shorter, padded with zeros. The intermediate has `n`
+/// times the gradient's elements.
+static Value scatterAddAlong(OpBuilder &b, Location loc, Value g,
+                             Value indices, int64_t axis,
+                             RankedTensorType inputType) {
+  RankedTensorType indexType = getTensorType(indices);
+  Type indexElement = indexType.getElementType();
+  int64_t rank = inputType.getRank();
+  int64_t n = inputType.getDimSize(axis);
+  Value zero = integerScalar(b, loc, indexElement, 0);
+  Value wrapped = WhereOp::create(
+      b, loc, LtOp::create(b, loc, indices, zero),
+      AddOp::create(b, loc, indices, integerScalar(b, loc, indexElement, n)),
+      indices);
+  Value clamped =
+      ClampOp::create(b, loc, wrapped, b.getF64FloatAttr(0),
+                      b.getF64FloatAttr(std::max<int64_t>(n - 1, 0)));
+  SmallVector<int64_t> spread(indexType.getShape());
+  spread.insert(spread.begin() + axis + 1, 1);
+  SmallVector<int64_t> positionsShape(rank + 1, 1);
+  positionsShape[axis + 1] = n;
+  Value selects = EqOp::create(
+      b, loc, ReshapeOp::create(b, loc, indexType.clone(spread), clamped),
+      iota(b, loc, indexElement, positionsShape));
+  Value spreadGrad =
+      ReshapeOp::create(b, loc, getTensorType(g).clone(spread), g);
+  Value scattered =
+      WhereOp::create(b, loc, selects, spreadGrad, scalar(b, loc, g, 0.0));
+  Value grad = ReduceOp::create(b, loc, scattered, ReduceKind::Sum,
+                                ArrayRef<int64_t>{axis}, /*keep_dim=*/false);
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis)
+      grad = padAxis(b, loc, grad, d, 0,
+                     inputType.getDimSize(d) - indexType.getDimSize(d));
+  return grad;
+}
+
+static Gradients gradientOf(GatherElementsOp op, OpBuilder &b, Value g) {
+  RankedTensorType inputType = op.getInput().getType();
+  int64_t axis = normalizeAxis(op.getAxis(), inputType.getRank());
+  return {scatterAddAlong(b, op.getLoc(), g, op.getIndices(), axis, inputType),
+          Value()};
+}
+
+/// topk: the values' gradient goes back to the positions they were taken
+/// from.
+static Gradients gradientOf(TopKOp op, OpBuilder &b, Value g) {
+  RankedTensorType inputType = op.getInput().getType();
+  return {scatterAddAlong(b, op.getLoc(), g, op.getIndices(),
+                          inputType.getRank() - 1, inputType)};
+}
+
+/// kv_append: the update's gradient is the window of the result gradient
+/// it was written to, read with gather at the clamped position; the
+/// cache's is the result gradient with that window zeroed.
+static Gradients gradientOf(KvAppendOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  RankedTensorType cacheType = op.getCache().getType();
+  int64_t axis = op.getNormalizedAxis();
+  int64_t length = cacheType.getDimSize(axis);
+  int64_t rows = op.getUpdate().getType().getDimSize(axis);
+  Value position = op.getPosition();
+  Type indexElement = getTensorType(position).getElementType();
+  Value start = ClampOp::create(b, loc, position, b.getF64FloatAttr(0),
+                                b.getF64FloatAttr(length - rows));
+  Value written = AddOp::create(b, loc, start,
+                                iota(b, loc, indexElement, {rows}));
+  Value dupdate = GatherOp::create(b, loc, g, written, axis);
+  SmallVector<int64_t> alongAxis(cacheType.getRank(), 1);
+  alongAxis[axis] = length;
+  Value offset = SubOp::create(b, loc, iota(b, loc, indexElement, alongAxis),
+                               start);
+  Value inWindow = BitAndOp::create(
+      b, loc,
+      GeOp::create(b, loc, offset, integerScalar(b, loc, indexElement, 0)),
+      LtOp::create(b, loc, offset, integerScalar(b, loc, indexElement, rows)));
+  Value dcache =
+      WhereOp::create(b, loc, inWindow, scalar(b, loc, g, 0.0), g);
+  return {dcache, dupdate, Value()};
+}
+
+/// The position of `dim` among the sorted `dims`.
+static int64_t sortedPosition(ArrayRef<int64_t> dims, int64_t dim) {
+  return llvm::count_if(dims, [&](int64_t d) { return d < dim; });
+}
+
+/// dot_general: each operand's gradient contracts the result gradient with
+/// the other operand over that operand's free dimensions (batch dimensions
+/// stay batch), then is transposed back into the operand's layout.
+static Gradients gradientOf(DotGeneralOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  int64_t batch = op.getLhsBatchDims().size();
+  SmallVector<int64_t> batchDims =
+      llvm::to_vector(llvm::seq<int64_t>(0, batch));
+  auto operandGradient = [&](bool isLhs) -> Value {
+    Value other = isLhs ? op.getRhs() : op.getLhs();
+    Value self = isLhs ? op.getLhs() : op.getRhs();
+    ArrayRef<int64_t> selfBatch =
+        isLhs ? op.getLhsBatchDims() : op.getRhsBatchDims();
+    ArrayRef<int64_t> otherBatch =
+        isLhs ? op.getRhsBatchDims() : op.getLhsBatchDims();
+    ArrayRef<int64_t> selfContracting =
+        isLhs ? op.getLhsContractingDims() : op.getRhsContractingDims();
+    ArrayRef<int64_t> otherContracting =
+        isLhs ? op.getRhsContractingDims() : op.getLhsContractingDims();
+    SmallVector<int64_t> selfFree = op.getFreeDims(isLhs);
+    SmallVector<int64_t> otherFree = op.getFreeDims(!isLhs);
+    // The result gradient is [batch, lhs free, rhs free]; it contracts
+    // its dimensions of the other operand's free ones with those.
+    int64_t start = isLhs ? batch + selfFree.size() : batch;
+    SmallVector<int64_t> gradContracting = llvm::to_vector(
+        llvm::seq<int64_t>(start, start + otherFree.size()));
+    Value product = DotGeneralOp::create(b, loc, g, other, batchDims,
+                                         otherBatch, gradContracting,
+                                         otherFree);
+    // The product is [batch, self free, other's contracting dims sorted].
+    int64_t rank = getTensorType(self).getRank();
+    SmallVector<int64_t> permutation(rank);
+    for (auto [k, d] : llvm::enumerate(selfBatch))
+      permutation[d] = k;
+    for (auto [j, d] : llvm::enumerate(selfFree))
+      permutation[d] = batch + j;
+    for (auto [d, o] : llvm::zip_equal(selfContracting, otherContracting))
+      permutation[d] =
+          batch + selfFree.size() + sortedPosition(otherContracting, o);
+    return TransposeOp::create(b, loc, product, permutation);
+  };
+  return {operandGradient(true), operandGradient(false)};
+}
+
+/// cummax: each position's gradient goes to the position its running
+/// maximum was taken from, the last one to reach it, as torch.cummax's
+/// indices: a record (x == y, or a NaN) receives the gradients from itself
+/// up to the next record, S[k] - S[next(k)] with S the reverse cumulative
+/// sum of the gradient. The exclusive scan is the inclusive one moved one
+/// position on.
+static Gradients gradientOf(CummaxOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value x = op.getInput();
+  RankedTensorType type = op.getType();
+  int64_t axis = op.getNormalizedAxis();
+  int64_t n = type.getDimSize(axis);
+  if (n <= 1)
+    return {op.getExclusive() ? splat(b, loc, g, 0.0) : g};
+  Value y = op.getResult();
+  if (op.getExclusive()) {
+    g = padAxis(b, loc, NarrowOp::create(b, loc, g, axis, 1, n - 1), axis, 0,
+                1);
+    y = CummaxOp::create(b, loc, x, axis);
+  }
+  Value isRecord = BitOrOp::create(b, loc, EqOp::create(b, loc, x, y),
+                                   NeOp::create(b, loc, x, x));
+  Type i64 = b.getI64Type();
+  SmallVector<int64_t> alongAxis(type.getRank(), 1);
+  alongAxis[axis] = n;
+  Value records =
+      WhereOp::create(b, loc, isRecord, iota(b, loc, i64, alongAxis),
+                      integerScalar(b, loc, i64, n));
+  // The first record at or after each position (a reverse running minimum,
+  // the negated reverse running maximum of the negated positions), then
+  // the next one after it: moved one position back, n past the end.
+  auto reversed = [&](Value v) {
+    return ReverseOp::create(b, loc, v, ArrayRef<int64_t>{axis});
+  };
+  Value firstFrom = NegOp::create(
+      b, loc,
+      reversed(CummaxOp::create(
+          b, loc, reversed(NegOp::create(b, loc, records)), axis)));
+  SmallVector<int64_t> pads(2 * type.getRank(), 0);
+  pads[2 * axis + 1] = 1;
+  Value next =
+      PadOp::create(b, loc, NarrowOp::create(b, loc, firstFrom, axis, 1, n - 1),
+                    PadMode::Constant, pads, b.getF64FloatAttr(n));
+  Value suffix = CumsumBackwardOp::create(b, loc, g, axis);
+  Value suffixAfter = GatherElementsOp::create(
+      b, loc, padAxis(b, loc, suffix, axis, 0, 1), next, axis);
+  return {WhereOp::create(b, loc, isRecord,
+                          SubOp::create(b, loc, suffix, suffixAfter),
+                          scalar(b, loc, g, 0.0))};
+}
+
+/// cumprod: dx[k] = prod(x[:k]) sum over i >= k of g[i] prod(x[k+1..i]),
+/// without division, so zeros get PyTorch's gradients. With the axis moved
+/// last, the products prod(x[k+1..i]) are a running product along the rows
+/// of an [n, n] matrix per position (an intermediate n times the input).
+/// The exclusive scan is the inclusive one moved one position on.
+static Gradients gradientOf(CumprodOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  RankedTensorType type = op.getType();
+  int64_t rank = type.getRank(), axis = op.getNormalizedAxis();
+  int64_t n = type.getDimSize(axis);
+  if (n <= 1)
+    return {op.getExclusive() ? splat(b, loc, g, 0.0) : g};
+  if (op.getExclusive())
+    g = padAxis(b, loc, NarrowOp::create(b, loc, g, axis, 1, n - 1), axis, 0,
+                1);
+  SmallVector<int64_t> toLast = llvm::to_vector(llvm::seq<int64_t>(rank));
+  std::swap(toLast[axis], toLast[rank - 1]);
+  Value x = TransposeOp::create(b, loc, op.getInput(), toLast);
+  Value grad = TransposeOp::create(b, loc, g, toLast);
+  RankedTensorType lastType = getTensorType(x);
+  SmallVector<int64_t> rowShape(lastType.getShape());
+  rowShape.insert(rowShape.end() - 1, 1);
+  auto asRow = [&](Value v) {
+    return ReshapeOp::create(b, loc, lastType.clone(rowShape), v);
+  };
+  Type i64 = b.getI64Type();
+  Value k = iota(b, loc, i64, {n, 1}), i = iota(b, loc, i64, {1, n});
+  Value one = scalar(b, loc, g, 1.0), zero = scalar(b, loc, g, 0.0);
+  Value factors =
+      WhereOp::create(b, loc, GtOp::create(b, loc, i, k), asRow(x), one);
+  Value products = CumprodOp::create(b, loc, factors, rank);
+  Value weights = WhereOp::create(b, loc, GeOp::create(b, loc, i, k),
+                                  products, zero);
+  Value sums = ReduceOp::create(b, loc,
+                                MulOp::create(b, loc, weights, asRow(grad)),
+                                ReduceKind::Sum, ArrayRef<int64_t>{rank},
+                                /*keep_dim=*/false);
+  Value before = CumprodOp::create(b, loc, x, rank - 1, /*exclusive=*/true);
+  return {TransposeOp::create(b, loc, MulOp::create(b, loc, before, sums),
+                              toLast)};
 }
 
 /// rope: the rotation by the negated angle; the tables get none.
@@ -361,13 +1032,17 @@ static void attachUnaryGradientModels(MLIRContext *context) {
 
 void mlir::rlx::registerGradientRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, RlxDialect *) {
-    attachGradientModels<AddOp, SubOp, MulOp, DivOp, CastOp, WhereOp,
-                         ReshapeOp, ExpandOp, TransposeOp, ReduceOp, MatmulOp,
-                         SoftmaxOp, LogSoftmaxOp, LayerNormOp, RmsNormOp,
-                         SoftmaxCrossEntropyOp,
-                         SoftmaxCrossEntropyWithLabelsOp, ConvOp, PoolOp,
-                         GatherOp, CumsumOp, NarrowOp, RopeOp, AttentionOp>(
-        context);
+    attachGradientModels<
+        AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, ModOp, Atan2Op, FmaOp,
+        ClampOp, CastOp, WhereOp, ReshapeOp, ExpandOp, TransposeOp, ConcatOp,
+        NarrowOp, SliceOp, PadOp, TileOp, ReverseOp, RollOp, TriluOp,
+        ReduceOp, MatmulOp, DotGeneralOp, SoftmaxOp, LogSoftmaxOp, LayerNormOp,
+        RmsNormOp, LayerNorm2dOp, GroupNormOp, BatchNormInferenceOp,
+        AdaLayerNormOp, GatedResidualOp, SoftmaxCrossEntropyOp,
+        SoftmaxCrossEntropyWithLabelsOp, ConvOp, ConvTransposeOp, PoolOp,
+        GlobalPoolOp, ResizeNearest2xOp, InterpolateNearestOp, GatherOp,
+        GatherElementsOp, TopKOp, KvAppendOp, CumsumOp, CumprodOp, CummaxOp,
+        RopeOp, AttentionOp>(context);
     attachUnaryGradientModels<
         GeluOp, GeluApproxOp, SiluOp, ReluOp, SigmoidOp, TanhOp, ExpOp, LogOp,
         SqrtOp, RsqrtOp, NegOp, AbsOp, SinOp, CosOp, TanOp, AtanOp, RecipOp,

@@ -9,7 +9,11 @@
 # closed-form backward ops (conv, relu, max pool, layer_norm, gelu,
 # softmax cross-entropy against labels), and examples/transformer_block.mlir
 # with a mean-square loss (rms_norm, narrow, rope, causal GQA attention,
-# silu gating) against its PyTorch reference.
+# silu gating) against its PyTorch reference; a graph written with fused
+# ops (matmul_bias_act, swiglu, residual_layer_norm, matmul_residual,
+# conv_bias_act) and an rlx.region, which the pass unfuses first; and
+# examples/cnn.mlir with a cross-entropy loss on its softmax, every
+# parameter's gradient (batch-norm statistics included) against PyTorch.
 import os
 import subprocess
 import tempfile
@@ -18,7 +22,8 @@ import numpy as np
 import torch
 
 from rlx_testing import SRC_ROOT, TOOLS, Report, compare, run_function
-from rlx_testing.examples import (transformer_block_inputs,
+from rlx_testing.examples import (cnn_inputs as example_cnn_inputs,
+                                  transformer_block_inputs,
                                   transformer_block_reference)
 
 
@@ -42,6 +47,85 @@ def transformer_block_loss_module():
 
 def block_reference(*args):
     return (transformer_block_reference(*args) ** 2).mean()
+
+
+def cnn_example_loss_module():
+    """examples/cnn.mlir with a cross-entropy loss against one-hot targets
+    on its softmax output, differentiated with respect to every parameter
+    (the batch-norm statistics included)."""
+    with open(os.path.join(SRC_ROOT, "examples", "cnn.mlir")) as f:
+        text = f.read()
+    out = "tensor<2x10xf32>"
+    text = text.replace("@cnn(", "@cnn_example(")
+    text = text.replace("%b3: tensor<10xf32>)",
+                        f"%b3: tensor<10xf32>, %t: {out})")
+    text = text.replace(f"-> {out} {{", "-> tensor<f32> attributes "
+                        "{rlx.differentiate = array<i64: 1, 2, 3, 4, 5, 6, 7, "
+                        "8>} {", 1)
+    text = text.replace(
+        f"  return %prob : {out}",
+        f"  %lp = rlx.log %prob : {out}\n"
+        f"  %nll = rlx.mul %lp, %t : ({out}, {out}) -> {out}\n"
+        f"  %s = rlx.reduce sum %nll axes = [0, 1] : {out} -> tensor<f32>\n"
+        f"  %n = rlx.constant dense<-2.0> : tensor<f32>\n"
+        f"  %loss = rlx.div %s, %n : (tensor<f32>, tensor<f32>) -> tensor<f32>"
+        f"\n  return %loss : tensor<f32>")
+    return text
+
+
+def cnn_example_reference(x, w1, gamma, beta, mean, var, w2, w3, b3, t):
+    import torch.nn.functional as F
+    c = (1, -1, 1, 1)
+    y = F.conv2d(x, w1, stride=1, padding=1)
+    # batch_norm written out: autograd has no gradient for the statistics.
+    y = ((y - mean.reshape(c)) * torch.rsqrt(var.reshape(c) + 1e-5)
+         * gamma.reshape(c) + beta.reshape(c))
+    y = F.max_pool2d(F.relu(y), kernel_size=2, stride=2)
+    y = F.conv2d(y, w2, stride=2, padding=1)
+    y = F.adaptive_avg_pool2d(y, 1).flatten(1)
+    prob = torch.softmax(y @ w3 + b3, dim=-1)
+    return -(torch.log(prob) * t).sum() / 2
+
+FUSED = """
+func.func @fused(%x: tensor<4x8xf64>, %w: tensor<8x12xf64>, %b: tensor<12xf64>,
+                 %r: tensor<4x6xf64>, %g: tensor<6xf64>, %be: tensor<6xf64>,
+                 %w2: tensor<6x6xf64>, %x2: tensor<1x2x6x6xf64>,
+                 %k: tensor<3x2x3x3xf64>, %kb: tensor<3xf64>)
+    -> tensor<f64> attributes {rlx.differentiate = array<i64: 1, 2, 3, 4, 5, 6, 8, 9>} {
+  %h = rlx.matmul_bias_act %x, %w, %b activation = gelu
+      : (tensor<4x8xf64>, tensor<8x12xf64>, tensor<12xf64>) -> tensor<4x12xf64>
+  %s = rlx.swiglu %h : tensor<4x12xf64> -> tensor<4x6xf64>
+  %n, %sum = rlx.residual_layer_norm %s, %r, %g, %be axis = -1 eps = 1.0e-5
+      : (tensor<4x6xf64>, tensor<4x6xf64>, tensor<6xf64>, tensor<6xf64>)
+        -> (tensor<4x6xf64>, tensor<4x6xf64>)
+  %m = rlx.matmul_residual %n, %w2, %sum
+      : (tensor<4x6xf64>, tensor<6x6xf64>, tensor<4x6xf64>) -> tensor<4x6xf64>
+  %e = rlx.region elementwise ins(%m : tensor<4x6xf64>) -> tensor<4x6xf64> {
+  ^bb0(%a: tensor<4x6xf64>):
+    %0 = rlx.tanh %a : tensor<4x6xf64>
+    %1 = rlx.mul %0, %a : (tensor<4x6xf64>, tensor<4x6xf64>) -> tensor<4x6xf64>
+    rlx.yield %1 : tensor<4x6xf64>
+  }
+  %c = rlx.conv_bias_act %x2, %k, %kb stride = [1, 1] padding = [1, 1, 1, 1]
+      dilation = [1, 1] groups = 1 activation = silu
+      : (tensor<1x2x6x6xf64>, tensor<3x2x3x3xf64>, tensor<3xf64>) -> tensor<1x3x6x6xf64>
+  %l1 = rlx.reduce mean %e axes = [0, 1] : tensor<4x6xf64> -> tensor<f64>
+  %l2 = rlx.reduce mean %c axes = [0, 1, 2, 3] : tensor<1x3x6x6xf64> -> tensor<f64>
+  %loss = rlx.add %l1, %l2 : (tensor<f64>, tensor<f64>) -> tensor<f64>
+  return %loss : tensor<f64>
+}
+"""
+
+
+def fused_reference(x, w, b, r, g, be, w2, x2, k, kb):
+    import torch.nn.functional as F
+    h = F.gelu(x @ w + b)
+    s = F.silu(h[:, 6:]) * h[:, :6]
+    total = s + r
+    n = F.layer_norm(total, [6], g, be, 1e-5)
+    m = n @ w2 + total
+    c = F.silu(F.conv2d(x2, k, kb, padding=1))
+    return (torch.tanh(m) * m).mean() + c.mean()
 
 MLP = """
 func.func @mlp(%x: tensor<6x5xf64>, %w1: tensor<5x7xf64>, %b1: tensor<7xf64>,
@@ -188,6 +272,17 @@ def main():
         check(report, tmp, "block", transformer_block_loss_module(),
               block_reference, transformer_block_inputs(0),
               [1, 2, 5, 6, 7, 8], (2e-4, 2e-6), 5e-2)
+        fused_inputs = [rng.standard_normal(s) for s in
+                        [(4, 8), (8, 12), (12,), (4, 6), (6,), (6,), (6, 6),
+                         (1, 2, 6, 6), (3, 2, 3, 3), (3,)]]
+        check(report, tmp, "fused", FUSED, fused_reference, fused_inputs,
+              [1, 2, 3, 4, 5, 6, 8, 9], (1e-10, 1e-12), 1e-6)
+        cnn_example_inputs = example_cnn_inputs(1) + [
+            np.eye(10, dtype=np.float32)[[3, 7]]]
+        # f32 through the example against float64.
+        check(report, tmp, "cnn_example", cnn_example_loss_module(),
+              cnn_example_reference, cnn_example_inputs,
+              [1, 2, 3, 4, 5, 6, 7, 8], (2e-4, 2e-6), 5e-2)
         mix_inputs = [rng.standard_normal(s).astype(np.float32)
                       for s in [(2, 3, 4), (4,), (2, 3, 4)]]
         # f32 sums of 16-24 terms: a few ulp each.

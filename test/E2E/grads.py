@@ -7,7 +7,10 @@
 # f64; layer_norm_backward and rms_norm_backward (with and without the beta
 # gradient) over the last, a middle and the first axis, fed the statistics
 # of the forward op's `with_statistics`; group_norm_backward (1, some and C
-# groups; 0 to 3 spatial dims) and batch_norm_inference_backward; the
+# groups; 0 to 3 spatial dims) and batch_norm_inference_backward;
+# ada_layer_norm_backward (layer and rms; scale/shift [B, 1, D], [D] and
+# unbroadcast) and gated_residual_backward (gate [B, 1, D], [D] and
+# unbroadcast); the
 # softmax cross-entropy backward ops with soft, unnormalized and one-hot
 # targets, integer labels and out-of-range labels (NaN rows). The f64 cases of the norms, the
 # losses and two activations are also checked against central finite
@@ -321,6 +324,72 @@ batch_norm("batch_norm_no_spatial", randn(6, 5))
 batch_norm("batch_norm_1d", randn(2, 3, 7))
 batch_norm("batch_norm_f16", randn(4, 6, 3, 3, dtype=np.float16))
 batch_norm("batch_norm_f64", randn(2, 3, 4, dtype=np.float64), fd=True)
+
+def ada_layer_norm(name, kind, x, param_shape, eps=1e-5, fd=False):
+    scale = randn(*param_shape, dtype=x.dtype)
+    shift = randn(*param_shape, dtype=x.dtype)
+    dy = randn(*x.shape, dtype=x.dtype)
+    t, pt = type_of(x), type_of(scale)
+    body = (f"%r0, %r1, %r2 = rlx.ada_layer_norm_backward {kind} %a0, %a1, "
+            f"%a2 eps = {eps:e} : ({t}, {t}, {pt}) -> ({t}, {pt}, {pt})")
+
+    def fn(x, scale, shift):
+        if kind == "layer":
+            n = F.layer_norm(x, x.shape[-1:], eps=eps)
+        else:
+            n = x * torch.rsqrt((x * x).mean(-1, keepdim=True) + eps)
+        return n * (1 + scale) + shift
+    s.case(name, body, [dy, x, scale],
+           lambda dy, x, sc: vjp(fn, x, sc, torch.zeros_like(sc), grad=dy,
+                                 wrt=[0, 1, 2]),
+           out=[t, pt, pt], tol=tolerance(x.dtype))
+    if fd:
+        s.case(name + "_finite_differences", body, [dy, x, scale],
+               lambda dy, x, sc: finite_differences(
+                   fn, x, sc, torch.zeros_like(sc), grad=dy, wrt=[0, 1, 2]),
+               out=[t, pt, pt], tol=(1e-6, 1e-7))
+
+
+ada_layer_norm("ada_layer_norm_layer", "layer", randn(2, 5, 16), (2, 1, 16))
+ada_layer_norm("ada_layer_norm_rms", "rms", randn(2, 5, 16), (2, 1, 16))
+ada_layer_norm("ada_layer_norm_vector", "layer", randn(3, 8), (8,))
+ada_layer_norm("ada_layer_norm_full", "rms", randn(3, 8), (3, 8))
+ada_layer_norm("ada_layer_norm_f16", "layer",
+               randn(2, 3, 32, dtype=np.float16), (2, 1, 32))
+ada_layer_norm("ada_layer_norm_layer_f64", "layer",
+               randn(2, 3, 6, dtype=np.float64), (2, 1, 6), fd=True)
+ada_layer_norm("ada_layer_norm_rms_f64", "rms",
+               randn(2, 3, 6, dtype=np.float64), (2, 1, 6), fd=True)
+
+
+def gated_residual(name, x, gate_shape, fd=False):
+    update = randn(*x.shape, dtype=x.dtype)
+    gate = randn(*gate_shape, dtype=x.dtype)
+    dy = randn(*x.shape, dtype=x.dtype)
+    t, gt = type_of(x), type_of(gate)
+    body = (f"%r0, %r1, %r2 = rlx.gated_residual_backward %a0, %a1, %a2 : "
+            f"({t}, {t}, {gt}) -> ({t}, {t}, {gt})")
+
+    def fn(x, update, gate):
+        return x + gate * update
+    s.case(name, body, [dy, update, gate],
+           lambda dy, u, g: vjp(fn, torch.zeros_like(u), u, g, grad=dy,
+                                wrt=[0, 1, 2]),
+           out=[t, t, gt], tol=tolerance(x.dtype))
+    if fd:
+        s.case(name + "_finite_differences", body, [dy, update, gate],
+               lambda dy, u, g: finite_differences(
+                   fn, torch.zeros_like(u), u, g, grad=dy, wrt=[0, 1, 2]),
+               out=[t, t, gt], tol=(1e-6, 1e-7))
+
+
+gated_residual("gated_residual_rows", randn(2, 5, 8), (2, 1, 8))
+gated_residual("gated_residual_vector", randn(4, 3, 8), (8,))
+gated_residual("gated_residual_full", randn(3, 8), (3, 8))
+gated_residual("gated_residual_f16", randn(2, 4, 16, dtype=np.float16),
+               (2, 1, 16))
+gated_residual("gated_residual_f64", randn(2, 3, 4, dtype=np.float64),
+               (2, 1, 4), fd=True)
 
 # --- losses ----------------------------------------------------------------------
 

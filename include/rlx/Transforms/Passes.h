@@ -3,6 +3,7 @@
 #define RLX_TRANSFORMS_PASSES_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::rlx {
@@ -16,6 +17,11 @@ enum class AbiTarget { Cpu, Cuda };
 
 #define GEN_PASS_REGISTRATION
 #include "rlx/Transforms/Passes.h.inc"
+
+/// Inlines every `rlx.region` under `root` and expands every fused op
+/// (`FusedOpInterface`) into the primitive ops it stands for, as
+/// `--rlx-unfuse` does.
+void unfuse(RewriterBase &rewriter, Operation *root);
 
 } // namespace mlir::rlx
 

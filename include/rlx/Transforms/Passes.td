@@ -223,8 +223,9 @@ def RlxAutodiff : Pass<"rlx-autodiff", "::mlir::ModuleOp"> {
     declaration `func.func private @<name>_grad` of that type, which the
     pass defines.
 
-    The gradient function is the forward body followed by its reverse: ops
-    are visited from the loss back, and each op that depends on a
+    The gradient function is the forward body, with fused ops and
+    `rlx.region`s expanded as `--rlx-unfuse` expands them, followed by its
+    reverse: ops are visited from the loss back, and each op that depends on a
     differentiated argument and whose result has a gradient contributes its
     operands' gradients through its `GradientOpInterface` rule; gradients
     of a value read several times are summed (fan-out). `rlx.stop_gradient`
@@ -232,7 +233,10 @@ def RlxAutodiff : Pass<"rlx-autodiff", "::mlir::ModuleOp"> {
     computation (saved, not recomputed), unless `recompute-elementwise`
     is on: then each elementwise forward value the backward reads is
     computed again where the backward first needs it, so the forward value
-    need not stay alive (stored) until then and can fuse away. An op on the
+    need not stay alive (stored) until then and can fuse away, provided
+    that costs no other saved value: its operands are arguments, constants,
+    forward values the backward reads anyway, or values it recomputes
+    too. An op on the
     path without a rule is an error naming it.
   }];
   let options = [

@@ -71,3 +71,50 @@ func.func @labels_backward(%l: tensor<3x10xf32>, %i: tensor<3xi64>, %d: tensor<3
   %0 = rlx.softmax_cross_entropy_with_labels_backward %l, %i, %d : (tensor<3x10xf32>, tensor<3xi64>, tensor<3xf32>) -> tensor<3x10xf32>
   return %0 : tensor<3x10xf32>
 }
+
+// -----
+
+// gated_residual_backward with a gate broadcast along axis 1: dupdate and
+// the dgate sum in one row region over the 2 x 8 rows; dinput is dy.
+// CHECK-LABEL: func.func @gated_residual_rows(
+// CHECK-SAME:      %[[DY:[a-z0-9]+]]: tensor<2x5x8xf32>
+// CHECK:         %[[R:.*]]:2 = scf.forall (%{{.*}}, %{{.*}}) in (2, 8)
+// CHECK:           linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK:           scf.forall.in_parallel
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[DY]], %[[R]]#0, %[[R]]#1
+func.func @gated_residual_rows(%dy: tensor<2x5x8xf32>, %u: tensor<2x5x8xf32>, %g: tensor<2x1x8xf32>) -> (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x1x8xf32>) {
+  %0:3 = rlx.gated_residual_backward %dy, %u, %g : (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x1x8xf32>) -> (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x1x8xf32>)
+  return %0#0, %0#1, %0#2 : tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x1x8xf32>
+}
+
+// -----
+
+// An unbroadcast gate has no rows: two elementwise products.
+// CHECK-LABEL: func.func @gated_residual_full(
+// CHECK-NOT:     scf.forall
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @gated_residual_full(%dy: tensor<5x8xf32>, %u: tensor<5x8xf32>, %g: tensor<5x8xf32>) -> (tensor<5x8xf32>, tensor<5x8xf32>, tensor<5x8xf32>) {
+  %0:3 = rlx.gated_residual_backward %dy, %u, %g : (tensor<5x8xf32>, tensor<5x8xf32>, tensor<5x8xf32>) -> (tensor<5x8xf32>, tensor<5x8xf32>, tensor<5x8xf32>)
+  return %0#0, %0#1, %0#2 : tensor<5x8xf32>, tensor<5x8xf32>, tensor<5x8xf32>
+}
+
+// -----
+
+// ada_layer_norm_backward: dx in one row region over the 2 x 5 rows of the
+// last axis; dscale and dshift summed over the broadcast axis 1 after it.
+// CHECK-LABEL: func.func @ada_layer_norm_backward(
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (2, 5)
+// CHECK:           linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK:           scf.forall.in_parallel
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK-NOT:     scf.forall
+// CHECK:         return
+func.func @ada_layer_norm_backward(%dy: tensor<2x5x8xf32>, %x: tensor<2x5x8xf32>, %s: tensor<2x1x8xf32>) -> (tensor<2x5x8xf32>, tensor<2x1x8xf32>, tensor<2x1x8xf32>) {
+  %0:3 = rlx.ada_layer_norm_backward layer %dy, %x, %s eps = 1.0e-5 : (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x1x8xf32>) -> (tensor<2x5x8xf32>, tensor<2x1x8xf32>, tensor<2x1x8xf32>)
+  return %0#0, %0#1, %0#2 : tensor<2x5x8xf32>, tensor<2x1x8xf32>, tensor<2x1x8xf32>
+}

@@ -246,3 +246,51 @@ func.func @cross_entropy_labels_dloss_type(%l: tensor<3x10xf32>, %i: tensor<3xi3
   %0 = rlx.softmax_cross_entropy_with_labels_backward %l, %i, %d : (tensor<3x10xf32>, tensor<3xi32>, tensor<3xf16>) -> tensor<3x10xf32>
   return
 }
+
+// -----
+
+func.func @ada_scale_broadcast(%x: tensor<2x5x8xf32>, %s: tensor<2x3x8xf32>) {
+  // expected-error @+1 {{'rlx.ada_layer_norm_backward' op scale [2, 3, 8] does not broadcast to input [2, 5, 8]}}
+  %0:3 = rlx.ada_layer_norm_backward layer %x, %x, %s eps = 1.0e-5 : (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x3x8xf32>) -> (tensor<2x5x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>)
+  return
+}
+
+// -----
+
+func.func @ada_scalar(%x: tensor<f32>) {
+  // expected-error @+1 {{'rlx.ada_layer_norm_backward' op input must have rank >= 1, got a scalar}}
+  %0:3 = rlx.ada_layer_norm_backward rms %x, %x, %x eps = 1.0e-5 : (tensor<f32>, tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>, tensor<f32>)
+  return
+}
+
+// -----
+
+func.func @ada_eps(%x: tensor<2x8xf32>, %s: tensor<8xf32>) {
+  // expected-error @+1 {{'rlx.ada_layer_norm_backward' op eps must be finite and non-negative, got -1.000000e+00}}
+  %0:3 = rlx.ada_layer_norm_backward layer %x, %x, %s eps = -1.0 : (tensor<2x8xf32>, tensor<2x8xf32>, tensor<8xf32>) -> (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+func.func @ada_element_type(%x: tensor<2x8xf32>, %s: tensor<8xf16>) {
+  // expected-error @+1 {{'rlx.ada_layer_norm_backward' op failed to verify that all of {input, scale} have same element type}}
+  %0:3 = rlx.ada_layer_norm_backward layer %x, %x, %s eps = 1.0e-5 : (tensor<2x8xf32>, tensor<2x8xf32>, tensor<8xf16>) -> (tensor<2x8xf32>, tensor<8xf16>, tensor<8xf16>)
+  return
+}
+
+// -----
+
+func.func @gate_broadcast(%x: tensor<2x5x8xf32>, %g: tensor<5x1x8xf32>) {
+  // expected-error @+1 {{'rlx.gated_residual_backward' op gate [5, 1, 8] does not broadcast to dy [2, 5, 8]}}
+  %0:3 = rlx.gated_residual_backward %x, %x, %g : (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<5x1x8xf32>) -> (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<5x1x8xf32>)
+  return
+}
+
+// -----
+
+func.func @gated_update_type(%x: tensor<2x8xf32>, %u: tensor<4x8xf32>, %g: tensor<8xf32>) {
+  // expected-error @+1 {{'rlx.gated_residual_backward' op failed to verify that all of {dy, update} have same type}}
+  %0:3 = rlx.gated_residual_backward %x, %u, %g : (tensor<2x8xf32>, tensor<4x8xf32>, tensor<8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>, tensor<8xf32>)
+  return
+}

@@ -35,6 +35,21 @@ func.func @norms(%x: tensor<2x3x4xf32>, %g: tensor<3xf32>, %s: tensor<2x1x4xf32>
   return
 }
 
+// CHECK-LABEL: func.func @adaptive_norms(
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<2x5x8xf32>, %[[S:[a-z0-9]+]]: tensor<2x1x8xf32>, %[[V:[a-z0-9]+]]: tensor<8xf32>, %[[H:[a-z0-9]+]]: tensor<4x8xf16>)
+// CHECK-NEXT:    %{{.*}} = rlx.ada_layer_norm_backward layer %[[X]], %[[X]], %[[S]] eps = 1.000000e-05 : (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x1x8xf32>) -> (tensor<2x5x8xf32>, tensor<2x1x8xf32>, tensor<2x1x8xf32>)
+// CHECK-NEXT:    %{{.*}} = rlx.ada_layer_norm_backward rms %[[H]], %[[H]], %[[H]] eps = 0.000000e+00 : (tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>) -> (tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>)
+// CHECK-NEXT:    %{{.*}} = rlx.gated_residual_backward %[[X]], %[[X]], %[[S]] : (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x1x8xf32>) -> (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x1x8xf32>)
+// CHECK-NEXT:    %{{.*}} = rlx.gated_residual_backward %[[X]], %[[X]], %[[V]] : (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<8xf32>) -> (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<8xf32>)
+// CHECK-NEXT:    return
+func.func @adaptive_norms(%x: tensor<2x5x8xf32>, %s: tensor<2x1x8xf32>, %v: tensor<8xf32>, %h: tensor<4x8xf16>) {
+  %0:3 = rlx.ada_layer_norm_backward layer %x, %x, %s eps = 1.0e-5 : (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x1x8xf32>) -> (tensor<2x5x8xf32>, tensor<2x1x8xf32>, tensor<2x1x8xf32>)
+  %1:3 = rlx.ada_layer_norm_backward rms %h, %h, %h eps = 0.0 : (tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>) -> (tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>)
+  %2:3 = rlx.gated_residual_backward %x, %x, %s : (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x1x8xf32>) -> (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x1x8xf32>)
+  %3:3 = rlx.gated_residual_backward %x, %x, %v : (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<8xf32>) -> (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<8xf32>)
+  return
+}
+
 // CHECK-LABEL: func.func @channel_norms(
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<2x6x3x3xf32>, %[[G:[a-z0-9]+]]: tensor<6xf32>, %[[H:[a-z0-9]+]]: tensor<4x8xf16>, %[[HG:[a-z0-9]+]]: tensor<8xf16>)
 // CHECK-NEXT:    %{{.*}} = rlx.group_norm_backward %[[X]], %[[X]], %[[G]] groups = 3 eps = 1.000000e-05 : (tensor<2x6x3x3xf32>, tensor<2x6x3x3xf32>, tensor<6xf32>) -> (tensor<2x6x3x3xf32>, tensor<6xf32>, tensor<6xf32>)

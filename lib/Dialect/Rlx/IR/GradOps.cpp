@@ -292,6 +292,96 @@ SmallVector<Value> BatchNormInferenceBackwardOp::decomposeRows(OpBuilder &b) {
 }
 
 //===----------------------------------------------------------------------===//
+// ada_layer_norm_backward, gated_residual_backward
+//===----------------------------------------------------------------------===//
+
+LogicalResult AdaLayerNormBackwardOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  inferNormBackwardTypes(adaptor.getInput().getType(),
+                         adaptor.getScale().getType(), 2, inferred);
+  return success();
+}
+
+LogicalResult GatedResidualBackwardOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  Type dy = adaptor.getDy().getType();
+  inferred.append({dy, dy, adaptor.getGate().getType()});
+  return success();
+}
+
+LogicalResult AdaLayerNormBackwardOp::verify() {
+  RankedTensorType input = getInput().getType();
+  ArrayRef<int64_t> scale = getScale().getType().getShape();
+  if (input.getRank() < 1)
+    return emitOpError("input must have rank >= 1, got a scalar");
+  if (!broadcastsTo(scale, input.getShape()))
+    return emitOpError("scale ")
+           << formatShape(scale) << " does not broadcast to input "
+           << formatShape(input.getShape());
+  return verifyEps(*this, getEps().convertToDouble());
+}
+
+LogicalResult GatedResidualBackwardOp::verify() {
+  ArrayRef<int64_t> gate = getGate().getType().getShape();
+  ArrayRef<int64_t> shape = getDy().getType().getShape();
+  if (!broadcastsTo(gate, shape))
+    return emitOpError("gate ") << formatShape(gate)
+                                << " does not broadcast to dy "
+                                << formatShape(shape);
+  return success();
+}
+
+/// The statistics of the last axis are recomputed as ada_layer_norm
+/// computes them; `1 + scale` takes gamma's place.
+SmallVector<Value> AdaLayerNormBackwardOp::decomposeRows(OpBuilder &b) {
+  PrimitiveBuilder p(b, getLoc());
+  RankedTensorType inputType = getInput().getType();
+  int64_t axis = inputType.getRank() - 1;
+  double eps = getEps().convertToDouble();
+  bool centered = getKind() == AdaNormKind::Layer;
+  Value xhat, rstd;
+  if (centered) {
+    PrimitiveBuilder::Centered stats =
+        p.normalizeCentered(getInput(), axis, eps);
+    xhat = p.op<MulOp>(stats.centered, stats.rstd);
+    rstd = stats.rstd;
+  } else {
+    std::tie(xhat, rstd) = p.normalizeRms(getInput(), axis, eps);
+  }
+  Value scale = p.toCompute(getScale());
+  Value factor = p.op<AddOp>(
+      p.scalar(PrimitiveBuilder::elementType(scale), 1.0), scale);
+  SmallVector<Value> grads = buildNormGradients(
+      p, p.toCompute(getDy()), factor, xhat, rstd, {axis}, /*paramAxes=*/{},
+      centered, /*withBeta=*/true, inputType.getElementType());
+  RankedTensorType scaleType = getScale().getType();
+  SmallVector<Value> results = {grads[0]};
+  for (Value param : ArrayRef(grads).drop_front())
+    results.push_back(p.cast(p.sumBroadcastDims(param, scaleType.getShape()),
+                             scaleType.getElementType()));
+  for (Value &param : MutableArrayRef(results).drop_front())
+    param = p.reshape(param, scaleType.getShape());
+  return results;
+}
+
+/// With a broadcast gate, the sum for dgate runs along the rows; the
+/// reshape to gate's shape comes last, after every row op.
+SmallVector<Value> GatedResidualBackwardOp::decomposeRows(OpBuilder &b) {
+  PrimitiveBuilder p(b, getLoc());
+  RankedTensorType gateType = getGate().getType();
+  Value dy = p.toCompute(getDy());
+  Value dupdate = p.cast(p.op<MulOp>(dy, p.toCompute(getGate())),
+                         getDy().getType().getElementType());
+  Value dgate = p.cast(
+      p.sumBroadcastDims(p.op<MulOp>(dy, p.toCompute(getUpdate())),
+                         gateType.getShape()),
+      gateType.getElementType());
+  return {getDy(), dupdate, p.reshape(dgate, gateType.getShape())};
+}
+
+//===----------------------------------------------------------------------===//
 // softmax_cross_entropy_backward, softmax_cross_entropy_with_labels_backward
 //===----------------------------------------------------------------------===//
 

@@ -31,9 +31,7 @@ LogicalResult mlir::rlx::verifyPerAxisParam(Operation *op, Value param,
   return success();
 }
 
-/// Whether `from` broadcasts numpy-style to exactly `to` without adding
-/// dimensions to `to`.
-static bool broadcastsTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+bool mlir::rlx::broadcastsTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
   if (from.size() > to.size())
     return false;
   ArrayRef<int64_t> tail = to.take_back(from.size());

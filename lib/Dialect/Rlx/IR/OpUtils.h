@@ -73,6 +73,10 @@ LogicalResult verifyRopeOperands(Operation *op, RankedTensorType input,
                                  Value cos, Value sin, int64_t headDim,
                                  int64_t nRot);
 
+/// Whether `from` broadcasts numpy-style to exactly `to` without adding
+/// dimensions to `to`.
+bool broadcastsTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to);
+
 /// `eps` of a normalization must be finite and non-negative.
 LogicalResult verifyEps(Operation *op, double eps);
 

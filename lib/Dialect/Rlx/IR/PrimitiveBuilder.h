@@ -56,6 +56,20 @@ public:
     return ReshapeOp::create(b, loc, type.clone(shape), x);
   }
 
+  /// `x` summed over the dimensions along which a tensor of `shape`
+  /// broadcasts to it, keeping them: `shape` with leading 1s. (Reshape to
+  /// `shape` after any cast: a row region takes the place of its last op.)
+  Value sumBroadcastDims(Value x, ArrayRef<int64_t> shape) {
+    ArrayRef<int64_t> from =
+        llvm::cast<RankedTensorType>(x.getType()).getShape();
+    int64_t lead = from.size() - shape.size();
+    SmallVector<int64_t> axes;
+    for (int64_t d = 0, e = from.size(); d < e; ++d)
+      if (d < lead || (shape[d - lead] == 1 && from[d] != 1))
+        axes.push_back(d);
+    return axes.empty() ? x : reduce(x, ReduceKind::Sum, axes);
+  }
+
   /// A 1-D parameter of the length of `axis` reshaped to broadcast along
   /// that axis of a rank-`rank` tensor.
   Value alongAxis(Value param, int64_t axis, int64_t rank) {
@@ -66,6 +80,33 @@ public:
 
   template <typename OpTy, typename... Args> Value op(Args... args) {
     return OpTy::create(b, loc, args...);
+  }
+
+  /// The centered normalization of `input` over `axes`, in the computation
+  /// type: the mean, the centered values and rstd = rsqrt(var + eps).
+  struct Centered {
+    Value mean, centered, rstd;
+  };
+  Centered normalizeCentered(Value input, ArrayRef<int64_t> axes, double eps) {
+    Value x = toCompute(input);
+    Value mean = reduce(x, ReduceKind::Mean, axes);
+    Value centered = op<SubOp>(x, mean);
+    Value variance =
+        reduce(op<MulOp>(centered, centered), ReduceKind::Mean, axes);
+    Value rstd =
+        op<RsqrtOp>(op<AddOp>(variance, scalar(elementType(x), eps)));
+    return {mean, centered, rstd};
+  }
+
+  /// x * rsqrt(mean(x^2) + eps) over `axes` in the computation type, and
+  /// rstd.
+  std::pair<Value, Value> normalizeRms(Value input, ArrayRef<int64_t> axes,
+                                       double eps) {
+    Value x = toCompute(input);
+    Value meanSquare = reduce(op<MulOp>(x, x), ReduceKind::Mean, axes);
+    Value rstd =
+        op<RsqrtOp>(op<AddOp>(meanSquare, scalar(elementType(x), eps)));
+    return {op<MulOp>(x, rstd), rstd};
   }
 
   /// max over `axis` of `x` and `log(sum(exp(x - max)))` with `shifted =

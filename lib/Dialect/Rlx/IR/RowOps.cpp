@@ -56,44 +56,13 @@ static Value applyAffine(PrimitiveBuilder &p, Value normalized, Value gamma,
   return p.cast(result, storage);
 }
 
-/// The centered normalization of `input` over `axes`, in the computation
-/// type: the mean, the centered values and rstd = rsqrt(var + eps).
-struct Centered {
-  Value mean, centered, rstd;
-};
-static Centered normalizeCentered(PrimitiveBuilder &p, Value input,
-                                  ArrayRef<int64_t> axes, double eps) {
-  Value x = p.toCompute(input);
-  Type computeType = PrimitiveBuilder::elementType(x);
-  Value mean = p.reduce(x, ReduceKind::Mean, axes);
-  Value centered = p.op<SubOp>(x, mean);
-  Value variance =
-      p.reduce(p.op<MulOp>(centered, centered), ReduceKind::Mean, axes);
-  Value rstd =
-      p.op<RsqrtOp>(p.op<AddOp>(variance, p.scalar(computeType, eps)));
-  return {mean, centered, rstd};
-}
-
-/// x * rsqrt(mean(x^2) + eps) over `axes` in the computation type, and
-/// rstd.
-static std::pair<Value, Value> normalizeRms(PrimitiveBuilder &p, Value input,
-                                            ArrayRef<int64_t> axes,
-                                            double eps) {
-  Value x = p.toCompute(input);
-  Type computeType = PrimitiveBuilder::elementType(x);
-  Value meanSquare = p.reduce(p.op<MulOp>(x, x), ReduceKind::Mean, axes);
-  Value rstd =
-      p.op<RsqrtOp>(p.op<AddOp>(meanSquare, p.scalar(computeType, eps)));
-  return {p.op<MulOp>(x, rstd), rstd};
-}
-
 /// layer_norm of `input` along `axis`, then its statistics when
 /// `withStatistics`.
 static SmallVector<Value> decomposeLayerNorm(PrimitiveBuilder &p, Value input,
                                              Value gamma, Value beta,
                                              int64_t axis, double eps,
                                              bool withStatistics) {
-  Centered stats = normalizeCentered(p, input, axis, eps);
+  PrimitiveBuilder::Centered stats = p.normalizeCentered(input, axis, eps);
   SmallVector<Value> results = {applyAffine(
       p, p.op<MulOp>(stats.centered, stats.rstd), gamma, beta, axis,
       PrimitiveBuilder::elementType(input))};
@@ -108,7 +77,7 @@ static SmallVector<Value> decomposeRmsNorm(PrimitiveBuilder &p, Value input,
                                            Value gamma, Value beta,
                                            int64_t axis, double eps,
                                            bool withStatistics) {
-  auto [normalized, rstd] = normalizeRms(p, input, axis, eps);
+  auto [normalized, rstd] = p.normalizeRms(input, axis, eps);
   SmallVector<Value> results = {applyAffine(
       p, normalized, gamma, beta, axis, PrimitiveBuilder::elementType(input))};
   if (withStatistics)
@@ -171,8 +140,8 @@ SmallVector<Value> GroupNormOp::decomposeRows(OpBuilder &b) {
     axes.push_back(d);
   SmallVector<int64_t> paramShape(grouped.begin() + 1, grouped.end());
   std::fill(paramShape.begin() + 2, paramShape.end(), 1);
-  Centered stats = normalizeCentered(p, p.reshape(getInput(), grouped), axes,
-                                     getEps().convertToDouble());
+  PrimitiveBuilder::Centered stats = p.normalizeCentered(
+      p.reshape(getInput(), grouped), axes, getEps().convertToDouble());
   Value normalized = p.op<MulOp>(stats.centered, stats.rstd);
   Value result = p.op<AddOp>(
       p.op<MulOp>(normalized, p.reshape(p.toCompute(getGamma()), paramShape)),
@@ -187,10 +156,11 @@ SmallVector<Value> AdaLayerNormOp::decomposeRows(OpBuilder &b) {
   double eps = getEps().convertToDouble();
   Value normalized;
   if (getKind() == AdaNormKind::Layer) {
-    Centered stats = normalizeCentered(p, getInput(), axis, eps);
+    PrimitiveBuilder::Centered stats =
+        p.normalizeCentered(getInput(), axis, eps);
     normalized = p.op<MulOp>(stats.centered, stats.rstd);
   } else {
-    normalized = normalizeRms(p, getInput(), axis, eps).first;
+    normalized = p.normalizeRms(getInput(), axis, eps).first;
   }
   Value scale = p.toCompute(getScale());
   Value factor = p.op<AddOp>(
@@ -258,6 +228,8 @@ RegionOp mlir::rlx::decomposeIntoRowRegion(RewriterBase &rewriter,
   auto first = llvm::find_if(created, [](Operation *member) {
     return isa<ReductionOpInterface>(member);
   });
+  if (first == created.end())
+    return nullptr;
   auto reduction = cast<ReductionOpInterface>(*first);
   SmallVector<int64_t> shape(
       cast<RankedTensorType>(reduction.getReducedInput().getType()).getShape());

@@ -198,6 +198,68 @@ def Rlx_BatchNormInferenceBackwardOp
   let hasVerifier = 1;
 }
 
+def Rlx_AdaLayerNormBackwardOp : Rlx_Op<"ada_layer_norm_backward",
+    [Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Rlx_RowOpInterface>,
+     AllTypesMatch<["dy", "input"]>,
+     AllElementTypesMatch<["input", "scale"]>]> {
+  let summary = "gradients of rlx.ada_layer_norm";
+  let description = [{
+    The gradients of `rlx.ada_layer_norm`'s input, scale and shift for the
+    same `kind` and `eps`. `input` and `dy` have the same type; `scale` has
+    the forward op's scale (and shift) shape, which broadcasts numpy-style to
+    the input's. The statistics of the last axis are recomputed as the
+    forward op computes them; with `xhat` the normalized input and
+    `g = dy * (1 + scale)`,
+    `dx = rstd * (g - mean(g) - xhat * mean(g * xhat))` for `layer` and
+    `dx = rstd * (g - xhat * mean(g * xhat))` for `rms`, the means over the
+    last axis. `dscale = dy * xhat` and `dshift = dy`, each summed over the
+    dimensions along which scale broadcasts, so both have scale's type.
+    Computed in f32 for f16/bf16, each result rounded once.
+
+    The op is its decomposition (`RowOpInterface`): `dx` is a row op over
+    the last axis and lowers as one `row` region; `dscale` and `dshift` are
+    `rlx.reduce sum` over the broadcast dimensions, lowered as reduction
+    regions.
+  }];
+  let arguments = (ins Rlx_AdaNormKind:$kind, Rlx_FloatTensor:$dy,
+                       Rlx_FloatTensor:$input, Rlx_FloatTensor:$scale,
+                       F64Attr:$eps);
+  let results = (outs Rlx_FloatTensor:$dx, Rlx_FloatTensor:$dscale,
+                      Rlx_FloatTensor:$dshift);
+  let assemblyFormat = [{
+    $kind $dy `,` $input `,` $scale `eps` `=` $eps attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Rlx_GatedResidualBackwardOp : Rlx_Op<"gated_residual_backward",
+    [Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Rlx_RowOpInterface>,
+     AllTypesMatch<["dy", "update"]>,
+     AllElementTypesMatch<["dy", "gate"]>]> {
+  let summary = "gradients of rlx.gated_residual";
+  let description = [{
+    The gradients of `rlx.gated_residual` (`input + gate * update`):
+    `dinput = dy`, `dupdate = dy * gate` and `dgate = dy * update` summed
+    over the dimensions along which `gate` broadcasts. `dy` and `update` have
+    the forward input's type, which `dinput` and `dupdate` have; `gate`
+    broadcasts numpy-style to it and `dgate` has gate's type. Computed in
+    f32 for f16/bf16, each result rounded once.
+
+    The op is its decomposition (`RowOpInterface`): with a broadcast gate,
+    the sum for `dgate` runs along the rows of a `row` region that also
+    computes `dupdate`; with a gate of the input's shape it is elementwise.
+  }];
+  let arguments = (ins Rlx_FloatTensor:$dy, Rlx_FloatTensor:$update,
+                       Rlx_FloatTensor:$gate);
+  let results = (outs Rlx_FloatTensor:$dinput, Rlx_FloatTensor:$dupdate,
+                      Rlx_FloatTensor:$dgate);
+  let assemblyFormat = [{
+    $dy `,` $update `,` $gate attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Losses
 //===----------------------------------------------------------------------===//

@@ -59,7 +59,9 @@ RegionOp outlineIntoRegion(RewriterBase &rewriter, ArrayRef<Operation *> ops,
                            const DenseSet<Operation *> &copied = {});
 
 /// Replaces `op` by its decomposition (`RowOpInterface::decomposeRows`),
-/// with the primitives that work on the rows in one `row` region.
+/// with the primitives that work on the rows in one `row` region. A
+/// decomposition without a reduction has no rows: its primitives stay as
+/// they are and the result is null.
 RegionOp decomposeIntoRowRegion(RewriterBase &rewriter, RowOpInterface op);
 
 /// Whether `op` may join a region of `kind` whose iteration shape is
