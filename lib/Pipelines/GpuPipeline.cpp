@@ -2,6 +2,7 @@
 #include "rlx/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -14,6 +15,13 @@
 #include "rlx/Transforms/Passes.h"
 
 using namespace mlir;
+
+/// Whether `chip` (sm_NN) has the f16 m16n8k16 mma.sync: sm_80 and later.
+static bool hasMmaSync(StringRef chip) {
+  unsigned version;
+  return chip.consume_front("sm_") && !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
+         version >= 80;
+}
 
 void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
                                  const GpuPipelineOptions &options) {
@@ -30,8 +38,14 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
 
   buildBufferizationPipeline(pm);
 
+  RlxGpuTileContractionsOptions tiling;
+  tiling.tensorCores = hasMmaSync(options.chip);
+  pm.addNestedPass<func::FuncOp>(createRlxGpuTileContractions(tiling));
+  pm.addNestedPass<func::FuncOp>(createRlxGpuMapForalls());
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToGPUPass(/*useNvGpu=*/true));
   pm.addNestedPass<func::FuncOp>(createRlxMapToGpu({options.blockSize}));
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertNVGPUToNVVMPass());
 
   // Upstream's gpu-lower-to-nvvm-pipeline, spelled out so that
   // gpu-module-to-binary gets the toolkit whose libdevice it links.

@@ -16,6 +16,97 @@ def RlxCheckGpuSupport : Pass<"rlx-check-gpu-support"> {
   }];
 }
 
+def RlxGpuTileContractions
+    : Pass<"rlx-gpu-tile-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Tile matmuls through workgroup memory for the GPU";
+  let description = [{
+    Runs on bufferized functions, before `rlx-gpu-map-foralls` and
+    `rlx-map-to-gpu`. Rewrites each float contraction `C(b, m, n) +=
+    A * B` (`linalg.matmul`, `linalg.batch_matmul`, contraction generics
+    whose body is `out + ext(a) * ext(b)`, with static shapes, at most one
+    batch dimension, one m, n and k dimension each, any operand layout and
+    C in (b, m, n) order) into the shared-memory kernel, written with
+    ordinary loops and buffers:
+
+    - an `scf.forall` over the `tile-m` x `tile-n` tiles of C (and the
+      batch) mapped to `#gpu.block<y, x>` (`z` for the batch);
+    - in each tile, `memref.alloc`s of a `tile-k` x `tile-m` tile of A
+      (transposed) and a `tile-k` x `tile-n` tile of B in workgroup memory,
+      and an `scf.for` over k by `tile-k`;
+    - in the k loop, three sibling `scf.forall`s mapped to
+      `#gpu.thread<y, x>` over a (`tile-m` / `thread-tile-m`) x
+      (`tile-n` / `thread-tile-n`) thread grid: two copy the A and B tiles
+      (consecutive threads copy consecutive elements, zeros past the
+      operands' bounds), the third accumulates each thread's
+      `thread-tile-m` x `thread-tile-n` micro-tile of C, a row vector per
+      micro-tile row, from the workgroup tiles (masked loads and stores of
+      C's rows past the bounds).
+
+    With `tensor-cores`, f16 contractions with an f32 accumulator whose C
+    tiles divide C use tensor cores instead: 128 threads per block (copies
+    spread over all of them), A's tile m-major, and a 2x2 `scf.forall`
+    mapped to `#gpu.warp<y, x>` in which each warp reads its part of C as
+    16x8 tiles (`vector.transfer_read`), contracts 16x16 A tiles with 16x8
+    B tiles from workgroup memory for each k step of 16
+    (`vector.contract`, f16 x f16 into f32), and writes them back;
+    upstream's `convert-vector-to-gpu{use-nvgpu}` turns this into
+    `nvgpu.ldmatrix` and `nvgpu.mma.sync` (m16n8k16). bf16 stays on the
+    SIMT kernel: upstream's mma.sync conversion does not take it.
+
+    Other contractions (integer, convolutions, several m or n dimensions,
+    dynamic shapes) are left to `rlx-map-to-gpu`, one thread per output
+    element.
+
+    Sibling thread loops never overlap, so the same IR runs correctly on a
+    CPU, where the loops are sequential: with `workgroup-memory=false` the
+    tiles are ordinary buffers and the CPU pipeline can execute the kernel
+    (`rlx-cpu-pipeline{gpu-tiled-contractions}`), which tests the tiling
+    without a GPU.
+  }];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"64",
+           "Rows of C per block">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"64",
+           "Columns of C per block">,
+    Option<"tileK", "tile-k", "int64_t", /*default=*/"16",
+           "Reduction steps per workgroup tile">,
+    Option<"threadTileM", "thread-tile-m", "int64_t", /*default=*/"4",
+           "Rows of C per thread">,
+    Option<"threadTileN", "thread-tile-n", "int64_t", /*default=*/"4",
+           "Columns of C per thread (the width of its row vectors)">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
+           "Compute f16 matmuls whose C tiles divide C on tensor cores "
+           "(mma.sync, sm_80 and later)">,
+    Option<"workgroupMemory", "workgroup-memory", "bool", /*default=*/"true",
+           "Place the operand tiles in workgroup memory (false: ordinary "
+           "buffers, to run the kernel on a CPU)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def RlxGpuMapForalls : Pass<"rlx-gpu-map-foralls", "::mlir::func::FuncOp"> {
+  let summary = "Turn the kernels of rlx-gpu-tile-contractions into gpu.launch";
+  let description = [{
+    Each `scf.forall` mapped to `#gpu.block` becomes a `gpu.launch` whose
+    grid is its trip counts and whose block is the largest thread grid of
+    the thread loops it contains. Block loop indices become block ids,
+    workgroup buffers allocated in the loop become workgroup attributions of
+    the launch, and the thread loops are mapped to thread ids by upstream's
+    `mapNestedForallToThreadsImpl`, which inserts a `gpu.barrier` after each
+    one (loops mapped to `#gpu.warp` go to warps). Each thread's
+    accumulator rows (masked loads and stores of C in the k loop), or each
+    warp's mma tiles of C, then move out of the k loop, so that the
+    accumulation stays in registers. Loops without static bounds, or with thread loops not mapped
+    to `x`, `y` or `z`, are errors.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def RlxMapToGpu : Pass<"rlx-map-to-gpu", "::mlir::func::FuncOp"> {
   let summary = "Turn bufferized linalg and row loops into gpu.launch kernels";
   let description = [{

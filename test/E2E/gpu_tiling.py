@@ -1,0 +1,80 @@
+# RUN: %oracle_python %s
+# REQUIRES: torch
+# The GPU's shared-memory matmul kernel (rlx-gpu-tile-contractions), run on
+# the CPU: rlx-compile --gpu-tiling-on-cpu compiles every tiled contraction
+# into the same block / k-tile / thread loops the GPU pipeline maps to
+# blocks and threads, with the sibling thread loops (copies of the A and B
+# tiles, micro-tile accumulation) run one after the other, as the GPU's
+# barriers order them. The outputs must match PyTorch in float64: this tests
+# the tiling's indexing, bounds and zero padding (64x64 tiles of C, k tiles
+# of 16, 4x4 micro-tiles) without a GPU.
+import numpy as np
+import torch
+from rlx_testing import Suite, elem_of, type_of, ttype
+
+rng = np.random.default_rng(7)
+s = Suite(compile_args=["--gpu-tiling-on-cpu"])
+# A K-term f32 dot product of values in [-1, 1) is off by up to ~sqrt(K) ulp
+# of the terms, not of the (possibly cancelled) result.
+F32_DOT = (1e-5, 2e-5)
+
+
+def matmul(name, a_shape, b_shape, dt=np.float32, tol=None):
+    a, b = (rng.uniform(-1, 1, sh).astype(dt) for sh in (a_shape, b_shape))
+    out = ttype(torch.matmul(torch.zeros(a_shape), torch.zeros(b_shape)).shape,
+                elem_of(a))
+    s.case(name, f"%r = rlx.matmul %a0, %a1 : ({type_of(a)}, {type_of(b)}) "
+           f"-> {out}", [a, b], torch.matmul, out=out,
+           tol=tol or (F32_DOT if dt == np.float32 else None))
+
+
+# Sizes that divide the tiles, that do not (partial blocks in M and N, a
+# partial k tile), several k tiles, and degenerate shapes.
+matmul("tiles_exact", (128, 32), (32, 64))
+matmul("tiles_partial", (100, 37), (37, 70))
+matmul("tiles_many_k", (65, 130), (130, 129))
+matmul("row_vector", (1, 40), (40, 96))
+matmul("column_vector", (96, 40), (40, 1))
+matmul("k1", (70, 1), (1, 66))
+matmul("all1", (1, 1), (1, 1))
+matmul("odd_small", (5, 7), (7, 3))
+# Batched: the batch on blocks' z.
+matmul("batched", (3, 70, 20), (3, 20, 33))
+matmul("batched_exact", (2, 64, 16), (2, 16, 64))
+# f16 operands and result, accumulated in f32 in the kernel.
+matmul("f16", (80, 48), (48, 72), np.float16)
+matmul("f16_batched", (2, 33, 65), (2, 65, 17), np.float16)
+# f16 tiles of C that divide C: the tensor-core kernel (warp-level
+# 16x8x16 contractions), run here as vector.contract on the CPU.
+matmul("f16_mma", (128, 48), (48, 64), np.float16)
+matmul("f16_mma_batched", (2, 64, 40), (2, 40, 128), np.float16)
+# Transposed operands (rlx.dot_general contracting lhs's first and rhs's
+# last dimension): the tile copies read them through their indexing maps.
+def dot_general(name, a_shape, b_shape, dims, ref, out, dt=np.float32):
+    a, b = (rng.uniform(-1, 1, sh).astype(dt) for sh in (a_shape, b_shape))
+    s.case(name, f"%r = rlx.dot_general %a0, %a1 {dims} : ({type_of(a)}, "
+           f"{type_of(b)}) -> {out}", [a, b], ref, out=out,
+           tol=F32_DOT if dt == np.float32 else None)
+
+
+dot_general("transposed_operands", (37, 90), (50, 37),
+            "batching_dims = [] x [], contracting_dims = [0] x [1]",
+            lambda x, y: x.t() @ y.t(), "tensor<90x50xf32>")
+dot_general("transposed_batched", (3, 20, 70), (3, 33, 20),
+            "batching_dims = [0] x [0], contracting_dims = [1] x [2]",
+            lambda x, y: x.transpose(1, 2) @ y.transpose(1, 2),
+            "tensor<3x70x33xf32>")
+dot_general("transposed_f16_mma", (40, 64), (128, 40),
+            "batching_dims = [] x [], contracting_dims = [0] x [1]",
+            lambda x, y: x.t() @ y.t(), "tensor<64x128xf16>", np.float16)
+# An epilogue after the contraction (bias add) runs as its own kernel.
+x, w, bias = (rng.uniform(-1, 1, sh).astype(np.float32)
+              for sh in ((70, 30), (30, 40), (40,)))
+s.case("bias_epilogue",
+       f"%m = rlx.matmul %a0, %a1 : ({type_of(x)}, {type_of(w)}) -> "
+       f"tensor<70x40xf32>\n"
+       f"  %r = rlx.add %m, %a2 : (tensor<70x40xf32>, {type_of(bias)}) -> "
+       f"tensor<70x40xf32>",
+       [x, w, bias], lambda x, w, b: x @ w + b, out="tensor<70x40xf32>",
+       tol=F32_DOT)
+s.run()
