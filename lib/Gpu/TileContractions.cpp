@@ -22,15 +22,21 @@
 //===----------------------------------------------------------------------===//
 #include "rlx/Gpu/Passes.h"
 
+#include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/TransformOps/GPUTransformOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -65,7 +71,7 @@ struct Tiling {
 
 /// The tensor-core kernel's layout: a 2x2 grid of warps, each computing a
 /// (tile-m / 2) x (tile-n / 2) part of C as m16n8k16 mma tiles.
-constexpr int64_t kWarpsY = 2, kWarpsX = 2, kWarpSize = 32;
+constexpr int64_t kWarpsY = 2, kWarpsX = 2, kThreadsPerWarp = 32;
 constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 } // namespace
 
@@ -150,16 +156,15 @@ static SmallVector<Value> getOperandIndices(linalg::LinalgOp op,
       [&](unsigned dim) { return loopIndices[dim]; });
 }
 
-/// An scf.forall over a `sizeY` x `sizeX` grid of threads (or of warps),
-/// mapped to their y and x ids.
-template <typename MappingAttr>
+/// An scf.forall over a `sizeY` x `sizeX` grid of threads, mapped to their
+/// y and x ids.
 static scf::ForallOp
 createThreadLoop(OpBuilder &b, Location loc, int64_t sizeY, int64_t sizeX,
                  function_ref<void(OpBuilder &, Location, Value, Value)> body) {
   MLIRContext *context = b.getContext();
-  ArrayAttr mapping =
-      b.getArrayAttr({MappingAttr::get(context, gpu::MappingId::DimY),
-                      MappingAttr::get(context, gpu::MappingId::DimX)});
+  ArrayAttr mapping = b.getArrayAttr(
+      {gpu::GPUThreadMappingAttr::get(context, gpu::MappingId::DimY),
+       gpu::GPUThreadMappingAttr::get(context, gpu::MappingId::DimX)});
   return scf::ForallOp::create(
       b, loc,
       ArrayRef<OpFoldResult>{b.getIndexAttr(sizeY), b.getIndexAttr(sizeX)},
@@ -174,7 +179,7 @@ createThreadLoop(OpBuilder &b, Location loc, int64_t sizeY, int64_t sizeX,
 static std::pair<int64_t, int64_t> getThreadGrid(const Tiling &tiling,
                                                  bool tensorCores) {
   if (tensorCores)
-    return {1, kWarpsY * kWarpsX * kWarpSize};
+    return {1, kWarpsY * kWarpsX * kThreadsPerWarp};
   return {tiling.threadsY(), tiling.threadsX()};
 }
 
@@ -189,7 +194,7 @@ static void copyTile(OpBuilder &b, Location loc, const Matmul &matmul,
                      unsigned colDim, int64_t rows, int64_t cols,
                      bool transpose) {
   int64_t threadsY = threadGrid.first, threadsX = threadGrid.second;
-  createThreadLoop<gpu::GPUThreadMappingAttr>(
+  createThreadLoop(
       b, loc, threadsY, threadsX,
       [&](OpBuilder &b, Location loc, Value ty, Value tx) {
     Value threadsXValue = constantIndex(b, loc, threadsX);
@@ -254,7 +259,7 @@ static Value extendTo(OpBuilder &b, Location loc, Value value,
 static void computeMicroTiles(OpBuilder &b, Location loc, const Matmul &matmul,
                               const Tiling &tiling, Value aTile, Value bTile,
                               Value batch, Value m0, Value n0) {
-  createThreadLoop<gpu::GPUThreadMappingAttr>(
+  createThreadLoop(
       b, loc, tiling.threadsY(), tiling.threadsX(),
       [&](OpBuilder &b, Location loc, Value ty, Value tx) {
     auto rowVectorType = VectorType::get({tiling.threadTileN}, matmul.accType);
@@ -347,10 +352,26 @@ static void computeMmaTiles(OpBuilder &b, Location loc, const Matmul &matmul,
                             const Tiling &tiling, Value aTile, Value bTile,
                             Value batch, Value m0, Value n0) {
   int64_t warpTileM = tiling.tileM / kWarpsY, warpTileN = tiling.tileN / kWarpsX;
-  createThreadLoop<gpu::GPUWarpMappingAttr>(
-      b, loc, kWarpsY, kWarpsX,
-      [&](OpBuilder &b, Location loc, Value wy, Value wx) {
-    MLIRContext *context = b.getContext();
+  MLIRContext *context = b.getContext();
+  // The warps of a block are numbered along x (upstream's warp mapping
+  // divides the x threads by the warp size); the 2x2 grid is recovered from
+  // the warp's number.
+  scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(kWarpsY * kWarpsX)},
+      ValueRange(),
+      b.getArrayAttr(
+          {gpu::GPUWarpMappingAttr::get(context, gpu::MappingId::DimX)}),
+      [&](OpBuilder &b, Location loc, ValueRange ivs) {
+    // Index arithmetic is affine.apply: upstream's mma.sync conversion
+    // mistakes scalar arith ops for elementwise ops of its matrices.
+    AffineExpr d0, d1;
+    bindDims(context, d0, d1);
+    auto apply = [&](AffineExpr expr, ValueRange operands) -> Value {
+      return affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(operands.size(), 0, expr), operands);
+    };
+    Value wy = apply(d0.floorDiv(kWarpsX), ivs[0]);
+    Value wx = apply(d0 % kWarpsX, ivs[0]);
     Value c = matmul.op.getDpsInitOperand(0)->get();
     Type inputType = getElementTypeOrSelf(aTile.getType());
     auto aType = VectorType::get({kMmaM, kMmaK}, inputType);
@@ -361,16 +382,12 @@ static void computeMmaTiles(OpBuilder &b, Location loc, const Matmul &matmul,
     Value accZero =
         arith::ConstantOp::create(b, loc, b.getZeroAttr(matmul.accType));
     SmallVector<bool> inBounds = {true, true};
+    // base + warp * warpTile + i * size.
     auto offset = [&](Value base, Value warp, int64_t warpTile, int64_t i,
                       int64_t size) -> Value {
-      Value warpOffset = arith::MulIOp::create(
-          b, loc, warp, constantIndex(b, loc, warpTile));
-      return arith::AddIOp::create(
-          b, loc, base,
-          arith::AddIOp::create(b, loc, warpOffset,
-                                constantIndex(b, loc, i * size)));
+      return apply(d0 + d1 * warpTile + i * size, {base, warp});
     };
-    Value zero = constantIndex(b, loc, 0);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     int64_t tilesM = warpTileM / kMmaM, tilesN = warpTileN / kMmaN;
 
     SmallVector<SmallVector<Value>> accIndices;
@@ -396,7 +413,7 @@ static void computeMmaTiles(OpBuilder &b, Location loc, const Matmul &matmul,
          vector::IteratorTypeAttr::get(context,
                                        vector::IteratorType::reduction)});
     for (int64_t kk = 0; kk < tiling.tileK; kk += kMmaK) {
-      Value kOffset = constantIndex(b, loc, kk);
+      Value kOffset = arith::ConstantIndexOp::create(b, loc, kk);
       SmallVector<Value> aTiles, bTiles;
       for (int64_t i = 0; i < tilesM; ++i)
         aTiles.push_back(vector::TransferReadOp::create(
@@ -417,6 +434,7 @@ static void computeMmaTiles(OpBuilder &b, Location loc, const Matmul &matmul,
     }
     for (auto [acc, indices] : llvm::zip(accumulators, accIndices))
       vector::TransferWriteOp::create(b, loc, acc, c, indices, inBounds);
+    scf::InParallelOp::create(b, loc);
   });
 }
 
@@ -612,21 +630,28 @@ static FailureOr<SmallVector<int64_t>> getBlockDims(scf::ForallOp forall) {
   return blockDims;
 }
 
-/// The buffer a vector load or store of an accumulator accesses (masked
-/// or transfer), or null for any other op.
+/// The buffer a vector load or store accesses (plain, masked or transfer),
+/// or null for any other op.
 static Value getAccessedBuffer(Operation *op) {
   return TypeSwitch<Operation *, Value>(op)
-      .Case<vector::MaskedLoadOp, vector::MaskedStoreOp,
-            vector::TransferReadOp, vector::TransferWriteOp>(
+      .Case<vector::LoadOp, vector::StoreOp, vector::MaskedLoadOp,
+            vector::MaskedStoreOp, vector::TransferReadOp,
+            vector::TransferWriteOp>(
           [](auto access) { return access.getBase(); })
       .Default([](Operation *) { return Value(); });
 }
 
-/// The value `store` writes, for a masked store or a transfer write.
+static bool isVectorStore(Operation *op) {
+  return isa<vector::StoreOp, vector::MaskedStoreOp, vector::TransferWriteOp>(
+      op);
+}
+
+/// The value `store`, a vector store, writes.
 static OpOperand &getStoredValue(Operation *store) {
-  if (auto masked = dyn_cast<vector::MaskedStoreOp>(store))
-    return masked.getValueToStoreMutable();
-  return cast<vector::TransferWriteOp>(store).getValueToStoreMutable();
+  return *TypeSwitch<Operation *, OpOperand *>(store)
+              .Case<vector::StoreOp, vector::MaskedStoreOp,
+                    vector::TransferWriteOp>(
+                  [](auto op) { return &op.getValueToStoreMutable(); });
 }
 
 /// Whether `load` reads exactly the elements `store` writes.
@@ -640,22 +665,28 @@ static bool readsWhatIsWritten(Operation *load, Operation *store) {
            read.getPermutationMap() == write.getPermutationMap() &&
            read.getInBoundsAttr() == write.getInBoundsAttr();
   }
-  auto read = dyn_cast<vector::MaskedLoadOp>(load);
-  auto write = dyn_cast<vector::MaskedStoreOp>(store);
+  if (auto read = dyn_cast<vector::MaskedLoadOp>(load)) {
+    auto write = dyn_cast<vector::MaskedStoreOp>(store);
+    return write && read.getBase() == write.getBase() &&
+           llvm::equal(read.getIndices(), write.getIndices()) &&
+           read.getMask() == write.getMask() &&
+           read.getVectorType() == write.getVectorType();
+  }
+  auto read = dyn_cast<vector::LoadOp>(load);
+  auto write = dyn_cast<vector::StoreOp>(store);
   return read && write && read.getBase() == write.getBase() &&
          llvm::equal(read.getIndices(), write.getIndices()) &&
-         read.getMask() == write.getMask() &&
          read.getVectorType() == write.getVectorType();
 }
 
 /// Keeps the thread's accumulators in registers across `loop`: when every
-/// access to a buffer in the loop body is a vector load or store (masked or
-/// transfer) paired with another by the same loop-invariant operands, each
+/// access to a buffer in the loop body is a vector load or store paired
+/// with another by the same loop-invariant operands, each
 /// load moves before the loop and each store after it, the value carried
 /// by the loop. Valid for the kernels of rlx-gpu-tile-contractions, where
-/// such pairs are the rows (or mma tiles) of one thread's (or warp's) part
-/// of C: nobody else touches them, and distinct ones are disjoint or fully
-/// masked.
+/// such pairs are the rows of one thread's micro-tile of C, or a lane's
+/// elements of its warp's mma tiles: nobody else touches them, and distinct
+/// ones are disjoint or fully masked.
 static void hoistAccumulators(RewriterBase &rewriter, scf::ForOp loop) {
   (void)moveLoopInvariantCode(loop);
   auto isInvariant = [&](Value value) {
@@ -663,7 +694,7 @@ static void hoistAccumulators(RewriterBase &rewriter, scf::ForOp loop) {
   };
   SmallVector<std::pair<Operation *, Operation *>> pairs;
   for (Operation &store : *loop.getBody()) {
-    if (!isa<vector::MaskedStoreOp, vector::TransferWriteOp>(store))
+    if (!isVectorStore(&store))
       continue;
     Value base = getAccessedBuffer(&store);
     OpOperand &stored = getStoredValue(&store);
@@ -774,6 +805,35 @@ static LogicalResult mapToLaunch(RewriterBase &rewriter, scf::ForallOp forall) {
     rewriter.replaceOp(alloc, attribution);
   }
 
+  // Warp-level contractions become nvgpu.ldmatrix and nvgpu.mma.sync
+  // through upstream's convert-vector-to-gpu{use-nvgpu} steps, applied to
+  // each warp loop alone: the conversion takes any scalar arith op it finds
+  // for an elementwise op on its matrices.
+  SmallVector<scf::ForallOp> warpLoops;
+  launch.walk([&](scf::ForallOp loop) {
+    std::optional<ArrayAttr> mapping = loop.getMapping();
+    if (mapping && llvm::any_of(*mapping, llvm::IsaPred<gpu::GPUWarpMappingAttr>))
+      warpLoops.push_back(loop);
+  });
+  for (scf::ForallOp loop : warpLoops) {
+    RewritePatternSet patterns(launch.getContext());
+    populatePrepareVectorToMMAPatterns(patterns, /*useNvGpu=*/true);
+    if (failed(applyPatternsGreedily(loop, std::move(patterns))) ||
+        failed(convertVectorToNVVMCompatibleMMASync(rewriter, loop)))
+      return loop.emitError("cannot convert this warp loop to mma.sync");
+    // The conversion leaves the vector ops it replaced.
+    SmallVector<Operation *> dead;
+    loop.walk([&](Operation *op) {
+      if (isa<vector::VectorDialect>(op->getDialect()) && isPure(op) &&
+          op->use_empty())
+        dead.push_back(op);
+    });
+    for (Operation *op : llvm::reverse(dead))
+      rewriter.eraseOp(op);
+  }
+
+  // The thread mapping creates its constants at the insertion point.
+  rewriter.setInsertionPointToStart(&launch.getBody().front());
   DiagnosedSilenceableFailure mapped =
       transform::gpu::mapNestedForallToThreadsImpl(
           rewriter, std::nullopt, launch, *blockDims, /*warpSize=*/32,
@@ -782,6 +842,11 @@ static LogicalResult mapToLaunch(RewriterBase &rewriter, scf::ForallOp forall) {
     (void)mapped.silence();
     return launch.emitError("cannot map the thread loops of this kernel");
   }
+  // The load and the store of an accumulator must use the same index
+  // values to be recognized as a pair.
+  DominanceInfo dominance(launch);
+  eliminateCommonSubExpressions(rewriter, dominance, launch);
+
   SmallVector<scf::ForOp> loops;
   launch.walk([&](scf::ForOp loop) { loops.push_back(loop); });
   for (scf::ForOp loop : loops)

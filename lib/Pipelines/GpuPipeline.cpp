@@ -2,7 +2,6 @@
 #include "rlx/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
-#include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -42,7 +41,6 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
   tiling.tensorCores = hasMmaSync(options.chip);
   pm.addNestedPass<func::FuncOp>(createRlxGpuTileContractions(tiling));
   pm.addNestedPass<func::FuncOp>(createRlxGpuMapForalls());
-  pm.addNestedPass<func::FuncOp>(createConvertVectorToGPUPass(/*useNvGpu=*/true));
   pm.addNestedPass<func::FuncOp>(createRlxMapToGpu({options.blockSize}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertNVGPUToNVVMPass());

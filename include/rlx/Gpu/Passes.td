@@ -44,8 +44,8 @@ def RlxGpuTileContractions
 
     With `tensor-cores`, f16 contractions with an f32 accumulator whose C
     tiles divide C use tensor cores instead: 128 threads per block (copies
-    spread over all of them), A's tile m-major, and a 2x2 `scf.forall`
-    mapped to `#gpu.warp<y, x>` in which each warp reads its part of C as
+    spread over all of them), A's tile m-major, and an `scf.forall` over 4
+    warps (`#gpu.warp<x>`, a 2x2 grid) in which each warp reads its part of C as
     16x8 tiles (`vector.transfer_read`), contracts 16x16 A tiles with 16x8
     B tiles from workgroup memory for each k step of 16
     (`vector.contract`, f16 x f16 into f32), and writes them back;
@@ -97,13 +97,21 @@ def RlxGpuMapForalls : Pass<"rlx-gpu-map-foralls", "::mlir::func::FuncOp"> {
     workgroup buffers allocated in the loop become workgroup attributions of
     the launch, and the thread loops are mapped to thread ids by upstream's
     `mapNestedForallToThreadsImpl`, which inserts a `gpu.barrier` after each
-    one (loops mapped to `#gpu.warp` go to warps). Each thread's
-    accumulator rows (masked loads and stores of C in the k loop), or each
-    warp's mma tiles of C, then move out of the k loop, so that the
-    accumulation stays in registers. Loops without static bounds, or with thread loops not mapped
+    one (loops mapped to `#gpu.warp` go to warps). In a kernel with
+    warp-level `vector.contract`s, upstream's `convert-vector-to-gpu`
+    steps (`populatePrepareVectorToMMAPatterns`,
+    `convertVectorToNVVMCompatibleMMASync`) then make them
+    `nvgpu.ldmatrix` and `nvgpu.mma.sync`. Last, each thread's accumulator
+    rows (vector loads and stores of C in the k loop, and the lanes' parts
+    of the mma tiles of C) move out of the k loop, so that the accumulation
+    stays in registers. Loops without static bounds, or with thread loops not mapped
     to `x`, `y` or `z`, are errors.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
 }
 
