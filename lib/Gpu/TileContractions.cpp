@@ -110,9 +110,15 @@ static SmallVector<unsigned> getResultDims(AffineMap map) {
 }
 
 static std::optional<Matmul> matchMatmul(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op) ||
-      op.hasDynamicShape())
+  // Only ops of the function body become kernels of their own (not the
+  // ops of a row loop), and a kernel must not write an operand it reads.
+  if (!isa<func::FuncOp>(op->getParentOp()) || !op.hasPureBufferSemantics() ||
+      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(op) || op.hasDynamicShape() ||
+      llvm::is_contained(op.getDpsInputs(), op.getDpsInits()[0]))
+    return std::nullopt;
+  // Empty loops are left to rlx-map-to-gpu, which drops them.
+  if (llvm::is_contained(op.getStaticLoopRanges(), 0))
     return std::nullopt;
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);

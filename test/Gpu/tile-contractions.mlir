@@ -196,15 +196,20 @@ func.func @edges(%row: memref<1x40xf32>, %w: memref<40x96xf32>, %o1: memref<1x96
 // -----
 
 // Left to the one-thread-per-output mapping: an integer matmul, a batched
-// lhs times a 2-d rhs (two m dimensions), dynamic shapes, a bf16 x f32
-// product rounded to bf16 before the sum.
+// lhs times a 2-d rhs (two m dimensions), dynamic shapes, a bf16 product
+// rounded to bf16 before the sum, an empty k loop, a matmul that writes
+// what it reads, and a matmul inside a row loop.
 // CHECK-LABEL: func.func @fallbacks
-// CHECK-NOT:     scf.forall
+// CHECK-NOT:     #gpu.block
 // CHECK:         linalg.matmul {{.*}} memref<8x16xi32>
 // CHECK:         linalg.generic
 // CHECK:         linalg.matmul {{.*}} memref<?x16xf32>
 // CHECK:         linalg.generic
-// CHECK-NOT:     scf.forall
+// CHECK:         linalg.matmul {{.*}} memref<8x0xf32>
+// CHECK:         linalg.matmul ins(%{{.*}}, %[[SQ:.*]] : {{.*}}) outs(%[[SQ]] :
+// CHECK:         scf.forall
+// CHECK:           linalg.matmul {{.*}} outs(%{{.*}} : memref<8x8xf32>)
+// CHECK-NOT:     #gpu.block
 #lhs = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 #rhs = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
 #out = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
@@ -214,7 +219,8 @@ func.func @edges(%row: memref<1x40xf32>, %w: memref<40x96xf32>, %o1: memref<1x96
 func.func @fallbacks(%ai: memref<8x16xi32>, %bi: memref<16x8xi32>, %ci: memref<8x8xi32>,
                      %a3: memref<2x8x16xf32>, %b2: memref<16x8xf32>, %c3: memref<2x8x8xf32>,
                      %ad: memref<?x16xf32>, %bd: memref<16x8xf32>, %cd: memref<?x8xf32>,
-                     %ah: memref<8x16xbf16>, %bh: memref<16x8xbf16>, %ch: memref<8x8xf32>) {
+                     %ah: memref<8x16xbf16>, %bh: memref<16x8xbf16>, %ch: memref<8x8xf32>,
+                     %ra: memref<8x16xf32>, %rb: memref<16x8xf32>, %rc: memref<8x8xf32>) {
   linalg.matmul ins(%ai, %bi : memref<8x16xi32>, memref<16x8xi32>) outs(%ci : memref<8x8xi32>)
   linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%a3, %b2 : memref<2x8x16xf32>, memref<16x8xf32>) outs(%c3 : memref<2x8x8xf32>) {
@@ -231,6 +237,13 @@ func.func @fallbacks(%ai: memref<8x16xi32>, %bi: memref<16x8xi32>, %ci: memref<8
     %1 = arith.extf %0 : bf16 to f32
     %2 = arith.addf %acc, %1 : f32
     linalg.yield %2 : f32
+  }
+  %e0 = memref.alloc() : memref<8x0xf32>
+  %e1 = memref.alloc() : memref<0x8xf32>
+  linalg.matmul ins(%e0, %e1 : memref<8x0xf32>, memref<0x8xf32>) outs(%ch : memref<8x8xf32>)
+  linalg.matmul ins(%ch, %ch : memref<8x8xf32>, memref<8x8xf32>) outs(%ch : memref<8x8xf32>)
+  scf.forall (%i) in (2) {
+    linalg.matmul ins(%ra, %rb : memref<8x16xf32>, memref<16x8xf32>) outs(%rc : memref<8x8xf32>)
   }
   return
 }
