@@ -11,13 +11,16 @@
 //       scf.forall (ty, tx) [#gpu.thread<y, x>]       copy the B tile
 //       scf.forall (ty, tx) [#gpu.thread<y, x>]       per-thread micro-tile
 //
+// With tensor cores (f16), the third loop runs over warps, each contracting
+// 16x8x16 tiles (vector.contract).
+//
 // Sibling thread loops never overlap: on the GPU the mapping inserts a
 // barrier after each one, and on a CPU they run one after the other, so the
 // same IR can be executed on the CPU to test the tiling.
 //
 // rlx-gpu-map-foralls turns such a block loop into a gpu.launch with
-// upstream's thread mapping, and keeps each thread's accumulator in
-// registers across the k loop.
+// upstream's thread mapping and mma.sync conversion, and keeps each
+// thread's accumulators in registers across the k loop.
 //
 //===----------------------------------------------------------------------===//
 #include "rlx/Gpu/Passes.h"
@@ -25,7 +28,6 @@
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/TransformOps/GPUTransformOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -33,7 +35,6 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -310,7 +311,7 @@ static void computeMicroTiles(OpBuilder &b, Location loc, const Matmul &matmul,
           vector::BroadcastOp::create(
               b, loc, VectorType::get({tiling.threadTileN}, b.getIndexType()),
               count)));
-      // A row past M is fully masked; its address stays inside C.
+      // A row past M is fully masked; its index is clamped to C's last row.
       SmallVector<Value> indices = {
           arith::MinUIOp::create(b, loc, row, lastRow), col};
       if (batch)
@@ -842,7 +843,7 @@ static LogicalResult mapToLaunch(RewriterBase &rewriter, scf::ForallOp forall) {
   rewriter.setInsertionPointToStart(&launch.getBody().front());
   DiagnosedSilenceableFailure mapped =
       transform::gpu::mapNestedForallToThreadsImpl(
-          rewriter, std::nullopt, launch, *blockDims, /*warpSize=*/32,
+          rewriter, std::nullopt, launch, *blockDims, kThreadsPerWarp,
           /*syncAfterDistribute=*/true);
   if (!mapped.succeeded()) {
     (void)mapped.silence();

@@ -48,6 +48,7 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
   // Upstream's gpu-lower-to-nvvm-pipeline, spelled out so that
   // gpu-module-to-binary gets the toolkit whose libdevice it links.
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createRlxGpuAlignWorkgroupMemory());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -149,6 +149,22 @@ def RlxMapToGpu : Pass<"rlx-map-to-gpu", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def RlxGpuAlignWorkgroupMemory
+    : Pass<"rlx-gpu-align-workgroup-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Align the shared-memory buffers of kernels";
+  let description = [{
+    Runs on outlined kernels. Their workgroup attributions become
+    shared-memory globals aligned to their element type unless an
+    `llvm.align` attribute says more; this pass sets it to `alignment`
+    bytes (keeping larger ones). The tensor-core matmul's tiles need it:
+    `ldmatrix` reads 16-byte rows.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"16",
+           "Bytes (a power of two)">
+  ];
+}
+
 def RlxCheckGpuBinaries : Pass<"rlx-check-gpu-binaries", "::mlir::ModuleOp"> {
   let summary = "Reject PTX that calls functions it does not define";
   let description = [{
