@@ -74,6 +74,8 @@ struct Tiling {
 /// (tile-m / 2) x (tile-n / 2) part of C as m16n8k16 mma tiles.
 constexpr int64_t kWarpsY = 2, kWarpsX = 2, kThreadsPerWarp = 32;
 constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
+/// The alignment of the tile buffers, in bytes.
+constexpr uint64_t kTileAlignment = 16;
 } // namespace
 
 /// `value` through an optional arith.extf, when it is block argument `arg`.
@@ -250,6 +252,15 @@ static void copyTile(OpBuilder &b, Location loc, const Matmul &matmul,
   });
 }
 
+/// The alignment of a `type` vector at a multiple of its size in a tile
+/// buffer: tiles are 16-byte aligned (memref.alloc's alignment, and
+/// rlx-gpu-align-workgroup-memory once they are workgroup attributions).
+static llvm::MaybeAlign getVectorAlignment(VectorType type) {
+  uint64_t bytes =
+      type.getNumElements() * type.getElementType().getIntOrFloatBitWidth() / 8;
+  return llvm::Align(std::min<uint64_t>(kTileAlignment, bytes & -bytes));
+}
+
 /// `value` (a vector of the operand's elements) in the accumulator type.
 static Value extendTo(OpBuilder &b, Location loc, Value value,
                       FloatType accType) {
@@ -325,18 +336,23 @@ static void computeMicroTiles(OpBuilder &b, Location loc, const Matmul &matmul,
         b, loc, constantIndex(b, loc, 0), constantIndex(b, loc, tiling.tileK),
         constantIndex(b, loc, 1), accumulators,
         [&](OpBuilder &b, Location loc, Value k, ValueRange rows) {
-          auto bType = VectorType::get(
-              {tiling.threadTileN}, getElementTypeOrSelf(bTile.getType()));
-          Value bRow = extendTo(
-              b, loc, vector::LoadOp::create(b, loc, bType, bTile, {k, tileCol}),
+          // The thread's A column and B row at k, contiguous in the tiles.
+          auto loadVector = [&](Value tile, Value index, int64_t size) {
+            auto type = VectorType::get(size, getElementTypeOrSelf(tile.getType()));
+            return vector::LoadOp::create(
+                b, loc, type, tile, {k, index}, /*nontemporal=*/false,
+                getVectorAlignment(type));
+          };
+          Value bRow = extendTo(b, loc,
+                                loadVector(bTile, tileCol, tiling.threadTileN),
+                                matmul.accType);
+          Value aColumn = extendTo(
+              b, loc, loadVector(aTile, tileRow, tiling.threadTileM),
               matmul.accType);
           SmallVector<Value> updated;
           for (auto [i, acc] : llvm::enumerate(rows)) {
-            Value aRow = arith::AddIOp::create(b, loc, tileRow,
-                                               constantIndex(b, loc, i));
-            Value a = memref::LoadOp::create(b, loc, aTile, {k, aRow});
-            if (a.getType() != matmul.accType)
-              a = arith::ExtFOp::create(b, loc, matmul.accType, a);
+            Value a = vector::ExtractOp::create(b, loc, aColumn,
+                                                static_cast<int64_t>(i));
             Value product = arith::MulFOp::create(
                 b, loc, vector::BroadcastOp::create(b, loc, rowVectorType, a),
                 bRow);
@@ -510,8 +526,11 @@ static void tileMatmul(RewriterBase &rewriter, const Matmul &matmul,
                                          constantIndex(b, loc, tiling.tileM));
         Value n0 = arith::MulIOp::create(b, loc, tileIds[1],
                                          constantIndex(b, loc, tiling.tileN));
-        Value aTile = memref::AllocOp::create(b, loc, aTileType);
-        Value bTile = memref::AllocOp::create(b, loc, tileType(rhs, tiling.tileN));
+        IntegerAttr alignment = b.getI64IntegerAttr(kTileAlignment);
+        Value aTile =
+            memref::AllocOp::create(b, loc, aTileType, ValueRange(), alignment);
+        Value bTile = memref::AllocOp::create(
+            b, loc, tileType(rhs, tiling.tileN), ValueRange(), alignment);
         scf::ForOp::create(
             b, loc, constantIndex(b, loc, 0), constantIndex(b, loc, sizeK),
             constantIndex(b, loc, tiling.tileK), ValueRange(),

@@ -14,14 +14,15 @@
 // A 128x96 times 96x64 f32 matmul: 2x1 blocks of 64x64, k tiles of 16,
 // 16x16 threads that copy the A tile (transposed) and the B tile into
 // workgroup memory, zeros past the bounds, then accumulate 4x4 micro-tiles
-// as four row vectors, read and written with masks.
+// as four row vectors, read and written with masks, from a vector of A's
+// column and one of B's row per k (16-byte aligned tiles).
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME:      (%[[A:.*]]: memref<128x96xf32>, %[[B:.*]]: memref<96x64xf32>, %[[C:.*]]: memref<128x64xf32>)
 // CHECK:         scf.forall (%[[BM:.*]], %[[BN:.*]]) in (2, 1) {
 // CHECK:           %[[M0:.*]] = arith.muli %[[BM]], %c64
 // CHECK:           %[[N0:.*]] = arith.muli %[[BN]], %c64
-// CHECK:           %[[AT:.*]] = memref.alloc() : memref<16x64xf32, #gpu.address_space<workgroup>>
-// CHECK:           %[[BT:.*]] = memref.alloc() : memref<16x64xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[AT:.*]] = memref.alloc() {alignment = 16 : i64} : memref<16x64xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[BT:.*]] = memref.alloc() {alignment = 16 : i64} : memref<16x64xf32, #gpu.address_space<workgroup>>
 // CHECK:           scf.for %[[K0:.*]] = %c0 to %c96 step %c16 {
 // CHECK:             scf.forall (%[[TY:.*]], %[[TX:.*]]) in (16, 16) {
 // CHECK:               %[[T:.*]] = arith.addi %{{.*}}, %[[TX]]
@@ -43,8 +44,9 @@
 // CHECK:             scf.forall (%{{.*}}, %{{.*}}) in (16, 16) {
 // CHECK-COUNT-4:       vector.maskedload %[[C]]
 // CHECK:               scf.for %[[KK:.*]] = %c0 to %c16 step %c1 iter_args({{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
-// CHECK:                 vector.load %[[BT]][%[[KK]], %{{.*}}] : memref<16x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK-COUNT-4:         memref.load %[[AT]][%[[KK]]
+// CHECK:                 vector.load %[[BT]][%[[KK]], %{{.*}}] {alignment = 16 : i64} : memref<16x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK:                 %[[ACOL:.*]] = vector.load %[[AT]][%[[KK]], %{{.*}}] {alignment = 16 : i64} : memref<16x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK-COUNT-4:         vector.extract %[[ACOL]]
 // CHECK:               }
 // CHECK-COUNT-4:       vector.maskedstore %[[C]]
 // CHECK:             } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
@@ -58,8 +60,8 @@
 // 32x16, k tiles of 8, 16x8 threads with 2x2 micro-tiles.
 // SMALL-LABEL: func.func @matmul
 // SMALL:         scf.forall (%{{.*}}, %{{.*}}) in (4, 4) {
-// SMALL:           memref.alloc() : memref<8x32xf32>
-// SMALL:           memref.alloc() : memref<8x16xf32>
+// SMALL:           memref.alloc() {alignment = 16 : i64} : memref<8x32xf32>
+// SMALL:           memref.alloc() {alignment = 16 : i64} : memref<8x16xf32>
 // SMALL:           scf.for %{{.*}} = %c0 to %c96 step %c8 {
 // SMALL:             scf.forall (%{{.*}}, %{{.*}}) in (16, 8) {
 // SMALL:               scf.for %{{.*}} = %{{.*}} to %c256 step %c128 {
@@ -75,13 +77,13 @@ func.func @matmul(%a: memref<128x96xf32>, %b: memref<96x64xf32>, %c: memref<128x
 // f16 tiles, each row of A and B extended to f32 in the micro-tile loop.
 // CHECK-LABEL: func.func @batch_f16
 // CHECK:         scf.forall (%[[BATCH:.*]], %{{.*}}, %{{.*}}) in (4, 1, 2) {
-// CHECK:           memref.alloc() : memref<16x64xf16, #gpu.address_space<workgroup>>
+// CHECK:           memref.alloc() {alignment = 16 : i64} : memref<16x64xf16, #gpu.address_space<workgroup>>
 // CHECK:           scf.for %{{.*}} = %c0 to %c20 step %c16 {
 // CHECK:             memref.load %arg0[%[[BATCH]], %{{.*}}, %{{.*}}] : memref<4x33x20xf16>
 // CHECK:             memref.load %arg1[%[[BATCH]], %{{.*}}, %{{.*}}] : memref<4x20x70xf16>
 // CHECK:             vector.maskedload %arg2[%[[BATCH]], %{{.*}}, %{{.*}}]
 // CHECK:             arith.extf %{{.*}} : vector<4xf16> to vector<4xf32>
-// CHECK:             arith.extf %{{.*}} : f16 to f32
+// CHECK:             arith.extf %{{.*}} : vector<4xf16> to vector<4xf32>
 // CHECK:         } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
 // The tensor-core kernel needs C tiles that divide C (33x70 does not).
 // MMA-LABEL:   func.func @batch_f16
@@ -111,8 +113,8 @@ func.func @batch_f16(%a: memref<4x33x20xf16>, %b: memref<4x20x70xf16>, %c: memre
 // C without masks.
 // MMA-LABEL: func.func @mma
 // MMA:         scf.forall (%{{.*}}, %{{.*}}) in (2, 1) {
-// MMA:           %[[AT:.*]] = memref.alloc() : memref<64x32xf16, #gpu.address_space<workgroup>>
-// MMA:           %[[BT:.*]] = memref.alloc() : memref<32x64xf16, #gpu.address_space<workgroup>>
+// MMA:           %[[AT:.*]] = memref.alloc() {alignment = 16 : i64} : memref<64x32xf16, #gpu.address_space<workgroup>>
+// MMA:           %[[BT:.*]] = memref.alloc() {alignment = 16 : i64} : memref<32x64xf16, #gpu.address_space<workgroup>>
 // MMA:           scf.for %{{.*}} = %c0 to %c64 step %c32 {
 // MMA:             scf.forall (%{{.*}}, %{{.*}}) in (1, 128) {
 // MMA:             } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
