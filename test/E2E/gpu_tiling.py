@@ -7,7 +7,8 @@
 # tiles, micro-tile accumulation) run one after the other, as the GPU's
 # barriers order them. The outputs must match PyTorch in float64: this tests
 # the tiling's indexing, bounds and zero padding (64x64 tiles of C, k tiles
-# of 16, 4x4 micro-tiles) without a GPU.
+# of 16, 4x4 micro-tiles; for f16 whose C tiles divide C, the tensor-core
+# form: warps contracting 16x8x16 tiles) without a GPU.
 import numpy as np
 import torch
 from rlx_testing import Suite, elem_of, type_of, ttype
@@ -48,6 +49,23 @@ matmul("f16_batched", (2, 33, 65), (2, 65, 17), np.float16)
 # 16x8x16 contractions), run here as vector.contract on the CPU.
 matmul("f16_mma", (128, 48), (48, 64), np.float16)
 matmul("f16_mma_batched", (2, 64, 40), (2, 40, 128), np.float16)
+# bf16 (the SIMT kernel, f32 accumulation): f32 arguments exact in bf16,
+# cast in, the bf16 result cast out.
+def bf16_round(x):
+    """f32 -> nearest-even bf16, kept in an f32 array."""
+    bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
+    return bits.view(np.float32)
+
+
+a, b = (bf16_round(rng.uniform(-1, 1, sh)) for sh in ((70, 40), (40, 33)))
+s.case("bf16",
+       "%x = rlx.cast %a0 : tensor<70x40xf32> -> tensor<70x40xbf16>\n"
+       "  %y = rlx.cast %a1 : tensor<40x33xf32> -> tensor<40x33xbf16>\n"
+       "  %m = rlx.matmul %x, %y : (tensor<70x40xbf16>, tensor<40x33xbf16>) "
+       "-> tensor<70x33xbf16>\n"
+       "  %r = rlx.cast %m : tensor<70x33xbf16> -> tensor<70x33xf32>",
+       [a, b], torch.matmul, out="tensor<70x33xf32>", tol="bf16")
 # Transposed operands (rlx.dot_general contracting lhs's first and rhs's
 # last dimension): the tile copies read them through their indexing maps.
 def dot_general(name, a_shape, b_shape, dims, ref, out, dt=np.float32):
