@@ -50,15 +50,31 @@ namespace mlir::rlx {
 using namespace mlir;
 
 namespace {
-/// A contraction C(b, m, n) += A * B over float buffers with static shapes,
-/// at most one batch dimension and one m, n and k dimension each.
+/// A contraction C(b, m, n) += A(b, m, k) * B(b, k, n) over float buffers
+/// with static shapes, where b, m, n and k are groups of loop dimensions:
+/// a matmul (one dimension each), or a convolution as an implicit GEMM
+/// (b: batch and depth, m: output channels, n: output image, k: input
+/// channels and filter window; A is the filter, B the input).
 struct Matmul {
   // An op handle: using it does not modify the matmul description.
   mutable linalg::LinalgOp op;
-  std::optional<unsigned> batchDim;
-  unsigned mDim, nDim, kDim;
+  // The operands with the m and the n dimensions.
+  OpOperand *lhs, *rhs;
+  // Loop dimensions, b, m and n in C's order.
+  SmallVector<unsigned> batchDims, mDims, nDims, kDims;
   SmallVector<int64_t> loopSizes;
   FloatType accType;
+
+  int64_t getSize(ArrayRef<unsigned> dims) const {
+    int64_t size = 1;
+    for (unsigned dim : dims)
+      size *= loopSizes[dim];
+    return size;
+  }
+  SmallVector<int64_t> getSizes(ArrayRef<unsigned> dims) const {
+    return llvm::map_to_vector(dims,
+                               [&](unsigned dim) { return loopSizes[dim]; });
+  }
 };
 
 /// Tile sizes and the thread grid they imply.
@@ -105,48 +121,98 @@ static bool isMulAddBody(linalg::LinalgOp op) {
          (isExtendedArg(mul.getLhs(), b) && isExtendedArg(mul.getRhs(), a));
 }
 
-/// The loop position of each result of `map`, a projected permutation.
-static SmallVector<unsigned> getResultDims(AffineMap map) {
-  return llvm::map_to_vector(map.getResults(), [](AffineExpr expr) {
-    return cast<AffineDimExpr>(expr).getPosition();
-  });
-}
-
 static std::optional<Matmul> matchMatmul(linalg::LinalgOp op) {
   // Only ops of the function body become kernels of their own (not the
   // ops of a row loop), and a kernel must not write an operand it reads.
   if (!isa<func::FuncOp>(op->getParentOp()) || !op.hasPureBufferSemantics() ||
       op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !linalg::isaContractionOpInterface(op) || op.hasDynamicShape() ||
+      op.hasDynamicShape() ||
       llvm::is_contained(op.getDpsInputs(), op.getDpsInits()[0]))
     return std::nullopt;
   // Empty loops are left to rlx-map-to-gpu, which drops them.
   if (llvm::is_contained(op.getStaticLoopRanges(), 0))
     return std::nullopt;
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || dims->batch.size() > 1 || dims->m.size() != 1 ||
-      dims->n.size() != 1 || dims->k.size() != 1)
-    return std::nullopt;
-  if (!llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
-        return map.isProjectedPermutation(/*allowZeroInResults=*/false);
-      }))
-    return std::nullopt;
-  auto accType = dyn_cast<FloatType>(getElementTypeOrSelf(
-      op.getDpsInitOperand(0)->get().getType()));
+  auto accType = dyn_cast<FloatType>(
+      getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType()));
   if (!accType || !isMulAddBody(op))
     return std::nullopt;
-  Matmul matmul{op,         std::nullopt, dims->m[0], dims->n[0], dims->k[0],
+
+  // Loop dimensions of the output and of the first (second) input only,
+  // of all three, and reduced.
+  SmallVector<unsigned> firstDims, secondDims, batchDims, kDims;
+  if (linalg::isaContractionOpInterface(op)) {
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (failed(dims))
+      return std::nullopt;
+    firstDims.assign(dims->m.begin(), dims->m.end());
+    secondDims.assign(dims->n.begin(), dims->n.end());
+    batchDims.assign(dims->batch.begin(), dims->batch.end());
+    kDims.assign(dims->k.begin(), dims->k.end());
+  } else if (linalg::isaConvolutionOpInterface(op)) {
+    FailureOr<linalg::ConvolutionDimensions> dims =
+        linalg::inferConvolutionDims(op);
+    if (failed(dims))
+      return std::nullopt;
+    // The image's batch is a batch of the GEMM even though the filter does
+    // not use it.
+    firstDims.assign(dims->outputImage.begin(), dims->outputImage.end());
+    secondDims.assign(dims->outputChannel.begin(), dims->outputChannel.end());
+    batchDims.assign(dims->batch.begin(), dims->batch.end());
+    llvm::append_range(batchDims, dims->depth);
+    kDims.assign(dims->inputChannel.begin(), dims->inputChannel.end());
+    llvm::append_range(kDims, dims->filterLoop);
+  } else {
+    return std::nullopt;
+  }
+  if (firstDims.empty() || secondDims.empty() || kDims.empty() ||
+      firstDims.size() + secondDims.size() + batchDims.size() +
+              kDims.size() !=
+          op.getNumLoops())
+    return std::nullopt;
+
+  // C must be (b..., m..., n...): the batch dimensions, then one group of
+  // free dimensions, then the other (n, whose rows the threads read and
+  // write as vectors).
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!outMap.isProjectedPermutation(/*allowZeroInResults=*/false))
+    return std::nullopt;
+  SmallVector<unsigned> outDims = llvm::map_to_vector(
+      outMap.getResults(), [](AffineExpr expr) {
+        return cast<AffineDimExpr>(expr).getPosition();
+      });
+  auto isGroup = [](ArrayRef<unsigned> dims, ArrayRef<unsigned> group) {
+    return dims.size() == group.size() &&
+           llvm::all_of(dims, [&](unsigned dim) {
+             return llvm::is_contained(group, dim);
+           });
+  };
+  ArrayRef<unsigned> outRef = outDims;
+  ArrayRef<unsigned> batch = outRef.take_front(batchDims.size());
+  ArrayRef<unsigned> free = outRef.drop_front(batchDims.size());
+  if (!isGroup(batch, batchDims))
+    return std::nullopt;
+  Matmul matmul{op, nullptr, nullptr, llvm::to_vector(batch), {}, {}, kDims,
                 op.getStaticLoopRanges(), accType};
-  if (!dims->batch.empty())
-    matmul.batchDim = dims->batch[0];
-  // The accumulator is read and written a row of the micro-tile at a time:
-  // C's dimensions must be (b, m, n) in that order.
-  SmallVector<unsigned> outDims = {matmul.mDim, matmul.nDim};
-  if (matmul.batchDim)
-    outDims.insert(outDims.begin(), *matmul.batchDim);
-  if (getResultDims(op.getMatchingIndexingMap(op.getDpsInitOperand(0))) !=
-      outDims)
+  for (auto [m, n, lhs, rhs] :
+       {std::make_tuple(&firstDims, &secondDims, 0, 1),
+        std::make_tuple(&secondDims, &firstDims, 1, 0)}) {
+    if (isGroup(free.take_front(m->size()), *m) &&
+        isGroup(free.drop_front(m->size()), *n)) {
+      matmul.mDims = llvm::to_vector(free.take_front(m->size()));
+      matmul.nDims = llvm::to_vector(free.drop_front(m->size()));
+      matmul.lhs = op.getDpsInputOperand(lhs);
+      matmul.rhs = op.getDpsInputOperand(rhs);
+      break;
+    }
+  }
+  if (!matmul.lhs)
+    return std::nullopt;
+  // C is read as a (b, m, n) view: collapsing its dimensions needs an
+  // identity layout.
+  auto cType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+  if (cType.getRank() != (batchDims.empty() ? 2 : 3) &&
+      !cType.getLayout().isIdentity())
     return std::nullopt;
   return matmul;
 }
@@ -155,14 +221,31 @@ static Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
-/// The indices of `operand` at the loop position `loopIndices` (values of
-/// the dimensions the operand does not use are never read).
-static SmallVector<Value> getOperandIndices(linalg::LinalgOp op,
+/// The indices of `operand` at the loop position `loopIndices`.
+static SmallVector<Value> getOperandIndices(OpBuilder &b, Location loc,
+                                            linalg::LinalgOp op,
                                             OpOperand *operand,
                                             ArrayRef<Value> loopIndices) {
-  return llvm::map_to_vector(
-      getResultDims(op.getMatchingIndexingMap(operand)),
-      [&](unsigned dim) { return loopIndices[dim]; });
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  return llvm::map_to_vector(map.getResults(), [&](AffineExpr expr) -> Value {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      return loopIndices[dim.getPosition()];
+    return affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(map.getNumDims(), 0, expr), loopIndices);
+  });
+}
+
+/// Sets the indices of `dims` in `loopIndices` from `linear`, their
+/// row-major linearization.
+static void delinearizeInto(OpBuilder &b, Location loc, Value linear,
+                            const Matmul &matmul, ArrayRef<unsigned> dims,
+                            SmallVectorImpl<Value> &loopIndices) {
+  for (unsigned dim : llvm::reverse(dims.drop_front())) {
+    Value size = constantIndex(b, loc, matmul.loopSizes[dim]);
+    loopIndices[dim] = arith::RemUIOp::create(b, loc, linear, size);
+    linear = arith::DivUIOp::create(b, loc, linear, size);
+  }
+  loopIndices[dims.front()] = linear;
 }
 
 /// An scf.forall over a `sizeY` x `sizeX` grid of threads, mapped to their
@@ -192,16 +275,16 @@ static std::pair<int64_t, int64_t> getThreadGrid(const Tiling &tiling,
   return {tiling.threadsY(), tiling.threadsX()};
 }
 
-/// Copies the `rows` x `cols` tile of `operand` whose loop dimensions are
-/// `rowDim` and `colDim`, starting at `loopIndices`, into `tile` (transposed
-/// when `transpose`), with zeros past the operand's bounds. Consecutive
-/// threads copy consecutive columns.
+/// Copies the `rows` x `cols` tile of `operand` at (`rowStart`,
+/// `colStart`) in the linearized loop dimensions `rowDims` x `colDims`, of
+/// batch `batch`, into `tile` (transposed when `transpose`), with zeros
+/// past the bounds. Consecutive threads copy consecutive columns.
 static void copyTile(OpBuilder &b, Location loc, const Matmul &matmul,
                      std::pair<int64_t, int64_t> threadGrid,
-                     OpOperand *operand, Value tile,
-                     SmallVector<Value> loopIndices, unsigned rowDim,
-                     unsigned colDim, int64_t rows, int64_t cols,
-                     bool transpose) {
+                     OpOperand *operand, Value tile, Value batch,
+                     ArrayRef<unsigned> rowDims, ArrayRef<unsigned> colDims,
+                     Value rowStart, Value colStart, int64_t rows,
+                     int64_t cols, bool transpose) {
   int64_t threadsY = threadGrid.first, threadsX = threadGrid.second;
   createThreadLoop(
       b, loc, threadsY, threadsX,
@@ -216,23 +299,30 @@ static void copyTile(OpBuilder &b, Location loc, const Matmul &matmul,
         [&](OpBuilder &b, Location loc, Value element, ValueRange) {
           Value row = arith::DivUIOp::create(b, loc, element, colsValue);
           Value col = arith::RemUIOp::create(b, loc, element, colsValue);
-          SmallVector<Value> indices = loopIndices;
-          indices[rowDim] = arith::AddIOp::create(b, loc, indices[rowDim], row);
-          indices[colDim] = arith::AddIOp::create(b, loc, indices[colDim], col);
-          auto inBounds = [&](unsigned dim) {
+          Value rowIndex = arith::AddIOp::create(b, loc, rowStart, row);
+          Value colIndex = arith::AddIOp::create(b, loc, colStart, col);
+          auto inBounds = [&](Value index, ArrayRef<unsigned> dims) {
             return arith::CmpIOp::create(
-                b, loc, arith::CmpIPredicate::ult, indices[dim],
-                constantIndex(b, loc, matmul.loopSizes[dim]));
+                b, loc, arith::CmpIPredicate::ult, index,
+                constantIndex(b, loc, matmul.getSize(dims)));
           };
-          Value valid = arith::AndIOp::create(b, loc, inBounds(rowDim),
-                                              inBounds(colDim));
+          Value valid = arith::AndIOp::create(b, loc, inBounds(rowIndex, rowDims),
+                                              inBounds(colIndex, colDims));
           Type elementType = getElementTypeOrSelf(operand->get().getType());
           auto load = scf::IfOp::create(
               b, loc, valid,
               [&](OpBuilder &b, Location loc) {
+                // Dimensions the operand does not use are never read.
+                SmallVector<Value> loopIndices(matmul.loopSizes.size(),
+                                               constantIndex(b, loc, 0));
+                if (batch)
+                  delinearizeInto(b, loc, batch, matmul, matmul.batchDims,
+                                  loopIndices);
+                delinearizeInto(b, loc, rowIndex, matmul, rowDims, loopIndices);
+                delinearizeInto(b, loc, colIndex, matmul, colDims, loopIndices);
                 Value value = memref::LoadOp::create(
                     b, loc, operand->get(),
-                    getOperandIndices(matmul.op, operand, indices));
+                    getOperandIndices(b, loc, matmul.op, operand, loopIndices));
                 scf::YieldOp::create(b, loc, value);
               },
               [&](OpBuilder &b, Location loc) {
@@ -275,15 +365,14 @@ static Value extendTo(OpBuilder &b, Location loc, Value value,
 /// column, B's row: an outer product per k), and written back. Rows past M
 /// and columns past N are masked off.
 static void computeMicroTiles(OpBuilder &b, Location loc, const Matmul &matmul,
-                              const Tiling &tiling, Value aTile, Value bTile,
-                              Value batch, Value m0, Value n0) {
+                              const Tiling &tiling, Value c, Value aTile,
+                              Value bTile, Value batch, Value m0, Value n0) {
   createThreadLoop(
       b, loc, tiling.threadsY(), tiling.threadsX(),
       [&](OpBuilder &b, Location loc, Value ty, Value tx) {
     auto rowVectorType = VectorType::get({tiling.threadTileN}, matmul.accType);
-    Value c = matmul.op.getDpsInitOperand(0)->get();
-    int64_t sizeM = matmul.loopSizes[matmul.mDim];
-    int64_t sizeN = matmul.loopSizes[matmul.nDim];
+    int64_t sizeM = matmul.getSize(matmul.mDims);
+    int64_t sizeN = matmul.getSize(matmul.nDims);
     Value tileRow = arith::MulIOp::create(
         b, loc, ty, constantIndex(b, loc, tiling.threadTileM));
     Value tileCol = arith::MulIOp::create(
@@ -372,8 +461,8 @@ static void computeMicroTiles(OpBuilder &b, Location loc, const Matmul &matmul,
 /// nvgpu.ldmatrix and nvgpu.mma.sync), and they are written back. C's tiles
 /// are whole: this kernel is only used when they divide C.
 static void computeMmaTiles(OpBuilder &b, Location loc, const Matmul &matmul,
-                            const Tiling &tiling, Value aTile, Value bTile,
-                            Value batch, Value m0, Value n0) {
+                            const Tiling &tiling, Value c, Value aTile,
+                            Value bTile, Value batch, Value m0, Value n0) {
   int64_t warpTileM = tiling.tileM / kWarpsY, warpTileN = tiling.tileN / kWarpsX;
   MLIRContext *context = b.getContext();
   // The warps of a block are numbered along x (upstream's warp mapping
@@ -395,7 +484,6 @@ static void computeMmaTiles(OpBuilder &b, Location loc, const Matmul &matmul,
     };
     Value wy = apply(d0.floorDiv(kWarpsX), ivs[0]);
     Value wx = apply(d0 % kWarpsX, ivs[0]);
-    Value c = matmul.op.getDpsInitOperand(0)->get();
     Type inputType = getElementTypeOrSelf(aTile.getType());
     auto aType = VectorType::get({kMmaM, kMmaK}, inputType);
     auto bType = VectorType::get({kMmaK, kMmaN}, inputType);
@@ -465,12 +553,12 @@ static void computeMmaTiles(OpBuilder &b, Location loc, const Matmul &matmul,
 /// accumulator, and C tiles that divide C (the mma tiles read and write C
 /// without masks).
 static bool usesTensorCores(const Matmul &matmul, const Tiling &tiling) {
-  Type lhs = getElementTypeOrSelf(matmul.op.getDpsInputs()[0]);
-  Type rhs = getElementTypeOrSelf(matmul.op.getDpsInputs()[1]);
+  Type lhs = getElementTypeOrSelf(matmul.lhs->get().getType());
+  Type rhs = getElementTypeOrSelf(matmul.rhs->get().getType());
   return tiling.tensorCores && lhs.isF16() && rhs.isF16() &&
          matmul.accType.isF32() &&
-         matmul.loopSizes[matmul.mDim] % tiling.tileM == 0 &&
-         matmul.loopSizes[matmul.nDim] % tiling.tileN == 0;
+         matmul.getSize(matmul.mDims) % tiling.tileM == 0 &&
+         matmul.getSize(matmul.nDims) % tiling.tileN == 0;
 }
 
 /// Replaces `matmul.op` by the tiled kernel.
@@ -480,9 +568,9 @@ static void tileMatmul(RewriterBase &rewriter, const Matmul &matmul,
   Location loc = op.getLoc();
   MLIRContext *context = rewriter.getContext();
   rewriter.setInsertionPoint(op);
-  int64_t sizeM = matmul.loopSizes[matmul.mDim];
-  int64_t sizeN = matmul.loopSizes[matmul.nDim];
-  int64_t sizeK = matmul.loopSizes[matmul.kDim];
+  int64_t sizeM = matmul.getSize(matmul.mDims);
+  int64_t sizeN = matmul.getSize(matmul.nDims);
+  int64_t sizeK = matmul.getSize(matmul.kDims);
 
   SmallVector<OpFoldResult> gridSizes = {
       rewriter.getIndexAttr(llvm::divideCeil(sizeM, tiling.tileM)),
@@ -490,11 +578,27 @@ static void tileMatmul(RewriterBase &rewriter, const Matmul &matmul,
   SmallVector<Attribute> gridMapping = {
       gpu::GPUBlockMappingAttr::get(context, gpu::MappingId::DimY),
       gpu::GPUBlockMappingAttr::get(context, gpu::MappingId::DimX)};
-  if (matmul.batchDim) {
+  bool batched = !matmul.batchDims.empty();
+  if (batched) {
     gridSizes.insert(gridSizes.begin(),
-                     rewriter.getIndexAttr(matmul.loopSizes[*matmul.batchDim]));
+                     rewriter.getIndexAttr(matmul.getSize(matmul.batchDims)));
     gridMapping.insert(gridMapping.begin(), gpu::GPUBlockMappingAttr::get(
                                                 context, gpu::MappingId::DimZ));
+  }
+  // C as (b, m, n), each group collapsed to one dimension.
+  Value c = op.getDpsInitOperand(0)->get();
+  int64_t viewRank = batched ? 3 : 2;
+  if (cast<MemRefType>(c.getType()).getRank() != viewRank) {
+    SmallVector<ReassociationIndices> groups;
+    int64_t next = 0;
+    for (size_t size : {matmul.batchDims.size(), matmul.mDims.size(),
+                        matmul.nDims.size()}) {
+      if (!size)
+        continue;
+      groups.push_back(llvm::to_vector(llvm::seq<int64_t>(next, next + size)));
+      next += size;
+    }
+    c = memref::CollapseShapeOp::create(rewriter, loc, c, groups);
   }
   Attribute memorySpace;
   if (tiling.workgroupMemory)
@@ -505,7 +609,7 @@ static void tileMatmul(RewriterBase &rewriter, const Matmul &matmul,
                            getElementTypeOrSelf(operand->get().getType()),
                            MemRefLayoutAttrInterface(), memorySpace);
   };
-  OpOperand *lhs = op.getDpsInputOperand(0), *rhs = op.getDpsInputOperand(1);
+  OpOperand *lhs = matmul.lhs, *rhs = matmul.rhs;
   bool tensorCores = usesTensorCores(matmul, tiling);
   std::pair<int64_t, int64_t> threadGrid = getThreadGrid(tiling, tensorCores);
   // The SIMT kernel stores A transposed, k-major like B, so that a thread
@@ -520,7 +624,7 @@ static void tileMatmul(RewriterBase &rewriter, const Matmul &matmul,
       rewriter, loc, gridSizes, ValueRange(),
       rewriter.getArrayAttr(gridMapping),
       [&](OpBuilder &b, Location loc, ValueRange ids) {
-        Value batch = matmul.batchDim ? ids.front() : Value();
+        Value batch = batched ? ids.front() : Value();
         ValueRange tileIds = ids.take_back(2);
         Value m0 = arith::MulIOp::create(b, loc, tileIds[0],
                                          constantIndex(b, loc, tiling.tileM));
@@ -535,25 +639,18 @@ static void tileMatmul(RewriterBase &rewriter, const Matmul &matmul,
             b, loc, constantIndex(b, loc, 0), constantIndex(b, loc, sizeK),
             constantIndex(b, loc, tiling.tileK), ValueRange(),
             [&](OpBuilder &b, Location loc, Value k0, ValueRange) {
-              SmallVector<Value> origin(matmul.loopSizes.size(),
-                                        constantIndex(b, loc, 0));
-              if (batch)
-                origin[*matmul.batchDim] = batch;
-              origin[matmul.mDim] = m0;
-              origin[matmul.nDim] = n0;
-              origin[matmul.kDim] = k0;
-              copyTile(b, loc, matmul, threadGrid, lhs, aTile, origin,
-                       matmul.mDim, matmul.kDim, tiling.tileM, tiling.tileK,
-                       /*transpose=*/!tensorCores);
-              copyTile(b, loc, matmul, threadGrid, rhs, bTile, origin,
-                       matmul.kDim, matmul.nDim, tiling.tileK, tiling.tileN,
-                       /*transpose=*/false);
+              copyTile(b, loc, matmul, threadGrid, lhs, aTile, batch,
+                       matmul.mDims, matmul.kDims, m0, k0, tiling.tileM,
+                       tiling.tileK, /*transpose=*/!tensorCores);
+              copyTile(b, loc, matmul, threadGrid, rhs, bTile, batch,
+                       matmul.kDims, matmul.nDims, k0, n0, tiling.tileK,
+                       tiling.tileN, /*transpose=*/false);
               if (tensorCores)
-                computeMmaTiles(b, loc, matmul, tiling, aTile, bTile, batch,
+                computeMmaTiles(b, loc, matmul, tiling, c, aTile, bTile, batch,
                                 m0, n0);
               else
-                computeMicroTiles(b, loc, matmul, tiling, aTile, bTile, batch,
-                                  m0, n0);
+                computeMicroTiles(b, loc, matmul, tiling, c, aTile, bTile,
+                                  batch, m0, n0);
               scf::YieldOp::create(b, loc);
             });
         memref::DeallocOp::create(b, loc, aTile);
@@ -593,19 +690,19 @@ struct RlxGpuTileContractionsPass
                        << " and " << kMmaK;
       return signalPassFailure();
     }
-    SmallVector<Matmul> matmuls;
+    std::vector<Matmul> matmuls;
     func.walk([&](linalg::LinalgOp op) {
       if (std::optional<Matmul> matmul = matchMatmul(op))
         matmuls.push_back(*matmul);
     });
     IRRewriter rewriter(&getContext());
     for (const Matmul &matmul : matmuls) {
+      auto bits = [](OpOperand *operand) {
+        return getElementTypeOrSelf(operand->get().getType())
+            .getIntOrFloatBitWidth();
+      };
       int64_t bytes =
-          tileK * (tileM * getElementTypeOrSelf(matmul.op.getDpsInputs()[0])
-                                   .getIntOrFloatBitWidth() +
-                   tileN * getElementTypeOrSelf(matmul.op.getDpsInputs()[1])
-                                   .getIntOrFloatBitWidth()) /
-          8;
+          tileK * (tileM * bits(matmul.lhs) + tileN * bits(matmul.rhs)) / 8;
       if (bytes > kMaxWorkgroupBytes) {
         matmul.op.emitError() << "tiles need " << bytes
                               << " bytes of workgroup memory, more than "

@@ -11,6 +11,7 @@
 # form: warps contracting 16x8x16 tiles) without a GPU.
 import numpy as np
 import torch
+import torch.nn.functional as F
 from rlx_testing import Suite, elem_of, type_of, ttype
 
 rng = np.random.default_rng(7)
@@ -85,6 +86,52 @@ dot_general("transposed_batched", (3, 20, 70), (3, 33, 20),
 dot_general("transposed_f16_mma", (40, 64), (128, 40),
             "batching_dims = [] x [], contracting_dims = [0] x [1]",
             lambda x, y: x.t() @ y.t(), "tensor<64x128xf16>", np.float16)
+# Convolutions as implicit GEMMs: C[b, f, (o...)] += W[f, (c, k...)] *
+# X[b, (c, k...), (o...)], the input tile gathered through the convolution's
+# indexing maps (strides, dilation; padding is a padded copy before the
+# convolution); groups and depthwise channels are batch dimensions of the
+# GEMM. f16 with 64 filters and 64 output positions: tensor cores.
+TORCH_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+
+
+def pairs(padding):
+    """[lo0, hi0, lo1, hi1, ...] -> F.pad's (lo_last, hi_last, ..., lo0, hi0)."""
+    out = []
+    for i in reversed(range(0, len(padding), 2)):
+        out += [padding[i], padding[i + 1]]
+    return tuple(out)
+
+
+def conv(name, x_shape, w_shape, stride=None, padding=None, dilation=None,
+         groups=1, dt=np.float32):
+    r = len(x_shape) - 2
+    stride, dilation = stride or [1] * r, dilation or [1] * r
+    padding = padding or [0] * (2 * r)
+    x, w = (rng.uniform(-1, 1, sh).astype(dt) for sh in (x_shape, w_shape))
+
+    def ref(x, w):
+        return TORCH_CONV[r](F.pad(x, pairs(padding)), w, stride=stride,
+                             dilation=dilation, groups=groups)
+    out = ttype(ref(torch.zeros(x_shape, dtype=torch.float64),
+                    torch.zeros(w_shape, dtype=torch.float64)).shape,
+                elem_of(x))
+    arr = lambda values: "[" + ", ".join(str(v) for v in values) + "]"
+    s.case(name, f"%r = rlx.conv %a0, %a1 stride = {arr(stride)} padding = "
+           f"{arr(padding)} dilation = {arr(dilation)} groups = {groups} : "
+           f"({type_of(x)}, {type_of(w)}) -> {out}", [x, w], ref, out=out,
+           tol=F32_DOT if dt == np.float32 else (1e-3, 1e-3))
+
+
+conv("conv2d", (2, 8, 16, 16), (16, 8, 3, 3))
+conv("conv2d_strided_padded_dilated", (2, 5, 17, 13), (70, 5, 3, 2),
+     stride=[2, 1], padding=[1, 2, 0, 1], dilation=[2, 1])
+conv("conv2d_groups", (1, 6, 9, 9), (4, 3, 3, 3), groups=2)
+conv("conv2d_depthwise", (2, 4, 8, 8), (4, 1, 3, 3), groups=4)
+conv("conv2d_1x1", (3, 16, 7, 7), (33, 16, 1, 1))
+conv("conv1d", (2, 3, 50), (8, 3, 5), stride=[3])
+conv("conv3d", (1, 2, 6, 7, 5), (3, 2, 2, 3, 2))
+conv("conv2d_f16", (2, 8, 11, 11), (20, 8, 3, 3), dt=np.float16)
+conv("conv2d_f16_mma", (2, 16, 10, 10), (64, 16, 3, 3), dt=np.float16)
 # An epilogue after the contraction (bias add) runs as its own kernel.
 x, w, bias = (rng.uniform(-1, 1, sh).astype(np.float32)
               for sh in ((70, 30), (30, 40), (40,)))

@@ -197,33 +197,27 @@ func.func @edges(%row: memref<1x40xf32>, %w: memref<40x96xf32>, %o1: memref<1x96
 
 // -----
 
-// Left to the one-thread-per-output mapping: an integer matmul, a batched
-// lhs times a 2-d rhs (two m dimensions), dynamic shapes, a bf16 product
-// rounded to bf16 before the sum, an empty k loop, a matmul that writes
-// what it reads, and a matmul inside a row loop.
-// CHECK-LABEL: func.func @fallbacks
-// CHECK-NOT:     #gpu.block
-// CHECK:         linalg.matmul {{.*}} memref<8x16xi32>
-// CHECK:         linalg.generic
-// CHECK:         linalg.matmul {{.*}} memref<?x16xf32>
-// CHECK:         linalg.generic
-// CHECK:         linalg.matmul {{.*}} memref<8x0xf32>
-// CHECK:         linalg.matmul ins(%{{.*}}, %[[SQ:.*]] : {{.*}}) outs(%[[SQ]] :
-// CHECK:         scf.forall
-// CHECK:           linalg.matmul {{.*}} outs(%{{.*}} : memref<8x8xf32>)
-// CHECK-NOT:     #gpu.block
+// A batched lhs times a 2-d rhs: both m dimensions (d0, d1) form the GEMM's
+// m, C is read as a 16x8 view, and the A copy splits its row index.
+// CHECK-LABEL: func.func @lhs_batch
+// CHECK:         %[[CV:.*]] = memref.collapse_shape %arg2 {{\[}}[0, 1], [2]] : memref<2x8x8xf32> into memref<16x8xf32>
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (1, 1) {
+// CHECK:           scf.for %{{.*}} = %c0 to %c16 step %c16 {
+// CHECK:             scf.for %[[E:.*]] = %{{.*}} to %c1024 step %c256 {
+// CHECK:               %[[R:.*]] = arith.divui %[[E]], %c16
+// CHECK:               %[[CC:.*]] = arith.remui %[[E]], %c16
+// CHECK:               %[[M:.*]] = arith.addi %{{.*}}, %[[R]] : index
+// CHECK:               %[[K:.*]] = arith.addi %{{.*}}, %[[CC]] : index
+// CHECK:               arith.cmpi ult, %[[M]], %c16
+// CHECK:             scf.if
+// CHECK:               %[[D1:.*]] = arith.remui %[[M]], %c8
+// CHECK:               %[[D0:.*]] = arith.divui %[[M]], %c8
+// CHECK:               memref.load %arg0[%[[D0]], %[[D1]], %[[K]]] : memref<2x8x16xf32>
+// CHECK:           vector.maskedload %[[CV]]
 #lhs = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 #rhs = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
 #out = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
-#a2 = affine_map<(d0, d1, d2) -> (d0, d2)>
-#b2 = affine_map<(d0, d1, d2) -> (d2, d1)>
-#c2 = affine_map<(d0, d1, d2) -> (d0, d1)>
-func.func @fallbacks(%ai: memref<8x16xi32>, %bi: memref<16x8xi32>, %ci: memref<8x8xi32>,
-                     %a3: memref<2x8x16xf32>, %b2: memref<16x8xf32>, %c3: memref<2x8x8xf32>,
-                     %ad: memref<?x16xf32>, %bd: memref<16x8xf32>, %cd: memref<?x8xf32>,
-                     %ah: memref<8x16xbf16>, %bh: memref<16x8xbf16>, %ch: memref<8x8xf32>,
-                     %ra: memref<8x16xf32>, %rb: memref<16x8xf32>, %rc: memref<8x8xf32>) {
-  linalg.matmul ins(%ai, %bi : memref<8x16xi32>, memref<16x8xi32>) outs(%ci : memref<8x8xi32>)
+func.func @lhs_batch(%a3: memref<2x8x16xf32>, %b2: memref<16x8xf32>, %c3: memref<2x8x8xf32>) {
   linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%a3, %b2 : memref<2x8x16xf32>, memref<16x8xf32>) outs(%c3 : memref<2x8x8xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
@@ -231,6 +225,67 @@ func.func @fallbacks(%ai: memref<8x16xi32>, %bi: memref<16x8xi32>, %ci: memref<8
     %1 = arith.addf %acc, %0 : f32
     linalg.yield %1 : f32
   }
+  return
+}
+
+// -----
+
+// A convolution as an implicit GEMM: the image's batch on blocks' z, the
+// 70 filters as m (2 blocks), the 8x6 output positions as n (one block),
+// the 5x3x2 window as k (two k tiles). A is the filter, its k index split
+// into (c, kh, kw); B gathers the input at (oh * 2 + kh, ow * 2 + kw * 2).
+// CHECK-DAG:   #[[$IH:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2 * 2 + d5)>
+// CHECK-DAG:   #[[$IW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3 * 2 + d6 * 2)>
+// CHECK-LABEL: func.func @conv
+// CHECK:         %[[CV:.*]] = memref.collapse_shape %arg2 {{\[}}[0], [1], [2, 3]] : memref<2x70x8x6xf32> into memref<2x70x48xf32>
+// CHECK:         scf.forall (%[[B:.*]], %{{.*}}, %{{.*}}) in (2, 2, 1) {
+// CHECK:           scf.for %{{.*}} = %c0 to %c30 step %c16 {
+// CHECK:             scf.if
+// CHECK:               %[[KW:.*]] = arith.remui %[[K:.*]], %c2
+// CHECK:               %[[CK:.*]] = arith.divui %[[K]], %c2
+// CHECK:               %[[KH:.*]] = arith.remui %[[CK]], %c3
+// CHECK:               %[[C:.*]] = arith.divui %[[CK]], %c3
+// CHECK:               memref.load %arg1[%{{.*}}, %[[C]], %[[KH]], %[[KW]]] : memref<70x5x3x2xf32>
+// CHECK:             scf.if
+// CHECK:               %[[OW:.*]] = arith.remui %[[N:.*]], %c6
+// CHECK:               %[[OH:.*]] = arith.divui %[[N]], %c6
+// CHECK:               %[[Y:.*]] = affine.apply #[[$IH]](%[[B]], %c0, %[[OH]], %[[OW]], %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK:               %[[X:.*]] = affine.apply #[[$IW]](%[[B]], %c0, %[[OH]], %[[OW]], %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK:               memref.load %arg0[%[[B]], %{{.*}}, %[[Y]], %[[X]]] : memref<2x5x17x13xf32>
+// CHECK:           vector.maskedload %[[CV]][%[[B]], %{{.*}}, %{{.*}}]
+// CHECK:         } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+func.func @conv(%x: memref<2x5x17x13xf32>, %w: memref<70x5x3x2xf32>, %o: memref<2x70x8x6xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : memref<2x5x17x13xf32>, memref<70x5x3x2xf32>) outs(%o : memref<2x70x8x6xf32>)
+  return
+}
+
+// -----
+
+// Left to the one-thread-per-output mapping: an integer matmul, dynamic
+// shapes, a bf16 product rounded to bf16 before the sum, an empty k loop, a
+// matmul that writes what it reads, a matmul inside a row loop, and a
+// depthwise convolution (no output channels to be the m of a GEMM).
+// CHECK-LABEL: func.func @fallbacks
+// CHECK-NOT:     #gpu.block
+// CHECK:         linalg.matmul {{.*}} memref<8x16xi32>
+// CHECK:         linalg.matmul {{.*}} memref<?x16xf32>
+// CHECK:         linalg.generic
+// CHECK:         linalg.matmul {{.*}} memref<8x0xf32>
+// CHECK:         linalg.matmul ins(%{{.*}}, %[[SQ:.*]] : {{.*}}) outs(%[[SQ]] :
+// CHECK:         scf.forall
+// CHECK:           linalg.matmul {{.*}} outs(%{{.*}} : memref<8x8xf32>)
+// CHECK:         linalg.depthwise_conv_2d_nchw_chw
+// CHECK-NOT:     #gpu.block
+#a2 = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b2 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @fallbacks(%ai: memref<8x16xi32>, %bi: memref<16x8xi32>, %ci: memref<8x8xi32>,
+                     %ad: memref<?x16xf32>, %bd: memref<16x8xf32>, %cd: memref<?x8xf32>,
+                     %ah: memref<8x16xbf16>, %bh: memref<16x8xbf16>, %ch: memref<8x8xf32>,
+                     %ra: memref<8x16xf32>, %rb: memref<16x8xf32>, %rc: memref<8x8xf32>,
+                     %dx: memref<2x4x8x8xf32>, %dw: memref<4x3x3xf32>, %do: memref<2x4x6x6xf32>) {
+  linalg.matmul ins(%ai, %bi : memref<8x16xi32>, memref<16x8xi32>) outs(%ci : memref<8x8xi32>)
   linalg.matmul ins(%ad, %bd : memref<?x16xf32>, memref<16x8xf32>) outs(%cd : memref<?x8xf32>)
   linalg.generic {indexing_maps = [#a2, #b2, #c2], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%ah, %bh : memref<8x16xbf16>, memref<16x8xbf16>) outs(%ch : memref<8x8xf32>) {
@@ -247,5 +302,7 @@ func.func @fallbacks(%ai: memref<8x16xi32>, %bi: memref<16x8xi32>, %ci: memref<8
   scf.forall (%i) in (2) {
     linalg.matmul ins(%ra, %rb : memref<8x16xf32>, memref<16x8xf32>) outs(%rc : memref<8x8xf32>)
   }
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%dx, %dw : memref<2x4x8x8xf32>, memref<4x3x3xf32>) outs(%do : memref<2x4x6x6xf32>)
   return
 }

@@ -18,15 +18,26 @@ def RlxCheckGpuSupport : Pass<"rlx-check-gpu-support"> {
 
 def RlxGpuTileContractions
     : Pass<"rlx-gpu-tile-contractions", "::mlir::func::FuncOp"> {
-  let summary = "Tile matmuls through workgroup memory for the GPU";
+  let summary = "Tile matmuls and convolutions through workgroup memory";
   let description = [{
     Runs on bufferized functions, before `rlx-gpu-map-foralls` and
     `rlx-map-to-gpu`. Rewrites each float contraction `C(b, m, n) +=
-    A * B` (`linalg.matmul`, `linalg.batch_matmul`, contraction generics
-    whose body is `out + ext(a) * ext(b)`, with static shapes, at most one
-    batch dimension, one m, n and k dimension each, any operand layout and
-    C in (b, m, n) order) into the shared-memory kernel, written with
-    ordinary loops and buffers:
+    A(b, m, k) * B(b, k, n)` of the function body, where b, m, n and k are
+    groups of loop dimensions, into the shared-memory kernel:
+
+    - matmuls: `linalg.matmul`, `linalg.batch_matmul`, contraction
+      generics (operands in any layout; several m or n dimensions, e.g. a
+      batched lhs times a 2-d rhs);
+    - convolutions as implicit GEMMs (`linalg.conv_*` and convolution
+      generics): b is the image batch (and groups), m the output channels,
+      n the output image, k the input channels and the filter window; the
+      B tile is gathered from the image through the convolution's indexing
+      maps (strides, dilations).
+
+    The body must be `out + ext(a) * ext(b)` in a float type, shapes
+    static, and C laid out (b..., m..., n...), read as a (b, m, n) view
+    (`memref.collapse_shape`). The kernel, written with ordinary loops and
+    buffers:
 
     - an `scf.forall` over the `tile-m` x `tile-n` tiles of C (and the
       batch) mapped to `#gpu.block<y, x>` (`z` for the batch);
@@ -39,23 +50,23 @@ def RlxGpuTileContractions
       (consecutive threads copy consecutive elements, zeros past the
       operands' bounds), the third accumulates each thread's
       `thread-tile-m` x `thread-tile-n` micro-tile of C, a row vector per
-      micro-tile row, from the workgroup tiles (masked loads and stores of
-      C's rows past the bounds).
+      micro-tile row, from a vector of A's column and one of B's row per k
+      (the tiles are 16-byte aligned), with masked loads and stores of C.
 
     With `tensor-cores`, f16 contractions with an f32 accumulator whose C
     tiles divide C use tensor cores instead: 128 threads per block (copies
     spread over all of them), A's tile m-major, and an `scf.forall` over 4
-    warps (`#gpu.warp<x>`, a 2x2 grid) in which each warp reads its part of C as
-    16x8 tiles (`vector.transfer_read`), contracts 16x16 A tiles with 16x8
+    warps (`#gpu.warp<x>`, a 2x2 grid) in which each warp reads its part of
+    C as 16x8 tiles (`vector.transfer_read`), contracts 16x16 A tiles with 16x8
     B tiles from workgroup memory for each k step of 16
     (`vector.contract`, f16 x f16 into f32), and writes them back;
     upstream's `convert-vector-to-gpu{use-nvgpu}` turns this into
     `nvgpu.ldmatrix` and `nvgpu.mma.sync` (m16n8k16). bf16 stays on the
     SIMT kernel: upstream's mma.sync conversion does not take it.
 
-    Other contractions (integer, convolutions, several m or n dimensions,
-    dynamic shapes) are left to `rlx-map-to-gpu`, one thread per output
-    element.
+    Other contractions (integer, depthwise convolutions, dynamic shapes,
+    C in another order, ops inside row loops) are left to
+    `rlx-map-to-gpu`, one thread per output element.
 
     Sibling thread loops never overlap, so the same IR runs correctly on a
     CPU, where the loops are sequential: with `workgroup-memory=false` the
