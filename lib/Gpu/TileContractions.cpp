@@ -709,6 +709,12 @@ struct RlxGpuTileContractionsPass
                               << kMaxWorkgroupBytes;
         return signalPassFailure();
       }
+      // Grids have at most 65535 blocks along y and z; larger ones stay on
+      // the one-thread-per-output mapping, whose grid is along x.
+      if (llvm::divideCeil(matmul.getSize(matmul.mDims), tileM) >
+              kMaxGridSizeYZ ||
+          matmul.getSize(matmul.batchDims) > kMaxGridSizeYZ)
+        continue;
       tileMatmul(rewriter, matmul, tiling);
     }
   }
@@ -716,6 +722,7 @@ struct RlxGpuTileContractionsPass
   // What every CUDA GPU offers a block without opting in to more.
   static constexpr int64_t kMaxThreadsPerBlock = 1024;
   static constexpr int64_t kMaxWorkgroupBytes = 48 * 1024;
+  static constexpr int64_t kMaxGridSizeYZ = 65535;
 };
 } // namespace
 

@@ -43,6 +43,7 @@ matmul("odd_small", (5, 7), (7, 3))
 # Batched: the batch on blocks' z.
 matmul("batched", (3, 70, 20), (3, 20, 33))
 matmul("batched_exact", (2, 64, 16), (2, 16, 64))
+matmul("batched_4d", (2, 3, 5, 7), (2, 3, 7, 4))
 # f16 operands and result, accumulated in f32 in the kernel.
 matmul("f16", (80, 48), (48, 72), np.float16)
 matmul("f16_batched", (2, 33, 65), (2, 65, 17), np.float16)

@@ -264,8 +264,9 @@ func.func @conv(%x: memref<2x5x17x13xf32>, %w: memref<70x5x3x2xf32>, %o: memref<
 
 // Left to the one-thread-per-output mapping: an integer matmul, dynamic
 // shapes, a bf16 product rounded to bf16 before the sum, an empty k loop, a
-// matmul that writes what it reads, a matmul inside a row loop, and a
-// depthwise convolution (no output channels to be the m of a GEMM).
+// matmul that writes what it reads, a matmul inside a row loop, a
+// depthwise convolution (no output channels to be the m of a GEMM), and a
+// matmul whose 65537 tiles of rows are more blocks than a grid's y allows.
 // CHECK-LABEL: func.func @fallbacks
 // CHECK-NOT:     #gpu.block
 // CHECK:         linalg.matmul {{.*}} memref<8x16xi32>
@@ -276,6 +277,7 @@ func.func @conv(%x: memref<2x5x17x13xf32>, %w: memref<70x5x3x2xf32>, %o: memref<
 // CHECK:         scf.forall
 // CHECK:           linalg.matmul {{.*}} outs(%{{.*}} : memref<8x8xf32>)
 // CHECK:         linalg.depthwise_conv_2d_nchw_chw
+// CHECK:         linalg.matmul {{.*}} memref<4194368x1xf32>
 // CHECK-NOT:     #gpu.block
 #a2 = affine_map<(d0, d1, d2) -> (d0, d2)>
 #b2 = affine_map<(d0, d1, d2) -> (d2, d1)>
@@ -284,7 +286,8 @@ func.func @fallbacks(%ai: memref<8x16xi32>, %bi: memref<16x8xi32>, %ci: memref<8
                      %ad: memref<?x16xf32>, %bd: memref<16x8xf32>, %cd: memref<?x8xf32>,
                      %ah: memref<8x16xbf16>, %bh: memref<16x8xbf16>, %ch: memref<8x8xf32>,
                      %ra: memref<8x16xf32>, %rb: memref<16x8xf32>, %rc: memref<8x8xf32>,
-                     %dx: memref<2x4x8x8xf32>, %dw: memref<4x3x3xf32>, %do: memref<2x4x6x6xf32>) {
+                     %dx: memref<2x4x8x8xf32>, %dw: memref<4x3x3xf32>, %do: memref<2x4x6x6xf32>,
+                     %tall: memref<4194368x1xf32>, %one: memref<1x1xf32>, %tallc: memref<4194368x1xf32>) {
   linalg.matmul ins(%ai, %bi : memref<8x16xi32>, memref<16x8xi32>) outs(%ci : memref<8x8xi32>)
   linalg.matmul ins(%ad, %bd : memref<?x16xf32>, memref<16x8xf32>) outs(%cd : memref<?x8xf32>)
   linalg.generic {indexing_maps = [#a2, #b2, #c2], iterator_types = ["parallel", "parallel", "reduction"]}
@@ -304,5 +307,6 @@ func.func @fallbacks(%ai: memref<8x16xi32>, %bi: memref<16x8xi32>, %ci: memref<8
   }
   linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%dx, %dw : memref<2x4x8x8xf32>, memref<4x3x3xf32>) outs(%do : memref<2x4x6x6xf32>)
+  linalg.matmul ins(%tall, %one : memref<4194368x1xf32>, memref<1x1xf32>) outs(%tallc : memref<4194368x1xf32>)
   return
 }
