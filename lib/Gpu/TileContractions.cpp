@@ -960,6 +960,11 @@ static LogicalResult mapToLaunch(RewriterBase &rewriter, scf::ForallOp forall) {
     });
     for (Operation *op : llvm::reverse(dead))
       rewriter.eraseOp(op);
+    // The conversion leaves alone the chains it cannot convert.
+    WalkResult left = loop.walk(
+        [](vector::ContractionOp) { return WalkResult::interrupt(); });
+    if (left.wasInterrupted())
+      return loop.emitError("cannot convert this warp loop to mma.sync");
   }
 
   // The thread mapping creates its constants at the insertion point.

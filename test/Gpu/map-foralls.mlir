@@ -89,3 +89,43 @@ func.func @dynamic_grid(%n: index, %m: memref<?xf32>) {
   } {mapping = [#gpu.block<x>]}
   return
 }
+
+// -----
+
+func.func @conflicting_thread_mapping(%m: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{cannot map the thread loops of this kernel}}
+  scf.forall (%b) in (1) {
+    // expected-error @+1 {{duplicate attribute, cannot map different loops to the same mapping id}}
+    scf.forall (%i, %j) in (8, 8) {
+      memref.store %zero, %m[%i] : memref<64xf32>
+    } {mapping = [#gpu.thread<x>, #gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+// A warp-level contraction that is not a matmul of 2-d tiles: upstream's
+// conversion leaves it, and the kernel cannot be compiled.
+#ma = affine_map<(b, m, n, k) -> (b, m, k)>
+#mb = affine_map<(b, m, n, k) -> (b, k, n)>
+#mc = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @unconvertible_warp_loop(%a: memref<2x16x16xf16>, %c: memref<2x16x16xf32>) {
+  %zero = arith.constant 0.0 : f16
+  %zerof = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  scf.forall (%b) in (1) {
+    scf.forall (%t) in (32) {
+      memref.store %zerof, %c[%c0, %c0, %t] : memref<2x16x16xf32>
+    } {mapping = [#gpu.thread<x>]}
+    // expected-error @+1 {{cannot convert this warp loop to mma.sync}}
+    scf.forall (%w) in (1) {
+      %x = vector.transfer_read %a[%c0, %c0, %c0], %zero {in_bounds = [true, true, true]} : memref<2x16x16xf16>, vector<2x16x16xf16>
+      %y = vector.transfer_read %c[%c0, %c0, %c0], %zerof {in_bounds = [true, true, true]} : memref<2x16x16xf32>, vector<2x16x16xf32>
+      %r = vector.contract {indexing_maps = [#ma, #mb, #mc], iterator_types = ["parallel", "parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %x, %y : vector<2x16x16xf16>, vector<2x16x16xf16> into vector<2x16x16xf32>
+      vector.transfer_write %r, %c[%c0, %c0, %c0] {in_bounds = [true, true, true]} : vector<2x16x16xf32>, memref<2x16x16xf32>
+    } {mapping = [#gpu.warp<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}
