@@ -1,8 +1,9 @@
 //===- TileContractions.cpp - Matmuls tiled through workgroup memory ------===//
 //
 // rlx-gpu-tile-contractions rewrites a float contraction C(b, m, n) +=
-// A(b, m, k) * B(b, k, n) into the classic shared-memory kernel, written
-// with ordinary loops and buffers:
+// A(b, m, k) * B(b, k, n) - a matmul, or a convolution as an implicit GEMM
+// whose B tile is gathered from the image - into the classic shared-memory
+// kernel, written with ordinary loops and buffers:
 //
 //   scf.forall (b, bm, bn) [#gpu.block<z, y, x>]       one block per C tile
 //     A, B tiles: memref.alloc in workgroup memory
