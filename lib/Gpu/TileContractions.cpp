@@ -307,8 +307,9 @@ static void copyTile(OpBuilder &b, Location loc, const Matmul &matmul,
                 b, loc, arith::CmpIPredicate::ult, index,
                 constantIndex(b, loc, matmul.getSize(dims)));
           };
-          Value valid = arith::AndIOp::create(b, loc, inBounds(rowIndex, rowDims),
-                                              inBounds(colIndex, colDims));
+          Value valid =
+              arith::AndIOp::create(b, loc, inBounds(rowIndex, rowDims),
+                                    inBounds(colIndex, colDims));
           Type elementType = getElementTypeOrSelf(operand->get().getType());
           auto load = scf::IfOp::create(
               b, loc, valid,
@@ -428,7 +429,8 @@ static void computeMicroTiles(OpBuilder &b, Location loc, const Matmul &matmul,
         [&](OpBuilder &b, Location loc, Value k, ValueRange rows) {
           // The thread's A column and B row at k, contiguous in the tiles.
           auto loadVector = [&](Value tile, Value index, int64_t size) {
-            auto type = VectorType::get(size, getElementTypeOrSelf(tile.getType()));
+            auto type =
+                VectorType::get(size, getElementTypeOrSelf(tile.getType()));
             return vector::LoadOp::create(
                 b, loc, type, tile, {k, index}, /*nontemporal=*/false,
                 getVectorAlignment(type));
@@ -464,7 +466,8 @@ static void computeMicroTiles(OpBuilder &b, Location loc, const Matmul &matmul,
 static void computeMmaTiles(OpBuilder &b, Location loc, const Matmul &matmul,
                             const Tiling &tiling, Value c, Value aTile,
                             Value bTile, Value batch, Value m0, Value n0) {
-  int64_t warpTileM = tiling.tileM / kWarpsY, warpTileN = tiling.tileN / kWarpsX;
+  int64_t warpTileM = tiling.tileM / kWarpsY;
+  int64_t warpTileN = tiling.tileN / kWarpsX;
   MLIRContext *context = b.getContext();
   // The warps of a block are numbered along x (upstream's warp mapping
   // divides the x threads by the warp size); the 2x2 grid is recovered from
@@ -943,7 +946,8 @@ static LogicalResult mapToLaunch(RewriterBase &rewriter, scf::ForallOp forall) {
   SmallVector<scf::ForallOp> warpLoops;
   launch.walk([&](scf::ForallOp loop) {
     std::optional<ArrayAttr> mapping = loop.getMapping();
-    if (mapping && llvm::any_of(*mapping, llvm::IsaPred<gpu::GPUWarpMappingAttr>))
+    if (mapping &&
+        llvm::any_of(*mapping, llvm::IsaPred<gpu::GPUWarpMappingAttr>))
       warpLoops.push_back(loop);
   });
   for (scf::ForallOp loop : warpLoops) {

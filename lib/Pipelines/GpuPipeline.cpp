@@ -18,7 +18,8 @@ using namespace mlir;
 /// Whether `chip` (sm_NN) has the f16 m16n8k16 mma.sync: sm_80 and later.
 static bool hasMmaSync(StringRef chip) {
   unsigned version;
-  return chip.consume_front("sm_") && !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
+  return chip.consume_front("sm_") &&
+         !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
          version >= 80;
 }
 

@@ -115,8 +115,8 @@ def RlxGpuMapForalls : Pass<"rlx-gpu-map-foralls", "::mlir::func::FuncOp"> {
     `nvgpu.ldmatrix` and `nvgpu.mma.sync`. Last, each thread's accumulator
     rows (vector loads and stores of C in the k loop, and the lanes' parts
     of the mma tiles of C) move out of the k loop, so that the accumulation
-    stays in registers. Loops without static bounds, or with thread loops not mapped
-    to `x`, `y` or `z`, are errors.
+    stays in registers. Loops without static bounds, or with thread loops
+    not mapped to `x`, `y` or `z`, are errors.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::nvgpu::NVGPUDialect",

@@ -82,8 +82,10 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
 /// rlx on tensors to kernels in PTX and host code in the LLVM dialect:
 /// rlx-check-gpu-support, rlx-export-abi, rlx-fuse, rlx-to-linalg,
 /// elementwise fusion, bufferization with results as out-parameters,
-/// rlx-gpu-tile-contractions, rlx-gpu-map-foralls, rlx-map-to-gpu, then the passes of upstream's gpu-lower-to-nvvm-pipeline
-/// with PTX (`isa`) as the embedded binary format and libdevice from
+/// rlx-gpu-tile-contractions, rlx-gpu-map-foralls, rlx-map-to-gpu, then the
+/// passes of upstream's gpu-lower-to-nvvm-pipeline (with
+/// rlx-gpu-align-workgroup-memory after outlining) with PTX (`isa`) as the
+/// embedded binary format and libdevice from
 /// `cuda-path`, rlx-check-gpu-binaries, and the runtime's `rlx_invoke_*`
 /// entry points. Function arguments are device buffers.
 void buildGpuPipeline(OpPassManager &pm, const GpuPipelineOptions &options);
