@@ -12,6 +12,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "rlx/Conversion/Passes.h"
+#include "rlx/Gpu/Passes.h"
 #include "rlx/Transforms/Passes.h"
 
 using namespace mlir;
@@ -31,16 +32,24 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCSEPass());
-  if (options.fuseEpilogues) {
+  if (options.fuseEpilogues && !options.gpuTiledContractions) {
     pm.addNestedPass<func::FuncOp>(createRlxFuseEpilogues());
     pm.addPass(createCanonicalizerPass());
   }
-  pm.addNestedPass<func::FuncOp>(createRlxInterchangeReductions());
+  if (!options.gpuTiledContractions)
+    pm.addNestedPass<func::FuncOp>(createRlxInterchangeReductions());
   if (options.kernelReport)
     pm.addPass(createRlxKernelReport());
 
   buildBufferizationPipeline(pm);
   bufferization::buildBufferDeallocationPipeline(pm);
+  if (options.gpuTiledContractions) {
+    RlxGpuTileContractionsOptions tiling;
+    tiling.workgroupMemory = false;
+    tiling.tensorCores = true;
+    pm.addNestedPass<func::FuncOp>(createRlxGpuTileContractions(tiling));
+    pm.addPass(createConvertVectorToSCFPass());
+  }
 
   pm.addPass(createRlxStridedCopyToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
@@ -57,6 +66,13 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   mathToLLVM.approximateLog1p = false;
   pm.addPass(createConvertMathToLLVMPass(mathToLLVM));
   pm.addPass(createConvertMathToLibmPass());
+  if (options.gpuTiledContractions) {
+    // The tensor-core kernel's f16 x f16 -> f32 vector.contract.
+    ConvertVectorToLLVMPassOptions vectorToLLVM;
+    vectorToLLVM.vectorContractLowering =
+        vector::VectorContractLowering::OuterProduct;
+    pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  }
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createRlxEmitInvokeWrappers());

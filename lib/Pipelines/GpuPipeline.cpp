@@ -15,6 +15,14 @@
 
 using namespace mlir;
 
+/// Whether `chip` (sm_NN) has the f16 m16n8k16 mma.sync: sm_80 and later.
+static bool hasMmaSync(StringRef chip) {
+  unsigned version;
+  return chip.consume_front("sm_") &&
+         !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
+         version >= 80;
+}
+
 void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
                                  const GpuPipelineOptions &options) {
   pm.addPass(createRlxExportAbi({AbiTarget::Cuda}));
@@ -27,15 +35,20 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
 
   buildBufferizationPipeline(pm);
 
-  pm.addNestedPass<func::FuncOp>(
-      createRlxMapToGpu({options.blockSize, options.maxBlocks}));
+  RlxGpuTileContractionsOptions tiling;
+  tiling.tensorCores = hasMmaSync(options.chip);
+  pm.addNestedPass<func::FuncOp>(createRlxGpuTileContractions(tiling));
+  pm.addNestedPass<func::FuncOp>(createRlxGpuMapForalls());
+  pm.addNestedPass<func::FuncOp>(createRlxMapToGpu({options.blockSize, options.maxBlocks}));
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertNVGPUToNVVMPass());
 
   // Upstream's gpu-lower-to-nvvm-pipeline, spelled out so that
   // gpu-module-to-binary gets the toolkit whose libdevice it links.
   // Constants become immediates of the kernels, not kernel arguments.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createRlxGpuAlignWorkgroupMemory());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

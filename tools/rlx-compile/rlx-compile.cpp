@@ -104,6 +104,10 @@ cl::opt<int64_t> attentionQueryTile(
 cl::opt<int64_t> attentionKeyTile("attention-key-tile",
                                   cl::desc("Keys per rlx.attention tile"),
                                   cl::init(64));
+cl::opt<bool> gpuTilingOnCpu(
+    "gpu-tiling-on-cpu",
+    cl::desc("Test mode: run matmuls on the CPU tiled as for the GPU"),
+    cl::init(false));
 cl::opt<bool> kernelReport(
     "kernel-report",
     cl::desc("Remark how many loop nests each function has after fusion"),
@@ -192,6 +196,7 @@ int main(int argc, char **argv) {
     pipelineOptions.formRegions = !noFuse;
     pipelineOptions.fuseEpilogues = !noFuse;
     pipelineOptions.kernelReport = kernelReport;
+    pipelineOptions.gpuTiledContractions = gpuTilingOnCpu;
     pipelineOptions.attentionQueryTile = attentionQueryTile;
     pipelineOptions.attentionKeyTile = attentionKeyTile;
     rlx::buildCpuPipeline(pm, pipelineOptions);

@@ -4,6 +4,116 @@
 
 include "mlir/Pass/PassBase.td"
 
+def RlxGpuTileContractions
+    : Pass<"rlx-gpu-tile-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Tile matmuls and convolutions through workgroup memory";
+  let description = [{
+    Runs on bufferized functions, before `rlx-gpu-map-foralls` and
+    `rlx-map-to-gpu`. Rewrites each float contraction `C(b, m, n) +=
+    A(b, m, k) * B(b, k, n)` of the function body, where b, m, n and k are
+    groups of loop dimensions, into the shared-memory kernel:
+
+    - matmuls: `linalg.matmul`, `linalg.batch_matmul`, contraction
+      generics (operands in any layout; several m or n dimensions, e.g. a
+      batched lhs times a 2-d rhs);
+    - convolutions as implicit GEMMs (`linalg.conv_*` and convolution
+      generics): b is the image batch (and groups), m the output channels,
+      n the output image, k the input channels and the filter window; the
+      B tile is gathered from the image through the convolution's indexing
+      maps (strides, dilations).
+
+    The body must be `out + ext(a) * ext(b)` in a float type, shapes
+    static, and C laid out (b..., m..., n...), read as a (b, m, n) view
+    (`memref.collapse_shape`). The kernel, written with ordinary loops and
+    buffers:
+
+    - an `scf.forall` over the `tile-m` x `tile-n` tiles of C (and the
+      batch) mapped to `#gpu.block<y, x>` (`z` for the batch);
+    - in each tile, `memref.alloc`s of a `tile-k` x `tile-m` tile of A
+      (transposed) and a `tile-k` x `tile-n` tile of B in workgroup memory,
+      and an `scf.for` over k by `tile-k`;
+    - in the k loop, three sibling `scf.forall`s mapped to
+      `#gpu.thread<y, x>` over a (`tile-m` / `thread-tile-m`) x
+      (`tile-n` / `thread-tile-n`) thread grid: two copy the A and B tiles
+      (consecutive threads copy consecutive elements, zeros past the
+      operands' bounds), the third accumulates each thread's
+      `thread-tile-m` x `thread-tile-n` micro-tile of C, a row vector per
+      micro-tile row, from a vector of A's column and one of B's row per k
+      (the tiles are 16-byte aligned), with masked loads and stores of C.
+
+    With `tensor-cores`, f16 contractions with an f32 accumulator whose C
+    tiles divide C use tensor cores instead: 128 threads per block (copies
+    spread over all of them), A's tile m-major, and an `scf.forall` over 4
+    warps (`#gpu.warp<x>`, a 2x2 grid) in which each warp reads its part of
+    C as 16x8 tiles (`vector.transfer_read`), contracts 16x16 A tiles with 16x8
+    B tiles from workgroup memory for each k step of 16
+    (`vector.contract`, f16 x f16 into f32), and writes them back;
+    upstream's `convert-vector-to-gpu{use-nvgpu}` turns this into
+    `nvgpu.ldmatrix` and `nvgpu.mma.sync` (m16n8k16). bf16 stays on the
+    SIMT kernel: upstream's mma.sync conversion does not take it.
+
+    Other contractions (integer, depthwise convolutions, dynamic shapes,
+    C in another order, ops inside row loops) are left to
+    `rlx-map-to-gpu`, one thread per output element.
+
+    Sibling thread loops never overlap, so the same IR runs correctly on a
+    CPU, where the loops are sequential: with `workgroup-memory=false` the
+    tiles are ordinary buffers and the CPU pipeline can execute the kernel
+    (`rlx-cpu-pipeline{gpu-tiled-contractions}`), which tests the tiling
+    without a GPU.
+  }];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"64",
+           "Rows of C per block">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"64",
+           "Columns of C per block">,
+    Option<"tileK", "tile-k", "int64_t", /*default=*/"16",
+           "Reduction steps per workgroup tile">,
+    Option<"threadTileM", "thread-tile-m", "int64_t", /*default=*/"4",
+           "Rows of C per thread">,
+    Option<"threadTileN", "thread-tile-n", "int64_t", /*default=*/"4",
+           "Columns of C per thread (the width of its row vectors)">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
+           "Compute f16 matmuls whose C tiles divide C on tensor cores "
+           "(mma.sync, sm_80 and later)">,
+    Option<"workgroupMemory", "workgroup-memory", "bool", /*default=*/"true",
+           "Place the operand tiles in workgroup memory (false: ordinary "
+           "buffers, to run the kernel on a CPU)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def RlxGpuMapForalls : Pass<"rlx-gpu-map-foralls", "::mlir::func::FuncOp"> {
+  let summary = "Turn the kernels of rlx-gpu-tile-contractions into gpu.launch";
+  let description = [{
+    Each `scf.forall` mapped to `#gpu.block` becomes a `gpu.launch` whose
+    grid is its trip counts and whose block is the largest thread grid of
+    the thread loops it contains. Block loop indices become block ids,
+    workgroup buffers allocated in the loop become workgroup attributions of
+    the launch, and the thread loops are mapped to thread ids by upstream's
+    `mapNestedForallToThreadsImpl`, which inserts a `gpu.barrier` after each
+    one (loops mapped to `#gpu.warp` go to warps). In a kernel with
+    warp-level `vector.contract`s, upstream's `convert-vector-to-gpu`
+    steps (`populatePrepareVectorToMMAPatterns`,
+    `convertVectorToNVVMCompatibleMMASync`) then make them
+    `nvgpu.ldmatrix` and `nvgpu.mma.sync`. Last, each thread's accumulator
+    rows (vector loads and stores of C in the k loop, and the lanes' parts
+    of the mma tiles of C) move out of the k loop, so that the accumulation
+    stays in registers. Loops without static bounds, or with thread loops
+    not mapped to `x`, `y` or `z`, are errors.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def RlxMapToGpu : Pass<"rlx-map-to-gpu", "::mlir::func::FuncOp"> {
   let summary = "Turn bufferized linalg and row loops into gpu.launch kernels";
   let description = [{
@@ -70,6 +180,22 @@ def RlxMapToGpu : Pass<"rlx-map-to-gpu", "::mlir::func::FuncOp"> {
                            "::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def RlxGpuAlignWorkgroupMemory
+    : Pass<"rlx-gpu-align-workgroup-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Align the shared-memory buffers of kernels";
+  let description = [{
+    Runs on outlined kernels. Their workgroup attributions become
+    shared-memory globals aligned to their element type unless an
+    `llvm.align` attribute says more; this pass sets it to `alignment`
+    bytes (keeping larger ones). The tensor-core matmul's tiles need it:
+    `ldmatrix` reads 16-byte rows.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"16",
+           "Bytes (a power of two)">
+  ];
 }
 
 def RlxCheckGpuBinaries : Pass<"rlx-check-gpu-binaries", "::mlir::ModuleOp"> {

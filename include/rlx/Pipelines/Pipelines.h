@@ -37,6 +37,12 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Remark the number of loop nests of each function "
                      "after lowering and fusion"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> gpuTiledContractions{
+      *this, "gpu-tiled-contractions",
+      llvm::cl::desc("Test mode: run matmuls as the GPU pipeline tiles "
+                     "them (rlx-gpu-tile-contractions), on the CPU, without "
+                     "epilogue fusion"),
+      llvm::cl::init(false)};
 };
 
 /// rlx on tensors all the way to the LLVM dialect: rlx-export-abi,
@@ -80,8 +86,10 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
 /// rlx on tensors to kernels in PTX and host code in the LLVM dialect:
 /// rlx-export-abi, rlx-fuse, rlx-to-linalg,
 /// elementwise fusion, bufferization with results as out-parameters,
-/// rlx-map-to-gpu, then the passes of upstream's gpu-lower-to-nvvm-pipeline
-/// with PTX (`isa`) as the embedded binary format and libdevice from
+/// rlx-gpu-tile-contractions, rlx-gpu-map-foralls, rlx-map-to-gpu, then the
+/// passes of upstream's gpu-lower-to-nvvm-pipeline (with
+/// rlx-gpu-align-workgroup-memory after outlining) with PTX (`isa`) as the
+/// embedded binary format and libdevice from
 /// `cuda-path`, rlx-check-gpu-binaries, and the runtime's `rlx_invoke_*`
 /// entry points. Function arguments are device buffers.
 void buildGpuPipeline(OpPassManager &pm, const GpuPipelineOptions &options);
