@@ -13,6 +13,23 @@
 
 using namespace mlir;
 
+gpu::LaunchOp rlx::createLaunch(RewriterBase &rewriter, Location loc,
+                                int64_t blocks, int64_t threads,
+                                TypeRange workgroupTypes) {
+  auto index = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  Value one = index(1);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, index(blocks), one, one, index(threads), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, workgroupTypes);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToEnd(&launch.getBody().front());
+  gpu::TerminatorOp::create(rewriter, loc);
+  return launch;
+}
+
 std::optional<SmallVector<int64_t>>
 rlx::getStaticLoopRanges(linalg::LinalgOp op) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();

@@ -58,6 +58,12 @@ Value foldBlockTotal(OpBuilder &b, const BlockReduction &reduction,
                      BlockArgument outArg, Value accumulator, Value total,
                      const IRMapping &captured);
 
+/// A one-dimensional gpu.launch of `blocks` x `threads` at the rewriter's
+/// insertion point, its body holding only the terminator.
+gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc,
+                           int64_t blocks, int64_t threads,
+                           TypeRange workgroupTypes = {});
+
 /// The loop ranges of `op` when they are all static.
 std::optional<SmallVector<int64_t>> getStaticLoopRanges(linalg::LinalgOp op);
 

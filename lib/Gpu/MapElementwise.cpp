@@ -238,14 +238,8 @@ LogicalResult rlx::mapElementwiseToGridStride(linalg::LinalgOp op,
   auto createIndex = [&](OpBuilder &b, int64_t value) -> Value {
     return arith::ConstantIndexOp::create(b, loc, value);
   };
-  Value one = createIndex(rewriter, 1);
-  auto launch =
-      gpu::LaunchOp::create(rewriter, loc, createIndex(rewriter, blocks), one,
-                            one, createIndex(rewriter, threads), one, one);
-  Block *body = &launch.getBody().front();
-  OpBuilder b = OpBuilder::atBlockEnd(body);
-  gpu::TerminatorOp::create(b, loc);
-  b.setInsertionPointToStart(body);
+  gpu::LaunchOp launch = createLaunch(rewriter, loc, blocks, threads);
+  OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
   Value first = arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(b, loc, launch.getBlockIds().x,

@@ -50,14 +50,8 @@ LogicalResult rlx::mapReductionToBlocks(linalg::LinalgOp op, int64_t blockSize,
   auto createIndex = [&](OpBuilder &b, int64_t value) -> Value {
     return arith::ConstantIndexOp::create(b, loc, value);
   };
-  Value one = createIndex(rewriter, 1);
-  auto launch =
-      gpu::LaunchOp::create(rewriter, loc, createIndex(rewriter, outputs), one,
-                            one, createIndex(rewriter, threads), one, one);
-  Block *body = &launch.getBody().front();
-  OpBuilder b = OpBuilder::atBlockEnd(body);
-  gpu::TerminatorOp::create(b, loc);
-  b.setInsertionPointToStart(body);
+  gpu::LaunchOp launch = createLaunch(rewriter, loc, outputs, threads);
+  OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
   Value threadId = launch.getThreadIds().x;
   SmallVector<Value> outputIvs =
       delinearize(b, loc, launch.getBlockIds().x, outputRanges);

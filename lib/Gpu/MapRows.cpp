@@ -459,16 +459,9 @@ void RowKernel::emit(RewriterBase &rewriter) {
     }
   }
 
-  Value one = createIndex(rewriter, loc, 1);
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, createIndex(rewriter, loc, rows), one, one,
-      createIndex(rewriter, loc, threads), one, one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/{}, workgroupTypes);
-  Block *body = &launch.getBody().front();
-  OpBuilder b = OpBuilder::atBlockEnd(body);
-  gpu::TerminatorOp::create(b, loc);
-  b.setInsertionPointToStart(body);
+  gpu::LaunchOp launch =
+      createLaunch(rewriter, loc, rows, threads, workgroupTypes);
+  OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
   threadId = launch.getThreadIds().x;
   Value row = launch.getBlockIds().x;
 

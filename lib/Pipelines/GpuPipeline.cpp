@@ -28,7 +28,8 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
   pm.addPass(createRlxExportAbi({AbiTarget::Cuda}));
   if (options.formRegions)
     buildFusionPipeline(pm);
-  pm.addNestedPass<func::FuncOp>(createRlxToLinalg());
+  pm.addNestedPass<func::FuncOp>(createRlxToLinalg(
+      {options.attentionQueryTile, options.attentionKeyTile}));
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCSEPass());

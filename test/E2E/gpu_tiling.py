@@ -13,6 +13,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from rlx_testing import Suite, elem_of, type_of, ttype
+from rlx_testing.spatial import arr, pairs
 
 rng = np.random.default_rng(7)
 s = Suite(compile_args=["--gpu-tiling-on-cpu"])
@@ -95,14 +96,6 @@ dot_general("transposed_f16_mma", (40, 64), (128, 40),
 TORCH_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 
 
-def pairs(padding):
-    """[lo0, hi0, lo1, hi1, ...] -> F.pad's (lo_last, hi_last, ..., lo0, hi0)."""
-    out = []
-    for i in reversed(range(0, len(padding), 2)):
-        out += [padding[i], padding[i + 1]]
-    return tuple(out)
-
-
 def conv(name, x_shape, w_shape, stride=None, padding=None, dilation=None,
          groups=1, dt=np.float32):
     r = len(x_shape) - 2
@@ -116,7 +109,6 @@ def conv(name, x_shape, w_shape, stride=None, padding=None, dilation=None,
     out = ttype(ref(torch.zeros(x_shape, dtype=torch.float64),
                     torch.zeros(w_shape, dtype=torch.float64)).shape,
                 elem_of(x))
-    arr = lambda values: "[" + ", ".join(str(v) for v in values) + "]"
     s.case(name, f"%r = rlx.conv %a0, %a1 stride = {arr(stride)} padding = "
            f"{arr(padding)} dilation = {arr(dilation)} groups = {groups} : "
            f"({type_of(x)}, {type_of(w)}) -> {out}", [x, w], ref, out=out,

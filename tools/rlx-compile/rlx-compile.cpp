@@ -99,7 +99,9 @@ cl::opt<bool> noFuse("no-fuse",
                               "elementwise fusion, epilogue fusion)"),
                      cl::init(false));
 cl::opt<int64_t> attentionQueryTile(
-    "attention-query-tile", cl::desc("Queries per rlx.attention tile"),
+    "attention-query-tile",
+    cl::desc("Queries per rlx.attention tile (default: 64 on the CPU, 1 "
+             "with --target=cuda)"),
     cl::init(64));
 cl::opt<int64_t> attentionKeyTile("attention-key-tile",
                                   cl::desc("Keys per rlx.attention tile"),
@@ -189,6 +191,11 @@ int main(int argc, char **argv) {
     pipelineOptions.maxBlocks = gpuMaxBlocks;
     pipelineOptions.cudaPath = cudaPath;
     pipelineOptions.formRegions = !noFuse;
+    // The tile sizes' defaults differ between the targets.
+    if (attentionQueryTile.getNumOccurrences())
+      pipelineOptions.attentionQueryTile = attentionQueryTile;
+    if (attentionKeyTile.getNumOccurrences())
+      pipelineOptions.attentionKeyTile = attentionKeyTile;
     rlx::buildGpuPipeline(pm, pipelineOptions);
   } else {
     rlx::CpuPipelineOptions pipelineOptions;

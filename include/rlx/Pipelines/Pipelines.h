@@ -77,6 +77,16 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "form-regions",
       llvm::cl::desc("Group rlx chains into rlx.region kernels"),
       llvm::cl::init(true)};
+  // rlx.attention is one kernel, a thread per (batch, head, query tile)
+  // running the tile's online softmax over the key tiles: one query per
+  // thread keeps each thread's tiles small.
+  PassOptions::Option<int64_t> attentionQueryTile{
+      *this, "attention-query-tile",
+      llvm::cl::desc("Queries per rlx.attention tile (per GPU thread)"),
+      llvm::cl::init(1)};
+  PassOptions::Option<int64_t> attentionKeyTile{
+      *this, "attention-key-tile",
+      llvm::cl::desc("Keys per rlx.attention tile"), llvm::cl::init(64)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level",
       llvm::cl::desc("Optimization level of the NVPTX code generator"),

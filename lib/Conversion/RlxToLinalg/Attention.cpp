@@ -1,7 +1,8 @@
 //===- Attention.cpp - Attention as online-softmax (flash) tiles ----------===//
 //
-// rlx.attention is computed the way FlashAttention does: for every batch,
-// head and tile of queries, an scf.for over tiles of keys carries the running
+// rlx.attention is computed the way FlashAttention does: an scf.forall over
+// every batch, head and tile of queries (independent: on a GPU, a kernel)
+// holds an scf.for over tiles of keys that carries the running
 // row maximum `m`, the running sum `l` of exp(s - m) and the output
 // accumulator `acc`, all in the computation type. Each key tile computes its
 // [Tq, Tk] scores, raises `m`, rescales `l` and `acc` by exp(m_old - m_new)
@@ -166,10 +167,11 @@ private:
   Value insertTile(Value tile, Value dest, Value batchIndex, Value head,
                    Value start);
   /// The [length] slice of a [B, H, S_q] row value (logsumexp).
+  SmallVector<OpFoldResult> getRowOffsets(Value batchIndex, Value head,
+                                          Value start);
+  SmallVector<OpFoldResult> getRowSizes(int64_t length);
   Value extractRows(Value source, Value batchIndex, Value head, Value start,
                     int64_t length);
-  Value insertRows(Value rows, Value dest, Value batchIndex, Value head,
-                   Value start);
   /// The [Tq, Tk] slice of the bias, with its broadcast axes read at 0.
   SmallVector<OpFoldResult> getBiasOffsets(Value batchIndex, Value head,
                                            Value queryStart, Value keyStart);
@@ -194,9 +196,14 @@ private:
   std::optional<PositionRange> getSeeingQueries(Value keyStart,
                                                 int64_t length);
 
-  SmallVector<Value> attendQueryTile(ValueRange results, Value batchIndex,
-                                     Value head, Value queryStart,
-                                     int64_t length);
+  /// Forward over `count` query tiles of `length` from `firstStart`, for
+  /// every batch and head: an scf.forall writing into `results`.
+  SmallVector<Value> attendQueryTiles(ValueRange results, int64_t count,
+                                      int64_t length, int64_t firstStart);
+  /// The out tile and, `withLogSumExp`, the logsumexp rows of a query tile.
+  SmallVector<Value> attendQueryTile(Value batchIndex, Value head,
+                                     Value queryStart, int64_t length,
+                                     bool withLogSumExp);
   SmallVector<Value> attendKeyTile(ValueRange state, Value qTile,
                                    Value batchIndex, Value head, Value kvHead,
                                    Value queryStart, Value keyStart,
@@ -327,25 +334,23 @@ Value AttentionBuilder::insertTile(Value tile, Value dest, Value batchIndex,
       SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
 }
 
+SmallVector<OpFoldResult>
+AttentionBuilder::getRowOffsets(Value batchIndex, Value head, Value start) {
+  return {batchIndex, head, start};
+}
+
+SmallVector<OpFoldResult> AttentionBuilder::getRowSizes(int64_t length) {
+  OpFoldResult one = b.getIndexAttr(1);
+  return {one, one, b.getIndexAttr(length)};
+}
+
 Value AttentionBuilder::extractRows(Value source, Value batchIndex, Value head,
                                     Value start, int64_t length) {
-  OpFoldResult one = b.getIndexAttr(1);
   Type element = cast<RankedTensorType>(source.getType()).getElementType();
   return tensor::ExtractSliceOp::create(
       b, loc, RankedTensorType::get({length}, element), source,
-      ArrayRef<OpFoldResult>{batchIndex, head, start},
-      ArrayRef<OpFoldResult>{one, one, b.getIndexAttr(length)},
-      ArrayRef<OpFoldResult>{one, one, one});
-}
-
-Value AttentionBuilder::insertRows(Value rows, Value dest, Value batchIndex,
-                                   Value head, Value start) {
-  OpFoldResult one = b.getIndexAttr(1);
-  int64_t length = cast<RankedTensorType>(rows.getType()).getDimSize(0);
-  return tensor::InsertSliceOp::create(
-      b, loc, rows, dest, ArrayRef<OpFoldResult>{batchIndex, head, start},
-      ArrayRef<OpFoldResult>{one, one, b.getIndexAttr(length)},
-      ArrayRef<OpFoldResult>{one, one, one});
+      getRowOffsets(batchIndex, head, start), getRowSizes(length),
+      SmallVector<OpFoldResult>(3, b.getIndexAttr(1)));
 }
 
 SmallVector<OpFoldResult>
@@ -592,11 +597,11 @@ SmallVector<Value> AttentionBuilder::attendKeyTile(
   return {maximum, sum, acc};
 }
 
-SmallVector<Value> AttentionBuilder::attendQueryTile(ValueRange results,
-                                                     Value batchIndex,
+SmallVector<Value> AttentionBuilder::attendQueryTile(Value batchIndex,
                                                      Value head,
                                                      Value queryStart,
-                                                     int64_t length) {
+                                                     int64_t length,
+                                                     bool withLogSumExp) {
   Value qTile = extractTile(q, batchIndex, head, queryStart, length, headDim);
   Value kvHead = arith::DivUIOp::create(b, loc, head, index(group));
   auto rowType = RankedTensorType::get({length}, computeType);
@@ -617,7 +622,7 @@ SmallVector<Value> AttentionBuilder::attendQueryTile(ValueRange results,
   AffineMap identity1 = b.getMultiDimIdentityMap(1);
   AffineMap identity2 = b.getMultiDimIdentityMap(2);
   auto parallel = utils::IteratorType::parallel;
-  Value outTile = createGeneric(
+  SmallVector<Value> tiles = {createGeneric(
       b, loc, {acc, sum},
       createEmptyTensor(b, loc,
                         RankedTensorType::get({length, vHeadDim}, storage)),
@@ -627,20 +632,54 @@ SmallVector<Value> AttentionBuilder::attendQueryTile(ValueRange results,
         Value empty = s.compare(ComparePredicate::eq, args[1], zero);
         Value normalized = s.select(empty, zero, s.div(args[0], args[1]));
         return s.convert(normalized, storage);
+      })};
+  if (withLogSumExp)
+    tiles.push_back(createGeneric(b, loc, {maximum, sum},
+                                  createEmptyTensor(b, loc, rowType),
+                                  {identity1, identity1, identity1},
+                                  {parallel},
+                                  [](ScalarBuilder &s, ValueRange args) {
+                                    return s.add(args[0], s.log(args[1]));
+                                  }));
+  return tiles;
+}
+
+SmallVector<Value> AttentionBuilder::attendQueryTiles(ValueRange results,
+                                                      int64_t count,
+                                                      int64_t length,
+                                                      int64_t firstStart) {
+  SmallVector<OpFoldResult> counts = {b.getIndexAttr(batch),
+                                      b.getIndexAttr(heads),
+                                      b.getIndexAttr(count)};
+  // The body builds with `b` itself, which scf.forall hands its body
+  // builder.
+  auto forall = scf::ForallOp::create(
+      b, loc, counts, results, /*mapping=*/std::nullopt,
+      [&](OpBuilder &, Location, ValueRange args) {
+        Value batchIndex = args[0], head = args[1];
+        Value queryStart = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, args[2], index(length)),
+            index(firstStart));
+        ValueRange outs = args.drop_front(3);
+        SmallVector<Value> tiles = attendQueryTile(
+            batchIndex, head, queryStart, length, outs.size() > 1);
+        auto inParallel = scf::InParallelOp::create(b, loc);
+        b.setInsertionPointToStart(inParallel.getBody());
+        tensor::ParallelInsertSliceOp::create(
+            b, loc, tiles[0], outs[0],
+            getTileOffsets(batchIndex, head, queryStart),
+            getTileSizes(length, vHeadDim),
+            SmallVector<OpFoldResult>(
+                cast<RankedTensorType>(outs[0].getType()).getRank(),
+                b.getIndexAttr(1)));
+        if (tiles.size() > 1)
+          tensor::ParallelInsertSliceOp::create(
+              b, loc, tiles[1], outs[1],
+              getRowOffsets(batchIndex, head, queryStart),
+              getRowSizes(length),
+              SmallVector<OpFoldResult>(3, b.getIndexAttr(1)));
       });
-  SmallVector<Value> updated = {
-      insertTile(outTile, results[0], batchIndex, head, queryStart)};
-  if (results.size() > 1) {
-    Value rows = createGeneric(b, loc, {maximum, sum},
-                               createEmptyTensor(b, loc, rowType),
-                               {identity1, identity1, identity1}, {parallel},
-                               [](ScalarBuilder &s, ValueRange args) {
-                                 return s.add(args[0], s.log(args[1]));
-                               });
-    updated.push_back(
-        insertRows(rows, results[1], batchIndex, head, queryStart));
-  }
-  return updated;
+  return forall.getResults();
 }
 
 SmallVector<Value>
@@ -649,25 +688,13 @@ AttentionBuilder::buildForward(RankedTensorType outType,
   SmallVector<Value> results = {createEmptyTensor(b, loc, outType)};
   if (logSumExpType)
     results.push_back(createEmptyTensor(b, loc, logSumExpType));
-  auto batchLoop = scf::ForOp::create(
-      b, loc, index(0), index(batch), index(1), results,
-      [&](OpBuilder &, Location, Value batchIndex, ValueRange batchCarried) {
-        auto headLoop = scf::ForOp::create(
-            b, loc, index(0), index(heads), index(1), batchCarried,
-            [&](OpBuilder &, Location, Value head, ValueRange headCarried) {
-              scf::YieldOp::create(
-                  b, loc,
-                  forEachTile(queries, queryTile, std::nullopt, headCarried,
-                              [&](Value queryStart, int64_t length,
-                                  ValueRange carried) {
-                                return attendQueryTile(carried, batchIndex,
-                                                       head, queryStart,
-                                                       length);
-                              }));
-            });
-        scf::YieldOp::create(b, loc, headLoop.getResults());
-      });
-  return batchLoop.getResults();
+  // The full query tiles, then the remainder tile with its own static size.
+  int64_t fullTiles = queries / queryTile;
+  if (fullTiles > 0)
+    results = attendQueryTiles(results, fullTiles, queryTile, 0);
+  if (int64_t remainder = queries % queryTile)
+    results = attendQueryTiles(results, 1, remainder, fullTiles * queryTile);
+  return results;
 }
 
 //===----------------------------------------------------------------------===//

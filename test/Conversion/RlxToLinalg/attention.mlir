@@ -4,22 +4,22 @@
 // TILES: error: attention tile sizes must be positive, got 0 queries and 64 keys
 
 // Sliding-window attention with grouped heads (4 query heads over 2 kv
-// heads), 37 queries over 45 keys in 16 x 8 tiles: loops over batches, heads
-// and the two full query tiles; the key loop of a query tile runs only over
+// heads), 37 queries over 45 keys in 16 x 8 tiles: an scf.forall over the
+// heads and the two full query tiles (the batch of one folded away), each
+// writing its tiles of the results; the key loop of a query tile runs only over
 // the tiles its window can see, from (i0 + 45 - 37 - 5) / 8 to
 // ceil((i0 + 16 + 45 - 37) / 8), capped at the 5 full key tiles; the partial
 // key tile [40, 45) is visited under an scf.if. Scores are [16, 8] tiles,
 // products of the query tile and the transposed key tile (whose rows the
 // key loop then reads contiguously), masked from indices; the
 // online-softmax state (max, sum, acc) is carried and updated in place. The
-// remainder query tile has 5 rows.
+// remainder query tile, 5 rows, is a second scf.forall over the heads.
 
 // CHECK-LABEL: func.func @sliding_window_gqa(
 // CHECK-SAME:      %[[Q:[a-z0-9]+]]: tensor<1x37x4x16xf32>, %[[K:[a-z0-9]+]]: tensor<1x45x2x16xf32>, %[[V:[a-z0-9]+]]: tensor<1x45x2x24xf32>)
 // CHECK-DAG:     %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-DAG:     %[[SCALE:.*]] = arith.constant 2.500000e-01 : f32
-// CHECK:         scf.for %[[H:.*]] = %{{.*}} to %c4
-// CHECK:           scf.for %[[QT:.*]] = %{{.*}} to %c2
+// CHECK:         %[[FULL:.*]]:2 = scf.forall (%[[H:.*]], %[[QT:.*]]) in (4, 2) shared_outs(%[[OUT:.*]] = %{{.*}}, %[[LSE:.*]] = %{{.*}})
 // CHECK:             %[[I0:.*]] = arith.muli %[[QT]], %c16
 // CHECK:             %[[QTILE:.*]] = tensor.extract_slice %[[Q]][0, %[[I0]], %[[H]], 0] [1, 16, 1, 16] [1, 1, 1, 1] : tensor<1x37x4x16xf32> to tensor<16x16xf32>
 // CHECK:             %[[KV:.*]] = arith.divui %[[H]], %c2
@@ -59,9 +59,11 @@
 // CHECK:               linalg.generic {{.*}} outs(%{{.*}} : tensor<16x5xf32>)
 // CHECK:             } else {
 // CHECK-NEXT:          scf.yield %[[STATE]]#0, %[[STATE]]#1, %[[STATE]]#2
-// CHECK:             tensor.insert_slice %{{.*}} into %{{.*}}[0, %[[I0]], %[[H]], 0] [1, 16, 1, 24] [1, 1, 1, 1] : tensor<16x24xf32> into tensor<1x37x4x24xf32>
-// CHECK:             tensor.insert_slice %{{.*}} into %{{.*}}[0, %[[H]], %[[I0]]] [1, 1, 16] [1, 1, 1] : tensor<16xf32> into tensor<1x4x37xf32>
-// CHECK:           tensor.extract_slice %[[Q]][0, 32, %[[H]], 0] [1, 5, 1, 16] [1, 1, 1, 1] : tensor<1x37x4x16xf32> to tensor<5x16xf32>
+// CHECK:             scf.forall.in_parallel
+// CHECK-NEXT:          tensor.parallel_insert_slice %{{.*}} into %[[OUT]][0, %[[I0]], %[[H]], 0] [1, 16, 1, 24] [1, 1, 1, 1] : tensor<16x24xf32> into tensor<1x37x4x24xf32>
+// CHECK-NEXT:          tensor.parallel_insert_slice %{{.*}} into %[[LSE]][0, %[[H]], %[[I0]]] [1, 1, 16] [1, 1, 1] : tensor<16xf32> into tensor<1x4x37xf32>
+// CHECK:         scf.forall (%[[H2:.*]]) in (4) shared_outs(%{{.*}} = %[[FULL]]#0, %{{.*}} = %[[FULL]]#1)
+// CHECK:           tensor.extract_slice %[[Q]][0, 32, %[[H2]], 0] [1, 5, 1, 16] [1, 1, 1, 1] : tensor<1x37x4x16xf32> to tensor<5x16xf32>
 // CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<5x8xf32>)
 // CHECK-NOT:     tensor<37x45xf32>
 func.func @sliding_window_gqa(%q: tensor<1x37x4x16xf32>, %k: tensor<1x45x2x16xf32>, %v: tensor<1x45x2x24xf32>) -> (tensor<1x37x4x24xf32>, tensor<1x4x37xf32>) {
@@ -80,8 +82,7 @@ func.func @sliding_window_gqa(%q: tensor<1x37x4x16xf32>, %k: tensor<1x45x2x16xf3
 // CHECK-DAG:   #[[KEYS:map[0-9]*]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @padding_f16(
 // CHECK-SAME:      %[[Q:[a-z0-9]+]]: tensor<2x4x5x16xf16>, %[[K:[a-z0-9]+]]: tensor<2x4x21x16xf16>, %[[V:[a-z0-9]+]]: tensor<2x4x21x8xf16>, %[[MASK:[a-z0-9]+]]: tensor<2x21xi1>)
-// CHECK:         scf.for %[[B:.*]] = %c0 to %c2
-// CHECK:           scf.for %[[H:.*]] = %c0 to %c4
+// CHECK:         scf.forall (%[[B:.*]], %[[H:.*]]) in (2, 4)
 // CHECK:             tensor.extract_slice %[[Q]][%[[B]], %[[H]], 0, 0] [1, 1, 5, 16] [1, 1, 1, 1] : tensor<2x4x5x16xf16> to tensor<5x16xf16>
 // CHECK:             scf.for %[[KT:.*]] = %c0 to %c2 step %c1 iter_args
 // CHECK:               %[[J0:.*]] = arith.muli %[[KT]], %c8
@@ -96,11 +97,11 @@ func.func @sliding_window_gqa(%q: tensor<1x37x4x16xf32>, %k: tensor<1x45x2x16xf3
 // CHECK:               arith.divf
 // CHECK:               arith.select
 // CHECK:               arith.truncf %{{.*}} : f32 to f16
-// CHECK:             tensor.insert_slice %[[OUT]] into %{{.*}}[%[[B]], %[[H]], 0, 0] [1, 1, 5, 8]
 // CHECK:             %[[LSE:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<5xf32>)
 // CHECK:               math.log
 // CHECK:               arith.addf
-// CHECK:             tensor.insert_slice %[[LSE]] into %{{.*}}[%[[B]], %[[H]], 0] [1, 1, 5]
+// CHECK:             tensor.parallel_insert_slice %[[OUT]] into %{{.*}}[%[[B]], %[[H]], 0, 0] [1, 1, 5, 8]
+// CHECK:             tensor.parallel_insert_slice %[[LSE]] into %{{.*}}[%[[B]], %[[H]], 0] [1, 1, 5]
 func.func @padding_f16(%q: tensor<2x4x5x16xf16>, %k: tensor<2x4x21x16xf16>, %v: tensor<2x4x21x8xf16>, %m: tensor<2x21xi1>) -> (tensor<2x4x5x8xf16>, tensor<2x4x5xf32>) {
   %0:2 = rlx.attention bhsd %q, %k, %v, %m heads = 4 kv_heads = 4 mask = padding with_logsumexp : (tensor<2x4x5x16xf16>, tensor<2x4x21x16xf16>, tensor<2x4x21x8xf16>, tensor<2x21xi1>) -> (tensor<2x4x5x8xf16>, tensor<2x4x5xf32>)
   return %0#0, %0#1 : tensor<2x4x5x8xf16>, tensor<2x4x5xf32>
@@ -115,7 +116,7 @@ func.func @padding_f16(%q: tensor<2x4x5x16xf16>, %k: tensor<2x4x21x16xf16>, %v: 
 // CHECK-LABEL: func.func @bias_softcap(
 // CHECK-SAME:      %[[Q:[a-z0-9]+]]: tensor<3x16x8xf32>, %[[BIAS:[a-z0-9]+]]: tensor<1x1x16x16xf32>)
 // CHECK-DAG:     %[[CAP:.*]] = arith.constant 5.000000e+00 : f32
-// CHECK:         scf.for %[[B:.*]] = %c0 to %c3
+// CHECK:         scf.forall (%[[B:.*]]) in (3)
 // CHECK:           scf.for %[[KT:.*]] = %c0 to %c2
 // CHECK:             %[[J0:.*]] = arith.muli %[[KT]], %c8
 // CHECK:             %[[BIAS_TILE:.*]] = tensor.extract_slice %[[BIAS]][0, 0, 0, %[[J0]]] [1, 1, 16, 8] [1, 1, 1, 1] : tensor<1x1x16x16xf32> to tensor<16x8xf32>
