@@ -152,6 +152,22 @@ static Value createConvWeightGradient(OpBuilder &b, Location loc,
   return mergeDims(b, loc, grouped, 0);
 }
 
+/// The weight gradient, of type `weightType`, of a convolution reading
+/// `image` padded by `padding` and whose result gradient is `resultGrad`.
+static Value lowerWeightGradient(OpBuilder &b, Location loc, Value resultGrad,
+                                 Value image, ArrayRef<int64_t> padding,
+                                 ArrayRef<int64_t> stride,
+                                 ArrayRef<int64_t> dilation, int64_t groups,
+                                 RankedTensorType weightType) {
+  auto [low, high] = splitPadding(padding);
+  Value padded = padSpatial(b, loc, image, low, high);
+  Type storage = weightType.getElementType();
+  Value acc = createConvWeightGradient(
+      b, loc, resultGrad, padded, stride, dilation, groups,
+      weightType.clone(ScalarBuilder::computeType(storage)));
+  return convertElements(b, loc, acc, storage);
+}
+
 namespace {
 struct ConvBackwardWeightToLinalg
     : OpConversionPattern<ConvBackwardWeightOp> {
@@ -160,16 +176,11 @@ struct ConvBackwardWeightToLinalg
   LogicalResult
   matchAndRewrite(ConvBackwardWeightOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType weightType = op.getType();
-    Type storage = weightType.getElementType();
-    auto [low, high] = splitPadding(op.getPadding());
-    Value padded = padSpatial(rewriter, loc, adaptor.getInput(), low, high);
-    Value acc = createConvWeightGradient(
-        rewriter, loc, adaptor.getGradOutput(), padded, op.getStride(),
-        op.getDilation(), op.getGroups(),
-        weightType.clone(ScalarBuilder::computeType(storage)));
-    rewriter.replaceOp(op, convertElements(rewriter, loc, acc, storage));
+    rewriter.replaceOp(
+        op, lowerWeightGradient(rewriter, op.getLoc(), adaptor.getGradOutput(),
+                                adaptor.getInput(), op.getPadding(),
+                                op.getStride(), op.getDilation(),
+                                op.getGroups(), op.getType()));
     return success();
   }
 };
@@ -229,18 +240,13 @@ struct ConvTransposeBackwardWeightToLinalg
   LogicalResult
   matchAndRewrite(ConvTransposeBackwardWeightOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType weightType = op.getType();
-    Type storage = weightType.getElementType();
-    auto [low, high] = splitPadding(
-        getTransposeReadPadding(op.getPadding(), op.getOutputPadding()));
-    Value padded =
-        padSpatial(rewriter, loc, adaptor.getGradOutput(), low, high);
-    Value acc = createConvWeightGradient(
-        rewriter, loc, adaptor.getInput(), padded, op.getStride(),
-        op.getDilation(), op.getGroups(),
-        weightType.clone(ScalarBuilder::computeType(storage)));
-    rewriter.replaceOp(op, convertElements(rewriter, loc, acc, storage));
+    rewriter.replaceOp(
+        op, lowerWeightGradient(
+                rewriter, op.getLoc(), adaptor.getInput(),
+                adaptor.getGradOutput(),
+                getTransposeReadPadding(op.getPadding(), op.getOutputPadding()),
+                op.getStride(), op.getDilation(), op.getGroups(),
+                op.getType()));
     return success();
   }
 };
