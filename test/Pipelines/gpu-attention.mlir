@@ -19,3 +19,18 @@ func.func @causal(%q: tensor<1x8x2x16xf32>, %k: tensor<1x8x2x16xf32>, %v: tensor
   %0 = rlx.attention bshd %q, %k, %v heads = 2 kv_heads = 2 mask = causal : (tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xf32>
   return %0 : tensor<1x8x2x16xf32>
 }
+
+// The backward op: dq's accumulator is zero-filled by one kernel, then one
+// kernel has a thread per (batch, kv head) (1 x 2) running the key tiles, the
+// query tiles of its group's heads, and its slices of dq, dk and dv.
+// CHECK-LABEL: func.func @causal_backward
+// CHECK:         gpu.launch
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c2, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK:           scf.for
+// CHECK:             math.exp
+// CHECK-NOT:     gpu.launch
+// CHECK:         return
+func.func @causal_backward(%q: tensor<1x8x4x16xf32>, %k: tensor<1x8x2x16xf32>, %o: tensor<1x8x4x16xf32>, %lse: tensor<1x4x8xf32>) -> (tensor<1x8x4x16xf32>, tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>) {
+  %0:3 = rlx.attention_backward bshd %q, %k, %k, %o, %o, %lse heads = 4 kv_heads = 2 mask = causal : (tensor<1x8x4x16xf32>, tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>, tensor<1x8x4x16xf32>, tensor<1x8x4x16xf32>, tensor<1x4x8xf32>) -> (tensor<1x8x4x16xf32>, tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>)
+  return %0#0, %0#1, %0#2 : tensor<1x8x4x16xf32>, tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>
+}

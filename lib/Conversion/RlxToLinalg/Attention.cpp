@@ -9,11 +9,13 @@
 // and adds its own probabilities and their product with the value tile. Only
 // [Tq, Tk] scores ever exist, never [S_q, S_k]: memory per head is O(S * D).
 //
-// rlx.attention_backward is FlashAttention-2's backward pass: for every key
-// tile, a loop over the query tiles of every query head reading it
-// recomputes the probabilities from the saved logsumexp, accumulates dk and
-// dv for the key tile, and adds the query tile's share of dq into a dq
-// accumulator. Again no [S_q, S_k] tensor exists.
+// rlx.attention_backward is FlashAttention-2's backward pass: an scf.forall
+// over batches and kv heads, whose iterations own disjoint slices of dq, dk
+// and dv, holds, for every key tile, a loop over the query tiles of every
+// query head reading it that recomputes the probabilities from the saved
+// logsumexp, accumulates dk and dv for the key tile, and adds the query
+// tile's share of dq into the iteration's dq slice. Again no [S_q, S_k]
+// tensor exists.
 //
 // Masks that are functions of positions (causal, sliding window) are
 // computed from indices inside the tile loops, and the tiles they hide
@@ -172,6 +174,14 @@ private:
   SmallVector<OpFoldResult> getRowSizes(int64_t length);
   Value extractRows(Value source, Value batchIndex, Value head, Value start,
                     int64_t length);
+  /// `index` relative to `origin`.
+  Value relativeTo(Value index, Value origin) {
+    return arith::SubIOp::create(b, loc, index, origin);
+  }
+  /// Offsets and sizes of `batches` x `headCount` heads from (batchIndex,
+  /// head) of a value of q's layout and `type`: whole sequences.
+  SmallVector<OpFoldResult> getBlockSizes(RankedTensorType type,
+                                          int64_t batches, int64_t headCount);
   /// The [Tq, Tk] slice of the bias, with its broadcast axes read at 0.
   SmallVector<OpFoldResult> getBiasOffsets(Value batchIndex, Value head,
                                            Value queryStart, Value keyStart);
@@ -226,6 +236,10 @@ private:
   // Backward only.
   Value out, dout, logSumExp;
   bool withBiasGrad = false;
+  /// Where the gradients an iteration of the backward's scf.forall owns
+  /// start (batch, query head, kv head): they are slices of the results,
+  /// indexed relative to these.
+  Value batchOrigin, headOrigin, kvHeadOrigin;
   AttentionLayout layout;
   AttentionMask maskKind;
   double scale;
@@ -351,6 +365,18 @@ Value AttentionBuilder::extractRows(Value source, Value batchIndex, Value head,
       b, loc, RankedTensorType::get({length}, element), source,
       getRowOffsets(batchIndex, head, start), getRowSizes(length),
       SmallVector<OpFoldResult>(3, b.getIndexAttr(1)));
+}
+
+SmallVector<OpFoldResult>
+AttentionBuilder::getBlockSizes(RankedTensorType type, int64_t batches,
+                                int64_t headCount) {
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t size : type.getShape())
+    sizes.push_back(b.getIndexAttr(size));
+  sizes[0] = b.getIndexAttr(batches);
+  if (layout != AttentionLayout::BSD)
+    sizes[layout == AttentionLayout::BSHD ? 2 : 1] = b.getIndexAttr(headCount);
+  return sizes;
 }
 
 SmallVector<OpFoldResult>
@@ -760,7 +786,8 @@ SmallVector<Value> AttentionBuilder::backwardTilePair(
     // The bias gradient is ds, summed where the bias broadcasts.
     Value dbias = carried[1];
     SmallVector<OpFoldResult> offsets =
-        getBiasOffsets(batchIndex, head, queryStart, keyStart);
+        getBiasOffsets(relativeTo(batchIndex, batchOrigin),
+                       relativeTo(head, headOrigin), queryStart, keyStart);
     OpFoldResult one = b.getIndexAttr(1);
     SmallVector<OpFoldResult> sizes = {one, one, b.getIndexAttr(queryLength),
                                        b.getIndexAttr(keyLength)};
@@ -791,11 +818,13 @@ SmallVector<Value> AttentionBuilder::backwardTilePair(
       });
 
   // dq[i, d] += sum_j dx[i, j] * k[j, d], loops (i, d, j), into the dq tile.
+  Value dqBatch = relativeTo(batchIndex, batchOrigin);
+  Value dqHead = relativeTo(head, headOrigin);
   Value dqTile =
-      extractTile(dq, batchIndex, head, queryStart, queryLength, headDim);
+      extractTile(dq, dqBatch, dqHead, queryStart, queryLength, headDim);
   dqTile = accumulateProduct(b, loc, ds, {0, 2}, kTile, {2, 1}, dqTile);
   updated.insert(updated.begin(),
-                 insertTile(dqTile, dq, batchIndex, head, queryStart));
+                 insertTile(dqTile, dq, dqBatch, dqHead, queryStart));
   // dk[j, d] += sum_i dx[i, j] * q[i, d], loops (j, d, i).
   updated.push_back(
       accumulateProduct(b, loc, ds, {2, 0}, qTile, {2, 1}, dkTile));
@@ -844,7 +873,8 @@ SmallVector<Value> AttentionBuilder::backwardKeyTile(ValueRange carried,
   ValueRange gradients = carried.take_back(2);
   for (auto [tile, gradient] : llvm::zip_equal(tileGradients, gradients))
     results.push_back(insertTile(convertElements(b, loc, tile, storage),
-                                 gradient, batchIndex, kvHead, keyStart));
+                                 gradient, relativeTo(batchIndex, batchOrigin),
+                                 relativeTo(kvHead, kvHeadOrigin), keyStart));
   return results;
 }
 
@@ -868,25 +898,91 @@ SmallVector<Value> AttentionBuilder::buildBackward(Value outValue,
   results.push_back(createEmptyTensor(b, loc, kType));
   results.push_back(createEmptyTensor(b, loc, vType));
 
-  auto batchLoop = scf::ForOp::create(
-      b, loc, index(0), index(batch), index(1), results,
-      [&](OpBuilder &, Location, Value batchIndex, ValueRange batchCarried) {
-        auto kvHeadLoop = scf::ForOp::create(
-            b, loc, index(0), index(kvHeads), index(1), batchCarried,
-            [&](OpBuilder &, Location, Value kvHead, ValueRange kvCarried) {
-              scf::YieldOp::create(
-                  b, loc,
-                  forEachTile(
-                      keys, keyTile, std::nullopt, kvCarried,
-                      [&](Value keyStart, int64_t keyLength,
-                          ValueRange carried) {
-                        return backwardKeyTile(carried, batchIndex, kvHead,
-                                               keyStart, keyLength);
-                      }));
+  // The (batch, kv head) iterations own disjoint parts of dq, dk and dv (a
+  // kv head's dk and dv, and dq of the query heads of its group): an
+  // scf.forall over them, each iteration working on its slices. A bias
+  // gradient broadcast over batches or heads is shared: that axis stays a
+  // loop inside the iteration.
+  ArrayRef<int64_t> biasShape;
+  if (withBiasGrad)
+    biasShape = cast<RankedTensorType>(mask.getType()).getShape();
+  bool parallelBatches = !withBiasGrad || biasShape[0] != 1;
+  bool parallelKvHeads = !withBiasGrad || biasShape[1] != 1;
+  int64_t batches = parallelBatches ? 1 : batch;
+  int64_t kvHeadCount = parallelKvHeads ? 1 : kvHeads;
+  SmallVector<OpFoldResult> counts = {
+      b.getIndexAttr(parallelBatches ? batch : 1),
+      b.getIndexAttr(parallelKvHeads ? kvHeads : 1)};
+  auto forall = scf::ForallOp::create(
+      b, loc, counts, results, /*mapping=*/std::nullopt,
+      [&](OpBuilder &, Location, ValueRange args) {
+        batchOrigin = parallelBatches ? args[0] : index(0);
+        kvHeadOrigin = parallelKvHeads ? args[1] : index(0);
+        headOrigin = arith::MulIOp::create(b, loc, kvHeadOrigin, index(group));
+        ValueRange shared = args.drop_front(2);
+        // Offsets and sizes of this iteration's slice of each result.
+        SmallVector<SmallVector<OpFoldResult>> offsets, sizes;
+        offsets.push_back(getTileOffsets(batchOrigin, headOrigin, index(0)));
+        sizes.push_back(getBlockSizes(qType, batches, kvHeadCount * group));
+        if (withBiasGrad) {
+          OpFoldResult zero = b.getIndexAttr(0);
+          offsets.push_back(
+              {biasShape[0] == 1 ? zero : OpFoldResult(batchOrigin),
+               biasShape[1] == 1 ? zero : OpFoldResult(headOrigin), zero,
+               zero});
+          sizes.push_back(
+              {b.getIndexAttr(biasShape[0] == 1 ? 1 : batches),
+               b.getIndexAttr(biasShape[1] == 1 ? 1 : kvHeadCount * group),
+               b.getIndexAttr(biasShape[2]), b.getIndexAttr(biasShape[3])});
+        }
+        for (RankedTensorType type : {kType, vType}) {
+          offsets.push_back(
+              getTileOffsets(batchOrigin, kvHeadOrigin, index(0)));
+          sizes.push_back(getBlockSizes(type, batches, kvHeadCount));
+        }
+        SmallVector<Value> slices;
+        for (auto [value, offset, size] :
+             llvm::zip_equal(shared, offsets, sizes))
+          slices.push_back(tensor::ExtractSliceOp::create(
+              b, loc, value, offset, size,
+              SmallVector<OpFoldResult>(offset.size(), b.getIndexAttr(1))));
+
+        auto forEachIndex = [&](bool fixed, Value index0, int64_t count,
+                                ValueRange carried, TileStep step) {
+          if (fixed)
+            return step(index0, 1, carried);
+          auto loop = scf::ForOp::create(
+              b, loc, index(0), index(count), index(1), carried,
+              [&](OpBuilder &, Location, Value i, ValueRange iterArgs) {
+                scf::YieldOp::create(b, loc, step(i, 1, iterArgs));
+              });
+          return SmallVector<Value>(loop.getResults());
+        };
+        slices = forEachIndex(
+            parallelBatches, batchOrigin, batch, slices,
+            [&](Value batchIndex, int64_t, ValueRange batchCarried) {
+              return forEachIndex(
+                  parallelKvHeads, kvHeadOrigin, kvHeads, batchCarried,
+                  [&](Value kvHead, int64_t, ValueRange kvCarried) {
+                    return forEachTile(
+                        keys, keyTile, std::nullopt, kvCarried,
+                        [&](Value keyStart, int64_t keyLength,
+                            ValueRange carried) {
+                          return backwardKeyTile(carried, batchIndex, kvHead,
+                                                 keyStart, keyLength);
+                        });
+                  });
             });
-        scf::YieldOp::create(b, loc, kvHeadLoop.getResults());
+
+        auto inParallel = scf::InParallelOp::create(b, loc);
+        b.setInsertionPointToStart(inParallel.getBody());
+        for (auto [slice, value, offset, size] :
+             llvm::zip_equal(slices, shared, offsets, sizes))
+          tensor::ParallelInsertSliceOp::create(
+              b, loc, slice, value, offset, size,
+              SmallVector<OpFoldResult>(offset.size(), b.getIndexAttr(1)));
       });
-  ValueRange carried = batchLoop.getResults();
+  ValueRange carried = forall.getResults();
   SmallVector<Value> gradients = {
       convertElements(b, loc, carried[0], storage),
       carried[carried.size() - 2], carried[carried.size() - 1]};

@@ -133,7 +133,9 @@ func.func @bias_softcap(%q: tensor<3x16x8xf32>, %b: tensor<1x1x16x16xf32>) -> te
 // -----
 
 // The backward op, causal with 4 query heads over 2 kv heads, 21 queries
-// over 29 keys in 16 x 8 tiles: for each batch, kv head and key tile
+// over 29 keys in 16 x 8 tiles: an scf.forall over the kv heads (the batch
+// of one folded away), each iteration owning its slices of dq (the 2 query
+// heads of its group), dk and dv; in it, for each key tile
 // [j0, j0 + 8) (its k and v tiles transposed once, for the contractions
 // that read them along the key axis), the dk and dv tiles accumulate over
 // the 2 query heads of the group (h = 2 * kv + g) and over the query tiles
@@ -144,15 +146,18 @@ func.func @bias_softcap(%q: tensor<3x16x8xf32>, %b: tensor<1x1x16x16xf32>) -> te
 
 // CHECK-LABEL: func.func @causal_backward_gqa(
 // CHECK-SAME:      %[[Q:[a-z0-9]+]]: tensor<1x4x21x8xf32>, %[[K:[a-z0-9]+]]: tensor<1x2x29x8xf32>, %[[V:[a-z0-9]+]]: tensor<1x2x29x8xf32>, %[[O:[a-z0-9]+]]: tensor<1x4x21x8xf32>, %[[LSE:[a-z0-9]+]]: tensor<1x4x21xf32>)
-// CHECK:         scf.for %[[KV:.*]] = %c0 to %c2 step %c1 iter_args(%[[DQ0:.*]] = %{{.*}}, %[[DK0:.*]] = %{{.*}}, %[[DV0:.*]] = %{{.*}}) -> (tensor<1x4x21x8xf32>, tensor<1x2x29x8xf32>, tensor<1x2x29x8xf32>)
+// CHECK:         scf.forall (%[[KV:.*]]) in (2) shared_outs(%[[DQ_ALL:.*]] = %{{.*}}, %[[DK_ALL:.*]] = %{{.*}}, %[[DV_ALL:.*]] = %{{.*}}) -> (tensor<1x4x21x8xf32>, tensor<1x2x29x8xf32>, tensor<1x2x29x8xf32>)
+// CHECK:           %[[GROUP_START:.*]] = arith.muli %[[KV]], %c2
+// CHECK:           %[[DQ0:.*]] = tensor.extract_slice %[[DQ_ALL]][0, %[[GROUP_START]], 0, 0] [1, 2, 21, 8] [1, 1, 1, 1] : tensor<1x4x21x8xf32> to tensor<1x2x21x8xf32>
+// CHECK:           %[[DK0:.*]] = tensor.extract_slice %[[DK_ALL]][0, %[[KV]], 0, 0] [1, 1, 29, 8] [1, 1, 1, 1] : tensor<1x2x29x8xf32> to tensor<1x1x29x8xf32>
+// CHECK:           %[[DV0:.*]] = tensor.extract_slice %[[DV_ALL]][0, %[[KV]], 0, 0] [1, 1, 29, 8]
 // CHECK:           scf.for %[[KT:.*]] = %c0 to %c3 step %c1 iter_args(%[[DQ1:.*]] = %[[DQ0]], %[[DK1:.*]] = %[[DK0]], %[[DV1:.*]] = %[[DV0]])
 // CHECK:             %[[J0:.*]] = arith.muli %[[KT]], %c8
 // CHECK:             %[[KTILE:.*]] = tensor.extract_slice %[[K]][0, %[[KV]], %[[J0]], 0] [1, 1, 8, 8]
 // CHECK:             linalg.transpose ins(%[[KTILE]]
 // CHECK:             %[[VTILE:.*]] = tensor.extract_slice %[[V]][0, %[[KV]], %[[J0]], 0] [1, 1, 8, 8]
 // CHECK:             %[[VTILE_T:.*]] = linalg.transpose ins(%[[VTILE]]
-// CHECK:             %[[GROUP_LOOP:.*]]:3 = scf.for %[[G:.*]] = %c0 to %c2 step %c1 iter_args(%[[DQ2:.*]] = %[[DQ1]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<1x4x21x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>)
-// CHECK:               %[[GROUP_START:.*]] = arith.muli %[[KV]], %c2
+// CHECK:             %[[GROUP_LOOP:.*]]:3 = scf.for %[[G:.*]] = %c0 to %c2 step %c1 iter_args(%[[DQ2:.*]] = %[[DQ1]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<1x2x21x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>)
 // CHECK:               %[[H:.*]] = arith.addi %[[GROUP_START]], %[[G]]
 // CHECK:               arith.subi %[[J0]], %c8
 // CHECK:               %[[FIRST:.*]] = arith.divui %{{.*}}, %c16
@@ -168,17 +173,38 @@ func.func @bias_softcap(%q: tensor<3x16x8xf32>, %b: tensor<1x1x16x16xf32>) -> te
 // CHECK:                 %[[DP:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[VTILE_T]] : tensor<16x8xf32>, tensor<8x8xf32>)
 // CHECK:                 %[[DS:.*]] = linalg.generic {{.*}} ins(%[[P]], %{{.*}} : tensor<16x8xf32>, tensor<16xf32>) outs(%[[DP]] : tensor<16x8xf32>)
 // CHECK:                 %[[DX:.*]] = linalg.generic {{.*}} outs(%[[DS]] : tensor<16x8xf32>)
-// CHECK:                 %[[DQ_TILE:.*]] = tensor.extract_slice %[[DQ3]][0, %[[H]], %[[I0]], 0] [1, 1, 16, 8]
+// CHECK:                 %[[MEMBER:.*]] = arith.subi %[[H]], %[[GROUP_START]]
+// CHECK:                 %[[DQ_TILE:.*]] = tensor.extract_slice %[[DQ3]][0, %[[MEMBER]], %[[I0]], 0] [1, 1, 16, 8]
 // CHECK:                 %[[NEW_DQ_TILE:.*]] = linalg.generic {{.*}} ins(%[[DX]], %[[KTILE]] : tensor<16x8xf32>, tensor<8x8xf32>) outs(%[[DQ_TILE]] : tensor<16x8xf32>)
-// CHECK:                 %[[NEW_DQ:.*]] = tensor.insert_slice %[[NEW_DQ_TILE]] into %[[DQ3]][0, %[[H]], %[[I0]], 0] [1, 1, 16, 8]
+// CHECK:                 %[[NEW_DQ:.*]] = tensor.insert_slice %[[NEW_DQ_TILE]] into %[[DQ3]][0, %[[MEMBER]], %[[I0]], 0] [1, 1, 16, 8]
 // CHECK:                 %[[NEW_DK:.*]] = linalg.generic {{.*}} ins(%[[DX]], %[[QTILE]] : tensor<16x8xf32>, tensor<16x8xf32>) outs(%[[DK]] : tensor<8x8xf32>)
 // CHECK:                 scf.yield %[[NEW_DQ]], %[[NEW_DK]], %[[NEW_DV]]
 // CHECK:               tensor.extract_slice %[[Q]][0, %[[H]], 16, 0] [1, 1, 5, 8]
-// CHECK:             %[[DK_OUT:.*]] = tensor.insert_slice %[[GROUP_LOOP]]#1 into %[[DK1]][0, %[[KV]], %[[J0]], 0] [1, 1, 8, 8]
-// CHECK:             %[[DV_OUT:.*]] = tensor.insert_slice %[[GROUP_LOOP]]#2 into %[[DV1]][0, %[[KV]], %[[J0]], 0] [1, 1, 8, 8]
+// CHECK:             %[[DK_OUT:.*]] = tensor.insert_slice %[[GROUP_LOOP]]#1 into %[[DK1]][0, 0, %[[J0]], 0] [1, 1, 8, 8]
+// CHECK:             %[[DV_OUT:.*]] = tensor.insert_slice %[[GROUP_LOOP]]#2 into %[[DV1]][0, 0, %[[J0]], 0] [1, 1, 8, 8]
 // CHECK:             scf.yield %[[GROUP_LOOP]]#0, %[[DK_OUT]], %[[DV_OUT]]
+// CHECK:           scf.forall.in_parallel
+// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[DQ_ALL]][0, %[[GROUP_START]], 0, 0] [1, 2, 21, 8]
+// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[DK_ALL]][0, %[[KV]], 0, 0] [1, 1, 29, 8]
+// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[DV_ALL]][0, %[[KV]], 0, 0] [1, 1, 29, 8]
 // CHECK-NOT:     tensor<21x29xf32>
 func.func @causal_backward_gqa(%q: tensor<1x4x21x8xf32>, %k: tensor<1x2x29x8xf32>, %v: tensor<1x2x29x8xf32>, %out: tensor<1x4x21x8xf32>, %lse: tensor<1x4x21xf32>) -> (tensor<1x4x21x8xf32>, tensor<1x2x29x8xf32>, tensor<1x2x29x8xf32>) {
   %0:3 = rlx.attention_backward bhsd %q, %k, %v, %out, %out, %lse heads = 4 kv_heads = 2 mask = causal : (tensor<1x4x21x8xf32>, tensor<1x2x29x8xf32>, tensor<1x2x29x8xf32>, tensor<1x4x21x8xf32>, tensor<1x4x21x8xf32>, tensor<1x4x21xf32>) -> (tensor<1x4x21x8xf32>, tensor<1x2x29x8xf32>, tensor<1x2x29x8xf32>)
   return %0#0, %0#1, %0#2 : tensor<1x4x21x8xf32>, tensor<1x2x29x8xf32>, tensor<1x2x29x8xf32>
+}
+
+// -----
+
+// A bias gradient broadcast over the batch: the batches share its slice, so
+// the scf.forall runs over the kv heads only and the batch is a loop in each
+// iteration.
+// CHECK-LABEL: func.func @bias_grad_broadcast_batch(
+// CHECK:         scf.forall (%[[KV:.*]]) in (2) shared_outs(%{{.*}} = %{{.*}}, %[[DB_ALL:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
+// CHECK:           tensor.extract_slice %[[DB_ALL]][0, %{{.*}}, 0, 0] [1, 2, 6, 6]
+// CHECK:           scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:           scf.forall.in_parallel
+// CHECK:             tensor.parallel_insert_slice %{{.*}} into %[[DB_ALL]][0, %{{.*}}, 0, 0] [1, 2, 6, 6]
+func.func @bias_grad_broadcast_batch(%q: tensor<3x4x6x8xf32>, %k: tensor<3x2x6x8xf32>, %out: tensor<3x4x6x8xf32>, %lse: tensor<3x4x6xf32>, %bias: tensor<1x4x6x6xf32>) -> (tensor<3x4x6x8xf32>, tensor<3x2x6x8xf32>, tensor<3x2x6x8xf32>, tensor<1x4x6x6xf32>) {
+  %0:4 = rlx.attention_backward bhsd %q, %k, %k, %out, %out, %lse, %bias heads = 4 kv_heads = 2 mask = bias with_bias_grad : (tensor<3x4x6x8xf32>, tensor<3x2x6x8xf32>, tensor<3x2x6x8xf32>, tensor<3x4x6x8xf32>, tensor<3x4x6x8xf32>, tensor<3x4x6xf32>, tensor<1x4x6x6xf32>) -> (tensor<3x4x6x8xf32>, tensor<3x2x6x8xf32>, tensor<3x2x6x8xf32>, tensor<1x4x6x6xf32>)
+  return %0#0, %0#1, %0#2, %0#3 : tensor<3x4x6x8xf32>, tensor<3x2x6x8xf32>, tensor<3x2x6x8xf32>, tensor<1x4x6x6xf32>
 }
