@@ -15,7 +15,7 @@ import sys
 
 import numpy as np
 import torch
-from rlx_testing import Suite, type_of, ttype
+from rlx_testing import Suite, type_of
 from rlx_testing.attention import (attention, attributes, grid, layout_shape,
                                    random_inputs)
 

@@ -10,7 +10,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from rlx_testing import Suite, elem_of, type_of, ttype
-from rlx_testing.spatial import arr, pairs
+from rlx_testing import spatial
+from rlx_testing.spatial import arr
 
 rng = np.random.default_rng(11)
 s = Suite()
@@ -28,11 +29,6 @@ def tol_for(dt):
     return {np.float32: F32_SUM, np.float16: F16_SUM}.get(dt)
 
 
-TORCH_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
-TORCH_CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d,
-                3: F.conv_transpose3d}
-
-
 def conv(name, x_shape, w_shape, stride=None, padding=None, dilation=None,
          groups=1, dt=np.float32):
     r = len(x_shape) - 2
@@ -41,9 +37,7 @@ def conv(name, x_shape, w_shape, stride=None, padding=None, dilation=None,
     x, w = rand(x_shape, dt), rand(w_shape, dt)
 
     def ref(x, w):
-        # Asymmetric padding is F.pad + an unpadded convolution.
-        return TORCH_CONV[r](F.pad(x, pairs(padding)), w, stride=stride,
-                             dilation=dilation, groups=groups)
+        return spatial.conv(x, w, stride, padding, dilation, groups)
     out = ttype(ref(torch.zeros(x_shape, dtype=torch.float64),
                     torch.zeros(w_shape, dtype=torch.float64)).shape,
                 elem_of(x))
@@ -63,19 +57,8 @@ def conv_transpose(name, x_shape, w_shape, stride=None, padding=None,
     x, w = rand(x_shape, dt), rand(w_shape, dt)
 
     def ref(x, w):
-        lo, hi = padding[0::2], padding[1::2]
-        if lo == hi:
-            return TORCH_CONV_T[r](x, w, stride=stride, padding=lo,
-                                   output_padding=output_padding,
-                                   dilation=dilation, groups=groups)
-        # Asymmetric: crop the unpadded result on each side.
-        full = TORCH_CONV_T[r](x, w, stride=stride,
-                               output_padding=output_padding,
-                               dilation=dilation, groups=groups)
-        index = [slice(None), slice(None)] + [
-            slice(l, full.shape[i + 2] - h) for i, (l, h) in
-            enumerate(zip(lo, hi))]
-        return full[tuple(index)]
+        return spatial.conv_transpose(x, w, stride, padding, output_padding,
+                                      dilation, groups)
     out = ttype(ref(torch.zeros(x_shape, dtype=torch.float64),
                     torch.zeros(w_shape, dtype=torch.float64)).shape,
                 elem_of(x))
@@ -86,11 +69,6 @@ def conv_transpose(name, x_shape, w_shape, stride=None, padding=None,
            tol=tol_for(dt))
 
 
-TORCH_POOL = {("max", 1): F.max_pool1d, ("max", 2): F.max_pool2d,
-              ("max", 3): F.max_pool3d, ("avg", 1): F.avg_pool1d,
-              ("avg", 2): F.avg_pool2d, ("avg", 3): F.avg_pool3d}
-
-
 def pool(name, kind, x_shape, kernel, stride, padding=None, ceil_mode=False,
          count_include_pad=False, dt=np.float32, asymmetric_ref=False):
     r = len(x_shape) - 2
@@ -98,16 +76,8 @@ def pool(name, kind, x_shape, kernel, stride, padding=None, ceil_mode=False,
     x = rand(x_shape, dt)
 
     def ref(x):
-        fn = TORCH_POOL[(kind, r)]
-        extra = {} if kind == "max" else {
-            "count_include_pad": count_include_pad}
-        if asymmetric_ref:
-            # Padding by hand: -inf for max, zeros (counted) for avg.
-            value = -float("inf") if kind == "max" else 0.0
-            return fn(F.pad(x, pairs(padding), value=value), kernel, stride,
-                      ceil_mode=ceil_mode, **extra)
-        return fn(x, kernel, stride, padding=padding[0::2],
-                  ceil_mode=ceil_mode, **extra)
+        return spatial.pool(x, kind, kernel, stride, padding, ceil_mode,
+                            count_include_pad, pad_by_hand=asymmetric_ref)
     out = ttype(ref(torch.zeros(x_shape, dtype=torch.float64)).shape,
                 elem_of(x))
     flags = (" ceil_mode" if ceil_mode else "") + \
@@ -117,20 +87,12 @@ def pool(name, kind, x_shape, kernel, stride, padding=None, ceil_mode=False,
            f"{out}", [x], ref, out=out, tol=tol_for(dt))
 
 
-TORCH_GLOBAL = {("max", 1): F.adaptive_max_pool1d,
-                ("max", 2): F.adaptive_max_pool2d,
-                ("max", 3): F.adaptive_max_pool3d,
-                ("avg", 1): F.adaptive_avg_pool1d,
-                ("avg", 2): F.adaptive_avg_pool2d,
-                ("avg", 3): F.adaptive_avg_pool3d}
-
-
 def global_pool(name, kind, x_shape, dt=np.float32):
     r = len(x_shape) - 2
     x = rand(x_shape, dt)
     out = ttype(list(x_shape[:2]) + [1] * r, elem_of(x))
     s.case(name, f"%r = rlx.global_pool {kind} %a0 : {type_of(x)} -> {out}",
-           [x], lambda x: TORCH_GLOBAL[(kind, r)](x, 1), out=out,
+           [x], lambda x: spatial.global_pool(x, kind), out=out,
            tol=tol_for(dt))
 
 

@@ -11,9 +11,9 @@
 # form: warps contracting 16x8x16 tiles) without a GPU.
 import numpy as np
 import torch
-import torch.nn.functional as F
 from rlx_testing import Suite, elem_of, type_of, ttype
-from rlx_testing.spatial import arr, pairs
+from rlx_testing import spatial
+from rlx_testing.spatial import arr
 
 rng = np.random.default_rng(7)
 s = Suite(compile_args=["--gpu-tiling-on-cpu"])
@@ -93,7 +93,6 @@ dot_general("transposed_f16_mma", (40, 64), (128, 40),
 # indexing maps (strides, dilation; padding is a padded copy before the
 # convolution); groups and depthwise channels are batch dimensions of the
 # GEMM. f16 with 64 filters and 64 output positions: tensor cores.
-TORCH_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 
 
 def conv(name, x_shape, w_shape, stride=None, padding=None, dilation=None,
@@ -104,8 +103,7 @@ def conv(name, x_shape, w_shape, stride=None, padding=None, dilation=None,
     x, w = (rng.uniform(-1, 1, sh).astype(dt) for sh in (x_shape, w_shape))
 
     def ref(x, w):
-        return TORCH_CONV[r](F.pad(x, pairs(padding)), w, stride=stride,
-                             dilation=dilation, groups=groups)
+        return spatial.conv(x, w, stride, padding, dilation, groups)
     out = ttype(ref(torch.zeros(x_shape, dtype=torch.float64),
                     torch.zeros(w_shape, dtype=torch.float64)).shape,
                 elem_of(x))

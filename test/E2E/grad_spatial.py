@@ -14,9 +14,9 @@
 # second, independent reference for a few.
 import numpy as np
 import torch
-import torch.nn.functional as F
 from rlx_testing import Suite, elem_of, type_of, ttype
-from rlx_testing.spatial import arr, pairs
+from rlx_testing import spatial
+from rlx_testing.spatial import arr
 
 rng = np.random.default_rng(6)
 s = Suite()
@@ -92,18 +92,6 @@ def weight_op_cases(name, op, attrs, forward, x_shape, w_shape, dt, fd):
            weight_ref, out=w_type, tol=tol)
 
 
-TORCH_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
-
-
-def conv_forward(stride, padding, dilation, groups):
-    r = len(stride)
-
-    def forward(x, w):
-        return TORCH_CONV[r](F.pad(x, pairs(padding)), w, stride=stride,
-                             dilation=dilation, groups=groups)
-    return forward
-
-
 def conv(name, x_shape, w_shape, stride=None, padding=None, dilation=None,
          groups=1, dt=np.float32, fd=False):
     """A case for each of conv_backward_input and conv_backward_weight."""
@@ -112,9 +100,10 @@ def conv(name, x_shape, w_shape, stride=None, padding=None, dilation=None,
     padding = padding or [0] * (2 * r)
     attrs = (f"stride = {arr(stride)} padding = {arr(padding)} dilation = "
              f"{arr(dilation)} groups = {groups}")
-    weight_op_cases(name, "conv", attrs,
-                    conv_forward(stride, padding, dilation, groups), x_shape,
-                    w_shape, dt, fd)
+    weight_op_cases(
+        name, "conv", attrs,
+        lambda x, w: spatial.conv(x, w, stride, padding, dilation, groups),
+        x_shape, w_shape, dt, fd)
 
 
 conv("conv1d", [2, 3, 11], [4, 3, 3])
@@ -138,10 +127,6 @@ conv("conv2d_f64", [2, 3, 6, 7], [4, 3, 2, 3], stride=[2, 1],
 conv("conv2d_fd", [1, 4, 6, 5], [4, 2, 3, 2], stride=[2, 1],
      padding=[1, 0, 1, 1], dilation=[1, 2], groups=2, dt=np.float64, fd=True)
 
-TORCH_CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d,
-                3: F.conv_transpose3d}
-
-
 def conv_transpose(name, x_shape, w_shape, stride=None, padding=None,
                    output_padding=None, dilation=None, groups=1,
                    dt=np.float32, fd=False):
@@ -150,17 +135,10 @@ def conv_transpose(name, x_shape, w_shape, stride=None, padding=None,
     stride, dilation = stride or [1] * r, dilation or [1] * r
     padding = padding or [0] * (2 * r)
     output_padding = output_padding or [0] * r
-    lo, hi = padding[0::2], padding[1::2]
 
     def forward(x, w):
-        # Asymmetric padding crops the unpadded result on each side.
-        full = TORCH_CONV_T[r](x, w, stride=stride,
-                               output_padding=output_padding,
-                               dilation=dilation, groups=groups)
-        index = [slice(None), slice(None)] + [
-            slice(l, full.shape[i + 2] - h) for i, (l, h) in
-            enumerate(zip(lo, hi))]
-        return full[tuple(index)]
+        return spatial.conv_transpose(x, w, stride, padding, output_padding,
+                                      dilation, groups)
     attrs = (f"stride = {arr(stride)} padding = {arr(padding)} "
              f"output_padding = {arr(output_padding)} dilation = "
              f"{arr(dilation)} groups = {groups}")
@@ -189,28 +167,14 @@ conv_transpose("convt2d_fd", [1, 2, 3, 4], [2, 3, 3, 2], stride=[2, 2],
                padding=[1, 0, 0, 1], output_padding=[1, 1], dt=np.float64,
                fd=True)
 
-TORCH_POOL = {("max", 1): F.max_pool1d, ("max", 2): F.max_pool2d,
-              ("max", 3): F.max_pool3d, ("avg", 1): F.avg_pool1d,
-              ("avg", 2): F.avg_pool2d, ("avg", 3): F.avg_pool3d}
-
-
 def pool(name, kind, x_shape, kernel, stride, padding=None, ceil_mode=False,
          count_include_pad=False, dt=np.float32, x=None, fd=False):
     r = len(x_shape) - 2
     padding = padding or [0] * (2 * r)
-    symmetric = padding[0::2] == padding[1::2]
 
     def forward(x):
-        fn = TORCH_POOL[(kind, r)]
-        extra = {} if kind == "max" else {
-            "count_include_pad": count_include_pad}
-        if not symmetric:
-            # Padding by hand: -inf for max, zeros (counted) for avg.
-            value = -float("inf") if kind == "max" else 0.0
-            return fn(F.pad(x, pairs(padding), value=value), kernel, stride,
-                      ceil_mode=ceil_mode, **extra)
-        return fn(x, kernel, stride, padding=padding[0::2],
-                  ceil_mode=ceil_mode, **extra)
+        return spatial.pool(x, kind, kernel, stride, padding, ceil_mode,
+                            count_include_pad)
     y_shape = forward(torch.zeros(x_shape, dtype=torch.float64)).shape
     x = rand(x_shape, dt) if x is None else x.astype(dt)
     dy = rand(y_shape, dt)
@@ -258,21 +222,13 @@ pool("avg2d_f64", "avg", [2, 3, 7, 7], [2, 3], [1, 2], [1, 1, 0, 0],
      dt=np.float64)
 
 
-TORCH_GLOBAL = {("max", 1): F.adaptive_max_pool1d,
-                ("max", 2): F.adaptive_max_pool2d,
-                ("max", 3): F.adaptive_max_pool3d,
-                ("avg", 1): F.adaptive_avg_pool1d,
-                ("avg", 2): F.adaptive_avg_pool2d,
-                ("avg", 3): F.adaptive_avg_pool3d}
-
-
 def global_pool(name, kind, x_shape, dt=np.float32, x=None):
     r = len(x_shape) - 2
     x = rand(x_shape, dt) if x is None else x.astype(dt)
     dy = rand(x_shape[:2] + [1] * r, dt)
 
     def ref(dy, x):
-        return vjp(lambda x: TORCH_GLOBAL[(kind, r)](x, 1), [x], dy)[0]
+        return vjp(lambda x: spatial.global_pool(x, kind), [x], dy)[0]
     s.case(name, f"%r = rlx.global_pool_backward {kind} %a0, %a1 : "
            f"{type_of(dy)}, {type_of(x)} -> {type_of(x)}", [dy, x], ref,
            out=type_of(x), tol=tol_for(dt))

@@ -169,6 +169,21 @@ def tolerance(dtype):
     return {np.float32: F32_NORM, np.float16: F16_NORM}.get(dtype)
 
 
+def gradient_cases(name, body, dy, inputs, forward, wrt, out, fd,
+                   forward_args=lambda *xs: xs):
+    """A case checking `body`, whose arguments are `dy` then `inputs`, against
+    the vjp of `forward(*forward_args(*inputs))` at `wrt` for the gradient
+    `dy`; with `fd`, a second case against central finite differences."""
+    def reference(gradient):
+        return lambda dy, *xs: gradient(forward, *forward_args(*xs), grad=dy,
+                                        wrt=wrt)
+    s.case(name, body, [dy] + inputs, reference(vjp), out=out,
+           tol=tolerance(inputs[0].dtype))
+    if fd:
+        s.case(name + "_finite_differences", body, [dy] + inputs,
+               reference(finite_differences), out=out, tol=(1e-6, 1e-7))
+
+
 def stat_type(x, axis):
     shape = list(x.shape)
     shape[axis] = 1
@@ -204,15 +219,8 @@ def layer_norm(name, x, axis, eps=1e-5, fd=False):
             f"  %r0, %r1, %r2 = rlx.layer_norm_backward %a0, %a1, %a2, %m, "
             f"%rs axis = {axis} : ({t}, {t}, {gt}, {st}, {st}) -> "
             f"({t}, {gt}, {gt})")
-    fn = layer_norm_ref(axis, eps)
-    s.case(name, body, [dy, x, g, b],
-           lambda dy, x, g, b: vjp(fn, x, g, b, grad=dy, wrt=[0, 1, 2]),
-           out=[t, gt, gt], tol=tolerance(x.dtype))
-    if fd:
-        s.case(name + "_finite_differences", body, [dy, x, g, b],
-               lambda dy, x, g, b: finite_differences(fn, x, g, b, grad=dy,
-                                                      wrt=[0, 1, 2]),
-               out=[t, gt, gt], tol=(1e-6, 1e-7))
+    gradient_cases(name, body, dy, [x, g, b], layer_norm_ref(axis, eps),
+                   [0, 1, 2], [t, gt, gt], fd)
 
 
 layer_norm("layer_norm_last", randn(4, 16), -1)
@@ -241,15 +249,8 @@ def rms_norm(name, x, axis, with_beta, eps=1e-6, fd=False):
             f"  {results} = rlx.rms_norm_backward %a0, %a1, %a2, %rs "
             f"axis = {axis}{' with_beta_grad' if with_beta else ''} : "
             f"({t}, {t}, {gt}, {st}) -> ({', '.join(grads)})")
-    fn = rms_norm_ref(axis, eps)
-    wrt = list(range(len(grads)))
-    s.case(name, body, [dy, x] + params,
-           lambda dy, *xs: vjp(fn, *xs, grad=dy, wrt=wrt), out=grads,
-           tol=tolerance(x.dtype))
-    if fd:
-        s.case(name + "_finite_differences", body, [dy, x] + params,
-               lambda dy, *xs: finite_differences(fn, *xs, grad=dy, wrt=wrt),
-               out=grads, tol=(1e-6, 1e-7))
+    gradient_cases(name, body, dy, [x] + params, rms_norm_ref(axis, eps),
+                   list(range(len(grads))), grads, fd)
 
 
 rms_norm("rms_norm_last", randn(2, 3, 8), -1, with_beta=False)
@@ -275,14 +276,7 @@ def group_norm(name, x, groups, eps=1e-5, fd=False):
 
     def fn(x, g, b):
         return F.group_norm(x, groups, g, b, eps)
-    s.case(name, body, [dy, x, g, b],
-           lambda dy, x, g, b: vjp(fn, x, g, b, grad=dy, wrt=[0, 1, 2]),
-           out=[t, gt, gt], tol=tolerance(x.dtype))
-    if fd:
-        s.case(name + "_finite_differences", body, [dy, x, g, b],
-               lambda dy, x, g, b: finite_differences(fn, x, g, b, grad=dy,
-                                                      wrt=[0, 1, 2]),
-               out=[t, gt, gt], tol=(1e-6, 1e-7))
+    gradient_cases(name, body, dy, [x, g, b], fn, [0, 1, 2], [t, gt, gt], fd)
 
 
 group_norm("group_norm_2d", randn(2, 6, 3, 4), 3)
@@ -296,7 +290,7 @@ group_norm("group_norm_f64", randn(2, 4, 3, dtype=np.float64), 2, fd=True)
 
 def batch_norm(name, x, eps=1e-5, fd=False):
     c = x.shape[1]
-    g, b = randn(c, dtype=x.dtype), randn(c, dtype=x.dtype)
+    g = randn(c, dtype=x.dtype)
     mean = randn(c, dtype=x.dtype)
     var = rng.uniform(0.2, 2.0, c).astype(x.dtype)
     dy = randn(*x.shape, dtype=x.dtype)
@@ -307,16 +301,10 @@ def batch_norm(name, x, eps=1e-5, fd=False):
 
     def fn(x, g, b, mean, var):
         return F.batch_norm(x, mean, var, g, b, training=False, eps=eps)
-    s.case(name, body, [dy, x, g, mean, var],
-           lambda dy, x, g, m, v: vjp(fn, x, g, torch.zeros_like(g), m, v,
-                                      grad=dy, wrt=[0, 1, 2]),
-           out=[t, gt, gt], tol=tolerance(x.dtype))
-    if fd:
-        s.case(name + "_finite_differences", body, [dy, x, g, mean, var],
-               lambda dy, x, g, m, v: finite_differences(
-                   fn, x, g, torch.zeros_like(g), m, v, grad=dy,
-                   wrt=[0, 1, 2]),
-               out=[t, gt, gt], tol=(1e-6, 1e-7))
+    # The op takes no beta (its gradient does not depend on it): 0 here.
+    gradient_cases(name, body, dy, [x, g, mean, var], fn, [0, 1, 2],
+                   [t, gt, gt], fd,
+                   lambda x, g, m, v: (x, g, torch.zeros_like(g), m, v))
 
 
 batch_norm("batch_norm_2d", randn(3, 4, 5, 2))
@@ -327,7 +315,6 @@ batch_norm("batch_norm_f64", randn(2, 3, 4, dtype=np.float64), fd=True)
 
 def ada_layer_norm(name, kind, x, param_shape, eps=1e-5, fd=False):
     scale = randn(*param_shape, dtype=x.dtype)
-    shift = randn(*param_shape, dtype=x.dtype)
     dy = randn(*x.shape, dtype=x.dtype)
     t, pt = type_of(x), type_of(scale)
     body = (f"%r0, %r1, %r2 = rlx.ada_layer_norm_backward {kind} %a0, %a1, "
@@ -339,15 +326,9 @@ def ada_layer_norm(name, kind, x, param_shape, eps=1e-5, fd=False):
         else:
             n = x * torch.rsqrt((x * x).mean(-1, keepdim=True) + eps)
         return n * (1 + scale) + shift
-    s.case(name, body, [dy, x, scale],
-           lambda dy, x, sc: vjp(fn, x, sc, torch.zeros_like(sc), grad=dy,
-                                 wrt=[0, 1, 2]),
-           out=[t, pt, pt], tol=tolerance(x.dtype))
-    if fd:
-        s.case(name + "_finite_differences", body, [dy, x, scale],
-               lambda dy, x, sc: finite_differences(
-                   fn, x, sc, torch.zeros_like(sc), grad=dy, wrt=[0, 1, 2]),
-               out=[t, pt, pt], tol=(1e-6, 1e-7))
+    # The op takes no shift (its gradient does not depend on it): 0 here.
+    gradient_cases(name, body, dy, [x, scale], fn, [0, 1, 2], [t, pt, pt], fd,
+                   lambda x, sc: (x, sc, torch.zeros_like(sc)))
 
 
 ada_layer_norm("ada_layer_norm_layer", "layer", randn(2, 5, 16), (2, 1, 16))
@@ -372,15 +353,9 @@ def gated_residual(name, x, gate_shape, fd=False):
 
     def fn(x, update, gate):
         return x + gate * update
-    s.case(name, body, [dy, update, gate],
-           lambda dy, u, g: vjp(fn, torch.zeros_like(u), u, g, grad=dy,
-                                wrt=[0, 1, 2]),
-           out=[t, t, gt], tol=tolerance(x.dtype))
-    if fd:
-        s.case(name + "_finite_differences", body, [dy, update, gate],
-               lambda dy, u, g: finite_differences(
-                   fn, torch.zeros_like(u), u, g, grad=dy, wrt=[0, 1, 2]),
-               out=[t, t, gt], tol=(1e-6, 1e-7))
+    # The op takes no input (its gradient does not depend on it): 0 here.
+    gradient_cases(name, body, dy, [update, gate], fn, [0, 1, 2],
+                   [t, t, gt], fd, lambda u, g: (torch.zeros_like(u), u, g))
 
 
 gated_residual("gated_residual_rows", randn(2, 5, 8), (2, 1, 8))
