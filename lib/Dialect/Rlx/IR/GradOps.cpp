@@ -404,10 +404,6 @@ static LogicalResult inferLossBackwardType(std::optional<Location> loc,
 LogicalResult SoftmaxCrossEntropyBackwardOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &inferred) {
-  if (adaptor.getTargets().getType() != adaptor.getLogits().getType())
-    return emitOptionalError(loc, "targets ", adaptor.getTargets().getType(),
-                             " must have the type of logits ",
-                             adaptor.getLogits().getType());
   return inferLossBackwardType(loc, adaptor.getLogits().getType(),
                                adaptor.getDloss().getType(), inferred);
 }

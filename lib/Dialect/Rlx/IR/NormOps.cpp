@@ -244,10 +244,6 @@ static LogicalResult inferRowLossType(std::optional<Location> loc,
 LogicalResult SoftmaxCrossEntropyOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &inferred) {
-  if (adaptor.getTargets().getType() != adaptor.getLogits().getType())
-    return emitOptionalError(loc, "targets ", adaptor.getTargets().getType(),
-                             " must have the type of logits ",
-                             adaptor.getLogits().getType());
   return inferRowLossType(loc, adaptor.getLogits().getType(), inferred);
 }
 

@@ -267,6 +267,7 @@ def Rlx_GatedResidualBackwardOp : Rlx_Op<"gated_residual_backward",
 def Rlx_SoftmaxCrossEntropyBackwardOp
     : Rlx_Op<"softmax_cross_entropy_backward",
              [Pure, InferTypeOpAdaptor, SameOperandsElementType,
+              AllTypesMatch<["logits", "targets"]>,
               DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary = "gradient of rlx.softmax_cross_entropy for its logits";
   let description = [{

@@ -262,6 +262,7 @@ def Rlx_RopeOp : Rlx_InputTypedOp<"rope"> {
 
 def Rlx_SoftmaxCrossEntropyOp : Rlx_Op<"softmax_cross_entropy",
     [Pure, InferTypeOpAdaptor, SameOperandsAndResultElementType,
+     AllTypesMatch<["logits", "targets"]>,
      DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary = "per-row cross-entropy of softmax(logits) against dense targets";
   let description = [{
