@@ -18,9 +18,10 @@ namespace mlir::rlx {
 /// Threads in a warp: block sizes of row kernels are multiples of it.
 constexpr int64_t kWarpSize = 32;
 
-/// Replaces row loop `loop` with a kernel running one block per row; fails
-/// without changing anything when the loop's ops are not all handled.
-LogicalResult mapRowLoopToBlocks(scf::ForallOp loop, int64_t blockSize,
+/// Replaces `loop`, whose iterations work on independent rows or tiles, with
+/// a kernel running one block per iteration; fails without changing
+/// anything when the loop's ops are not all handled.
+LogicalResult mapTileLoopToBlocks(scf::ForallOp loop, int64_t blockSize,
                                  int64_t sharedMemoryBytes,
                                  RewriterBase &rewriter);
 

@@ -100,12 +100,14 @@ cl::opt<bool> noFuse("no-fuse",
                      cl::init(false));
 cl::opt<int64_t> attentionQueryTile(
     "attention-query-tile",
-    cl::desc("Queries per rlx.attention tile (default: 64 on the CPU, 1 "
+    cl::desc("Queries per rlx.attention tile (default: 64 on the CPU, 32 "
              "with --target=cuda)"),
     cl::init(64));
-cl::opt<int64_t> attentionKeyTile("attention-key-tile",
-                                  cl::desc("Keys per rlx.attention tile"),
-                                  cl::init(64));
+cl::opt<int64_t> attentionKeyTile(
+    "attention-key-tile",
+    cl::desc("Keys per rlx.attention tile (default: 64 on the CPU, 32 with "
+             "--target=cuda)"),
+    cl::init(64));
 cl::opt<bool> gpuTilingOnCpu(
     "gpu-tiling-on-cpu",
     cl::desc("Test mode: run matmuls on the CPU tiled as for the GPU"),
