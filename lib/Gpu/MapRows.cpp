@@ -81,7 +81,10 @@ struct Access {
 
 class TileKernel {
 public:
-  explicit TileKernel(scf::ForallOp loop) : loop(loop) {}
+  /// With `emulation`, the kernel is built for the CPU instead (see
+  /// emulateTileLoopOnCpu).
+  TileKernel(scf::ForallOp loop, std::optional<ThreadOrder> emulation)
+      : loop(loop), emulation(emulation) {}
 
   /// Checks that every op of the iteration is handled and plans the kernel.
   LogicalResult analyze(int64_t blockSize, int64_t sharedMemoryBytes);
@@ -135,7 +138,16 @@ private:
     return arith::ConstantIndexOp::create(b, loc, value);
   }
 
+  // What depends on the thread: on the GPU, nothing to do; emulated, a loop
+  // over the threads that `exitThreads` (a barrier) closes.
+  void enterThreads(OpBuilder &b, Location loc);
+  void exitThreads(OpBuilder &b);
+  /// Clones `op`, the same in every thread, where the block's threads all
+  /// see it.
+  void cloneUniform(OpBuilder &b, Operation &op);
+
   scf::ForallOp loop;
+  std::optional<ThreadOrder> emulation;
   SmallVector<int64_t> tileCounts;
   int64_t threads = 0;
   DenseMap<Operation *, SmallVector<int64_t>> loopRanges;
@@ -154,6 +166,8 @@ private:
   // While emitting.
   IRMapping mapping;
   Value threadId;
+  /// Emulated: the loop over the threads being emitted, if any.
+  scf::ForOp threadLoop;
   SmallVector<Access> pending;
 };
 } // namespace
@@ -286,6 +300,14 @@ LogicalResult TileKernel::analyze(int64_t blockSize,
     for (Value init : cast<linalg::LinalgOp>(op).getDpsInits())
       if (!isPrivate(init))
         return failure();
+
+  // Block reductions and private copies need every thread at once.
+  if (emulation &&
+      (!blockReductions.empty() ||
+       llvm::any_of(placements, [](const auto &entry) {
+         return entry.second == Placement::Private;
+       })))
+    return failure();
 
   int64_t widest = 0;
   for (auto &[op, ranges] : loopRanges)
@@ -476,7 +498,10 @@ void TileKernel::synchronize(OpBuilder &b, Location loc,
     });
   });
   if (conflict) {
-    gpu::BarrierOp::create(b, loc);
+    if (emulation)
+      exitThreads(b);
+    else
+      gpu::BarrierOp::create(b, loc);
     pending.clear();
   }
   llvm::append_range(pending, accesses);
@@ -583,10 +608,11 @@ void TileKernel::emitLinalgOp(OpBuilder &b, linalg::LinalgOp op) {
     // A forwarded copy's target may be a view the loop defines later.
     if (Operation *def = accessed.getDefiningOp();
         def && def->getBlock() == loop.getBody() && !mapping.contains(accessed))
-      b.clone(*def, mapping);
+      cloneUniform(b, *def);
     operands.push_back(mapping.lookupOrDefault(accessed));
   }
   synchronize(b, loc, getAccesses(op));
+  enterThreads(b, loc);
   if (blockReductions.contains(op))
     return emitBlockReduction(b, op, operands);
   if (threadReductions.contains(op))
@@ -633,6 +659,7 @@ void TileKernel::emitRegionOp(OpBuilder &b, Operation *op) {
       mapping.map(arg, cloneBlock->addArgument(arg.getType(), arg.getLoc()));
     OpBuilder nested = OpBuilder::atBlockEnd(cloneBlock);
     emitBlock(nested, block);
+    exitThreads(nested);
     nested.clone(*block.getTerminator(), mapping);
     llvm::append_range(after, pending);
   }
@@ -651,6 +678,7 @@ void TileKernel::emitBlock(OpBuilder &b, Block &block) {
     if (isa<memref::AllocOp>(op) || forwarded.contains(&op) || emitted)
       continue;
     if (isa<scf::ForOp, scf::IfOp>(op)) {
+      exitThreads(b);
       emitRegionOp(b, &op);
       continue;
     }
@@ -670,6 +698,7 @@ void TileKernel::emitBlock(OpBuilder &b, Block &block) {
       Value memref = store.getMemRef();
       synchronize(b, op.getLoc(),
                   {{getRoot(memref), memref, AffineMap(), 0, true}});
+      enterThreads(b, op.getLoc());
       Value first =
           arith::CmpIOp::create(b, op.getLoc(), arith::CmpIPredicate::eq,
                                 threadId, createIndex(b, op.getLoc(), 0));
@@ -680,8 +709,37 @@ void TileKernel::emitBlock(OpBuilder &b, Block &block) {
                         });
       continue;
     }
-    b.clone(op, mapping);
+    cloneUniform(b, op);
   }
+}
+
+void TileKernel::enterThreads(OpBuilder &b, Location loc) {
+  if (!emulation || threadLoop)
+    return;
+  threadLoop = scf::ForOp::create(b, loc, createIndex(b, loc, 0),
+                                  createIndex(b, loc, threads),
+                                  createIndex(b, loc, 1));
+  b.setInsertionPoint(threadLoop.getBody()->getTerminator());
+  threadId = threadLoop.getInductionVar();
+  if (*emulation == ThreadOrder::Descending)
+    threadId = arith::SubIOp::create(b, loc, createIndex(b, loc, threads - 1),
+                                     threadId);
+}
+
+void TileKernel::exitThreads(OpBuilder &b) {
+  if (!threadLoop)
+    return;
+  b.setInsertionPointAfter(threadLoop);
+  threadLoop = nullptr;
+}
+
+void TileKernel::cloneUniform(OpBuilder &b, Operation &op) {
+  if (!threadLoop) {
+    b.clone(op, mapping);
+    return;
+  }
+  OpBuilder beforeThreads(threadLoop);
+  beforeThreads.clone(op, mapping);
 }
 
 void TileKernel::emit(RewriterBase &rewriter) {
@@ -690,16 +748,21 @@ void TileKernel::emit(RewriterBase &rewriter) {
   rewriter.setInsertionPoint(loop);
   int64_t tiles = getProduct(tileCounts);
 
-  // Scratch buffers hold one slice per iteration; shared ones are attributions.
+  // Scratch buffers hold one slice per iteration; shared ones are
+  // attributions (emulated: buffers the blocks take turns with).
   DenseMap<Value, Value> scratch;
   SmallVector<Type> workgroupTypes;
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  SmallVector<Value> sharedBuffers;
   for (auto &[buffer, placement] : placements) {
     auto type = cast<MemRefType>(buffer.getType());
     if (placement == Placement::Shared) {
-      workgroupTypes.push_back(MemRefType::get(
-          type.getShape(), type.getElementType(), AffineMap(), workgroup));
+      if (emulation)
+        sharedBuffers.push_back(memref::AllocOp::create(rewriter, loc, type));
+      else
+        workgroupTypes.push_back(MemRefType::get(
+            type.getShape(), type.getElementType(), AffineMap(),
+            gpu::AddressSpaceAttr::get(context,
+                                       gpu::AddressSpace::Workgroup)));
     } else if (placement == Placement::Scratch) {
       SmallVector<int64_t> shape = {tiles};
       llvm::append_range(shape, type.getShape());
@@ -708,11 +771,22 @@ void TileKernel::emit(RewriterBase &rewriter) {
     }
   }
 
-  gpu::LaunchOp launch =
-      createLaunch(rewriter, loc, tiles, threads, workgroupTypes);
-  OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
-  threadId = launch.getThreadIds().x;
-  Value tile = launch.getBlockIds().x;
+  OpBuilder b(context);
+  Value tile;
+  if (emulation) {
+    auto blocks = scf::ForOp::create(rewriter, loc, createIndex(rewriter, loc, 0),
+                                     createIndex(rewriter, loc, tiles),
+                                     createIndex(rewriter, loc, 1));
+    b.setInsertionPoint(blocks.getBody()->getTerminator());
+    tile = blocks.getInductionVar();
+  } else {
+    gpu::LaunchOp launch =
+        createLaunch(rewriter, loc, tiles, threads, workgroupTypes);
+    b.setInsertionPointToStart(&launch.getBody().front());
+    threadId = launch.getThreadIds().x;
+    tile = launch.getBlockIds().x;
+    llvm::append_range(sharedBuffers, launch.getWorkgroupAttributions());
+  }
 
   SmallVector<Value> tileIvs = delinearize(b, loc, tile, tileCounts);
   for (auto [iv, tileIv, lb, step] :
@@ -725,7 +799,6 @@ void TileKernel::emit(RewriterBase &rewriter) {
                             b, loc, d0 * step + lb, {OpFoldResult(tileIv)})));
   }
 
-  ArrayRef<BlockArgument> sharedBuffers = launch.getWorkgroupAttributions();
   unsigned nextShared = 0;
   for (auto &[buffer, placement] : placements) {
     auto type = cast<MemRefType>(buffer.getType());
@@ -758,13 +831,25 @@ void TileKernel::emit(RewriterBase &rewriter) {
   for (auto &[writer, copy] : forwardedCopies)
     forwarded.insert(copy);
   emitBlock(b, *loop.getBody());
+  exitThreads(b);
   rewriter.eraseOp(loop);
 }
 
 LogicalResult rlx::mapTileLoopToBlocks(scf::ForallOp loop, int64_t blockSize,
                                       int64_t sharedMemoryBytes,
                                       RewriterBase &rewriter) {
-  TileKernel kernel(loop);
+  TileKernel kernel(loop, /*emulation=*/std::nullopt);
+  if (failed(kernel.analyze(blockSize, sharedMemoryBytes)))
+    return failure();
+  kernel.emit(rewriter);
+  return success();
+}
+
+LogicalResult rlx::emulateTileLoopOnCpu(scf::ForallOp loop, int64_t blockSize,
+                                        int64_t sharedMemoryBytes,
+                                        ThreadOrder order,
+                                        RewriterBase &rewriter) {
+  TileKernel kernel(loop, order);
   if (failed(kernel.analyze(blockSize, sharedMemoryBytes)))
     return failure();
   kernel.emit(rewriter);

@@ -108,6 +108,12 @@ cl::opt<int64_t> attentionKeyTile(
     cl::desc("Keys per rlx.attention tile (default: 64 on the CPU, 32 with "
              "--target=cuda)"),
     cl::init(64));
+cl::opt<std::string> gpuBlocksOnCpu(
+    "gpu-blocks-on-cpu",
+    cl::desc("Test mode: run the GPU's block-per-tile kernels (attention) on "
+             "the CPU, threads taking turns between barriers in this order: "
+             "ascending or descending"),
+    cl::init(""));
 cl::opt<bool> gpuTilingOnCpu(
     "gpu-tiling-on-cpu",
     cl::desc("Test mode: run matmuls on the CPU tiled as for the GPU"),
@@ -184,6 +190,9 @@ int main(int argc, char **argv) {
 
   if (emitKind == EmitKind::PTX && target != Target::Cuda)
     return fail("--emit=ptx needs --target=cuda");
+  if (!gpuBlocksOnCpu.empty() && target == Target::Cuda)
+    return fail("--gpu-blocks-on-cpu runs GPU kernels on the CPU: it needs "
+                "--target=cpu");
   PassManager pm(&context);
   if (target == Target::Cuda) {
     rlx::GpuPipelineOptions pipelineOptions;
@@ -206,6 +215,7 @@ int main(int argc, char **argv) {
     pipelineOptions.fuseEpilogues = !noFuse;
     pipelineOptions.kernelReport = kernelReport;
     pipelineOptions.gpuTiledContractions = gpuTilingOnCpu;
+    pipelineOptions.gpuBlocksOnCpu = gpuBlocksOnCpu;
     pipelineOptions.attentionQueryTile = attentionQueryTile;
     pipelineOptions.attentionKeyTile = attentionKeyTile;
     rlx::buildCpuPipeline(pm, pipelineOptions);

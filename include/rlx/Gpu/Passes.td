@@ -114,6 +114,42 @@ def RlxGpuMapForalls : Pass<"rlx-gpu-map-foralls", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def RlxGpuEmulateTileKernels
+    : Pass<"rlx-gpu-emulate-tile-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Test mode: run rlx-map-to-gpu's block-per-tile kernels "
+                "on the CPU";
+  let description = [{
+    Runs on bufferized functions, where `rlx-map-to-gpu` would run. Each
+    loop over independent tiles (`scf.forall`) that `rlx-map-to-gpu` makes a
+    kernel with one block per iteration (attention's loops, for one) is
+    planned exactly as for the GPU, with `block-size` threads and the same
+    barriers, but built as a CPU program: the blocks run one after another,
+    and between two barriers every thread runs its share of the ops before
+    the next thread starts, in `thread-order` (`ascending` or
+    `descending`). The GPU may run that schedule too, so the results must
+    be right under it, and an access a missing barrier should have ordered
+    reads data of the wrong step; running the numeric tests in both orders
+    catches a read of an element another thread writes before or after
+    it. Loops whose kernel needs the block's threads at once (block
+    reductions, per-thread private buffers) are left alone.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block, as rlx-map-to-gpu's">,
+    Option<"sharedMemoryBytes", "shared-memory-bytes", "int64_t",
+           /*default=*/"49152",
+           "Shared memory a kernel may use, as rlx-map-to-gpu's">,
+    Option<"threadOrder", "thread-order", "std::string",
+           /*default=*/"\"ascending\"",
+           "The order threads take turns in: ascending or descending">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def RlxMapToGpu : Pass<"rlx-map-to-gpu", "::mlir::func::FuncOp"> {
   let summary = "Turn bufferized linalg and row loops into gpu.launch kernels";
   let description = [{
@@ -130,7 +166,12 @@ def RlxMapToGpu : Pass<"rlx-map-to-gpu", "::mlir::func::FuncOp"> {
       one slice per row), and `gpu.barrier` separates stages that exchange
       elements through them. A copy of a row buffer to the result is made
       by the op computing the buffer's last value, which writes the result
-      directly, when the two iterate alike. Rows shorter than a warp, and rows whose ops or
+      directly, when the two iterate alike. Other loops over independent
+      tiles (attention's) run the same way, a block per iteration: loops
+      and conditionals on per-iteration values are uniform across the
+      block, ops with parallel and reduction loops stride over their
+      parallel iterations with the reduction loops in each thread, and
+      buffers inside loops get shared memory first. Rows shorter than a warp, and rows whose ops or
       combiners this mapping does not handle (a combiner `gpu.all_reduce`
       cannot express), keep the mapping of one row per thread, the row's
       ops sequential and its buffers thread-local.

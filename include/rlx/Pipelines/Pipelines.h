@@ -43,6 +43,14 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "them (rlx-gpu-tile-contractions), on the CPU, without "
                      "epilogue fusion"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> gpuBlocksOnCpu{
+      *this, "gpu-blocks-on-cpu",
+      llvm::cl::desc("Test mode: run the kernels rlx-map-to-gpu builds with "
+                     "a block per tile on the CPU, as the GPU pipeline "
+                     "prepares them, threads taking turns between barriers "
+                     "in this order: ascending or descending "
+                     "(rlx-gpu-emulate-tile-kernels)"),
+      llvm::cl::init("")};
 };
 
 /// rlx on tensors all the way to the LLVM dialect: rlx-export-abi,
