@@ -168,6 +168,8 @@ private:
   Value threadId;
   /// Emulated: the loop over the threads being emitted, if any.
   scf::ForOp threadLoop;
+  /// Emulated: the loop over the blocks.
+  scf::ForOp tileLoop;
   SmallVector<Access> pending;
 };
 } // namespace
@@ -300,14 +302,6 @@ LogicalResult TileKernel::analyze(int64_t blockSize,
     for (Value init : cast<linalg::LinalgOp>(op).getDpsInits())
       if (!isPrivate(init))
         return failure();
-
-  // Block reductions and private copies need every thread at once.
-  if (emulation &&
-      (!blockReductions.empty() ||
-       llvm::any_of(placements, [](const auto &entry) {
-         return entry.second == Placement::Private;
-       })))
-    return failure();
 
   int64_t widest = 0;
   for (auto &[op, ranges] : loopRanges)
@@ -512,30 +506,75 @@ void TileKernel::emitBlockReduction(OpBuilder &b, linalg::LinalgOp op,
   Location loc = op.getLoc();
   ArrayRef<BlockReduction> combined = blockReductions.find(op)->second;
   SmallVector<int64_t> ranges = loopRanges.lookup(op);
-  SmallVector<Value> zeros(ranges.size(), createIndex(b, loc, 0));
+  // The accumulators are private: emulated, written outside thread loops.
+  OpBuilder uniform = threadLoop ? OpBuilder(threadLoop) : b;
+  SmallVector<Value> zeros(ranges.size(), createIndex(uniform, loc, 0));
   SmallVector<Value> accumulators, neutrals;
   for (auto [init, reduction] : llvm::zip(op.getDpsInitsMutable(), combined)) {
     accumulators.push_back(memref::LoadOp::create(
-        b, loc, operands[init.getOperandNumber()],
-        applyIndexingMap(b, loc, op.getMatchingIndexingMap(&init), zeros)));
-    neutrals.push_back(arith::ConstantOp::create(b, loc, reduction.neutral));
+        uniform, loc, operands[init.getOperandNumber()],
+        applyIndexingMap(uniform, loc, op.getMatchingIndexingMap(&init),
+                         zeros)));
+    neutrals.push_back(
+        arith::ConstantOp::create(uniform, loc, reduction.neutral));
   }
   // Each thread's part of the row, from the neutral element.
-  auto partials = scf::ForOp::create(
-      b, loc, threadId, createIndex(b, loc, getProduct(ranges)),
-      createIndex(b, loc, threads), neutrals,
-      [&](OpBuilder &nested, Location nestedLoc, Value iv, ValueRange args) {
-        SmallVector<Value> ivs = delinearize(nested, nestedLoc, iv, ranges);
-        scf::YieldOp::create(
-            nested, nestedLoc,
-            emitPayload(nested, nestedLoc, op, ivs, operands, args, &mapping));
-      });
+  auto emitPartials = [&](OpBuilder &b) {
+    return scf::ForOp::create(
+        b, loc, threadId, createIndex(b, loc, getProduct(ranges)),
+        createIndex(b, loc, threads), neutrals,
+        [&](OpBuilder &nested, Location nestedLoc, Value iv, ValueRange args) {
+          SmallVector<Value> ivs = delinearize(nested, nestedLoc, iv, ranges);
+          scf::YieldOp::create(nested, nestedLoc,
+                               emitPayload(nested, nestedLoc, op, ivs,
+                                           operands, args, &mapping));
+        });
+  };
+  SmallVector<Value> totals;
+  if (emulation) {
+    // The threads leave their partial results in a buffer, and the block's
+    // total is folded from them in thread order.
+    OpBuilder outside(tileLoop);
+    SmallVector<Value> partialBuffers;
+    for (Value neutral : neutrals)
+      partialBuffers.push_back(memref::AllocOp::create(
+          outside, loc, MemRefType::get({threads}, neutral.getType())));
+    enterThreads(b, loc);
+    for (auto [partial, buffer] :
+         llvm::zip(emitPartials(b).getResults(), partialBuffers))
+      memref::StoreOp::create(b, loc, partial, buffer, threadId);
+    exitThreads(b);
+    for (auto [i, init, reduction] :
+         llvm::enumerate(op.getDpsInitsMutable(), combined)) {
+      BlockArgument outArg = op.getMatchingBlockArgument(&init);
+      totals.push_back(
+          scf::ForOp::create(
+              b, loc, createIndex(b, loc, 0), createIndex(b, loc, threads),
+              createIndex(b, loc, 1), ValueRange{neutrals[i]},
+              [&](OpBuilder &nested, Location nestedLoc, Value thread,
+                  ValueRange args) {
+                Value partial = memref::LoadOp::create(
+                    nested, nestedLoc, partialBuffers[i], thread);
+                scf::YieldOp::create(
+                    nested, nestedLoc,
+                    foldBlockTotal(nested, reduction, outArg, args.front(),
+                                   partial, mapping));
+              })
+              .getResult(0));
+    }
+  } else {
+    scf::ForOp partials = emitPartials(b);
+    for (auto [partial, reduction] :
+         llvm::zip(partials.getResults(), combined))
+      totals.push_back(gpu::AllReduceOp::create(
+          b, loc, partial,
+          gpu::AllReduceOperationAttr::get(b.getContext(),
+                                           reduction.operation),
+          /*uniform=*/b.getUnitAttr()));
+  }
   for (auto [i, init, reduction] :
        llvm::enumerate(op.getDpsInitsMutable(), combined)) {
-    Value total = gpu::AllReduceOp::create(
-        b, loc, partials.getResult(i),
-        gpu::AllReduceOperationAttr::get(b.getContext(), reduction.operation),
-        /*uniform=*/b.getUnitAttr());
+    Value total = totals[i];
     Value folded =
         foldBlockTotal(b, reduction, op.getMatchingBlockArgument(&init),
                        accumulators[i], total, mapping);
@@ -612,14 +651,16 @@ void TileKernel::emitLinalgOp(OpBuilder &b, linalg::LinalgOp op) {
     operands.push_back(mapping.lookupOrDefault(accessed));
   }
   synchronize(b, loc, getAccesses(op));
-  enterThreads(b, loc);
   if (blockReductions.contains(op))
     return emitBlockReduction(b, op, operands);
+  enterThreads(b, loc);
   if (threadReductions.contains(op))
     return emitThreadReductions(b, op, operands);
   SmallVector<int64_t> ranges = loopRanges.lookup(op);
   if (!isStrided(op)) {
-    // One iteration writing private buffers: every thread runs it.
+    // One iteration writing private buffers: every thread runs it
+    // (emulated, once: the threads' copies are one).
+    exitThreads(b);
     SmallVector<Value> zeros(ranges.size(), createIndex(b, loc, 0));
     storeResults(b, loc, op, zeros, operands,
                  emitPayload(b, loc, op, zeros, operands, {}, &mapping));
@@ -692,6 +733,12 @@ void TileKernel::emitBlock(OpBuilder &b, Block &block) {
       synchronize(b, op.getLoc(),
                   {{getRoot(memref), memref, AffineMap(), 0, false}});
     }
+    // Emulated, the threads' private copies are one, which every thread
+    // has written once it is read or written outside a strided op.
+    if (isa<memref::LoadOp, memref::StoreOp>(op) &&
+        llvm::any_of(op.getOperands(),
+                     [&](Value operand) { return isPrivate(operand); }))
+      exitThreads(b);
     if (auto store = dyn_cast<memref::StoreOp>(op);
         store && !isPrivate(store.getMemRef())) {
       // One thread writes what every thread computed.
@@ -774,11 +821,11 @@ void TileKernel::emit(RewriterBase &rewriter) {
   OpBuilder b(context);
   Value tile;
   if (emulation) {
-    auto blocks = scf::ForOp::create(rewriter, loc, createIndex(rewriter, loc, 0),
-                                     createIndex(rewriter, loc, tiles),
-                                     createIndex(rewriter, loc, 1));
-    b.setInsertionPoint(blocks.getBody()->getTerminator());
-    tile = blocks.getInductionVar();
+    tileLoop = scf::ForOp::create(rewriter, loc, createIndex(rewriter, loc, 0),
+                                  createIndex(rewriter, loc, tiles),
+                                  createIndex(rewriter, loc, 1));
+    b.setInsertionPoint(tileLoop.getBody()->getTerminator());
+    tile = tileLoop.getInductionVar();
   } else {
     gpu::LaunchOp launch =
         createLaunch(rewriter, loc, tiles, threads, workgroupTypes);
@@ -804,7 +851,12 @@ void TileKernel::emit(RewriterBase &rewriter) {
     auto type = cast<MemRefType>(buffer.getType());
     switch (placement) {
     case Placement::Private:
-      mapping.map(buffer, memref::AllocaOp::create(b, loc, type).getResult());
+      if (emulation) {
+        OpBuilder outside(tileLoop);
+        mapping.map(buffer, memref::AllocOp::create(outside, loc, type));
+      } else {
+        mapping.map(buffer, memref::AllocaOp::create(b, loc, type));
+      }
       break;
     case Placement::Shared:
       mapping.map(buffer, sharedBuffers[nextShared++]);

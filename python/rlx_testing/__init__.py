@@ -33,6 +33,9 @@ RLX_TESTING_KEEP=1 to keep the temporary directory and print its path.
 RLX_TEST_TARGET=cuda compiles the module with --target=cuda for the chip in
 $RLX_TEST_CUDA_CHIP (default sm_80), so rlx-run runs every case on CUDA
 device 0 (tools/gpu-check.sh); the references stay PyTorch on the CPU.
+RLX_TEST_TARGET=gpu-blocks-ascending (or -descending) runs the GPU's kernels
+with a block per row or tile on the CPU, threads taking turns between
+barriers in that order (rlx-compile --gpu-blocks-on-cpu).
 """
 import os
 import re
@@ -78,7 +81,10 @@ def target_args():
     if target == "cuda":
         return ["--target=cuda",
                 "--chip=" + os.environ.get("RLX_TEST_CUDA_CHIP", "sm_80")]
-    raise ValueError(f"RLX_TEST_TARGET={target!r}: expected cpu or cuda")
+    if target in ("gpu-blocks-ascending", "gpu-blocks-descending"):
+        return ["--gpu-blocks-on-cpu=" + target.split("-")[-1]]
+    raise ValueError(f"RLX_TEST_TARGET={target!r}: expected cpu, cuda, "
+                     "gpu-blocks-ascending or gpu-blocks-descending")
 
 
 # A hang guard, not a speed check: a suite's module (e.g. the 48 attention

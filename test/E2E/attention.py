@@ -1,8 +1,8 @@
 # RUN: %oracle_python %s 16 8
 # RUN: %oracle_python %s 64 64
-# RUN: %oracle_python %s 32 32 --gpu-blocks-on-cpu=ascending
-# RUN: %oracle_python %s 32 32 --gpu-blocks-on-cpu=descending
-# RUN: %oracle_python %s 16 8 --gpu-blocks-on-cpu=descending
+# RUN: env RLX_TEST_TARGET=gpu-blocks-ascending %oracle_python %s 32 32
+# RUN: env RLX_TEST_TARGET=gpu-blocks-descending %oracle_python %s 32 32
+# RUN: env RLX_TEST_TARGET=gpu-blocks-descending %oracle_python %s 16 8
 # rlx.attention against attention written out in PyTorch float64
 # (rlx_testing.attention):
 # softmax(softcap(q k^T * scale) + bias, masked keys at -inf) v, with a fully
@@ -11,7 +11,8 @@
 # tiles, remainders, skipped causal and window tiles) and the default
 # 64 x 64; the others run the GPU's kernel (a block per query tile, 32 x 32
 # tiles by default there) on the CPU, threads taking turns between barriers
-# in both orders (--gpu-blocks-on-cpu, rlx-gpu-emulate-tile-kernels).
+# in both orders (RLX_TEST_TARGET=gpu-blocks-*, rlx-compile
+# --gpu-blocks-on-cpu).
 #
 # The grid (rlx_testing.attention.grid) is every mask kind x GQA ratio
 # {1, 2, 8} x layout {bshd, bhsd}, cycling through sequence shapes, head dims
@@ -27,11 +28,9 @@ from rlx_testing.attention import (attention, attributes, grid, layout_shape,
                                    random_inputs)
 
 query_tile, key_tile = (int(a) for a in sys.argv[1:3])
-# Further arguments are rlx-compile options (a test mode).
-extra_args = sys.argv[3:]
 rng = np.random.default_rng(5)
 s = Suite(compile_args=[f"--attention-query-tile={query_tile}",
-                        f"--attention-key-tile={key_tile}"] + extra_args)
+                        f"--attention-key-tile={key_tile}"])
 inf = float("inf")
 
 # An f32 score is a dot product of head_dim terms and each output a sum of

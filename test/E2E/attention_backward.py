@@ -1,8 +1,8 @@
 # RUN: %oracle_python %s 16 8
 # RUN: %oracle_python %s 64 64
-# RUN: %oracle_python %s 32 32 --gpu-blocks-on-cpu=ascending
-# RUN: %oracle_python %s 32 32 --gpu-blocks-on-cpu=descending
-# RUN: %oracle_python %s 16 8 --gpu-blocks-on-cpu=descending
+# RUN: env RLX_TEST_TARGET=gpu-blocks-ascending %oracle_python %s 32 32
+# RUN: env RLX_TEST_TARGET=gpu-blocks-descending %oracle_python %s 32 32
+# RUN: env RLX_TEST_TARGET=gpu-blocks-descending %oracle_python %s 16 8
 # rlx.attention_backward against torch.autograd through attention written out
 # in PyTorch float64 (rlx_testing.attention): dq, dk, dv (summed over the
 # query heads of each GQA group) and the bias gradient (summed over the axes
@@ -11,7 +11,7 @@
 # (logsumexp to the computation type). The first two RUN lines compile with
 # (query, key) tiles of 16 x 8 and the default 64 x 64; the others run the
 # GPU's kernel (a block per (batch, kv head)) on the CPU, threads taking
-# turns between barriers in both orders (--gpu-blocks-on-cpu).
+# turns between barriers in both orders (RLX_TEST_TARGET=gpu-blocks-*).
 #
 # The grid is attention.py's (rlx_testing.attention.grid). Then: bsd, f16, f64, the bias gradient with
 # full and broadcast biases, rows that see no key (gradient 0), window 0 and
@@ -25,11 +25,9 @@ from rlx_testing.attention import (attention, attributes, grid, layout_shape,
                                    random_inputs)
 
 query_tile, key_tile = (int(a) for a in sys.argv[1:3])
-# Further arguments are rlx-compile options (a test mode).
-extra_args = sys.argv[3:]
 rng = np.random.default_rng(11)
 s = Suite(compile_args=[f"--attention-query-tile={query_tile}",
-                        f"--attention-key-tile={key_tile}"] + extra_args)
+                        f"--attention-key-tile={key_tile}"])
 inf = float("inf")
 
 # Each gradient element sums S_k (dq) or group * S_q (dk, dv) products of

@@ -87,14 +87,36 @@ func.func @same_thread(%in: memref<4x64xf32>, %out: memref<4x64xf32>) {
 
 // -----
 
-// A row sum is a block reduction (gpu.all_reduce: every thread at once):
-// not emulated, the loop is left for the CPU.
+// A row sum is a block reduction (on the GPU, gpu.all_reduce): each thread
+// leaves its partial sum in a buffer, and the total is folded from them in
+// thread order once all are done, into the accumulator, private to each
+// thread on the GPU and one copy here. Thread 0 stores the result.
 // CHECK-LABEL: func.func @block_reduction
-// CHECK:         scf.forall
+// CHECK:         %[[SUM:.*]] = memref.alloc() : memref<1xf32>
+// CHECK:         %[[PARTIALS:.*]] = memref.alloc() : memref<64xf32>
+// CHECK:         scf.for %[[TILE:.*]] = %c0 to %c4 step %c1 {
+// CHECK:           %[[ACC:.*]] = memref.load %[[SUM]][%c0]
+// CHECK:           scf.for %[[T:.*]] = %c0 to %c64 step %c1 {
+// CHECK:             %[[TID:.*]] = arith.subi %c63, %[[T]]
+// CHECK:             %[[PARTIAL:.*]] = scf.for %{{.*}} = %[[TID]] to %c64 step %c64 iter_args
+// CHECK:             memref.store %[[PARTIAL]], %[[PARTIALS]][%[[TID]]]
+// CHECK:           %[[TOTAL:.*]] = scf.for %[[U:.*]] = %c0 to %c64 step %c1 iter_args(%[[RUNNING:.*]] = %{{.*}})
+// CHECK:             memref.load %[[PARTIALS]][%[[U]]]
+// CHECK:           %[[FOLDED:.*]] = arith.addf %[[ACC]], %[[TOTAL]]
+// CHECK:           memref.store %[[FOLDED]], %[[SUM]][%c0]
+// CHECK:           %[[RESULT:.*]] = memref.load %[[SUM]][%c0]
+// CHECK:           scf.for %[[T2:.*]] = %c0 to %c64 step %c1 {
+// CHECK:             %[[TID2:.*]] = arith.subi %c63, %[[T2]]
+// CHECK:             %[[FIRST:.*]] = arith.cmpi eq, %[[TID2]], %c0
+// CHECK:             scf.if %[[FIRST]] {
+// CHECK:               memref.store %[[RESULT]], %{{.*}}[%[[TILE]]]
+// CHECK-NOT:     scf.forall
 func.func @block_reduction(%in: memref<4x64xf32>, %out: memref<4xf32>) {
   %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
   scf.forall (%i) in (4) {
     %sum = memref.alloc() : memref<1xf32>
+    memref.store %zero, %sum[%c0] : memref<1xf32>
     %source = memref.subview %in[%i, 0] [1, 64] [1, 1] : memref<4x64xf32> to memref<64xf32, strided<[1], offset: ?>>
     linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (0)>], iterator_types = ["reduction"]}
         ins(%source : memref<64xf32, strided<[1], offset: ?>>) outs(%sum : memref<1xf32>) {

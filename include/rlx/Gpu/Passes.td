@@ -130,8 +130,9 @@ def RlxGpuEmulateTileKernels
     be right under it, and an access a missing barrier should have ordered
     reads data of the wrong step; running the numeric tests in both orders
     catches a read of an element another thread writes before or after
-    it. Loops whose kernel needs the block's threads at once (block
-    reductions, per-thread private buffers) are left alone.
+    it. A block reduction becomes the threads' partial results in a
+    buffer, folded in thread order once all are done; a per-thread private
+    buffer, whose copies all hold the same values, one copy written once.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
