@@ -55,6 +55,20 @@ static int64_t getProduct(ArrayRef<int64_t> sizes) {
   return product;
 }
 
+/// A shared buffer of several rows has them padded by 4 bytes, so that
+/// threads walking down a column (a transposed tile being written) hit
+/// different banks.
+static bool isPaddedInShared(MemRefType type) {
+  return type.getRank() >= 2 &&
+         getProduct(type.getShape().drop_back()) > 1;
+}
+static SmallVector<int64_t> getSharedShape(MemRefType type) {
+  SmallVector<int64_t> shape(type.getShape());
+  if (isPaddedInShared(type))
+    shape.back() += std::max<int64_t>(1, 32 / type.getElementTypeBitWidth());
+  return shape;
+}
+
 namespace {
 /// Where a row kernel keeps a buffer the row allocates.
 enum class Placement { Private, Shared, Scratch };
@@ -111,6 +125,12 @@ private:
   /// The iterations of `op` its threads stride over: its parallel ones when
   /// each thread runs the reduction loops.
   int64_t getStridedIterations(linalg::LinalgOp op) const;
+  /// Spreads the iterations of parallel ops that fill buffers from global
+  /// memory so that neighbouring threads read neighbouring elements.
+  void chooseThreadOrders();
+  /// The iteration of `op` that strided position `linear` stands for.
+  SmallVector<Value> getIteration(OpBuilder &b, Location loc,
+                                  linalg::LinalgOp op, Value linear);
   /// Finds copies out of buffers that the op writing the buffer's last
   /// value can make itself, writing the copy's target directly.
   void forwardCopies();
@@ -156,6 +176,9 @@ private:
   /// Ops whose threads stride over parallel iterations, each running the
   /// reduction loops.
   DenseSet<Operation *> threadReductions;
+  /// The loops of parallel ops in the order their iterations are spread
+  /// over the threads (the last fastest), where it is not the ops' own.
+  DenseMap<Operation *, SmallVector<unsigned>> threadOrders;
   llvm::MapVector<Value, Placement> placements;
   /// Ops writing the target of a forwarded copy, and the copies.
   DenseMap<Operation *, Operation *> forwardedCopies;
@@ -314,6 +337,7 @@ LogicalResult TileKernel::analyze(int64_t blockSize,
   threads = std::min<int64_t>(blockSize, llvm::alignTo(widest, kWarpSize));
 
   forwardCopies();
+  chooseThreadOrders();
 
   // Upstream's lowering gives each gpu.all_reduce a 32-element shared
   // buffer of its type.
@@ -341,7 +365,7 @@ LogicalResult TileKernel::analyze(int64_t blockSize,
     if (isPrivate(alloc) || elidedBuffers.contains(alloc))
       continue;
     MemRefType type = alloc.getType();
-    int64_t bytes = type.getNumElements() *
+    int64_t bytes = getProduct(getSharedShape(type)) *
                     llvm::divideCeil(type.getElementTypeBitWidth(), 8);
     bool fits = sharedBytes + bytes <= sharedMemoryBytes;
     if (fits)
@@ -349,6 +373,53 @@ LogicalResult TileKernel::analyze(int64_t blockSize,
     placements[alloc] = fits ? Placement::Shared : Placement::Scratch;
   }
   return success();
+}
+
+void TileKernel::chooseThreadOrders() {
+  for (auto &[operation, ranges] : loopRanges) {
+    auto op = cast<linalg::LinalgOp>(operation);
+    if (op.getNumReductionLoops() != 0 || op.getNumLoops() < 2 ||
+        !isStrided(op) || forwardedCopies.contains(op) ||
+        !llvm::all_of(op.getDpsInits(),
+                      [&](Value init) { return isBuffer(init); }))
+      continue;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto type = dyn_cast<MemRefType>(input->get().getType());
+      if (!type || type.getRank() == 0 || isBuffer(input->get()) ||
+          !type.isLastDimUnitStride())
+        continue;
+      auto dim = dyn_cast<AffineDimExpr>(
+          op.getMatchingIndexingMap(input).getResults().back());
+      if (!dim || dim.getPosition() == op.getNumLoops() - 1)
+        continue;
+      // The loop along the input's contiguous dimension goes last (a
+      // transposed copy reads rows, writing columns of a padded buffer).
+      SmallVector<unsigned> order;
+      for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
+        if (loop != dim.getPosition())
+          order.push_back(loop);
+      order.push_back(dim.getPosition());
+      threadOrders[op] = std::move(order);
+      break;
+    }
+  }
+}
+
+SmallVector<Value> TileKernel::getIteration(OpBuilder &b, Location loc,
+                                            linalg::LinalgOp op,
+                                            Value linear) {
+  SmallVector<int64_t> ranges = loopRanges.lookup(op);
+  auto it = threadOrders.find(op);
+  if (it == threadOrders.end())
+    return delinearize(b, loc, linear, ranges);
+  SmallVector<int64_t> orderedRanges;
+  for (unsigned loop : it->second)
+    orderedRanges.push_back(ranges[loop]);
+  SmallVector<Value> ivs(ranges.size());
+  for (auto [loop, iv] :
+       llvm::zip(it->second, delinearize(b, loc, linear, orderedRanges)))
+    ivs[loop] = iv;
+  return ivs;
 }
 
 void TileKernel::forwardCopies() {
@@ -443,6 +514,10 @@ SmallVector<Access> TileKernel::getAccesses(linalg::LinalgOp op) const {
     AffineMap map;
     if (strided) {
       map = op.getMatchingIndexingMap(&operand);
+      // Threads take iterations in the order of the reordered loops.
+      if (auto it = threadOrders.find(op); it != threadOrders.end())
+        map = map.compose(inversePermutation(
+            AffineMap::getPermutationMap(it->second, op.getContext())));
       if (reductionDims.any()) {
         bool indexedByReductions = llvm::any_of(
             reductionDims.set_bits(),
@@ -670,7 +745,7 @@ void TileKernel::emitLinalgOp(OpBuilder &b, linalg::LinalgOp op) {
       b, loc, threadId, createIndex(b, loc, getProduct(ranges)),
       createIndex(b, loc, threads), ValueRange(),
       [&](OpBuilder &nested, Location nestedLoc, Value iv, ValueRange) {
-        SmallVector<Value> ivs = delinearize(nested, nestedLoc, iv, ranges);
+        SmallVector<Value> ivs = getIteration(nested, nestedLoc, op, iv);
         storeResults(
             nested, nestedLoc, op, ivs, operands,
             emitPayload(nested, nestedLoc, op, ivs, operands, {}, &mapping));
@@ -803,11 +878,13 @@ void TileKernel::emit(RewriterBase &rewriter) {
   for (auto &[buffer, placement] : placements) {
     auto type = cast<MemRefType>(buffer.getType());
     if (placement == Placement::Shared) {
+      SmallVector<int64_t> shape = getSharedShape(type);
       if (emulation)
-        sharedBuffers.push_back(memref::AllocOp::create(rewriter, loc, type));
+        sharedBuffers.push_back(memref::AllocOp::create(
+            rewriter, loc, MemRefType::get(shape, type.getElementType())));
       else
         workgroupTypes.push_back(MemRefType::get(
-            type.getShape(), type.getElementType(), AffineMap(),
+            shape, type.getElementType(), AffineMap(),
             gpu::AddressSpaceAttr::get(context,
                                        gpu::AddressSpace::Workgroup)));
     } else if (placement == Placement::Scratch) {
@@ -858,9 +935,17 @@ void TileKernel::emit(RewriterBase &rewriter) {
         mapping.map(buffer, memref::AllocaOp::create(b, loc, type));
       }
       break;
-    case Placement::Shared:
-      mapping.map(buffer, sharedBuffers[nextShared++]);
+    case Placement::Shared: {
+      Value shared = sharedBuffers[nextShared++];
+      if (isPaddedInShared(type))
+        shared = memref::SubViewOp::create(
+            b, loc, shared, SmallVector<OpFoldResult>(type.getRank(),
+                                                      b.getIndexAttr(0)),
+            getAsIndexOpFoldResult(context, type.getShape()),
+            SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(1)));
+      mapping.map(buffer, shared);
       break;
+    }
     case Placement::Scratch: {
       SmallVector<OpFoldResult> offsets(type.getRank() + 1, b.getIndexAttr(0));
       offsets.front() = tile;

@@ -6,19 +6,22 @@
 // query tile): 1 x 2 x 64/32 = 4 blocks of 256 threads. The key loop is
 // uniform across the block; each step copies the key tile transposed into
 // shared memory (after a barrier: the last step's threads may still read
-// it), computes the tile's scores in shared memory, each thread summing
+// it; consecutive threads read consecutive elements of a key, writing a
+// column of the transposed tile, whose rows are padded to 33 elements so
+// the writes hit different banks), computes the tile's scores in shared
+// memory, each thread summing
 // over the head dimension for its (query, key) pairs, and updates the
 // running maximum, sum and accumulator, shared too.
 // CHECK-LABEL: func.func @causal
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
 // CHECK-SAME:      workgroup(
-// CHECK-SAME:      memref<32x32xf32, #gpu.address_space<workgroup>>
-// CHECK:           %[[KEYS:.*]] = affine.delinearize_index
+// CHECK-SAME:      memref<32x33xf32, #gpu.address_space<workgroup>>
 // CHECK:           scf.for %{{.*}} = %c0 to %{{.*}} step %c1 {
 // CHECK:             gpu.barrier
 // CHECK:             scf.for %[[I:.*]] = %[[TID:.*]] to %c1024 step %c256 {
-// CHECK:               memref.load %{{.*}} : memref<32x32xf32, strided<[64, 1], offset: ?>>
-// CHECK:               memref.store %{{.*}} : memref<32x32xf32, #gpu.address_space<workgroup>>
+// CHECK:               %[[KD:.*]]:2 = affine.delinearize_index %[[I]] into (32, 32)
+// CHECK:               memref.load %{{.*}}[%[[KD]]#0, %[[KD]]#1] : memref<32x32xf32, strided<[64, 1], offset: ?>>
+// CHECK:               memref.store %{{.*}}[%[[KD]]#1, %[[KD]]#0] : memref<32x32xf32, strided<[33, 1]>, #gpu.address_space<workgroup>>
 // CHECK:             gpu.barrier
 // CHECK:             scf.for %{{.*}} = %[[TID]] to %c1024 step %c256 {
 // CHECK:               scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args
@@ -30,7 +33,7 @@
 // 16 x 32 elements.
 // QUERY1-LABEL: func.func @causal
 // QUERY1:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
-// QUERY1-SAME:      memref<32x16xf32, #gpu.address_space<workgroup>>
+// QUERY1-SAME:      memref<32x17xf32, #gpu.address_space<workgroup>>
 // QUERY1-NOT:     gpu.launch
 // QUERY1:         return
 func.func @causal(%q: tensor<1x64x2x32xf32>, %k: tensor<1x64x2x32xf32>, %v: tensor<1x64x2x32xf32>) -> tensor<1x64x2x32xf32> {
