@@ -903,6 +903,7 @@ static void viewBF16TilesAsF16(RewriterBase &rewriter, scf::ForallOp loop) {
   SmallVector<vector::ContractionOp> contracts;
   loop.walk([&](vector::ContractionOp contract) {
     if (contract.getLhsType().getElementType().isBF16() &&
+        contract.getRhsType().getElementType().isBF16() &&
         isTileRead(contract.getLhs()) && isTileRead(contract.getRhs()))
       contracts.push_back(contract);
   });
