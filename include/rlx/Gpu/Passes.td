@@ -41,16 +41,15 @@ def RlxGpuTileContractions
       micro-tile row, from a vector of A's column and one of B's row per k
       (the tiles are 16-byte aligned), with masked loads and stores of C.
 
-    With `tensor-cores`, f16 contractions with an f32 accumulator whose C
-    tiles divide C use tensor cores instead: 128 threads per block (copies
-    spread over all of them), A's tile m-major, and an `scf.forall` over 4
-    warps (`#gpu.warp<x>`, a 2x2 grid) in which each warp reads its part of
-    C as 16x8 tiles (`vector.transfer_read`), contracts 16x16 A tiles with 16x8
-    B tiles from workgroup memory for each k step of 16
-    (`vector.contract`, f16 x f16 into f32), and writes them back;
-    upstream's `convert-vector-to-gpu{use-nvgpu}` turns this into
-    `nvgpu.ldmatrix` and `nvgpu.mma.sync` (m16n8k16). bf16 stays on the
-    SIMT kernel: upstream's mma.sync conversion does not take it.
+    With `tensor-cores`, f16 and bf16 contractions with an f32 accumulator
+    whose C tiles divide C use tensor cores instead: 128 threads per block
+    (copies spread over all of them), A's tile m-major, and an `scf.forall`
+    over 4 warps (`#gpu.warp<x>`, a 2x2 grid) in which each warp reads its
+    part of C as 16x8 tiles (`vector.transfer_read`), contracts 16x16 A
+    tiles with 16x8 B tiles from workgroup memory for each k step of 16
+    (`vector.contract`, f16 x f16 or bf16 x bf16 into f32), and writes them
+    back; `rlx-gpu-map-foralls` turns this into ldmatrix and mma.sync
+    (m16n8k16).
 
     Other contractions (integer, depthwise convolutions, dynamic shapes,
     C in another order, ops inside row loops) are left to
@@ -74,7 +73,8 @@ def RlxGpuTileContractions
     Option<"threadTileN", "thread-tile-n", "int64_t", /*default=*/"4",
            "Columns of C per thread (the width of its row vectors)">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
-           "Compute f16 matmuls whose C tiles divide C on tensor cores "
+           "Compute f16 and bf16 matmuls whose C tiles divide C on tensor "
+           "cores "
            "(mma.sync, sm_80 and later)">,
     Option<"workgroupMemory", "workgroup-memory", "bool", /*default=*/"true",
            "Place the operand tiles in workgroup memory (false: ordinary "
@@ -100,7 +100,13 @@ def RlxGpuMapForalls : Pass<"rlx-gpu-map-foralls", "::mlir::func::FuncOp"> {
     warp-level `vector.contract`s, upstream's `convert-vector-to-gpu`
     steps (`populatePrepareVectorToMMAPatterns`,
     `convertVectorToNVVMCompatibleMMASync`) then make them
-    `nvgpu.ldmatrix` and `nvgpu.mma.sync`. Last, each thread's accumulator
+    `nvgpu.ldmatrix` and `nvgpu.mma.sync`. Upstream has no mma.sync
+    fragments for bf16, though ldmatrix and the fragment layouts depend only
+    on the 16-bit width: bf16 contractions go through that conversion
+    reading f16 views of their bf16 tiles (no value is converted), after
+    which the ldmatrix ops read the bf16 tiles again and each mma.sync
+    becomes `nvvm.mma.sync` with bf16 multiplicands (which upstream's
+    `convert-nvgpu-to-nvvm` cannot lower). Last, each thread's accumulator
     rows (vector loads and stores of C in the k loop, and the lanes' parts
     of the mma tiles of C) move out of the k loop, so that the accumulation
     stays in registers. Loops without static bounds, or with thread loops
@@ -108,6 +114,8 @@ def RlxGpuMapForalls : Pass<"rlx-gpu-map-foralls", "::mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::affine::AffineDialect",
                            "::mlir::memref::MemRefDialect",
