@@ -436,8 +436,9 @@ def main():
             parser.error("--prepare needs --chip")
         manifest = compile_all(build_tools, specs, args.chip, args.prepare)
         bad = [m for m in manifest["models"] if "error" in m]
-        print(f"gpu-bench: {len(specs) - len(bad)} of {len(specs)} models "
-              f"compiled for {args.chip} into {args.prepare}")
+        print(f"gpu-bench: {len(specs) - len(bad)} of {len(specs)} modules "
+              f"(the models and the roofline's copy) compiled for "
+              f"{args.chip} into {args.prepare}")
         for m in bad:
             print(f"  {label(m['spec'])}: {m['error']}")
         return 1 if bad else 0

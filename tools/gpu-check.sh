@@ -90,8 +90,13 @@ prepare() {
     echo "gpu-check: no $build/bin/rlx-compile: build first (make build)"
     return 1
   fi
+  if [ -d "$dir" ] && [ ! -f "$dir/PREPARED" ] && [ -n "$(ls -A "$dir")" ]; then
+    echo "gpu-check: $dir exists and was not made by --prepare: not replacing it"
+    return 1
+  fi
   rm -rf "$dir" && mkdir -p "$dir/bin" "$dir/lib" "$dir/ptx" "$dir/e2e" \
-    "$dir/python/rlx_testing" || return 1
+    "$dir/python/rlx_testing" && echo "incomplete" > "$dir/PREPARED" ||
+    return 1
 
   # The runtime and the tools that run modules, with every library they
   # need that the system does not provide (ldd: those under the build).
@@ -153,15 +158,17 @@ prepare() {
     echo "commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null)"
     echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
   } > "$dir/PREPARED"
-  echo "gpu-check: prepared $dir ($(du -sh "$dir" | cut -f1)): $pass steps" \
-    "ok, $fail failed; run it with tools/gpu-check.sh --run $dir"
+  echo "gpu-check: prepared $dir ($(($(du -sb "$dir" | cut -f1) / 1000000))" \
+    "MB): $pass steps ok, $fail failed; run it with tools/gpu-check.sh" \
+    "--run $dir"
 }
 
 # run DIR RUNS: runs a prepared DIR on device 0 and prints the summary.
 run() {
   local dir=$1 runs=$2
-  if [ ! -f "$dir/PREPARED" ]; then
-    echo "gpu-check: $dir was not made by tools/gpu-check.sh --prepare"
+  if ! grep -q '^chip=' "$dir/PREPARED" 2>/dev/null; then
+    echo "gpu-check: $dir was not made by tools/gpu-check.sh --prepare" \
+      "(or it did not finish)"
     return 1
   fi
   find_gpu
@@ -291,15 +298,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 case $mode in
   prepare)
-    prepare "$dir" "${chip:-sm_90}" "$build" "$suites" "$bench_flags"
-    [ "$fail" -eq 0 ] ;;
+    prepare "$dir" "${chip:-sm_90}" "$build" "$suites" "$bench_flags" &&
+      [ "$fail" -eq 0 ] ;;
   run)
-    run "$dir" "$runs"
-    [ "$fail" -eq 0 ] ;;
+    run "$dir" "$runs" && [ "$fail" -eq 0 ] ;;
   both)
     find_gpu
     chip=${chip:-sm_$(echo "${gpu##*,}" | tr -d ' .')}
-    prepare "$work/prepared" "$chip" "$build" "$suites" "$bench_flags"
-    run "$work/prepared" "$runs"
-    [ "$fail" -eq 0 ] ;;
+    prepare "$work/prepared" "$chip" "$build" "$suites" "$bench_flags" &&
+      run "$work/prepared" "$runs" && [ "$fail" -eq 0 ] ;;
 esac
