@@ -199,8 +199,22 @@ def torch_baseline(spec, torch):
     return lambda: y.copy_(x)
 
 
-def torch_ms(torch, fn, runs):
-    """Median ms of `runs` calls of `fn`, each timed with CUDA events."""
+def torch_ms(torch, spec, runs):
+    """Median ms of `runs` calls of the model's PyTorch baseline, each timed
+    with CUDA events, or why it could not be timed."""
+    try:
+        fn = torch_baseline(spec, torch)
+        ms = _median_ms(torch, fn, runs)
+    except Exception as e:  # out of memory, an op this PyTorch lacks, ...
+        lines = str(e).splitlines()
+        return None, (f"PyTorch failed: {type(e).__name__}: "
+                      f"{lines[0] if lines else ''}")
+    finally:
+        torch.cuda.empty_cache()
+    return ms, None
+
+
+def _median_ms(torch, fn, runs):
     for _ in range(TORCH_WARMUPS):
         fn()
     times = []
@@ -317,8 +331,8 @@ def run(manifest, directory, tools, runs, env, dry_run, gpu):
     # The roofline first: memory-bound models are compared with it.
     copy_bw = None
     if torch:
-        ms = torch_ms(torch, torch_baseline(copy["spec"], torch), runs)
-        how = "torch copy_"
+        ms, error = torch_ms(torch, copy["spec"], runs)
+        how = error or "torch copy_"
     elif "error" not in copy:
         try:
             device, wall = rlx_ms(tools, os.path.join(directory,
@@ -359,13 +373,14 @@ def run(manifest, directory, tools, runs, env, dry_run, gpu):
             print(f"{name:<38} FAILED: {e}")
             continue
         ours = wall if device is None else device
-        theirs = (torch_ms(torch, torch_baseline(spec, torch), runs)
-                  if torch else None)
+        theirs, torch_error = torch_ms(torch, spec, runs) if torch else \
+            (None, None)
         row = (f"{name:<38} {'-' if device is None else f'{device:.3f}':>9} "
                f"{wall:9.3f} "
                f"{rate(amount, unit, ours):>15} ")
-        row += f"{theirs:9.3f} {ours / theirs:8.2f}x " if theirs else \
-            f"{'-':>9} {'-':>9} "
+        row += f"{theirs:9.3f} " if theirs else f"{'-':>9} "
+        row += f"{ours / theirs:8.2f}x " if theirs and ours > 0 else \
+            f"{'-':>9} "
         if unit == "B" and copy_bw and ours > 0:
             fraction = amount / (ours / 1e3) / copy_bw
             fractions.append((fraction, name))
@@ -374,7 +389,8 @@ def run(manifest, directory, tools, runs, env, dry_run, gpu):
             row += f"{'-':>7}"
         if theirs and ours > 0:
             ratios.append((ours / theirs, name))
-        print(row, flush=True)
+        print(row + (f"  ({torch_error})" if torch_error else ""),
+              flush=True)
 
     summary = f"gpu-bench: {len(models) - 1 - len(failed)} of " \
               f"{len(models) - 1} models ran on {gpu}"
