@@ -155,7 +155,7 @@ prepare() {
 
   {
     echo "chip=$chip"
-    echo "commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null)"
+    echo "commit=$(git -C "$root" describe --always --dirty 2>/dev/null)"
     echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
   } > "$dir/PREPARED"
   echo "gpu-check: prepared $dir ($(($(du -sb "$dir" | cut -f1) / 1000000))" \
