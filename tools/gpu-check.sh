@@ -153,6 +153,21 @@ prepare() {
     "$oracle" "$root/bench/gpu.py" --prepare "$dir/bench" --chip "$chip" \
     --build "$build" $bench_flags
 
+  # Libraries the compiled modules load beyond the system's (none today:
+  # they need libc and libm) go to DIR/lib too.
+  local needed missing
+  needed=$(find "$dir/e2e" "$dir/bench" -name '*.so' -print0 |
+    xargs -0 ldd 2>/dev/null | awk '$2 == "=>" {print $1, $3}' | sort -u)
+  missing=$(echo "$needed" | awk '$2 == "not" {print $1}' | tr '\n' ' ')
+  for lib in $(echo "$needed" | awk -v b="$build" \
+      '$2 ~ "^(" b "|/usr/lib/llvm-)" {print $2}'); do
+    cp "$lib" "$dir/lib/"
+  done
+  if [ -n "$missing" ]; then
+    fail=$((fail + 1))
+    echo "  FAIL  the modules need libraries not found here: $missing"
+  fi
+
   {
     echo "chip=$chip"
     echo "commit=$(git -C "$root" describe --always --dirty 2>/dev/null)"
@@ -181,6 +196,8 @@ run() {
     echo "gpu-check: note: compiled for $prepared_chip, running on $chip" \
       "(the driver JIT-compiles PTX for newer GPUs, not for older ones)"
   dir=$(cd "$dir" && pwd)
+  # A copy to another machine may not keep the executable bits.
+  chmod +x "$dir"/bin/* 2>/dev/null
   # Containers may mount the driver where the loader does not look.
   local d
   if [ -z "${RLX_CUDA_DRIVER:-}" ] &&
