@@ -211,6 +211,7 @@ run() {
     done
   fi
   export LD_LIBRARY_PATH=$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  export PYTHONUNBUFFERED=1  # a log cut short keeps what was printed
   export RLX_BUILD_DIR=$dir
   export PYTHONPATH=$dir/python${PYTHONPATH:+:$PYTHONPATH}
 
