@@ -24,15 +24,13 @@
 # references when preparing; $PYTHON (default python3) runs DIR.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-# The e2e suites checked on the GPU: ~1500 cases, ~27 MB recorded (the
-# largest, attention at 16x8 tiles, 5.7 MB). Left out for size:
-# attention_backward (9 MB), grads and grad_spatial; not recordable:
+# The e2e suites checked on the GPU (about 1840 cases). Not recordable:
 # autodiff.py and autodiff_ops.py (they compare runs with each other),
 # fusion.py and fused_contraction.py (loop-nest checks of the CPU
 # pipeline), gpu_tiling.py (the CPU by design).
 default_suites="elementwise_unary elementwise_binary elementwise_misc dtypes
   reduction norms fused_rows linear convpool data_movement indexing scans
-  composition attention:16:8"
+  composition attention:16:8 attention_backward:16:8 grads grad_spatial"
 oracle=${ORACLE_PYTHON:-/usr/bin/python3}
 python=${PYTHON:-python3}
 

@@ -7,7 +7,8 @@ Suite.run (record()) and rlx_testing.fusion.run_case compile their modules
 as they would (for $RLX_TEST_TARGET, e.g. cuda), run the checks that need
 no run (a compile error, fusion's op counts) and save in DIR
 
-  *.so                       the compiled modules
+  m0.so.gz, ...              the compiled modules, compressed (their
+                             embedded PTX is text: about 6x smaller)
   cases.json                 each case's function, modules, numbers of
                              inputs and outputs and tolerance, or why it
                              cannot run (a compile error, a broken reference)
@@ -29,6 +30,7 @@ Harnesses that compare runs with each other otherwise (autodiff.py's
 finite differences) are not recorded.
 """
 import argparse
+import gzip
 import json
 import os
 import shutil
@@ -55,8 +57,10 @@ class Recorder:
     def module(self, path):
         """The name of the compiled module at `path` in the recording."""
         if path not in self.modules:
-            name = f"m{len(self.modules)}.so"
-            shutil.copyfile(path, os.path.join(self.directory, name))
+            name = f"m{len(self.modules)}.so.gz"
+            with open(path, "rb") as src, gzip.open(
+                    os.path.join(self.directory, name), "wb") as dst:
+                shutil.copyfileobj(src, dst)
             self.modules[path] = name
         return self.modules[path]
 
@@ -113,8 +117,20 @@ def record(suite, tmp, directory, report):
                                        reference, c.tol, broken.get(c.name)))
 
 
-def _replay_case(directory, entry, tmp):
-    """None if the case's outputs match its references, else why not."""
+def _unpack_modules(directory, cases, tmp):
+    """{module name: path of the module uncompressed into tmp}."""
+    paths = {}
+    for name in sorted({m for c in cases for m in c["modules"]}):
+        paths[name] = os.path.join(tmp, name[:-len(".gz")])
+        with gzip.open(os.path.join(directory, name), "rb") as src, \
+                open(paths[name], "wb") as dst:
+            shutil.copyfileobj(src, dst)
+    return paths
+
+
+def _replay_case(directory, modules, entry, tmp):
+    """None if the case's outputs match its references, else why not;
+    `modules` maps the recording's module names to their paths."""
     if "error" in entry:
         return entry["error"]
     name = entry["name"]
@@ -124,8 +140,8 @@ def _replay_case(directory, entry, tmp):
                   for i in range(entry["inputs"])]
         want = [np.load(os.path.join(case_dir, f"want{i}.npy"))
                 for i in range(entry["outputs"])]
-        runs = [run_saved(os.path.join(directory, module), entry["function"],
-                          inputs, os.path.join(tmp, f"{name}.{k}"))
+        runs = [run_saved(modules[module], entry["function"], inputs,
+                          os.path.join(tmp, f"{name}.{k}"))
                 for k, module in enumerate(entry["modules"])]
         for k, got in enumerate(runs[1:], 1):
             for i, (a, b) in enumerate(zip(runs[0], got)):
@@ -150,10 +166,11 @@ def replay(directory, jobs):
     report = Report(recording=False)
     tmp = tempfile.mkdtemp(prefix="rlx_replay_")
     try:
+        modules = _unpack_modules(directory, cases, tmp)
         # rlx-run processes in parallel; map yields in case order.
         with ThreadPoolExecutor(jobs) as pool:
-            reasons = pool.map(lambda c: _replay_case(directory, c, tmp),
-                               cases)
+            reasons = pool.map(
+                lambda c: _replay_case(directory, modules, c, tmp), cases)
             for entry, reason in zip(cases, reasons):
                 report.record(entry["name"], reason)
     finally:
