@@ -26,8 +26,8 @@ and exits 1 if a case failed. It needs numpy and rlx-run, nothing else:
 
   python3 -m rlx_testing.recorded [--jobs N] DIR
 
-Harnesses that compare runs with each other otherwise (autodiff.py's
-finite differences) are not recorded.
+A harness that checks one run against another (autodiff.py's finite
+differences) cannot be recorded.
 """
 import argparse
 import gzip
