@@ -97,6 +97,10 @@ void mlir::rlx::buildBufferizationPipeline(OpPassManager &pm) {
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  // Bufferization leaves copies between equal views of one buffer (a loop's
+  // result inserted where it was extracted from): CSE makes them copies of a
+  // buffer onto itself, which canonicalization erases.
+  pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
 }
 
