@@ -27,7 +27,8 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   if (options.formRegions)
     buildFusionPipeline(pm);
   pm.addNestedPass<func::FuncOp>(createRlxToLinalg(
-      {options.attentionQueryTile, options.attentionKeyTile}));
+      {options.attentionQueryTile, options.attentionKeyTile,
+       options.scansByLines}));
   pm.addPass(createCanonicalizerPass());
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
@@ -89,6 +90,10 @@ void mlir::rlx::buildBufferizationPipeline(OpPassManager &pm) {
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  // A forall iteration's slice of a shared output and the slice it inserts
+  // back become two identical subviews with a copy between them: merged,
+  // the copy folds away.
+  pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
 }
 

@@ -106,6 +106,11 @@ cl::opt<int64_t> attentionQueryTile(
 cl::opt<int64_t> attentionKeyTile("attention-key-tile",
                                   cl::desc("Keys per rlx.attention tile"),
                                   cl::init(64));
+cl::opt<bool> scansByLines(
+    "scans-by-lines",
+    cl::desc("Scan each line in one iteration of a parallel loop, as "
+             "--target=cuda always does"),
+    cl::init(false));
 cl::opt<bool> gpuTilingOnCpu(
     "gpu-tiling-on-cpu",
     cl::desc("Test mode: run matmuls on the CPU tiled as for the GPU"),
@@ -204,6 +209,7 @@ int main(int argc, char **argv) {
     pipelineOptions.fuseEpilogues = !noFuse;
     pipelineOptions.kernelReport = kernelReport;
     pipelineOptions.gpuTiledContractions = gpuTilingOnCpu;
+    pipelineOptions.scansByLines = scansByLines;
     pipelineOptions.attentionQueryTile = attentionQueryTile;
     pipelineOptions.attentionKeyTile = attentionKeyTile;
     rlx::buildCpuPipeline(pm, pipelineOptions);

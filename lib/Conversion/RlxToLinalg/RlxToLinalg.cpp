@@ -20,14 +20,15 @@ using namespace mlir;
 using namespace mlir::rlx;
 
 void mlir::rlx::populateRlxToLinalgPatterns(
-    RewritePatternSet &patterns, AttentionTileSizes attentionTiles) {
+    RewritePatternSet &patterns, AttentionTileSizes attentionTiles,
+    bool scansByLines) {
   populateElementwiseToLinalgPatterns(patterns);
   populateLinearToLinalgPatterns(patterns);
   populateDataMovementToLinalgPatterns(patterns);
   populateNormToLinalgPatterns(patterns);
   populateConvPoolToLinalgPatterns(patterns);
   populateIndexingToLinalgPatterns(patterns);
-  populateScanToLinalgPatterns(patterns);
+  populateScanToLinalgPatterns(patterns, scansByLines);
   populateRegionToLinalgPatterns(patterns);
   populateFusedOpToLinalgPatterns(patterns);
   populateAttentionToLinalgPatterns(patterns, attentionTiles);
@@ -77,8 +78,8 @@ struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
                            math::MathDialect, scf::SCFDialect,
                            tensor::TensorDialect>();
     RewritePatternSet patterns(context);
-    populateRlxToLinalgPatterns(patterns,
-                                {attentionQueryTile, attentionKeyTile});
+    populateRlxToLinalgPatterns(
+        patterns, {attentionQueryTile, attentionKeyTile}, scansByLines);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -20,8 +20,11 @@ void populateNormToLinalgPatterns(RewritePatternSet &patterns);
 void populateConvPoolToLinalgPatterns(RewritePatternSet &patterns);
 /// Indexing and data movement beyond the core (gather, pad, tile, ...).
 void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
-/// Index reductions, scans and top-k.
-void populateScanToLinalgPatterns(RewritePatternSet &patterns);
+/// Index reductions, scans and top-k. Scans step along their axis over all
+/// lines at once, or with `scansByLines` run one line per iteration of an
+/// scf.forall.
+void populateScanToLinalgPatterns(RewritePatternSet &patterns,
+                                  bool scansByLines = false);
 
 /// Named fused ops: rlx.swiglu in one loop nest, fused contractions as the
 /// contraction and one elementwise epilogue.
@@ -47,7 +50,8 @@ void populateGradSpatialToLinalgPatterns(RewritePatternSet &patterns);
 
 /// All of the above.
 void populateRlxToLinalgPatterns(RewritePatternSet &patterns,
-                                 AttentionTileSizes attentionTiles = {});
+                                 AttentionTileSizes attentionTiles = {},
+                                 bool scansByLines = false);
 
 } // namespace mlir::rlx
 
