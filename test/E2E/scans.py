@@ -1,5 +1,5 @@
 # RUN: %oracle_python %s
-# RUN: %oracle_python %s --scans-by-lines
+# RUN: %oracle_python %s --sequential-by-lines
 # REQUIRES: torch
 # argmax/argmin, cumsum/cumprod/cummax (inclusive and exclusive) and topk
 # against PyTorch: ties (inputs drawn from a few values), NaN, -inf and
@@ -7,7 +7,7 @@
 # negative axes, odd sizes, size-1 and empty axes, no rows at all, rank 1
 # and rank 4, integer, f16 and bf16 inputs, topk with k = 1 and k = n.
 # The second RUN line compiles the scans as the GPU pipeline does, one line
-# per iteration of a parallel loop (rlx-to-linalg's scans-by-lines).
+# per iteration of a parallel loop (rlx-to-linalg's sequential-by-lines).
 import sys
 
 import numpy as np

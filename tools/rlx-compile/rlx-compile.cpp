@@ -106,10 +106,10 @@ cl::opt<int64_t> attentionQueryTile(
 cl::opt<int64_t> attentionKeyTile("attention-key-tile",
                                   cl::desc("Keys per rlx.attention tile"),
                                   cl::init(64));
-cl::opt<bool> scansByLines(
-    "scans-by-lines",
-    cl::desc("Scan each line in one iteration of a parallel loop, as "
-             "--target=cuda always does"),
+cl::opt<bool> sequentialByLines(
+    "sequential-by-lines",
+    cl::desc("Run scans and gather_backward one line per iteration of a "
+             "parallel loop, as --target=cuda always does"),
     cl::init(false));
 cl::opt<bool> gpuTilingOnCpu(
     "gpu-tiling-on-cpu",
@@ -209,7 +209,7 @@ int main(int argc, char **argv) {
     pipelineOptions.fuseEpilogues = !noFuse;
     pipelineOptions.kernelReport = kernelReport;
     pipelineOptions.gpuTiledContractions = gpuTilingOnCpu;
-    pipelineOptions.scansByLines = scansByLines;
+    pipelineOptions.sequentialByLines = sequentialByLines;
     pipelineOptions.attentionQueryTile = attentionQueryTile;
     pipelineOptions.attentionKeyTile = attentionKeyTile;
     rlx::buildCpuPipeline(pm, pipelineOptions);

@@ -21,18 +21,18 @@ using namespace mlir::rlx;
 
 void mlir::rlx::populateRlxToLinalgPatterns(
     RewritePatternSet &patterns, AttentionTileSizes attentionTiles,
-    bool scansByLines) {
+    bool sequentialByLines) {
   populateElementwiseToLinalgPatterns(patterns);
   populateLinearToLinalgPatterns(patterns);
   populateDataMovementToLinalgPatterns(patterns);
   populateNormToLinalgPatterns(patterns);
   populateConvPoolToLinalgPatterns(patterns);
   populateIndexingToLinalgPatterns(patterns);
-  populateScanToLinalgPatterns(patterns, scansByLines);
+  populateScanToLinalgPatterns(patterns, sequentialByLines);
   populateRegionToLinalgPatterns(patterns);
   populateFusedOpToLinalgPatterns(patterns);
   populateAttentionToLinalgPatterns(patterns, attentionTiles);
-  populateGradSpatialToLinalgPatterns(patterns);
+  populateGradSpatialToLinalgPatterns(patterns, sequentialByLines);
 }
 
 /// Gives every row op and reduction outside a region the region that is
@@ -79,7 +79,7 @@ struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
                            tensor::TensorDialect>();
     RewritePatternSet patterns(context);
     populateRlxToLinalgPatterns(
-        patterns, {attentionQueryTile, attentionKeyTile}, scansByLines);
+        patterns, {attentionQueryTile, attentionKeyTile}, sequentialByLines);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -227,55 +227,6 @@ struct ArgReduceToLinalg : OpConversionPattern<OpTy> {
 
 enum class ScanKind { Sum, Prod, Max };
 
-/// An scf.forall over the lines along `axis` of `out` (one iteration per
-/// position of the other dimensions) with `out` as its shared output.
-/// `buildLine` gets the indices of the line's first element and the line of
-/// `out` (a rank-1 slice), and gives the line's new value.
-static Value createLineLoop(
-    OpBuilder &b, Location loc, int64_t axis, Value out,
-    function_ref<Value(OpBuilder &, Location, ArrayRef<Value>, Value)>
-        buildLine) {
-  auto type = cast<RankedTensorType>(out.getType());
-  SmallVector<OpFoldResult> lineCounts;
-  for (auto [d, size] : llvm::enumerate(type.getShape()))
-    if (static_cast<int64_t>(d) != axis)
-      lineCounts.push_back(b.getIndexAttr(size));
-  // A single line needs no loop (canonicalization would fold it away).
-  if (lineCounts.empty()) {
-    Value start = createIndex(b, loc, 0);
-    return buildLine(b, loc, start, out);
-  }
-
-  auto forall = scf::ForallOp::create(
-      b, loc, lineCounts, out, /*mapping=*/std::nullopt,
-      [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
-        ValueRange ivs = args.drop_back();
-        Value sharedOut = args.back();
-        Value zero = createIndex(nested, bodyLoc, 0);
-        SmallVector<Value> start;
-        SmallVector<OpFoldResult> offsets, sizes;
-        for (int64_t d = 0, next = 0; d < type.getRank(); ++d) {
-          start.push_back(d == axis ? zero : ivs[next++]);
-          offsets.push_back(start.back());
-          sizes.push_back(nested.getIndexAttr(d == axis ? type.getDimSize(d)
-                                                        : 1));
-        }
-        SmallVector<OpFoldResult> strides(type.getRank(),
-                                          nested.getIndexAttr(1));
-        auto lineType = RankedTensorType::get({type.getDimSize(axis)},
-                                              type.getElementType());
-        Value line = tensor::ExtractSliceOp::create(
-            nested, bodyLoc, lineType, sharedOut, offsets, sizes, strides);
-        Value scanned = buildLine(nested, bodyLoc, start, line);
-        auto inParallel = scf::InParallelOp::create(nested, bodyLoc);
-        nested.setInsertionPointToStart(inParallel.getBody());
-        tensor::ParallelInsertSliceOp::create(nested, bodyLoc, scanned,
-                                              sharedOut, offsets, sizes,
-                                              strides);
-      });
-  return forall.getResult(0);
-}
-
 /// A scan in one of two forms. By steps: an scf.for over the axis carrying
 /// the running value (a tensor over the other dimensions, in the
 /// computation type) and the result; each step reads one slice of the

@@ -46,12 +46,17 @@ void populateAttentionToLinalgPatterns(RewritePatternSet &patterns,
 
 /// The spatial and indexing backward ops: conv_backward_input/weight,
 /// pool_backward, gather_backward, cumsum_backward and rope_backward.
-void populateGradSpatialToLinalgPatterns(RewritePatternSet &patterns);
+/// gather_backward's scatter-add adds one slice per index position, or with
+/// `scatterByLines` runs one line of the table per iteration of an
+/// scf.forall.
+void populateGradSpatialToLinalgPatterns(RewritePatternSet &patterns,
+                                         bool scatterByLines = false);
 
-/// All of the above.
+/// All of the above; `sequentialByLines` chooses the by-lines form of scans
+/// and of gather_backward.
 void populateRlxToLinalgPatterns(RewritePatternSet &patterns,
                                  AttentionTileSizes attentionTiles = {},
-                                 bool scansByLines = false);
+                                 bool sequentialByLines = false);
 
 } // namespace mlir::rlx
 
