@@ -14,10 +14,11 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
     Scans (cumsum, cumprod, cummax), top-k and gather_backward's scatter-add
     are `scf.for` loops over tensors whose bodies are linalg ops: each step
     covers every line along the axis (every slice of the table), which
-    vectorizes on a CPU. With `sequential-by-lines`, scans and the
-    scatter-add are instead an `scf.forall` over the lines along the axis,
-    each line computed by an `scf.for` of scalar code: one parallel loop,
-    which the GPU pipeline runs as one kernel of one thread per line.
+    vectorizes on a CPU. Scans along the innermost axis, and with
+    `sequential-by-lines` every scan and the scatter-add, are instead an
+    `scf.forall` over the lines along the axis, each line computed by an
+    `scf.for` of scalar code: one parallel loop, which the GPU pipeline runs
+    as one kernel of one thread per line.
     `rlx.attention` becomes
     FlashAttention tiles: loops over batches, heads and query tiles, and an
     `scf.for` over key tiles carrying the online-softmax state;
@@ -40,9 +41,10 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
            /*default=*/"64", "Keys per rlx.attention tile">,
     Option<"sequentialByLines", "sequential-by-lines", "bool",
            /*default=*/"false",
-           "Run scans (cumsum, cumprod, cummax) and gather_backward's "
-           "scatter-add one line per iteration of an scf.forall instead of "
-           "stepping along the axis over all lines">,
+           "Run every scan (cumsum, cumprod, cummax) and gather_backward's "
+           "scatter-add one line per iteration of an scf.forall (without "
+           "it: only scans along the innermost axis) instead of stepping "
+           "along the axis over all lines">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

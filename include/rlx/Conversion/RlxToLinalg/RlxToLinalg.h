@@ -21,8 +21,8 @@ void populateConvPoolToLinalgPatterns(RewritePatternSet &patterns);
 /// Indexing and data movement beyond the core (gather, pad, tile, ...).
 void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
 /// Index reductions, scans and top-k. Scans step along their axis over all
-/// lines at once, or with `scansByLines` run one line per iteration of an
-/// scf.forall.
+/// lines at once, or run one line per iteration of an scf.forall: always
+/// with `scansByLines`, else when the axis is innermost.
 void populateScanToLinalgPatterns(RewritePatternSet &patterns,
                                   bool scansByLines = false);
 
