@@ -18,8 +18,7 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
     `sequential-by-lines` every scan and the scatter-add, are instead an
     `scf.forall` over the lines along the axis, each line computed by an
     `scf.for` of scalar code: one parallel loop, which the GPU pipeline runs
-    as one kernel of one thread per line.
-    `rlx.attention` becomes
+    as one kernel of one thread per line. `rlx.attention` becomes
     FlashAttention tiles: loops over batches, heads and query tiles, and an
     `scf.for` over key tiles carrying the online-softmax state;
     `rlx.attention_backward` loops over key tiles and, inside, over the
