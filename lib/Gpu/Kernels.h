@@ -18,11 +18,26 @@ namespace mlir::rlx {
 /// Threads in a warp: block sizes of row kernels are multiples of it.
 constexpr int64_t kWarpSize = 32;
 
-/// Replaces row loop `loop` with a kernel running one block per row; fails
-/// without changing anything when the loop's ops are not all handled.
-LogicalResult mapRowLoopToBlocks(scf::ForallOp loop, int64_t blockSize,
+/// Replaces `loop`, whose iterations work on independent rows or tiles, with
+/// a kernel running one block per iteration; fails without changing
+/// anything when the loop's ops are not all handled.
+LogicalResult mapTileLoopToBlocks(scf::ForallOp loop, int64_t blockSize,
                                  int64_t sharedMemoryBytes,
                                  RewriterBase &rewriter);
+
+/// The order in which an emulated block runs its threads.
+enum class ThreadOrder { Ascending, Descending };
+
+/// Replaces `loop` as mapTileLoopToBlocks does, but with a CPU program
+/// running the blocks one after another and, between two barriers, each
+/// thread's share after the other's in `order`: a schedule the GPU may run
+/// too, under which an access a missing barrier should have ordered sees
+/// the wrong data. Fails without changing anything when the loop's ops are
+/// not all handled or need the block's threads at once (block reductions,
+/// private buffers).
+LogicalResult emulateTileLoopOnCpu(scf::ForallOp loop, int64_t blockSize,
+                                   int64_t sharedMemoryBytes,
+                                   ThreadOrder order, RewriterBase &rewriter);
 
 /// Replaces elementwise `op` with a grid-stride kernel of at most
 /// `maxBlocks` blocks, vectorized when `vectorize` and the operands allow;

@@ -420,7 +420,7 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
         rowLoops.push_back(forall);
     });
     for (scf::ForallOp forall : rowLoops)
-      (void)rlx::mapRowLoopToBlocks(forall, blockSize, sharedMemoryBytes,
+      (void)rlx::mapTileLoopToBlocks(forall, blockSize, sharedMemoryBytes,
                                     rewriter);
 
     if (failed(placeBuffers(func, rewriter)))

@@ -12,16 +12,17 @@
 //       scf.forall (ty, tx) [#gpu.thread<y, x>]       copy the B tile
 //       scf.forall (ty, tx) [#gpu.thread<y, x>]       per-thread micro-tile
 //
-// With tensor cores (f16), the third loop runs over warps, each contracting
-// 16x8x16 tiles (vector.contract).
+// With tensor cores (f16 or bf16), the third loop runs over warps, each
+// contracting 16x8x16 tiles (vector.contract).
 //
 // Sibling thread loops never overlap: on the GPU the mapping inserts a
 // barrier after each one, and on a CPU they run one after the other, so the
 // same IR can be executed on the CPU to test the tiling.
 //
 // rlx-gpu-map-foralls turns such a block loop into a gpu.launch with
-// upstream's thread mapping and mma.sync conversion, and keeps each
-// thread's accumulators in registers across the k loop.
+// upstream's thread mapping and mma.sync conversion (which bf16 goes
+// through as f16 views of its tiles), and keeps each thread's accumulators
+// in registers across the k loop.
 //
 //===----------------------------------------------------------------------===//
 #include "rlx/Gpu/Passes.h"
@@ -31,12 +32,15 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/TransformOps/GPUTransformOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/Iterators.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -459,9 +463,9 @@ static void computeMicroTiles(OpBuilder &b, Location loc, const Matmul &matmul,
 
 /// Each warp's part of the C tile as m16n8k16 tensor-core tiles: the
 /// accumulators are read from C, each k step of 16 contracts an A and a B
-/// tile from workgroup memory into them (vector.contract, f16 operands and
-/// f32 accumulators, which upstream's convert-vector-to-gpu turns into
-/// nvgpu.ldmatrix and nvgpu.mma.sync), and they are written back. C's tiles
+/// tile from workgroup memory into them (vector.contract, f16 or bf16
+/// operands and f32 accumulators, which rlx-gpu-map-foralls turns into
+/// ldmatrix and mma.sync), and they are written back. C's tiles
 /// are whole: this kernel is only used when they divide C.
 static void computeMmaTiles(OpBuilder &b, Location loc, const Matmul &matmul,
                             const Tiling &tiling, Value c, Value aTile,
@@ -553,13 +557,13 @@ static void computeMmaTiles(OpBuilder &b, Location loc, const Matmul &matmul,
   });
 }
 
-/// Whether `matmul` runs on tensor cores: f16 operands, an f32
-/// accumulator, and C tiles that divide C (the mma tiles read and write C
-/// without masks).
+/// Whether `matmul` runs on tensor cores: f16 or bf16 operands (both the
+/// same), an f32 accumulator, and C tiles that divide C (the mma tiles read
+/// and write C without masks).
 static bool usesTensorCores(const Matmul &matmul, const Tiling &tiling) {
   Type lhs = getElementTypeOrSelf(matmul.lhs->get().getType());
   Type rhs = getElementTypeOrSelf(matmul.rhs->get().getType());
-  return tiling.tensorCores && lhs.isF16() && rhs.isF16() &&
+  return tiling.tensorCores && lhs == rhs && (lhs.isF16() || lhs.isBF16()) &&
          matmul.accType.isF32() &&
          matmul.getSize(matmul.mDims) % tiling.tileM == 0 &&
          matmul.getSize(matmul.nDims) % tiling.tileN == 0;
@@ -883,6 +887,154 @@ static void hoistAccumulators(RewriterBase &rewriter, scf::ForOp loop) {
   }
 }
 
+/// Upstream's mma.sync conversion has fragments for f16 operands but none
+/// for bf16 (nvgpu::getMmaSyncRegisterType), although ldmatrix and the
+/// fragment layouts depend only on the 16-bit width. The bf16 contractions
+/// of `loop` are therefore handed to it reading f16 views of their bf16
+/// tiles (unrealized casts of the same buffers: no value is converted), and
+/// restoreBF16Fragments turns what it makes of them back to bf16.
+/// Contractions of anything but buffer reads are left to the conversion,
+/// which rejects them.
+static void viewBF16TilesAsF16(RewriterBase &rewriter, scf::ForallOp loop) {
+  auto isTileRead = [](Value operand) {
+    auto read = operand.getDefiningOp<vector::TransferReadOp>();
+    return read && isa<MemRefType>(read.getBase().getType());
+  };
+  SmallVector<vector::ContractionOp> contracts;
+  loop.walk([&](vector::ContractionOp contract) {
+    if (contract.getLhsType().getElementType().isBF16() &&
+        contract.getRhsType().getElementType().isBF16() &&
+        isTileRead(contract.getLhs()) && isTileRead(contract.getRhs()))
+      contracts.push_back(contract);
+  });
+  Type f16 = rewriter.getF16Type();
+  DenseMap<Value, Value> views;
+  auto getView = [&](Value operand) {
+    Value &view = views[operand];
+    if (view)
+      return view;
+    auto read = operand.getDefiningOp<vector::TransferReadOp>();
+    Location loc = read.getLoc();
+    rewriter.setInsertionPoint(read);
+    MemRefType viewType =
+        MemRefType::Builder(cast<MemRefType>(read.getBase().getType()))
+            .setElementType(f16);
+    Value tile = UnrealizedConversionCastOp::create(rewriter, loc, viewType,
+                                                    read.getBase())
+                     .getResult(0);
+    Value padding =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f16));
+    view = vector::TransferReadOp::create(
+        rewriter, loc, read.getVectorType().clone(f16), tile,
+        read.getIndices(), read.getPermutationMapAttr(), padding,
+        read.getMask(), read.getInBoundsAttr());
+    return view;
+  };
+  for (vector::ContractionOp contract : contracts) {
+    Value lhs = getView(contract.getLhs()), rhs = getView(contract.getRhs());
+    rewriter.setInsertionPoint(contract);
+    rewriter.replaceOpWithNewOp<vector::ContractionOp>(
+        contract, lhs, rhs, contract.getAcc(), contract.getIndexingMapsAttr(),
+        contract.getIteratorTypesAttr(), contract.getKind());
+  }
+  for (Value read : llvm::make_first_range(views))
+    if (read.use_empty())
+      rewriter.eraseOp(read.getDefiningOp());
+}
+
+/// nvvm.mma.sync of the bf16 fragments `a` and `b` (rows of two bf16, each
+/// one 32-bit register) into the f32 fragment `c`, as a fragment of C
+/// shaped like nvgpu.mma.sync's result.
+static Value createBF16MmaSync(OpBuilder &builder, Location loc, Value a,
+                               Value b, Value c, ArrayRef<int64_t> mmaShape) {
+  auto wordType = VectorType::get({1}, builder.getI32Type());
+  auto registers = [&](Value fragment) {
+    auto type = cast<VectorType>(fragment.getType());
+    return llvm::map_to_vector(
+        llvm::seq<int64_t>(0, type.getDimSize(0)), [&](int64_t row) -> Value {
+          Value pair = vector::ExtractOp::create(builder, loc, fragment, row);
+          Value word = vector::BitCastOp::create(builder, loc, wordType, pair);
+          return vector::ExtractOp::create(builder, loc, word, 0);
+        });
+  };
+  auto cType = cast<VectorType>(c.getType());
+  ValueRange accumulators =
+      vector::ToElementsOp::create(builder, loc, c).getResults();
+  auto mma = NVVM::MmaOp::create(
+      builder, loc,
+      LLVM::LLVMStructType::getLiteral(
+          builder.getContext(),
+          SmallVector<Type>(accumulators.size(), cType.getElementType())),
+      registers(a), registers(b), accumulators, mmaShape,
+      /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+      std::array{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+      std::array{NVVM::MMALayout::row, NVVM::MMALayout::col});
+  SmallVector<Value> results = llvm::map_to_vector(
+      llvm::seq<int64_t>(0, accumulators.size()), [&](int64_t i) -> Value {
+        return LLVM::ExtractValueOp::create(builder, loc, mma, i);
+      });
+  return vector::FromElementsOp::create(builder, loc, cType, results);
+}
+
+/// Undoes viewBF16TilesAsF16 on what the mma.sync conversion made of
+/// `loop`: the ldmatrix ops of f16 views read the bf16 tiles into bf16
+/// fragments, and each mma.sync of them becomes nvvm.mma.sync with bf16
+/// multiplicands, which upstream's convert-nvgpu-to-nvvm cannot lower. Fails
+/// if a view is used otherwise.
+static LogicalResult restoreBF16Fragments(RewriterBase &rewriter,
+                                          scf::ForallOp loop) {
+  auto getViewedTile = [](Value fragment) -> Value {
+    auto load = fragment.getDefiningOp<nvgpu::LdMatrixOp>();
+    if (!load)
+      return Value();
+    auto view = load.getSrcMemref().getDefiningOp<UnrealizedConversionCastOp>();
+    return view ? view.getInputs()[0] : Value();
+  };
+  SmallVector<nvgpu::MmaSyncOp> mmas;
+  loop.walk([&](nvgpu::MmaSyncOp mma) {
+    if (getViewedTile(mma.getMatrixA()) || getViewedTile(mma.getMatrixB()))
+      mmas.push_back(mma);
+  });
+  DenseMap<Value, Value> fragments;
+  auto getBF16Fragment = [&](Value fragment) {
+    Value &bf16 = fragments[fragment];
+    if (bf16)
+      return bf16;
+    auto load = fragment.getDefiningOp<nvgpu::LdMatrixOp>();
+    rewriter.setInsertionPoint(load);
+    bf16 = nvgpu::LdMatrixOp::create(
+        rewriter, load.getLoc(),
+        load.getType().clone(rewriter.getBF16Type()),
+        getViewedTile(fragment), load.getIndices(), load.getTransposeAttr(),
+        load.getNumTilesAttr());
+    return bf16;
+  };
+  for (nvgpu::MmaSyncOp mma : mmas) {
+    if (!getViewedTile(mma.getMatrixA()) || !getViewedTile(mma.getMatrixB()) ||
+        !mma.getMatrixC().getType().getElementType().isF32())
+      return failure();
+    Value a = getBF16Fragment(mma.getMatrixA());
+    Value b = getBF16Fragment(mma.getMatrixB());
+    rewriter.setInsertionPoint(mma);
+    rewriter.replaceOp(mma, createBF16MmaSync(rewriter, mma.getLoc(), a, b,
+                                              mma.getMatrixC(),
+                                              mma.getMmaShapeAsArray()));
+  }
+  for (Value fragment : llvm::make_first_range(fragments)) {
+    if (!fragment.use_empty())
+      return failure();
+    rewriter.eraseOp(fragment.getDefiningOp());
+  }
+  SmallVector<UnrealizedConversionCastOp> views;
+  loop.walk([&](UnrealizedConversionCastOp view) { views.push_back(view); });
+  for (UnrealizedConversionCastOp view : views) {
+    if (!view.use_empty())
+      return failure();
+    rewriter.eraseOp(view);
+  }
+  return success();
+}
+
 /// Turns `forall`, mapped to blocks, into a gpu.launch: block loop indices
 /// become block ids, workgroup buffers become workgroup attributions, and
 /// the nested thread loops are mapped by upstream's
@@ -940,9 +1092,10 @@ static LogicalResult mapToLaunch(RewriterBase &rewriter, scf::ForallOp forall) {
   }
 
   // Warp-level contractions become nvgpu.ldmatrix and nvgpu.mma.sync
-  // through upstream's convert-vector-to-gpu{use-nvgpu} steps, applied to
-  // each warp loop alone: the conversion takes any scalar arith op it finds
-  // for an elementwise op on its matrices.
+  // through upstream's convert-vector-to-gpu{use-nvgpu} steps (bf16 ones
+  // through f16 views, then nvvm.mma.sync), applied to each warp loop alone:
+  // the conversion takes any scalar arith op it finds for an elementwise op
+  // on its matrices.
   SmallVector<scf::ForallOp> warpLoops;
   launch.walk([&](scf::ForallOp loop) {
     std::optional<ArrayAttr> mapping = loop.getMapping();
@@ -951,24 +1104,23 @@ static LogicalResult mapToLaunch(RewriterBase &rewriter, scf::ForallOp forall) {
       warpLoops.push_back(loop);
   });
   for (scf::ForallOp loop : warpLoops) {
+    viewBF16TilesAsF16(rewriter, loop);
     RewritePatternSet patterns(launch.getContext());
     populatePrepareVectorToMMAPatterns(patterns, /*useNvGpu=*/true);
     if (failed(applyPatternsGreedily(loop, std::move(patterns))) ||
         failed(convertVectorToNVVMCompatibleMMASync(rewriter, loop)))
       return loop.emitError("cannot convert this warp loop to mma.sync");
-    // The conversion leaves the vector ops it replaced.
-    SmallVector<Operation *> dead;
-    loop.walk([&](Operation *op) {
-      if (isa<vector::VectorDialect>(op->getDialect()) && isPure(op) &&
-          op->use_empty())
-        dead.push_back(op);
+    // The conversion leaves the vector ops it replaced (users before
+    // producers in a reverse walk).
+    loop.walk<WalkOrder::PostOrder, ReverseIterator>([&](Operation *op) {
+      if (isa<vector::VectorDialect>(op->getDialect()) &&
+          isOpTriviallyDead(op))
+        rewriter.eraseOp(op);
     });
-    for (Operation *op : llvm::reverse(dead))
-      rewriter.eraseOp(op);
     // The conversion leaves alone the chains it cannot convert.
     WalkResult left = loop.walk(
         [](vector::ContractionOp) { return WalkResult::interrupt(); });
-    if (left.wasInterrupted())
+    if (left.wasInterrupted() || failed(restoreBF16Fragments(rewriter, loop)))
       return loop.emitError("cannot convert this warp loop to mma.sync");
   }
 

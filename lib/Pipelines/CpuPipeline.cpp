@@ -33,16 +33,24 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCSEPass());
-  if (options.fuseEpilogues && !options.gpuTiledContractions) {
+  // The GPU test modes see the linalg ops the GPU pipeline sees.
+  bool asOnGpu =
+      options.gpuTiledContractions || !options.gpuBlocksOnCpu.empty();
+  if (options.fuseEpilogues && !asOnGpu) {
     pm.addNestedPass<func::FuncOp>(createRlxFuseEpilogues());
     pm.addPass(createCanonicalizerPass());
   }
-  if (!options.gpuTiledContractions)
+  if (!asOnGpu)
     pm.addNestedPass<func::FuncOp>(createRlxInterchangeReductions());
   if (options.kernelReport)
     pm.addPass(createRlxKernelReport());
 
   buildBufferizationPipeline(pm);
+  if (!options.gpuBlocksOnCpu.empty()) {
+    RlxGpuEmulateTileKernelsOptions emulation;
+    emulation.threadOrder = options.gpuBlocksOnCpu;
+    pm.addNestedPass<func::FuncOp>(createRlxGpuEmulateTileKernels(emulation));
+  }
   bufferization::buildBufferDeallocationPipeline(pm);
   if (options.gpuTiledContractions) {
     RlxGpuTileContractionsOptions tiling;

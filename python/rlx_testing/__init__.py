@@ -33,6 +33,14 @@ RLX_TESTING_KEEP=1 to keep the temporary directory and print its path.
 RLX_TEST_TARGET=cuda compiles the module with --target=cuda for the chip in
 $RLX_TEST_CUDA_CHIP (default sm_80), so rlx-run runs every case on CUDA
 device 0 (tools/gpu-check.sh); the references stay PyTorch on the CPU.
+RLX_TEST_TARGET=gpu-blocks-ascending (or -descending) runs the GPU's kernels
+with a block per row or tile on the CPU, threads taking turns between
+barriers in that order (rlx-compile --gpu-blocks-on-cpu).
+
+With RLX_TEST_RECORD=DIR the suite is compiled (for $RLX_TEST_TARGET) and
+saved in DIR with every case's inputs, reference outputs and tolerance
+instead of run; `python3 -m rlx_testing.recorded DIR` runs and checks it
+later, on a machine that needs only rlx-run and numpy (rlx_testing.recorded).
 """
 import os
 import re
@@ -43,7 +51,11 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-import torch
+
+try:
+    import torch
+except ImportError:  # Replaying recorded suites (rlx_testing.recorded).
+    torch = None
 
 SRC_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -78,7 +90,10 @@ def target_args():
     if target == "cuda":
         return ["--target=cuda",
                 "--chip=" + os.environ.get("RLX_TEST_CUDA_CHIP", "sm_80")]
-    raise ValueError(f"RLX_TEST_TARGET={target!r}: expected cpu or cuda")
+    if target in ("gpu-blocks-ascending", "gpu-blocks-descending"):
+        return ["--gpu-blocks-on-cpu=" + target.split("-")[-1]]
+    raise ValueError(f"RLX_TEST_TARGET={target!r}: expected cpu, cuda, "
+                     "gpu-blocks-ascending or gpu-blocks-descending")
 
 
 # A hang guard, not a speed check: a suite's module (e.g. the 48 attention
@@ -117,7 +132,7 @@ def to_torch(array):
 
 
 def _to_numpy(value):
-    if isinstance(value, torch.Tensor):
+    if torch is not None and isinstance(value, torch.Tensor):
         return value.detach().cpu().numpy()
     return np.asarray(value)
 
@@ -160,15 +175,21 @@ def compare(got, want, tol=None):
             f"got {got[at].item()!r}, want {want[at].item()!r}")
 
 
-def run_function(module, function, inputs, workdir):
-    """Runs `function` of the compiled `module` with rlx-run; its outputs."""
-    os.makedirs(workdir, exist_ok=True)
-    args = [os.path.join(TOOLS, "rlx-run"), module, "-f", function]
-    for i, array in enumerate(inputs):
-        path = os.path.join(workdir, f"in{i}.npy")
+def save_inputs(inputs, directory):
+    """Saves `inputs` as directory/in0.npy, in1.npy, ...; their paths."""
+    os.makedirs(directory, exist_ok=True)
+    paths = [os.path.join(directory, f"in{i}.npy") for i in range(len(inputs))]
+    for path, array in zip(paths, inputs):
         np.save(path, np.asarray(array))
+    return paths
+
+
+def run_saved(module, function, input_paths, outdir):
+    """Runs `function` of the compiled `module` with rlx-run on .npy inputs;
+    its outputs."""
+    args = [os.path.join(TOOLS, "rlx-run"), module, "-f", function]
+    for path in input_paths:
         args += ["-i", path]
-    outdir = os.path.join(workdir, "out")
     proc = subprocess.run(args + ["-o", outdir], capture_output=True,
                           text=True, timeout=300)
     if proc.returncode != 0:
@@ -179,23 +200,47 @@ def run_function(module, function, inputs, workdir):
     return outputs
 
 
-class Report:
-    """Counts cases and prints one line for each."""
+def run_function(module, function, inputs, workdir):
+    """Runs `function` of the compiled `module` with rlx-run; its outputs."""
+    paths = save_inputs(inputs, workdir)
+    return run_saved(module, function, paths, os.path.join(workdir, "out"))
 
-    def __init__(self):
+
+def check_outputs(got, want, num_outputs, tol):
+    """None if every output matches its reference, else the reasons."""
+    if len(got) != num_outputs or len(want) != num_outputs:
+        raise RuntimeError(f"{len(got)} outputs, {len(want)} "
+                           f"references, want {num_outputs}")
+    reasons = [compare(g, w, tol) for g, w in zip(got, want)]
+    reasons = [f"out{i}: {r}" if num_outputs > 1 else r
+               for i, r in enumerate(reasons) if r]
+    return "; ".join(reasons) or None
+
+
+class Report:
+    """Counts cases and prints one line for each, `PASS name` or `FAIL name:
+    reason`, and at the end `N passed, M failed`; when recording (RLX_TEST_
+    RECORD), `RECORDED name` and `N recorded, M failed`."""
+
+    def __init__(self, recording=None):
+        """recording: by default, whether RLX_TEST_RECORD is set."""
+        if recording is None:
+            recording = bool(os.environ.get("RLX_TEST_RECORD"))
         self.passed = self.failed = 0
+        self.tag, self.word = (("RECORDED", "recorded") if recording
+                               else ("PASS", "passed"))
 
     def record(self, name, reason=None):
         if reason is None:
             self.passed += 1
-            print(f"PASS {name}")
+            print(f"{self.tag} {name}")
         else:
             self.failed += 1
             print(f"FAIL {name}: {reason}")
         sys.stdout.flush()
 
     def finish(self):
-        print(f"{self.passed} passed, {self.failed} failed")
+        print(f"{self.passed} {self.word}, {self.failed} failed")
         sys.exit(1 if self.failed else 0)
 
 
@@ -215,6 +260,11 @@ class Case:
             f"  return {', '.join(names)} : {', '.join(outs)}\n"
         self.text = (f"func.func @{name}({args}) -> ({', '.join(outs)}) {{\n"
                      f"  {body.strip()}\n{ret}}}\n")
+
+    def reference(self):
+        """The reference outputs, a list."""
+        want = self.ref(*[to_torch(x) for x in self.inputs])
+        return list(want) if isinstance(want, (tuple, list)) else [want]
 
 
 def constant(array):
@@ -266,11 +316,15 @@ class Suite:
         return None if proc.returncode == 0 else _failure("rlx-compile", proc)
 
     def run(self):
+        record_dir = os.environ.get("RLX_TEST_RECORD")
         report = Report()
         tmp = tempfile.mkdtemp(prefix="rlx_testing_")
         try:
             if ptx.chips():
                 ptx.check(self, tmp, report)
+            elif record_dir:
+                from . import recorded  # It imports this module.
+                recorded.record(self, tmp, record_dir, report)
             else:
                 self._run(tmp, report)
         finally:
@@ -314,15 +368,8 @@ class Suite:
             try:
                 got = run_function(module, c.name, c.inputs,
                                    os.path.join(tmp, c.name))
-                want = c.ref(*[to_torch(x) for x in c.inputs])
-                want = list(want) if isinstance(want, (tuple, list)) else [want]
-                if len(got) != c.num_outputs or len(want) != c.num_outputs:
-                    raise RuntimeError(f"{len(got)} outputs, {len(want)} "
-                                       f"references, want {c.num_outputs}")
-                reasons = [compare(g, w, c.tol) for g, w in zip(got, want)]
-                reasons = [f"out{i}: {r}" if c.num_outputs > 1 else r
-                           for i, r in enumerate(reasons) if r]
-                report.record(c.name, "; ".join(reasons) or None)
+                report.record(c.name, check_outputs(
+                    got, c.reference(), c.num_outputs, c.tol))
             except Exception as e:  # a crash, a timeout, a broken reference
                 report.record(c.name, f"{type(e).__name__}: {e}")
 

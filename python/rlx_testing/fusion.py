@@ -11,7 +11,9 @@ signed zeros too) and match the reference within tolerance.
 
 With RLX_TEST_TARGET=cuda (see rlx_testing) the modules are compiled for
 CUDA; the loop-nest counts come from the CPU pipeline's kernel report, so
-that check is skipped, and every other check applies.
+that check is skipped, and every other check applies. With RLX_TEST_RECORD
+the checks that need no run are made and the runs are recorded
+(rlx_testing.recorded).
 """
 import os
 import re
@@ -21,7 +23,9 @@ from collections import Counter
 import numpy as np
 import torch
 
-from rlx_testing import TOOLS, compare, run_function, target_args
+from rlx_testing import TOOLS, compare, recorded, run_function, target_args
+
+RECORD_DIR = os.environ.get("RLX_TEST_RECORD")
 
 
 def compile_module(src, so, fuse):
@@ -132,9 +136,23 @@ def run_case(case, tmp, report):
                 raise RuntimeError(f"--rlx-fuse-patterns formed "
                                    f"{dict(formed)}, missing {dict(missing)}")
     except Exception as e:
-        report.record(case.name, f"{type(e).__name__}: {e}")
+        error = f"{type(e).__name__}: {e}"
+        if RECORD_DIR:
+            recorded.recorder(RECORD_DIR).case(case.name, case.function, [],
+                                               [], None, case.tol, error)
+        report.record(case.name, error)
         return
     for k, inputs in enumerate(case.draws):
+        if RECORD_DIR:
+            def reference(inputs=inputs):
+                want = case.reference(*[torch.from_numpy(
+                    np.asarray(x, dtype=np.float64)) for x in inputs])
+                return list(want) if isinstance(want, tuple) else [want]
+            name = f"{case.name}_{k}"
+            report.record(name, recorded.recorder(RECORD_DIR).case(
+                name, case.function, [so[True], so[False]], inputs,
+                reference, case.tol))
+            continue
         name = f"{case.name}_{k}" + (
             "" if target_args() else
             f" ({fused_n} vs {unfused_n} loop nests)")

@@ -84,6 +84,11 @@ static rlx_status_t load_driver(struct driver *driver) {
   RLX_RESOLVE(cuModuleUnload, "cuModuleUnload");
   RLX_RESOLVE(cuModuleGetFunction, "cuModuleGetFunction");
   RLX_RESOLVE(cuLaunchKernel, "cuLaunchKernel");
+  RLX_RESOLVE(cuEventCreate, "cuEventCreate");
+  RLX_RESOLVE(cuEventDestroy, "cuEventDestroy_v2");
+  RLX_RESOLVE(cuEventRecord, "cuEventRecord");
+  /* Every driver has the first version; _v2 arrived with CUDA 12.8. */
+  RLX_RESOLVE(cuEventElapsedTime, "cuEventElapsedTime");
 #undef RLX_RESOLVE
   return NULL;
 }
@@ -101,6 +106,7 @@ rlx_status_t rlx_cuda_context_create(int ordinal, rlx_cuda_context_t *out) {
     return rlx_make_status(RLX_STATUS_INTERNAL,
                            "cannot create the CUDA context's lock");
   }
+  context->work_ms = -1;
   struct driver *driver = &context->driver;
   rlx_status_t status = load_driver(driver);
   if (status) {
@@ -146,6 +152,12 @@ rlx_status_t rlx_cuda_context_create(int ordinal, rlx_cuda_context_t *out) {
     call = "cuStreamCreate";
     result = driver->cuStreamCreate(&context->stream, 0);
   }
+  if (result == CUDA_SUCCESS) {
+    call = "cuEventCreate";
+    result = driver->cuEventCreate(&context->work_start, 0);
+  }
+  if (result == CUDA_SUCCESS)
+    result = driver->cuEventCreate(&context->work_end, 0);
   if (result != CUDA_SUCCESS) {
     status = rlx_cuda_driver_error(driver, result,
                                    "cannot open the CUDA device", call);
@@ -175,6 +187,10 @@ void rlx_cuda_context_destroy(rlx_cuda_context_t context) {
       driver->cuModuleUnload(context->images[i].module);
     free_blocks(context, &context->cached);
     free_blocks(context, &context->live);
+    if (context->work_start)
+      driver->cuEventDestroy(context->work_start);
+    if (context->work_end)
+      driver->cuEventDestroy(context->work_end);
     if (context->stream)
       driver->cuStreamDestroy(context->stream);
     if (context->context)

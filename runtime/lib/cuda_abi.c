@@ -62,9 +62,36 @@ static void synchronize(rlx_cuda_context_t context) {
   context->kernel_pending = false;
 }
 
+/* Records `event` on the context's stream. */
+static void record_event(rlx_cuda_context_t context, CUevent event) {
+  CUresult result = context->driver.cuEventRecord(event, context->stream);
+  if (result != CUDA_SUCCESS)
+    record(context, rlx_cuda_driver_error(&context->driver, result,
+                                          "cannot time the call",
+                                          "cuEventRecord"));
+}
+
+void rlx_cuda_execution_start_clock(rlx_cuda_context_t context) {
+  if (!context->execution_error)
+    record_event(context, context->work_start);
+}
+
 rlx_status_t rlx_cuda_execution_finish(rlx_cuda_context_t context) {
   if (!context->execution_error)
+    record_event(context, context->work_end);
+  if (!context->execution_error)
     synchronize(context);
+  float ms = 0;
+  if (!context->execution_error) {
+    CUresult result = context->driver.cuEventElapsedTime(
+        &ms, context->work_start, context->work_end);
+    if (result == CUDA_SUCCESS)
+      context->work_ms = ms;
+    else
+      record(context, rlx_cuda_driver_error(&context->driver, result,
+                                            "cannot time the call",
+                                            "cuEventElapsedTime"));
+  }
   rlx_status_t status = context->execution_error;
   context->execution_error = NULL;
   return status;
@@ -75,6 +102,13 @@ void rlx_cuda_execution_end(rlx_cuda_context_t context) {
   context->execution_error = NULL;
   current = NULL;
   pthread_mutex_unlock(&context->execution_lock);
+}
+
+bool rlx_cuda_last_work_time(rlx_cuda_context_t context, double *ms) {
+  pthread_mutex_lock(&context->execution_lock);
+  *ms = context->work_ms;
+  pthread_mutex_unlock(&context->execution_lock);
+  return *ms >= 0;
 }
 
 /* The current execution's context if it has not failed, else NULL. */

@@ -18,6 +18,7 @@ typedef void *CUcontext;
 typedef void *CUmodule;
 typedef void *CUfunction;
 typedef void *CUstream;
+typedef void *CUevent;
 typedef unsigned long long CUdeviceptr;
 enum {
   CUDA_SUCCESS = 0,
@@ -59,6 +60,10 @@ struct driver {
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, unsigned, CUstream,
                              void **, void **);
+  CUresult (*cuEventCreate)(CUevent *, unsigned);
+  CUresult (*cuEventDestroy)(CUevent);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
 };
 
 /* A block of device memory; `bytes` is its size class. */
@@ -104,6 +109,12 @@ struct rlx_cuda_context {
    * the stream: errors of an asynchronous launch surface at the wait. */
   const char *kernel;
   bool kernel_pending;
+  /* Events recorded on the stream around the work of an execution's host
+   * code, and the time between them in the last execution that completed
+   * (negative before the first). */
+  CUevent work_start;
+  CUevent work_end;
+  double work_ms;
 };
 
 /* "<what>: <call> failed: <NAME> (<text>)", with the status code that fits
@@ -121,10 +132,16 @@ rlx_status_t rlx_cuda_image_module(rlx_cuda_context_t context,
 /* Makes `context` the one the current thread's mgpu* calls use, waiting for
  * any other execution on it to end. */
 void rlx_cuda_execution_begin(rlx_cuda_context_t context);
+/* Marks the start of the execution's work on the stream: what runs from
+ * here to rlx_cuda_execution_finish is timed (rlx_cuda_last_work_time). */
+void rlx_cuda_execution_start_clock(rlx_cuda_context_t context);
 /* Waits for the stream; returns (and clears) the execution's first failure.
  */
 rlx_status_t rlx_cuda_execution_finish(rlx_cuda_context_t context);
 /* Ends the current thread's execution; a failure nobody took is dropped. */
 void rlx_cuda_execution_end(rlx_cuda_context_t context);
+/* The device time of the last execution that completed on `context`, in
+ * milliseconds; false before there is one. */
+bool rlx_cuda_last_work_time(rlx_cuda_context_t context, double *ms);
 
 #endif /* RLX_RUNTIME_CUDA_INTERNAL_H */

@@ -732,6 +732,7 @@ static rlx_status_t invoke_on_device(const rlx_function_t *fn,
     used += write_descriptor(&words[used], tensor, buffers[allocated]);
   }
   if (!status) {
+    rlx_cuda_execution_start_clock(cuda);
     fn->invoke(args);
     status = rlx_cuda_execution_finish(cuda);
   }
@@ -796,6 +797,24 @@ rlx_status_t rlx_function_invoke(const rlx_function_t *fn,
     free(words);
   }
   return status;
+}
+
+rlx_status_t rlx_function_device_time(const rlx_function_t *fn,
+                                      double *ms_out) {
+  if (!fn || !ms_out)
+    return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT,
+                           "rlx_function_device_time: fn or ms_out is NULL");
+  if (!fn->cuda)
+    return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT,
+                           "'%s' runs on the CPU: it has no device time",
+                           fn->name);
+  double ms;
+  if (!rlx_cuda_last_work_time(fn->cuda, &ms))
+    return rlx_make_status(RLX_STATUS_NOT_FOUND,
+                           "no call of the module of '%s' has completed",
+                           fn->name);
+  *ms_out = ms;
+  return NULL;
 }
 
 rlx_status_t rlx_function_call(const rlx_function_t *fn,

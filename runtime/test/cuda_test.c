@@ -257,6 +257,12 @@ static void test_cuda_module(const char *fake_path, const char *path) {
   rlx_tensor_t *input = NULL, *output = NULL;
   expect_ok(rlx_tensor_create(RLX_DTYPE_F32, 1, dims, &input), "input");
   memcpy(rlx_tensor_data(input), values, sizeof(values));
+  const rlx_function_t *copy = NULL;
+  double ms = -1;
+  rlx_status_free(rlx_module_lookup(module, "copy", &copy));
+  expect_error(rlx_function_device_time(copy, &ms), RLX_STATUS_NOT_FOUND,
+               "no device time before a call",
+               "no call of the module of 'copy' has completed");
   int launches = fake_calls(fake, "cuLaunchKernel");
   if (expect_ok(call(module, "copy", input, &output), "run 'copy'")) {
     /* The fake's kernel computes nothing: the host code's copies carried
@@ -265,6 +271,9 @@ static void test_cuda_module(const char *fake_path, const char *path) {
            "the output made the round trip through device buffers",
            "the output differs from the input");
     rlx_tensor_free(output);
+    if (expect_ok(rlx_function_device_time(copy, &ms),
+                  "the call's device time"))
+      report(ms >= 0, "the device time is a duration", "it is negative");
   }
   expect_count(fake, "cuLaunchKernel", launches + 1, "one launch");
   int allocs = fake_calls(fake, "cuMemAlloc");

@@ -9,6 +9,8 @@
  * the PTX's .target line), kernel lookup, launch (with its grid and block
  * sizes), allocation and copy. rlx_fake_cuda_calls(NAME) counts the calls
  * of cuMemAlloc, cuMemFree and cuLaunchKernel since the library was loaded.
+ * Events hold the host's clock when they are recorded (the fake's work is
+ * synchronous), so elapsed times are the host's.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -253,4 +256,34 @@ EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
            function->name, gx, gy, gz, bx, by, bz, shared);
   ++num_launches;
   return gx == 0 || bx == 0 ? ERROR_INVALID_VALUE : SUCCESS;
+}
+
+/* An event is the host's monotonic clock, in milliseconds, at its record. */
+EXPORT CUresult cuEventCreate(void **out, unsigned flags) {
+  (void)flags;
+  double *event = calloc(1, sizeof(*event));
+  if (!event)
+    return ERROR_OUT_OF_MEMORY;
+  *out = event;
+  return SUCCESS;
+}
+EXPORT CUresult cuEventDestroy_v2(void *event) {
+  if (!event)
+    return ERROR_INVALID_VALUE;
+  free(event);
+  return SUCCESS;
+}
+EXPORT CUresult cuEventRecord(void *event, void *s) {
+  (void)s;
+  struct timespec now;
+  if (!event || clock_gettime(CLOCK_MONOTONIC, &now) != 0)
+    return ERROR_INVALID_VALUE;
+  *(double *)event = (double)now.tv_sec * 1e3 + (double)now.tv_nsec / 1e6;
+  return SUCCESS;
+}
+EXPORT CUresult cuEventElapsedTime(float *ms, void *start, void *end) {
+  if (!start || !end)
+    return ERROR_INVALID_VALUE;
+  *ms = (float)(*(double *)end - *(double *)start);
+  return SUCCESS;
 }

@@ -737,6 +737,14 @@ static void test_introspection(const rlx_module_t *module) {
   expect_error(rlx_module_lookup(module, "nope", &fn), RLX_STATUS_NOT_FOUND,
                "module: lookup unknown function", "no function 'nope'",
                "available: add_f32, mixed, noargs, copy_bf16, many_inputs");
+  double ms = 0;
+  if (!rlx_module_function_at(module, 0, &fn))
+    expect_error(rlx_function_device_time(fn, &ms), RLX_STATUS_INVALID_ARGUMENT,
+                 "module: no device time on the CPU",
+                 "'add_f32' runs on the CPU: it has no device time", NULL);
+  expect_error(rlx_function_device_time(NULL, &ms),
+               RLX_STATUS_INVALID_ARGUMENT, "module: device time of NULL",
+               "fn or ms_out is NULL", NULL);
   expect_error(rlx_module_lookup(NULL, "add_f32", &fn),
                RLX_STATUS_INVALID_ARGUMENT, "module: lookup NULL module",
                "module is NULL", NULL);

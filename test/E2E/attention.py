@@ -1,11 +1,18 @@
 # RUN: %oracle_python %s 16 8
 # RUN: %oracle_python %s 64 64
+# RUN: env RLX_TEST_TARGET=gpu-blocks-ascending %oracle_python %s 32 32
+# RUN: env RLX_TEST_TARGET=gpu-blocks-descending %oracle_python %s 32 32
+# RUN: env RLX_TEST_TARGET=gpu-blocks-descending %oracle_python %s 16 8
 # rlx.attention against attention written out in PyTorch float64
 # (rlx_testing.attention):
 # softmax(softcap(q k^T * scale) + bias, masked keys at -inf) v, with a fully
 # masked row giving 0, and logsumexp over the visible keys (-inf when none).
-# The two RUN lines compile with (query, key) tiles of 16 x 8 (many tiles,
-# remainders, skipped causal and window tiles) and the default 64 x 64.
+# The first two RUN lines compile with (query, key) tiles of 16 x 8 (many
+# tiles, remainders, skipped causal and window tiles) and the default
+# 64 x 64; the others run the GPU's kernel (a block per query tile, 32 x 32
+# tiles by default there) on the CPU, threads taking turns between barriers
+# in both orders (RLX_TEST_TARGET=gpu-blocks-*, rlx-compile
+# --gpu-blocks-on-cpu).
 #
 # The grid (rlx_testing.attention.grid) is every mask kind x GQA ratio
 # {1, 2, 8} x layout {bshd, bhsd}, cycling through sequence shapes, head dims

@@ -1,12 +1,17 @@
 # RUN: %oracle_python %s 16 8
 # RUN: %oracle_python %s 64 64
+# RUN: env RLX_TEST_TARGET=gpu-blocks-ascending %oracle_python %s 32 32
+# RUN: env RLX_TEST_TARGET=gpu-blocks-descending %oracle_python %s 32 32
+# RUN: env RLX_TEST_TARGET=gpu-blocks-descending %oracle_python %s 16 8
 # rlx.attention_backward against torch.autograd through attention written out
 # in PyTorch float64 (rlx_testing.attention): dq, dk, dv (summed over the
 # query heads of each GQA group) and the bias gradient (summed over the axes
 # the bias broadcasts), for the gradient dout of a loss sum(out * dout). The
 # op is given the reference's out and logsumexp rounded to the input type
-# (logsumexp to the computation type). The two RUN lines compile with
-# (query, key) tiles of 16 x 8 and the default 64 x 64.
+# (logsumexp to the computation type). The first two RUN lines compile with
+# (query, key) tiles of 16 x 8 and the default 64 x 64; the others run the
+# GPU's kernel (a block per (batch, kv head)) on the CPU, threads taking
+# turns between barriers in both orders (RLX_TEST_TARGET=gpu-blocks-*).
 #
 # The grid is attention.py's (rlx_testing.attention.grid). Then: bsd, f16, f64, the bias gradient with
 # full and broadcast biases, rows that see no key (gradient 0), window 0 and

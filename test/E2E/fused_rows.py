@@ -1,4 +1,7 @@
 # RUN: %oracle_python %s
+# The GPU's row kernels (a block per row) run on the CPU, threads taking
+# turns between barriers (rlx-compile --gpu-blocks-on-cpu):
+# RUN: env RLX_TEST_TARGET=gpu-blocks-descending %oracle_python %s
 # REQUIRES: torch
 # Row, reduction and contraction regions, and the residual norms: each
 # function is compiled fused (row ops decomposed and fused with their

@@ -7,8 +7,8 @@
 # tiles, micro-tile accumulation) run one after the other, as the GPU's
 # barriers order them. The outputs must match PyTorch in float64: this tests
 # the tiling's indexing, bounds and zero padding (64x64 tiles of C, k tiles
-# of 16, 4x4 micro-tiles; for f16 whose C tiles divide C, the tensor-core
-# form: warps contracting 16x8x16 tiles) without a GPU.
+# of 16, 4x4 micro-tiles; for f16 and bf16 whose C tiles divide C, the
+# tensor-core form: warps contracting 16x8x16 tiles) without a GPU.
 import numpy as np
 import torch
 from rlx_testing import Suite, elem_of, type_of, ttype
@@ -52,8 +52,8 @@ matmul("f16_batched", (2, 33, 65), (2, 65, 17), np.float16)
 # 16x8x16 contractions), run here as vector.contract on the CPU.
 matmul("f16_mma", (128, 48), (48, 64), np.float16)
 matmul("f16_mma_batched", (2, 64, 40), (2, 40, 128), np.float16)
-# bf16 (the SIMT kernel, f32 accumulation): f32 arguments exact in bf16,
-# cast in, the bf16 result cast out.
+# bf16 whose C tiles do not divide C (the SIMT kernel, f32 accumulation):
+# f32 arguments exact in bf16, cast in, the bf16 result cast out.
 def bf16_round(x):
     """f32 -> nearest-even bf16, kept in an f32 array."""
     bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
@@ -69,6 +69,30 @@ s.case("bf16",
        "-> tensor<70x33xbf16>\n"
        "  %r = rlx.cast %m : tensor<70x33xbf16> -> tensor<70x33xf32>",
        [a, b], torch.matmul, out="tensor<70x33xf32>", tol="bf16")
+# bf16 whose C tiles divide C: the tensor-core form, as for f16. bf16
+# arguments and result directly (rlx-run feeds bf16 inputs from f32 .npy
+# holding bf16 values). The f32 sums are rounded to bf16 once: off by at
+# most half a bf16 ulp (2^-8 of the value) plus the sums' f32 rounding
+# (F32_DOT's, relative to the terms: scaled with them).
+BF16_RESULT = (4e-3, F32_DOT[1])
+
+
+def matmul_bf16(name, a_shape, b_shape, scale=1.0):
+    a, b = (bf16_round(rng.uniform(-scale, scale, sh))
+            for sh in (a_shape, b_shape))
+    types = [ttype(sh, "bf16") for sh in (a_shape, b_shape)]
+    out = ttype(torch.matmul(torch.zeros(a_shape), torch.zeros(b_shape)).shape,
+                "bf16")
+    s.case(name, f"%r = rlx.matmul %a0, %a1 : ({types[0]}, {types[1]}) -> "
+           f"{out}", [a, b], torch.matmul, out=out,
+           tol=(BF16_RESULT[0], BF16_RESULT[1] * scale**2), args=types)
+
+
+matmul_bf16("bf16_mma", (128, 48), (48, 64))
+matmul_bf16("bf16_mma_batched", (2, 64, 40), (2, 40, 128))
+# Magnitudes of 2^40 (products of 2^80) exist in bf16, not in f16 (whose
+# largest value is 65504): bf16 is never computed as f16.
+matmul_bf16("bf16_mma_wide_range", (64, 32), (32, 64), scale=2.0**40)
 # Transposed operands (rlx.dot_general contracting lhs's first and rhs's
 # last dimension): the tile copies read them through their indexing maps.
 def dot_general(name, a_shape, b_shape, dims, ref, out, dt=np.float32):
@@ -92,25 +116,30 @@ dot_general("transposed_f16_mma", (40, 64), (128, 40),
 # X[b, (c, k...), (o...)], the input tile gathered through the convolution's
 # indexing maps (strides, dilation; padding is a padded copy before the
 # convolution); groups and depthwise channels are batch dimensions of the
-# GEMM. f16 with 64 filters and 64 output positions: tensor cores.
+# GEMM. f16 and bf16 with 64 filters and 64 output positions: tensor cores.
 
 
 def conv(name, x_shape, w_shape, stride=None, padding=None, dilation=None,
          groups=1, dt=np.float32):
+    """dt "bf16": bf16 values in f32 arrays, passed as bf16 arguments."""
     r = len(x_shape) - 2
     stride, dilation = stride or [1] * r, dilation or [1] * r
     padding = padding or [0] * (2 * r)
-    x, w = (rng.uniform(-1, 1, sh).astype(dt) for sh in (x_shape, w_shape))
+    bf16 = dt == "bf16"
+    x, w = (bf16_round(rng.uniform(-1, 1, sh)) if bf16
+            else rng.uniform(-1, 1, sh).astype(dt) for sh in (x_shape, w_shape))
+    elem = "bf16" if bf16 else elem_of(x)
+    types = [ttype(sh, elem) for sh in (x_shape, w_shape)]
 
     def ref(x, w):
         return spatial.conv(x, w, stride, padding, dilation, groups)
     out = ttype(ref(torch.zeros(x_shape, dtype=torch.float64),
-                    torch.zeros(w_shape, dtype=torch.float64)).shape,
-                elem_of(x))
+                    torch.zeros(w_shape, dtype=torch.float64)).shape, elem)
+    tol = {np.float32: F32_DOT, np.float16: (1e-3, 1e-3)}.get(dt, BF16_RESULT)
     s.case(name, f"%r = rlx.conv %a0, %a1 stride = {arr(stride)} padding = "
            f"{arr(padding)} dilation = {arr(dilation)} groups = {groups} : "
-           f"({type_of(x)}, {type_of(w)}) -> {out}", [x, w], ref, out=out,
-           tol=F32_DOT if dt == np.float32 else (1e-3, 1e-3))
+           f"({types[0]}, {types[1]}) -> {out}", [x, w], ref, out=out,
+           tol=tol, args=types if bf16 else None)
 
 
 conv("conv2d", (2, 8, 16, 16), (16, 8, 3, 3))
@@ -123,6 +152,7 @@ conv("conv1d", (2, 3, 50), (8, 3, 5), stride=[3])
 conv("conv3d", (1, 2, 6, 7, 5), (3, 2, 2, 3, 2))
 conv("conv2d_f16", (2, 8, 11, 11), (20, 8, 3, 3), dt=np.float16)
 conv("conv2d_f16_mma", (2, 16, 10, 10), (64, 16, 3, 3), dt=np.float16)
+conv("conv2d_bf16_mma", (2, 16, 10, 10), (64, 16, 3, 3), dt="bf16")
 # An epilogue after the contraction (bias add) runs as its own kernel.
 x, w, bias = (rng.uniform(-1, 1, sh).astype(np.float32)
               for sh in ((70, 30), (30, 40), (40,)))

@@ -1,5 +1,8 @@
 # RUN: %oracle_python %s
 # RUN: %oracle_python %s --no-fuse
+# The GPU's row kernels (norm gradients: a block per row) run on the CPU,
+# threads taking turns between barriers (rlx-compile --gpu-blocks-on-cpu):
+# RUN: env RLX_TEST_TARGET=gpu-blocks-descending %oracle_python %s
 # REQUIRES: torch
 # Backward ops against torch.autograd in float64: relu_backward and
 # activation_backward for every ActivationKind (random points plus the

@@ -1,4 +1,7 @@
 # RUN: %oracle_python %s
+# The GPU's row kernels (a block per row) run on the CPU, threads taking
+# turns between barriers (rlx-compile --gpu-blocks-on-cpu):
+# RUN: env RLX_TEST_TARGET=gpu-blocks-descending %oracle_python %s
 # REQUIRES: torch
 # Normalizations (layer_norm over the last and a middle axis, rms_norm,
 # group_norm with 1, some and C groups, layer_norm2d, batch_norm_inference,

@@ -141,6 +141,33 @@ func.func @mma(%a: memref<128x64xf16>, %b: memref<64x64xf16>, %c: memref<128x64x
 
 // -----
 
+// bf16 takes the same tensor-core form: bf16 tiles and warp-level
+// bf16 x bf16 -> f32 contractions, never converted to another type; C tiles
+// that do not divide C (the second matmul, 100x64) keep the SIMT kernel.
+// MMA-LABEL: func.func @mma_bf16
+// MMA:           %[[AT:.*]] = memref.alloc() {alignment = 16 : i64} : memref<64x32xbf16, #gpu.address_space<workgroup>>
+// MMA:           %[[BT:.*]] = memref.alloc() {alignment = 16 : i64} : memref<32x64xbf16, #gpu.address_space<workgroup>>
+// MMA:             scf.forall (%{{.*}}) in (4) {
+// MMA-COUNT-2:       vector.transfer_read %[[AT]]{{.*}} : memref<64x32xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
+// MMA-COUNT-4:       vector.transfer_read %[[BT]]{{.*}} : memref<32x64xbf16, #gpu.address_space<workgroup>>, vector<16x8xbf16>
+// MMA-COUNT-8:       vector.contract {{.*}} : vector<16x16xbf16>, vector<16x8xbf16> into vector<16x8xf32>
+// MMA:             } {mapping = [#gpu.warp<x>]}
+// MMA-NOT:       arith.extf
+// MMA:           memref.alloc() {alignment = 16 : i64} : memref<32x64xbf16, #gpu.address_space<workgroup>>
+// MMA:           arith.extf %{{.*}} : vector<4xbf16> to vector<4xf32>
+// MMA-NOT:       vector.contract
+// CHECK-LABEL: func.func @mma_bf16
+// CHECK-NOT:     vector.contract
+// CHECK:         vector.maskedload
+func.func @mma_bf16(%a: memref<128x64xbf16>, %b: memref<64x64xbf16>, %c: memref<128x64xf32>,
+                    %ap: memref<100x64xbf16>, %cp: memref<100x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x64xbf16>, memref<64x64xbf16>) outs(%c : memref<128x64xf32>)
+  linalg.matmul ins(%ap, %b : memref<100x64xbf16>, memref<64x64xbf16>) outs(%cp : memref<100x64xf32>)
+  return
+}
+
+// -----
+
 // Transposed operands are read through their indexing maps: A[k, m] and
 // B[n, k] (sizes smaller than one tile).
 // CHECK-LABEL: func.func @transposed_operands

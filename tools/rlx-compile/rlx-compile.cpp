@@ -100,17 +100,25 @@ cl::opt<bool> noFuse("no-fuse",
                      cl::init(false));
 cl::opt<int64_t> attentionQueryTile(
     "attention-query-tile",
-    cl::desc("Queries per rlx.attention tile (default: 64 on the CPU, 1 "
+    cl::desc("Queries per rlx.attention tile (default: 64 on the CPU, 32 "
              "with --target=cuda)"),
     cl::init(64));
-cl::opt<int64_t> attentionKeyTile("attention-key-tile",
-                                  cl::desc("Keys per rlx.attention tile"),
-                                  cl::init(64));
+cl::opt<int64_t> attentionKeyTile(
+    "attention-key-tile",
+    cl::desc("Keys per rlx.attention tile (default: 64 on the CPU, 32 with "
+             "--target=cuda)"),
+    cl::init(64));
 cl::opt<bool> sequentialByLines(
     "sequential-by-lines",
     cl::desc("Run scans and gather_backward one line per iteration of a "
              "parallel loop, as --target=cuda always does"),
     cl::init(false));
+cl::opt<std::string> gpuBlocksOnCpu(
+    "gpu-blocks-on-cpu",
+    cl::desc("Test mode: run the GPU's block-per-tile kernels (attention) on "
+             "the CPU, threads taking turns between barriers in this order: "
+             "ascending or descending"),
+    cl::init(""));
 cl::opt<bool> gpuTilingOnCpu(
     "gpu-tiling-on-cpu",
     cl::desc("Test mode: run matmuls on the CPU tiled as for the GPU"),
@@ -187,6 +195,9 @@ int main(int argc, char **argv) {
 
   if (emitKind == EmitKind::PTX && target != Target::Cuda)
     return fail("--emit=ptx needs --target=cuda");
+  if (!gpuBlocksOnCpu.empty() && target == Target::Cuda)
+    return fail("--gpu-blocks-on-cpu runs GPU kernels on the CPU: it needs "
+                "--target=cpu");
   PassManager pm(&context);
   if (target == Target::Cuda) {
     rlx::GpuPipelineOptions pipelineOptions;
@@ -210,6 +221,7 @@ int main(int argc, char **argv) {
     pipelineOptions.kernelReport = kernelReport;
     pipelineOptions.gpuTiledContractions = gpuTilingOnCpu;
     pipelineOptions.sequentialByLines = sequentialByLines;
+    pipelineOptions.gpuBlocksOnCpu = gpuBlocksOnCpu;
     pipelineOptions.attentionQueryTile = attentionQueryTile;
     pipelineOptions.attentionKeyTile = attentionKeyTile;
     rlx::buildCpuPipeline(pm, pipelineOptions);

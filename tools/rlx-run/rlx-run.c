@@ -44,7 +44,11 @@ static const char usage_text[] =
     "                 floats uniform in [-1,1), integers in [0,4), random "
     "bools\n"
     "  -o OUTDIR      write the outputs to OUTDIR/out0.npy, out1.npy, ...\n"
-    "  --bench N      after the run, time N more runs and print the median\n"
+    "  --bench N      after the run, time N more runs and print the median;\n"
+    "                 for a CUDA module also the median time on the device\n"
+    "                 (CUDA events around the function's kernels: the copies\n"
+    "                 of inputs and outputs are counted in the first, not\n"
+    "                 the second)\n"
     "  --list         print the module's function signatures and exit\n"
     "  -h, --help     print this help and exit\n";
 
@@ -595,15 +599,24 @@ static int compare_doubles(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* Sorts `times` and returns their median. */
+static double median(double *times, size_t count) {
+  qsort(times, count, sizeof(*times), compare_doubles);
+  return count % 2 ? times[count / 2]
+                   : (times[count / 2 - 1] + times[count / 2]) / 2;
+}
+
 /* The run that produced the printed outputs served as the warm-up. */
 static int bench(const rlx_function_t *fn, rlx_tensor_t **inputs,
                  size_t num_inputs, rlx_tensor_t **outputs, size_t num_outputs,
                  size_t runs) {
-  double *times = malloc(runs * sizeof(*times));
+  double *times = malloc(2 * runs * sizeof(*times));
   if (!times) {
     print_error("out of memory for %zu benchmark runs", runs);
     return EXIT_ERROR;
   }
+  double *device_times = times + runs;
+  rlx_status_t no_device_time = NULL;
   for (size_t i = 0; i < runs; ++i) {
     double start = now_ms();
     rlx_status_t status =
@@ -611,13 +624,17 @@ static int bench(const rlx_function_t *fn, rlx_tensor_t **inputs,
     times[i] = now_ms() - start;
     if (status) {
       free(times);
+      rlx_status_free(no_device_time);
       return fail_with(status);
     }
+    if (!no_device_time)
+      no_device_time = rlx_function_device_time(fn, &device_times[i]);
   }
-  qsort(times, runs, sizeof(*times), compare_doubles);
-  double median =
-      runs % 2 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
-  printf("median: %.3f ms over %zu runs\n", median, runs);
+  printf("median: %.3f ms over %zu runs\n", median(times, runs), runs);
+  if (!no_device_time)
+    printf("device median: %.3f ms over %zu runs\n",
+           median(device_times, runs), runs);
+  rlx_status_free(no_device_time);
   free(times);
   return 0;
 }

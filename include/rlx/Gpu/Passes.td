@@ -41,16 +41,15 @@ def RlxGpuTileContractions
       micro-tile row, from a vector of A's column and one of B's row per k
       (the tiles are 16-byte aligned), with masked loads and stores of C.
 
-    With `tensor-cores`, f16 contractions with an f32 accumulator whose C
-    tiles divide C use tensor cores instead: 128 threads per block (copies
-    spread over all of them), A's tile m-major, and an `scf.forall` over 4
-    warps (`#gpu.warp<x>`, a 2x2 grid) in which each warp reads its part of
-    C as 16x8 tiles (`vector.transfer_read`), contracts 16x16 A tiles with 16x8
-    B tiles from workgroup memory for each k step of 16
-    (`vector.contract`, f16 x f16 into f32), and writes them back;
-    upstream's `convert-vector-to-gpu{use-nvgpu}` turns this into
-    `nvgpu.ldmatrix` and `nvgpu.mma.sync` (m16n8k16). bf16 stays on the
-    SIMT kernel: upstream's mma.sync conversion does not take it.
+    With `tensor-cores`, f16 and bf16 contractions with an f32 accumulator
+    whose C tiles divide C use tensor cores instead: 128 threads per block
+    (copies spread over all of them), A's tile m-major, and an `scf.forall`
+    over 4 warps (`#gpu.warp<x>`, a 2x2 grid) in which each warp reads its
+    part of C as 16x8 tiles (`vector.transfer_read`), contracts 16x16 A
+    tiles with 16x8 B tiles from workgroup memory for each k step of 16
+    (`vector.contract`, f16 x f16 or bf16 x bf16 into f32), and writes them
+    back; `rlx-gpu-map-foralls` turns this into ldmatrix and mma.sync
+    (m16n8k16).
 
     Other contractions (integer, depthwise convolutions, dynamic shapes,
     C in another order, ops inside row loops) are left to
@@ -74,7 +73,8 @@ def RlxGpuTileContractions
     Option<"threadTileN", "thread-tile-n", "int64_t", /*default=*/"4",
            "Columns of C per thread (the width of its row vectors)">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
-           "Compute f16 matmuls whose C tiles divide C on tensor cores "
+           "Compute f16 and bf16 matmuls whose C tiles divide C on tensor "
+           "cores "
            "(mma.sync, sm_80 and later)">,
     Option<"workgroupMemory", "workgroup-memory", "bool", /*default=*/"true",
            "Place the operand tiles in workgroup memory (false: ordinary "
@@ -100,7 +100,13 @@ def RlxGpuMapForalls : Pass<"rlx-gpu-map-foralls", "::mlir::func::FuncOp"> {
     warp-level `vector.contract`s, upstream's `convert-vector-to-gpu`
     steps (`populatePrepareVectorToMMAPatterns`,
     `convertVectorToNVVMCompatibleMMASync`) then make them
-    `nvgpu.ldmatrix` and `nvgpu.mma.sync`. Last, each thread's accumulator
+    `nvgpu.ldmatrix` and `nvgpu.mma.sync`. Upstream has no mma.sync
+    fragments for bf16, though ldmatrix and the fragment layouts depend only
+    on the 16-bit width: bf16 contractions go through that conversion
+    reading f16 views of their bf16 tiles (no value is converted), after
+    which the ldmatrix ops read the bf16 tiles again and each mma.sync
+    becomes `nvvm.mma.sync` with bf16 multiplicands (which upstream's
+    `convert-nvgpu-to-nvvm` cannot lower). Last, each thread's accumulator
     rows (vector loads and stores of C in the k loop, and the lanes' parts
     of the mma tiles of C) move out of the k loop, so that the accumulation
     stays in registers. Loops without static bounds, or with thread loops
@@ -108,9 +114,48 @@ def RlxGpuMapForalls : Pass<"rlx-gpu-map-foralls", "::mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::affine::AffineDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def RlxGpuEmulateTileKernels
+    : Pass<"rlx-gpu-emulate-tile-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Test mode: run rlx-map-to-gpu's block-per-tile kernels "
+                "on the CPU";
+  let description = [{
+    Runs on bufferized functions, where `rlx-map-to-gpu` would run. Each
+    loop over independent tiles (`scf.forall`) that `rlx-map-to-gpu` makes a
+    kernel with one block per iteration (attention's loops, for one) is
+    planned exactly as for the GPU, with `block-size` threads and the same
+    barriers, but built as a CPU program: the blocks run one after another,
+    and between two barriers every thread runs its share of the ops before
+    the next thread starts, in `thread-order` (`ascending` or
+    `descending`). The GPU may run that schedule too, so the results must
+    be right under it, and an access a missing barrier should have ordered
+    reads data of the wrong step; running the numeric tests in both orders
+    catches a read of an element another thread writes before or after
+    it. A block reduction becomes the threads' partial results in a
+    buffer, folded in thread order once all are done; a per-thread private
+    buffer, whose copies all hold the same values, one copy written once.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block, as rlx-map-to-gpu's">,
+    Option<"sharedMemoryBytes", "shared-memory-bytes", "int64_t",
+           /*default=*/"49152",
+           "Shared memory a kernel may use, as rlx-map-to-gpu's">,
+    Option<"threadOrder", "thread-order", "std::string",
+           /*default=*/"\"ascending\"",
+           "The order threads take turns in: ascending or descending">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect"];
 }
 
@@ -130,7 +175,12 @@ def RlxMapToGpu : Pass<"rlx-map-to-gpu", "::mlir::func::FuncOp"> {
       one slice per row), and `gpu.barrier` separates stages that exchange
       elements through them. A copy of a row buffer to the result is made
       by the op computing the buffer's last value, which writes the result
-      directly, when the two iterate alike. Rows shorter than a warp, and rows whose ops or
+      directly, when the two iterate alike. Other loops over independent
+      tiles (attention's) run the same way, a block per iteration: loops
+      and conditionals on per-iteration values are uniform across the
+      block, ops with parallel and reduction loops stride over their
+      parallel iterations with the reduction loops in each thread, and
+      buffers inside loops get shared memory first. Rows shorter than a warp, and rows whose ops or
       combiners this mapping does not handle (a combiner `gpu.all_reduce`
       cannot express), keep the mapping of one row per thread, the row's
       ops sequential and its buffers thread-local.

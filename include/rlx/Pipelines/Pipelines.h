@@ -49,6 +49,14 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "them (rlx-gpu-tile-contractions), on the CPU, without "
                      "epilogue fusion"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> gpuBlocksOnCpu{
+      *this, "gpu-blocks-on-cpu",
+      llvm::cl::desc("Test mode: run the kernels rlx-map-to-gpu builds with "
+                     "a block per tile on the CPU, as the GPU pipeline "
+                     "prepares them, threads taking turns between barriers "
+                     "in this order: ascending or descending "
+                     "(rlx-gpu-emulate-tile-kernels)"),
+      llvm::cl::init("")};
 };
 
 /// rlx on tensors all the way to the LLVM dialect: rlx-export-abi,
@@ -83,16 +91,17 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "form-regions",
       llvm::cl::desc("Group rlx chains into rlx.region kernels"),
       llvm::cl::init(true)};
-  // rlx.attention is one kernel, a thread per (batch, head, query tile)
-  // running the tile's online softmax over the key tiles: one query per
-  // thread keeps each thread's tiles small.
+  // rlx.attention is one kernel, a block per (batch, head, query tile)
+  // running the tile's online softmax over the key tiles, the key tile and
+  // the tile's scores and accumulator in shared memory: 32 x 32 tiles keep
+  // them within 48 KiB up to head dimension 128 in f32.
   PassOptions::Option<int64_t> attentionQueryTile{
       *this, "attention-query-tile",
-      llvm::cl::desc("Queries per rlx.attention tile (per GPU thread)"),
-      llvm::cl::init(1)};
+      llvm::cl::desc("Queries per rlx.attention tile (per GPU block)"),
+      llvm::cl::init(32)};
   PassOptions::Option<int64_t> attentionKeyTile{
       *this, "attention-key-tile",
-      llvm::cl::desc("Keys per rlx.attention tile"), llvm::cl::init(64)};
+      llvm::cl::desc("Keys per rlx.attention tile"), llvm::cl::init(32)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level",
       llvm::cl::desc("Optimization level of the NVPTX code generator"),

@@ -227,6 +227,16 @@ RLX_API rlx_status_t rlx_function_invoke(const rlx_function_t *fn,
                                          rlx_tensor_t *const *outputs,
                                          size_t num_outputs);
 
+/* The time the last completed call of a function of `fn`'s module took on
+ * its CUDA device (the functions of a module share one stream), in
+ * milliseconds: CUDA events recorded on the stream before and after the
+ * function's own work (its kernels, device copies and allocations, and the
+ * gaps while the host launched them), so the runtime's copies of inputs and
+ * outputs between host and device are not counted. INVALID_ARGUMENT for a
+ * function that runs on the CPU, NOT_FOUND before a call has completed. */
+RLX_API rlx_status_t rlx_function_device_time(const rlx_function_t *fn,
+                                              double *ms_out);
+
 /* Convenience path: validates like rlx_function_invoke, allocates the outputs,
  * runs `fn` and stores the new tensors in `outputs_out[0..num_outputs)`,
  * which the caller then owns. On failure every entry is set to NULL. */

@@ -33,12 +33,17 @@ func.func @matmul(%a: tensor<128x96xf32>, %w: tensor<96x64xf32>, %b: tensor<64xf
   return %1 : tensor<128x64xf32>
 }
 
-// Matmuls tiled through shared memory: f16 on tensor cores (its 64x64 C
-// tiles divide C), bf16 and a batched f32 matmul with partial tiles on the
-// SIMT kernel.
+// Matmuls tiled through shared memory: f16 and bf16 on tensor cores (their
+// 64x64 C tiles divide C), bf16 and a batched f32 matmul with partial tiles
+// on the SIMT kernel.
 func.func @matmul_f16(%a: tensor<128x96xf16>, %w: tensor<96x64xf16>) -> tensor<128x64xf16> {
   %0 = rlx.matmul %a, %w : (tensor<128x96xf16>, tensor<96x64xf16>) -> tensor<128x64xf16>
   return %0 : tensor<128x64xf16>
+}
+
+func.func @matmul_bf16_mma(%a: tensor<128x96xbf16>, %w: tensor<96x64xbf16>) -> tensor<128x64xbf16> {
+  %0 = rlx.matmul %a, %w : (tensor<128x96xbf16>, tensor<96x64xbf16>) -> tensor<128x64xbf16>
+  return %0 : tensor<128x64xbf16>
 }
 
 func.func @matmul_bf16(%a: tensor<70x40xbf16>, %w: tensor<40x33xbf16>) -> tensor<70x33xbf16> {
@@ -52,7 +57,8 @@ func.func @batch_matmul(%a: tensor<3x100x37xf32>, %w: tensor<3x37x70xf32>) -> te
 }
 
 // Convolutions as implicit GEMMs on the same kernels: f32 strided and
-// padded (SIMT), f16 with 64 filters and 8x8 outputs (tensor cores).
+// padded (SIMT), f16 and bf16 with 64 filters and 8x8 outputs (tensor
+// cores).
 func.func @conv(%x: tensor<2x5x17x13xf32>, %w: tensor<70x5x3x2xf32>) -> tensor<2x70x9x7xf32> {
   %0 = rlx.conv %x, %w stride = [2, 2] padding = [1, 1, 1, 1] dilation = [1, 1] groups = 1 : (tensor<2x5x17x13xf32>, tensor<70x5x3x2xf32>) -> tensor<2x70x9x7xf32>
   return %0 : tensor<2x70x9x7xf32>
@@ -61,6 +67,11 @@ func.func @conv(%x: tensor<2x5x17x13xf32>, %w: tensor<70x5x3x2xf32>) -> tensor<2
 func.func @conv_f16(%x: tensor<2x16x10x10xf16>, %w: tensor<64x16x3x3xf16>) -> tensor<2x64x8x8xf16> {
   %0 = rlx.conv %x, %w stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1 : (tensor<2x16x10x10xf16>, tensor<64x16x3x3xf16>) -> tensor<2x64x8x8xf16>
   return %0 : tensor<2x64x8x8xf16>
+}
+
+func.func @conv_bf16(%x: tensor<2x16x10x10xbf16>, %w: tensor<64x16x3x3xbf16>) -> tensor<2x64x8x8xbf16> {
+  %0 = rlx.conv %x, %w stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1 : (tensor<2x16x10x10xbf16>, tensor<64x16x3x3xbf16>) -> tensor<2x64x8x8xbf16>
+  return %0 : tensor<2x64x8x8xbf16>
 }
 
 // Reductions: over rows, and of everything to a scalar.

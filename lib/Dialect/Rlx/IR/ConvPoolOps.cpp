@@ -75,28 +75,53 @@ static FailureOr<RankedTensorType> getWeightType(std::optional<Location> loc,
   return type;
 }
 
-FailureOr<RankedTensorType>
-mlir::rlx::inferConvType(std::optional<Location> loc, Type inputValue,
-                         Type weightValue, ArrayRef<int64_t> stride,
-                         ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
-                         int64_t groups) {
+namespace {
+/// The input and weight of a convolution or a transposed convolution.
+struct ConvOperandTypes {
+  RankedTensorType input, weight;
+};
+} // namespace
+
+/// Checks what convolutions and transposed convolutions share: the input
+/// and weight ranks, the stride, padding and dilation arrays, and groups
+/// that divide the input channels.
+static FailureOr<ConvOperandTypes>
+checkConvOperands(std::optional<Location> loc, Type inputType,
+                  Type weightType, ArrayRef<int64_t> stride,
+                  ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
+                  int64_t groups) {
   FailureOr<RankedTensorType> input =
-      getActivationType(loc, inputValue, "input");
+      getActivationType(loc, inputType, "input");
   if (failed(input))
     return failure();
-  int64_t spatial = input->getRank() - 2;
   FailureOr<RankedTensorType> weight =
-      getWeightType(loc, weightValue, input->getRank());
-  if (failed(weight))
+      getWeightType(loc, weightType, input->getRank());
+  if (failed(weight) ||
+      failed(checkConvAttributes(loc, input->getRank() - 2, stride, padding,
+                                 dilation)))
     return failure();
-  if (failed(checkConvAttributes(loc, spatial, stride, padding, dilation)))
-    return failure();
-  ArrayRef<int64_t> in = input->getShape(), w = weight->getShape();
+  int64_t channels = input->getDimSize(1);
   if (groups < 1)
     return emitOptionalError(loc, "'groups' must be positive, got ", groups);
-  if (in[1] % groups != 0)
+  if (channels % groups != 0)
     return emitOptionalError(loc, "'groups' (", groups,
-                             ") must divide the input channels (", in[1], ")");
+                             ") must divide the input channels (", channels,
+                             ")");
+  return ConvOperandTypes{*input, *weight};
+}
+
+FailureOr<RankedTensorType>
+mlir::rlx::inferConvType(std::optional<Location> loc, Type inputType,
+                         Type weightType, ArrayRef<int64_t> stride,
+                         ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
+                         int64_t groups) {
+  FailureOr<ConvOperandTypes> operands = checkConvOperands(
+      loc, inputType, weightType, stride, padding, dilation, groups);
+  if (failed(operands))
+    return failure();
+  RankedTensorType input = operands->input;
+  int64_t spatial = input.getRank() - 2;
+  ArrayRef<int64_t> in = input.getShape(), w = operands->weight.getShape();
   if (w[0] % groups != 0)
     return emitOptionalError(loc, "'groups' (", groups,
                              ") must divide the output channels (weight "
@@ -116,7 +141,7 @@ mlir::rlx::inferConvType(std::optional<Location> loc, Type inputValue,
                                " exceeds the padded input size ", padded);
     shape.push_back((padded - window) / stride[i] + 1);
   }
-  return RankedTensorType::get(shape, input->getElementType());
+  return RankedTensorType::get(shape, input.getElementType());
 }
 
 LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
@@ -138,17 +163,13 @@ FailureOr<RankedTensorType> mlir::rlx::inferConvTransposeType(
     ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
     ArrayRef<int64_t> outputPadding, ArrayRef<int64_t> dilation,
     int64_t groups) {
-  FailureOr<RankedTensorType> input =
-      getActivationType(loc, inputType, "input");
-  if (failed(input))
+  FailureOr<ConvOperandTypes> operands = checkConvOperands(
+      loc, inputType, weightType, stride, padding, dilation, groups);
+  if (failed(operands))
     return failure();
-  int64_t spatial = input->getRank() - 2;
-  FailureOr<RankedTensorType> weight =
-      getWeightType(loc, weightType, input->getRank());
-  if (failed(weight))
-    return failure();
-  if (failed(checkConvAttributes(loc, spatial, stride, padding, dilation)) ||
-      failed(checkSpatialArray(loc, "output_padding", outputPadding, spatial,
+  RankedTensorType input = operands->input;
+  int64_t spatial = input.getRank() - 2;
+  if (failed(checkSpatialArray(loc, "output_padding", outputPadding, spatial,
                                0)))
     return failure();
   for (int64_t i = 0; i < spatial; ++i)
@@ -156,12 +177,7 @@ FailureOr<RankedTensorType> mlir::rlx::inferConvTransposeType(
       return emitOptionalError(
           loc, "'output_padding' ", formatShape(outputPadding),
           " must be smaller than the stride or the dilation in dimension ", i);
-  ArrayRef<int64_t> in = input->getShape(), w = weight->getShape();
-  if (groups < 1)
-    return emitOptionalError(loc, "'groups' must be positive, got ", groups);
-  if (in[1] % groups != 0)
-    return emitOptionalError(loc, "'groups' (", groups,
-                             ") must divide the input channels (", in[1], ")");
+  ArrayRef<int64_t> in = input.getShape(), w = operands->weight.getShape();
   if (w[0] != in[1])
     return emitOptionalError(loc, "weight ", formatShape(w),
                              " must have the input channels (", in[1],
@@ -179,7 +195,7 @@ FailureOr<RankedTensorType> mlir::rlx::inferConvTransposeType(
                                ": padding crops the output to size ", size);
     shape.push_back(size);
   }
-  return RankedTensorType::get(shape, input->getElementType());
+  return RankedTensorType::get(shape, input.getElementType());
 }
 
 LogicalResult ConvTransposeOp::inferReturnTypes(
