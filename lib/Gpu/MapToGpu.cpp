@@ -455,6 +455,27 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
       }
     }
 
+    // Sequential loops of scalar code left on the host (a scan of a single
+    // line, whose loop over lines canonicalization folded away) run in a
+    // one-thread kernel.
+    SmallVector<scf::ForOp> hostLoops;
+    func.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+      if (!isOnHost(loop))
+        return WalkResult::skip();
+      WalkResult launchesKernels = loop->walk([](Operation *op) {
+        return isa<scf::ParallelOp, gpu::LaunchOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      });
+      // A loop whose results the host uses must stay there.
+      if (launchesKernels.wasInterrupted() || !loop->use_empty())
+        return WalkResult::advance();
+      hostLoops.push_back(loop);
+      return WalkResult::skip();
+    });
+    for (scf::ForOp loop : hostLoops)
+      moveIntoSingleThreadLoop(loop, rewriter);
+
     // Scalar stores left on the host (what canonicalization makes of an op
     // over one element) run in a one-thread kernel.
     SmallVector<memref::StoreOp> hostStores;

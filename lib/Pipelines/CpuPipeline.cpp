@@ -27,7 +27,8 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   if (options.formRegions)
     buildFusionPipeline(pm);
   pm.addNestedPass<func::FuncOp>(createRlxToLinalg(
-      {options.attentionQueryTile, options.attentionKeyTile}));
+      {options.attentionQueryTile, options.attentionKeyTile,
+       options.sequentialByLines}));
   pm.addPass(createCanonicalizerPass());
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
@@ -93,6 +94,10 @@ void mlir::rlx::buildBufferizationPipeline(OpPassManager &pm) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // A result written in place by a loop is then the loop's init buffer, an
+  // allocation that becomes the out-parameter instead of being copied to
+  // it.
+  pm.addPass(createCanonicalizerPass());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;

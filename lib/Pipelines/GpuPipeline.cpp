@@ -28,8 +28,10 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
   pm.addPass(createRlxExportAbi({AbiTarget::Cuda}));
   if (options.formRegions)
     buildFusionPipeline(pm);
+  // Scans and scatter-adds by lines: one kernel, not one launch per step.
   pm.addNestedPass<func::FuncOp>(createRlxToLinalg(
-      {options.attentionQueryTile, options.attentionKeyTile}));
+      {options.attentionQueryTile, options.attentionKeyTile,
+       /*sequentialByLines=*/true}));
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCSEPass());

@@ -1,4 +1,5 @@
 # RUN: %oracle_python %s
+# RUN: %oracle_python %s --sequential-by-lines
 # REQUIRES: torch
 # The spatial and indexing backward ops against torch.autograd in float64:
 # each reference runs the forward op in PyTorch on float64 leaves and
@@ -8,10 +9,16 @@
 # output_padding, and input sizes the strided forward rounds down. Pooling:
 # max (ties go to the first maximum and NaN wins, as PyTorch) and avg with
 # count_include_pad both ways, ceil_mode, 1-D to 3-D; global pools. gather
-# (repeated, negative and out-of-range indices), cumsum (inclusive,
-# exclusive, any axis) and rope (neox and gptj, full and partial n_rot).
+# (repeated, negative and out-of-range indices; tables of rank 1 to 3,
+# any axis), cumsum (inclusive, exclusive, any axis) and rope (neox and
+# gptj, full and partial n_rot).
 # f16 and f64 cases, and central finite differences of the forward as a
-# second, independent reference for a few.
+# second, independent reference for a few. The second RUN line compiles
+# gather_backward's scatter-add and cumsum_backward's scan as the GPU
+# pipeline does, one line per iteration of a parallel loop (rlx-to-linalg's
+# sequential-by-lines).
+import sys
+
 import numpy as np
 import torch
 from rlx_testing import Suite, elem_of, type_of, ttype
@@ -19,7 +26,7 @@ from rlx_testing import spatial
 from rlx_testing.spatial import arr
 
 rng = np.random.default_rng(6)
-s = Suite()
+s = Suite(compile_args=sys.argv[1:])
 # Gradient elements sum up to a few hundred products of O(1) values in an
 # order other than PyTorch's: a few ulp of the terms, not of the result.
 F32_SUM = (1e-5, 1e-5)
@@ -269,6 +276,8 @@ gather("gather_middle_axis", [2, 7, 3], [[0, -1, 6, 6], [2, -7, 3, 3]], 1)
 gather("gather_out_of_range", [3, 6], [7, -8, 5, 0, -1, 100], -1)
 gather("gather_scalar_index", [4, 5], 2, 0)
 gather("gather_f16", [6, 8], [[5, 5, 5], [0, 2, 5]], 0, dt=np.float16)
+gather("gather_rank1_table", [6], [5, 0, 5, -1], 0)
+gather("gather_last_axis", [2, 3, 5], [[4, 0], [4, -1]], -1)
 
 
 def cumsum(name, shape, axis, exclusive=False, dt=np.float32):

@@ -1,17 +1,22 @@
 # RUN: %oracle_python %s
+# RUN: %oracle_python %s --sequential-by-lines
 # REQUIRES: torch
 # argmax/argmin, cumsum/cumprod/cummax (inclusive and exclusive) and topk
 # against PyTorch: ties (inputs drawn from a few values), NaN, -inf and
 # integer-minimum rows (the accumulators' starting values), every axis and
 # negative axes, odd sizes, size-1 and empty axes, no rows at all, rank 1
 # and rank 4, integer, f16 and bf16 inputs, topk with k = 1 and k = n.
+# The second RUN line compiles the scans as the GPU pipeline does, one line
+# per iteration of a parallel loop (rlx-to-linalg's sequential-by-lines).
+import sys
+
 import numpy as np
 import torch
 from rlx_testing import Suite, elem_of, type_of, ttype
 
 inf, nan = float("inf"), float("nan")
 rng = np.random.default_rng(7)
-s = Suite()
+s = Suite(compile_args=sys.argv[1:])
 # An n-term f32 running sum is off by up to ~sqrt(n) ulp of the terms, not
 # of the (possibly cancelled) partial sum: atol 1e-5.
 F32_SUM = (1e-5, 1e-5)

@@ -98,6 +98,56 @@ func.func @host_store(%x: memref<1xf32>, %o: memref<1xf32>) {
 
 // -----
 
+// A loop of scalar code left on the host (the scan of a single line, whose
+// loop over lines was folded away) runs whole in a one-thread kernel.
+// CHECK-LABEL: func.func @host_scalar_loop
+// CHECK-NOT:     scf.for
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c1
+// CHECK:           scf.for %[[J:.*]] = %c0{{.*}} to %c6{{.*}} step %c1{{.*}} iter_args(%[[SUM:.*]] = %{{.*}}) -> (f32)
+// CHECK:             %[[X:.*]] = memref.load %arg0[%[[J]]]
+// CHECK:             %[[NEXT:.*]] = arith.addf %[[SUM]], %[[X]]
+// CHECK:             memref.store %[[NEXT]], %arg1[%[[J]]]
+// CHECK:         gpu.terminator
+// CHECK-NOT:     gpu.launch
+// CHECK:         return
+func.func @host_scalar_loop(%x: memref<6xf32>, %o: memref<6xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %zero = arith.constant 0.0 : f32
+  %sum = scf.for %j = %c0 to %c6 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %a = memref.load %x[%j] : memref<6xf32>
+    %next = arith.addf %acc, %a : f32
+    memref.store %next, %o[%j] : memref<6xf32>
+    scf.yield %next : f32
+  }
+  return
+}
+
+// -----
+
+// A loop whose result the host uses stays on the host: its reads of device
+// memory are an error.
+func.func @host_loop_result(%x: memref<6xf32>, %o: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %zero = arith.constant 0.0 : f32
+  %sum = scf.for %j = %c0 to %c6 step %c1 iter_args(%acc = %zero) -> (f32) {
+    // expected-error @+1 {{'memref.load' would access device memory from the host}}
+    %a = memref.load %x[%j] : memref<6xf32>
+    %next = arith.addf %acc, %a : f32
+    scf.yield %next : f32
+  }
+  %cond = arith.cmpf ogt, %sum, %zero : f32
+  scf.if %cond {
+    memref.store %sum, %o[] : memref<f32>
+  }
+  return
+}
+
+// -----
+
 // A reduction between parallel iterators (argmax over the middle axis): the
 // parallel iterators move to the front so the whole op is one kernel.
 // CHECK-LABEL: func.func @middle_reduction

@@ -11,8 +11,14 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
     become `linalg.generic` whose body is the op's `buildScalar`, contractions
     become `linalg.matmul` or contraction generics, and data movement becomes
     `linalg.transpose`, `tensor.extract_slice`/`insert_slice` and reshapes.
-    Scans (cumsum, cumprod, cummax) and top-k are `scf.for` loops over
-    tensors whose bodies are linalg ops. `rlx.attention` becomes
+    Scans (cumsum, cumprod, cummax), top-k and gather_backward's scatter-add
+    are `scf.for` loops over tensors whose bodies are linalg ops: each step
+    covers every line along the axis (every slice of the table), which
+    vectorizes on a CPU. Scans along the innermost axis, and with
+    `sequential-by-lines` every scan and the scatter-add, are instead an
+    `scf.forall` over the lines along the axis, each line computed by an
+    `scf.for` of scalar code: one parallel loop, which the GPU pipeline runs
+    as one kernel of one thread per line. `rlx.attention` becomes
     FlashAttention tiles: loops over batches, heads and query tiles, and an
     `scf.for` over key tiles carrying the online-softmax state;
     `rlx.attention_backward` loops over key tiles and, inside, over the
@@ -32,6 +38,12 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
            /*default=*/"64", "Queries per rlx.attention tile">,
     Option<"attentionKeyTile", "attention-key-tile", "int64_t",
            /*default=*/"64", "Keys per rlx.attention tile">,
+    Option<"sequentialByLines", "sequential-by-lines", "bool",
+           /*default=*/"false",
+           "Run every scan (cumsum, cumprod, cummax) and gather_backward's "
+           "scatter-add one line per iteration of an scf.forall (without "
+           "it: only scans along the innermost axis) instead of stepping "
+           "along the axis over all lines">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

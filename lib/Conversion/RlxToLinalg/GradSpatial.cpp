@@ -10,8 +10,9 @@
 // gradients as a gather-style generic over the input positions and the
 // window offsets (each input position sums the windows that reach it, so no
 // two iterations write the same element), and the gather gradient as a
-// sequential scatter-add loop. Every accumulation runs in the computation
-// type and rounds once.
+// sequential scatter-add loop (over the index positions, or in each line of
+// the table along the gathered axis). Every accumulation runs in the
+// computation type and rounds once.
 //
 //===----------------------------------------------------------------------===//
 #include "Utils.h"
@@ -508,12 +509,28 @@ struct GlobalPoolBackwardToLinalg : OpConversionPattern<GlobalPoolBackwardOp> {
   }
 };
 
-/// An scf.for over the index positions (row-major) adds the slice of
-/// grad_output at each position into the slice of the table its index
-/// selects: the table gradient is carried in the computation type and
-/// updated in place.
+/// The row-major coordinates of `position` in a tensor of `shape`.
+static SmallVector<Value> delinearize(OpBuilder &b, Location loc,
+                                      Value position, ArrayRef<int64_t> shape) {
+  SmallVector<Value> coordinates(shape.size());
+  Value rest = position;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    Value size = indexConstant(b, loc, shape[d]);
+    coordinates[d] = arith::RemSIOp::create(b, loc, rest, size);
+    rest = arith::DivSIOp::create(b, loc, rest, size);
+  }
+  return coordinates;
+}
+
+/// The table gradient accumulates in the computation type, in place, in one
+/// of two forms. By slices: an scf.for over the index positions (row-major)
+/// adds the slice of grad_output at each position into the slice of the
+/// table its index selects. By lines: an scf.forall over the lines of the
+/// table along `axis`, each an scf.for over the index positions adding one
+/// element of grad_output into the line's element the index selects.
 struct GatherBackwardToLinalg : OpConversionPattern<GatherBackwardOp> {
-  using OpConversionPattern::OpConversionPattern;
+  GatherBackwardToLinalg(MLIRContext *context, bool byLines)
+      : OpConversionPattern(context), byLines(byLines) {}
 
   LogicalResult
   matchAndRewrite(GatherBackwardOp op, OpAdaptor adaptor,
@@ -535,6 +552,53 @@ struct GatherBackwardToLinalg : OpConversionPattern<GatherBackwardOp> {
       return success();
     }
 
+    Value gradOutput = adaptor.getGradOutput(), indices = adaptor.getIndices();
+    if (byLines) {
+      Value sums = createLineLoop(
+          rewriter, loc, axis, acc,
+          [&](OpBuilder &b, Location lineLoc, ArrayRef<Value> start,
+              Value line) {
+            auto loop = scf::ForOp::create(
+                b, lineLoc, indexConstant(b, lineLoc, 0),
+                indexConstant(b, lineLoc, indicesType.getNumElements()),
+                indexConstant(b, lineLoc, 1), ValueRange{line},
+                [&](OpBuilder &nested, Location bodyLoc, Value position,
+                    ValueRange iterArgs) {
+                  SmallVector<Value> coordinates = delinearize(
+                      nested, bodyLoc, position, indicesType.getShape());
+                  Value row = wrapAndClampIndex(
+                      nested, bodyLoc,
+                      tensor::ExtractOp::create(nested, bodyLoc, indices,
+                                                coordinates),
+                      tableShape[axis]);
+                  SmallVector<Value> gradIndices;
+                  for (int64_t d = 0; d < tableRank; ++d) {
+                    if (d == axis)
+                      llvm::append_range(gradIndices, coordinates);
+                    else
+                      gradIndices.push_back(start[d]);
+                  }
+                  ScalarBuilder scalar(nested, bodyLoc);
+                  Value grad = scalar.convert(
+                      tensor::ExtractOp::create(nested, bodyLoc, gradOutput,
+                                                gradIndices),
+                      accElement);
+                  Value sum = scalar.add(
+                      tensor::ExtractOp::create(nested, bodyLoc, iterArgs[0],
+                                                row),
+                      grad);
+                  scf::YieldOp::create(
+                      nested, bodyLoc,
+                      tensor::InsertOp::create(nested, bodyLoc, sum,
+                                               iterArgs[0], row)
+                          .getResult());
+                });
+            return loop.getResult(0);
+          });
+      rewriter.replaceOp(op, convertElements(rewriter, loc, sums, storage));
+      return success();
+    }
+
     // One slice: the table without `axis`.
     SmallVector<int64_t> sliceShape(tableShape);
     sliceShape.erase(sliceShape.begin() + axis);
@@ -542,7 +606,6 @@ struct GatherBackwardToLinalg : OpConversionPattern<GatherBackwardOp> {
     auto accSliceType = RankedTensorType::get(sliceShape, accElement);
     int64_t sliceRank = sliceShape.size();
     AffineMap identity = rewriter.getMultiDimIdentityMap(sliceRank);
-    Value gradOutput = adaptor.getGradOutput(), indices = adaptor.getIndices();
 
     auto loop = scf::ForOp::create(
         rewriter, loc, indexConstant(rewriter, loc, 0),
@@ -550,14 +613,8 @@ struct GatherBackwardToLinalg : OpConversionPattern<GatherBackwardOp> {
         indexConstant(rewriter, loc, 1), ValueRange{acc},
         [&](OpBuilder &b, Location bodyLoc, Value position,
             ValueRange iterArgs) {
-          // Row-major coordinates of `position` in the indices.
-          SmallVector<Value> coordinates(indexRank);
-          Value rest = position;
-          for (int64_t d = indexRank - 1; d >= 0; --d) {
-            Value size = indexConstant(b, bodyLoc, indicesType.getDimSize(d));
-            coordinates[d] = arith::RemSIOp::create(b, bodyLoc, rest, size);
-            rest = arith::DivSIOp::create(b, bodyLoc, rest, size);
-          }
+          SmallVector<Value> coordinates =
+              delinearize(b, bodyLoc, position, indicesType.getShape());
           Value row = wrapAndClampIndex(
               b, bodyLoc,
               tensor::ExtractOp::create(b, bodyLoc, indices, coordinates),
@@ -613,6 +670,8 @@ struct GatherBackwardToLinalg : OpConversionPattern<GatherBackwardOp> {
         op, convertElements(rewriter, loc, loop.getResult(0), storage));
     return success();
   }
+
+  bool byLines;
 };
 
 /// The sums over [i, n) are the cumsum of the reversed axis, reversed back;
@@ -657,11 +716,12 @@ struct RopeBackwardToLinalg : OpConversionPattern<RopeBackwardOp> {
 } // namespace
 
 void mlir::rlx::populateGradSpatialToLinalgPatterns(
-    RewritePatternSet &patterns) {
+    RewritePatternSet &patterns, bool scatterByLines) {
+  MLIRContext *context = patterns.getContext();
   patterns.add<ConvBackwardInputToLinalg, ConvBackwardWeightToLinalg,
                ConvTransposeBackwardInputToLinalg,
                ConvTransposeBackwardWeightToLinalg, PoolBackwardToLinalg,
-               GlobalPoolBackwardToLinalg, GatherBackwardToLinalg,
-               CumsumBackwardToLinalg, RopeBackwardToLinalg>(
-      patterns.getContext());
+               GlobalPoolBackwardToLinalg, CumsumBackwardToLinalg,
+               RopeBackwardToLinalg>(context);
+  patterns.add<GatherBackwardToLinalg>(context, scatterByLines);
 }

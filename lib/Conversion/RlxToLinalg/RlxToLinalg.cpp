@@ -20,18 +20,19 @@ using namespace mlir;
 using namespace mlir::rlx;
 
 void mlir::rlx::populateRlxToLinalgPatterns(
-    RewritePatternSet &patterns, AttentionTileSizes attentionTiles) {
+    RewritePatternSet &patterns, AttentionTileSizes attentionTiles,
+    bool sequentialByLines) {
   populateElementwiseToLinalgPatterns(patterns);
   populateLinearToLinalgPatterns(patterns);
   populateDataMovementToLinalgPatterns(patterns);
   populateNormToLinalgPatterns(patterns);
   populateConvPoolToLinalgPatterns(patterns);
   populateIndexingToLinalgPatterns(patterns);
-  populateScanToLinalgPatterns(patterns);
+  populateScanToLinalgPatterns(patterns, sequentialByLines);
   populateRegionToLinalgPatterns(patterns);
   populateFusedOpToLinalgPatterns(patterns);
   populateAttentionToLinalgPatterns(patterns, attentionTiles);
-  populateGradSpatialToLinalgPatterns(patterns);
+  populateGradSpatialToLinalgPatterns(patterns, sequentialByLines);
 }
 
 /// Gives every row op and reduction outside a region the region that is
@@ -77,8 +78,8 @@ struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
                            math::MathDialect, scf::SCFDialect,
                            tensor::TensorDialect>();
     RewritePatternSet patterns(context);
-    populateRlxToLinalgPatterns(patterns,
-                                {attentionQueryTile, attentionKeyTile});
+    populateRlxToLinalgPatterns(
+        patterns, {attentionQueryTile, attentionKeyTile}, sequentialByLines);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -1,7 +1,9 @@
 //===- Utils.cpp - Helpers shared by the rlx-to-linalg patterns -----------===//
 #include "Utils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "rlx/Dialect/Rlx/IR/ScalarBuilder.h"
@@ -112,4 +114,49 @@ mlir::rlx::getKeepDimReassociation(int64_t rank, ArrayRef<int64_t> axes) {
     }
   }
   return groups;
+}
+
+Value mlir::rlx::createLineLoop(
+    OpBuilder &b, Location loc, int64_t axis, Value out,
+    function_ref<Value(OpBuilder &, Location, ArrayRef<Value>, Value)>
+        buildLine) {
+  auto type = cast<RankedTensorType>(out.getType());
+  SmallVector<OpFoldResult> lineCounts;
+  for (auto [d, size] : llvm::enumerate(type.getShape()))
+    if (static_cast<int64_t>(d) != axis)
+      lineCounts.push_back(b.getIndexAttr(size));
+  // A single line needs no loop (canonicalization would fold it away).
+  if (lineCounts.empty()) {
+    Value start = arith::ConstantIndexOp::create(b, loc, 0);
+    return buildLine(b, loc, start, out);
+  }
+
+  auto forall = scf::ForallOp::create(
+      b, loc, lineCounts, out, /*mapping=*/std::nullopt,
+      [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
+        ValueRange ivs = args.drop_back();
+        Value sharedOut = args.back();
+        Value zero = arith::ConstantIndexOp::create(nested, bodyLoc, 0);
+        SmallVector<Value> start;
+        SmallVector<OpFoldResult> offsets, sizes;
+        for (int64_t d = 0, next = 0; d < type.getRank(); ++d) {
+          start.push_back(d == axis ? zero : ivs[next++]);
+          offsets.push_back(start.back());
+          sizes.push_back(nested.getIndexAttr(d == axis ? type.getDimSize(d)
+                                                        : 1));
+        }
+        SmallVector<OpFoldResult> strides(type.getRank(),
+                                          nested.getIndexAttr(1));
+        auto lineType = RankedTensorType::get({type.getDimSize(axis)},
+                                              type.getElementType());
+        Value line = tensor::ExtractSliceOp::create(
+            nested, bodyLoc, lineType, sharedOut, offsets, sizes, strides);
+        Value updated = buildLine(nested, bodyLoc, start, line);
+        auto inParallel = scf::InParallelOp::create(nested, bodyLoc);
+        nested.setInsertionPointToStart(inParallel.getBody());
+        tensor::ParallelInsertSliceOp::create(nested, bodyLoc, updated,
+                                              sharedOut, offsets, sizes,
+                                              strides);
+      });
+  return forall.getResult(0);
 }

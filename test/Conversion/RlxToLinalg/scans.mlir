@@ -65,21 +65,22 @@ func.func @argmin_i8(%a: tensor<5xi8>) -> tensor<i64> {
 
 // -----
 
-// A scan is an scf.for over the axis. The running value (f32 for f16) is
-// updated in place by a parallel generic over the other dimensions, which
-// also rounds the value to store: the previous running value when
-// exclusive. The stored slice is inserted at the loop position.
+// A scan whose axis is not the innermost one is an scf.for over the axis.
+// The running value (f32 for f16) is updated in place by a parallel generic
+// over the other dimensions, which also rounds the value to store: the
+// previous running value when exclusive. The stored slice is inserted at the
+// loop position.
 
 // CHECK-LABEL: func.func @cumsum_exclusive(
-// CHECK-SAME:      %[[ARG:.*]]: tensor<2x5xf16>) -> tensor<2x5xf16>
+// CHECK-SAME:      %[[ARG:.*]]: tensor<5x2xf16>) -> tensor<5x2xf16>
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[SUM0:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<2xf32>)
-// CHECK-DAG:     %[[OUT0:.*]] = tensor.empty() : tensor<2x5xf16>
-// CHECK:         %[[LOOP:.*]]:2 = scf.for %[[POS:.*]] = %[[C0]] to %[[C5]] step %[[C1]] iter_args(%[[SUM:.*]] = %[[SUM0]], %[[OUT:.*]] = %[[OUT0]]) -> (tensor<2xf32>, tensor<2x5xf16>)
-// CHECK:           %[[SLICE:.*]] = tensor.extract_slice %[[ARG]][0, %[[POS]]] [2, 1] [1, 1] : tensor<2x5xf16> to tensor<2xf16>
+// CHECK-DAG:     %[[OUT0:.*]] = tensor.empty() : tensor<5x2xf16>
+// CHECK:         %[[LOOP:.*]]:2 = scf.for %[[POS:.*]] = %[[C0]] to %[[C5]] step %[[C1]] iter_args(%[[SUM:.*]] = %[[SUM0]], %[[OUT:.*]] = %[[OUT0]]) -> (tensor<2xf32>, tensor<5x2xf16>)
+// CHECK:           %[[SLICE:.*]] = tensor.extract_slice %[[ARG]][%[[POS]], 0] [1, 2] [1, 1] : tensor<5x2xf16> to tensor<2xf16>
 // CHECK:           %[[STEP:.*]]:2 = linalg.generic
 // CHECK-SAME:          iterator_types = ["parallel"]
 // CHECK-SAME:          ins(%[[SLICE]] : tensor<2xf16>) outs(%[[SUM]], %{{.*}} : tensor<2xf32>, tensor<2xf16>)
@@ -88,12 +89,12 @@ func.func @argmin_i8(%a: tensor<5xi8>) -> tensor<i64> {
 // CHECK:             %[[NEXT:.*]] = arith.addf %[[ACC]], %[[XF]] : f32
 // CHECK:             %[[STORED:.*]] = arith.truncf %[[ACC]] : f32 to f16
 // CHECK:             linalg.yield %[[NEXT]], %[[STORED]] : f32, f16
-// CHECK:           %[[INS:.*]] = tensor.insert_slice %[[STEP]]#1 into %[[OUT]][0, %[[POS]]] [2, 1] [1, 1] : tensor<2xf16> into tensor<2x5xf16>
-// CHECK:           scf.yield %[[STEP]]#0, %[[INS]] : tensor<2xf32>, tensor<2x5xf16>
+// CHECK:           %[[INS:.*]] = tensor.insert_slice %[[STEP]]#1 into %[[OUT]][%[[POS]], 0] [1, 2] [1, 1] : tensor<2xf16> into tensor<5x2xf16>
+// CHECK:           scf.yield %[[STEP]]#0, %[[INS]] : tensor<2xf32>, tensor<5x2xf16>
 // CHECK:         return %[[LOOP]]#1
-func.func @cumsum_exclusive(%a: tensor<2x5xf16>) -> tensor<2x5xf16> {
-  %0 = rlx.cumsum %a axis = -1 exclusive : tensor<2x5xf16>
-  return %0 : tensor<2x5xf16>
+func.func @cumsum_exclusive(%a: tensor<5x2xf16>) -> tensor<5x2xf16> {
+  %0 = rlx.cumsum %a axis = -2 exclusive : tensor<5x2xf16>
+  return %0 : tensor<5x2xf16>
 }
 
 // -----
@@ -113,12 +114,40 @@ func.func @cumprod_i32(%a: tensor<4x3xi32>) -> tensor<4x3xi32> {
   return %0 : tensor<4x3xi32>
 }
 
-// CHECK-LABEL: func.func @cummax_rank1(
+// CHECK-LABEL: func.func @cummax_i8(
 // CHECK:         arith.constant -128 : i8
 // CHECK:         scf.for
-// CHECK:           tensor.extract_slice %{{.*}}[%{{.*}}] [1] [1] : tensor<6xi8> to tensor<i8>
+// CHECK:           tensor.extract_slice %{{.*}}[%{{.*}}, 0] [1, 2] [1, 1] : tensor<6x2xi8> to tensor<2xi8>
 // CHECK:             arith.maxsi
-// CHECK:           tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}] [1] [1] : tensor<i8> into tensor<6xi8>
+// CHECK:           tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}, 0] [1, 2] [1, 1] : tensor<2xi8> into tensor<6x2xi8>
+func.func @cummax_i8(%a: tensor<6x2xi8>) -> tensor<6x2xi8> {
+  %0 = rlx.cummax %a axis = 0 : tensor<6x2xi8>
+  return %0 : tensor<6x2xi8>
+}
+
+// -----
+
+// Along the innermost axis the lines are contiguous and the steps' slices
+// strided: each line is scanned alone, in an scf.forall over the lines
+// (test/Conversion/RlxToLinalg/sequential-by-lines.mlir), or without a loop
+// over lines for rank 1. Size-1 trailing dimensions count as innermost.
+
+// CHECK-LABEL: func.func @cumsum_innermost(
+// CHECK:         scf.forall (%[[I:.*]], %[[K:.*]]) in (3, 1)
+// CHECK:           scf.for {{.*}} -> (f32, tensor<7xf32>)
+// CHECK:             tensor.extract %{{.*}}[%[[I]], %{{.*}}, %[[K]]] : tensor<3x7x1xf32>
+// CHECK-NOT:     linalg.generic
+func.func @cumsum_innermost(%a: tensor<3x7x1xf32>) -> tensor<3x7x1xf32> {
+  %0 = rlx.cumsum %a axis = 1 : tensor<3x7x1xf32>
+  return %0 : tensor<3x7x1xf32>
+}
+
+// CHECK-LABEL: func.func @cummax_rank1(
+// CHECK-NOT:     scf.forall
+// CHECK:         scf.for {{.*}} -> (i8, tensor<6xi8>)
+// CHECK:           tensor.extract %{{.*}}[%{{.*}}] : tensor<6xi8>
+// CHECK:           arith.maxsi
+// CHECK:           tensor.insert %{{.*}} into %{{.*}}[%{{.*}}] : tensor<6xi8>
 func.func @cummax_rank1(%a: tensor<6xi8>) -> tensor<6xi8> {
   %0 = rlx.cummax %a axis = 0 : tensor<6xi8>
   return %0 : tensor<6xi8>

@@ -20,8 +20,11 @@ void populateNormToLinalgPatterns(RewritePatternSet &patterns);
 void populateConvPoolToLinalgPatterns(RewritePatternSet &patterns);
 /// Indexing and data movement beyond the core (gather, pad, tile, ...).
 void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
-/// Index reductions, scans and top-k.
-void populateScanToLinalgPatterns(RewritePatternSet &patterns);
+/// Index reductions, scans and top-k. Scans step along their axis over all
+/// lines at once, or run one line per iteration of an scf.forall: always
+/// with `scansByLines`, else when the axis is innermost.
+void populateScanToLinalgPatterns(RewritePatternSet &patterns,
+                                  bool scansByLines = false);
 
 /// Named fused ops: rlx.swiglu in one loop nest, fused contractions as the
 /// contraction and one elementwise epilogue.
@@ -43,11 +46,17 @@ void populateAttentionToLinalgPatterns(RewritePatternSet &patterns,
 
 /// The spatial and indexing backward ops: conv_backward_input/weight,
 /// pool_backward, gather_backward, cumsum_backward and rope_backward.
-void populateGradSpatialToLinalgPatterns(RewritePatternSet &patterns);
+/// gather_backward's scatter-add adds one slice per index position, or with
+/// `scatterByLines` runs one line of the table per iteration of an
+/// scf.forall.
+void populateGradSpatialToLinalgPatterns(RewritePatternSet &patterns,
+                                         bool scatterByLines = false);
 
-/// All of the above.
+/// All of the above; `sequentialByLines` chooses the by-lines form of scans
+/// and of gather_backward.
 void populateRlxToLinalgPatterns(RewritePatternSet &patterns,
-                                 AttentionTileSizes attentionTiles = {});
+                                 AttentionTileSizes attentionTiles = {},
+                                 bool sequentialByLines = false);
 
 } // namespace mlir::rlx
 
