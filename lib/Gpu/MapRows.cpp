@@ -70,10 +70,10 @@ static SmallVector<int64_t> getSharedShape(MemRefType type) {
 }
 
 namespace {
-/// Where a row kernel keeps a buffer the row allocates.
+/// Where a kernel keeps a buffer an iteration of the loop allocates.
 enum class Placement { Private, Shared, Scratch };
 
-/// A memory access of the row's ops, to decide where barriers go. `map` is
+/// A memory access of the iteration's ops, to decide where barriers go. `map` is
 /// the indexing map of an access strided over `iterations`; null when every
 /// thread reads the same element or one thread writes it.
 struct Access {
@@ -182,6 +182,7 @@ private:
   llvm::MapVector<Value, Placement> placements;
   /// Ops writing the target of a forwarded copy, and the copies.
   DenseMap<Operation *, Operation *> forwardedCopies;
+  /// The forwarded copies, which are not emitted.
   DenseSet<Operation *> forwarded;
   /// Buffers only forwarded copies read: not allocated.
   DenseSet<Value> elidedBuffers;
