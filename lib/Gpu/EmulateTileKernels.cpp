@@ -41,22 +41,14 @@ struct RlxGpuEmulateTileKernelsPass
       return signalPassFailure();
     }
     IRRewriter rewriter(&getContext());
-    // As rlx-map-to-gpu sees them.
-    SmallVector<memref::CopyOp> copies;
-    func.walk([&](memref::CopyOp copy) {
-      if (copy->getParentOfType<scf::ForallOp>())
-        copies.push_back(copy);
-    });
-    for (memref::CopyOp copy : copies) {
-      rewriter.setInsertionPoint(copy);
-      rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
-                                                  copy.getTarget());
-    }
     SmallVector<scf::ForallOp> loops;
     func.walk([&](scf::ForallOp loop) {
       if (!loop->getParentOfType<scf::ForallOp>())
         loops.push_back(loop);
     });
+    // Their copies as rlx-map-to-gpu sees them.
+    for (scf::ForallOp loop : loops)
+      rlx::convertCopiesToLinalg(loop, rewriter);
     for (scf::ForallOp loop : loops)
       (void)rlx::emulateTileLoopOnCpu(loop, blockSize, sharedMemoryBytes,
                                       *order, rewriter);

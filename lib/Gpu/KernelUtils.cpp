@@ -30,6 +30,16 @@ gpu::LaunchOp rlx::createLaunch(RewriterBase &rewriter, Location loc,
   return launch;
 }
 
+void rlx::convertCopiesToLinalg(Operation *root, RewriterBase &rewriter) {
+  SmallVector<memref::CopyOp> copies;
+  root->walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+  for (memref::CopyOp copy : copies) {
+    rewriter.setInsertionPoint(copy);
+    rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                copy.getTarget());
+  }
+}
+
 std::optional<SmallVector<int64_t>>
 rlx::getStaticLoopRanges(linalg::LinalgOp op) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();

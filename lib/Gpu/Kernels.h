@@ -79,6 +79,10 @@ gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc,
                            int64_t blocks, int64_t threads,
                            TypeRange workgroupTypes = {});
 
+/// Replaces every memref.copy inside `root` with a linalg.copy, which the
+/// kernels map like any other linalg op.
+void convertCopiesToLinalg(Operation *root, RewriterBase &rewriter);
+
 /// The loop ranges of `op` when they are all static.
 std::optional<SmallVector<int64_t>> getStaticLoopRanges(linalg::LinalgOp op);
 

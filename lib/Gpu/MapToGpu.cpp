@@ -403,13 +403,7 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
     IRRewriter rewriter(&getContext());
 
     // Host copies run as kernels like every other linalg op.
-    SmallVector<memref::CopyOp> copies;
-    func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
-    for (memref::CopyOp copy : copies) {
-      rewriter.setInsertionPoint(copy);
-      rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
-                                                  copy.getTarget());
-    }
+    rlx::convertCopiesToLinalg(func, rewriter);
     snapshotOverwrittenHostReads(func, rewriter);
 
     // Row loops run one block per row where they can; their buffers are
