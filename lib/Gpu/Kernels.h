@@ -32,9 +32,10 @@ enum class ThreadOrder { Ascending, Descending };
 /// running the blocks one after another and, between two barriers, each
 /// thread's share after the other's in `order`: a schedule the GPU may run
 /// too, under which an access a missing barrier should have ordered sees
-/// the wrong data. Fails without changing anything when the loop's ops are
-/// not all handled or need the block's threads at once (block reductions,
-/// private buffers).
+/// the wrong data. Block reductions fold the threads' partial results in
+/// thread order; a private buffer is one copy, which all threads would fill
+/// alike. Fails without changing anything when the loop's ops are not all
+/// handled.
 LogicalResult emulateTileLoopOnCpu(scf::ForallOp loop, int64_t blockSize,
                                    int64_t sharedMemoryBytes,
                                    ThreadOrder order, RewriterBase &rewriter);
