@@ -22,8 +22,8 @@ constexpr int64_t kWarpSize = 32;
 /// a kernel running one block per iteration; fails without changing
 /// anything when the loop's ops are not all handled.
 LogicalResult mapTileLoopToBlocks(scf::ForallOp loop, int64_t blockSize,
-                                 int64_t sharedMemoryBytes,
-                                 RewriterBase &rewriter);
+                                  int64_t sharedMemoryBytes,
+                                  RewriterBase &rewriter);
 
 /// The order in which an emulated block runs its threads.
 enum class ThreadOrder { Ascending, Descending };
@@ -37,8 +37,8 @@ enum class ThreadOrder { Ascending, Descending };
 /// alike. Fails without changing anything when the loop's ops are not all
 /// handled.
 LogicalResult emulateTileLoopOnCpu(scf::ForallOp loop, int64_t blockSize,
-                                   int64_t sharedMemoryBytes,
-                                   ThreadOrder order, RewriterBase &rewriter);
+                                   int64_t sharedMemoryBytes, ThreadOrder order,
+                                   RewriterBase &rewriter);
 
 /// Replaces elementwise `op` with a grid-stride kernel of at most
 /// `maxBlocks` blocks, vectorized when `vectorize` and the operands allow;

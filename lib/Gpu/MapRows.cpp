@@ -59,8 +59,7 @@ static int64_t getProduct(ArrayRef<int64_t> sizes) {
 /// threads walking down a column (a transposed tile being written) hit
 /// different banks.
 static bool isPaddedInShared(MemRefType type) {
-  return type.getRank() >= 2 &&
-         getProduct(type.getShape().drop_back()) > 1;
+  return type.getRank() >= 2 && getProduct(type.getShape().drop_back()) > 1;
 }
 static SmallVector<int64_t> getSharedShape(MemRefType type) {
   SmallVector<int64_t> shape(type.getShape());
@@ -73,8 +72,8 @@ namespace {
 /// Where a kernel keeps a buffer an iteration of the loop allocates.
 enum class Placement { Private, Shared, Scratch };
 
-/// A memory access of the iteration's ops, to decide where barriers go. `map` is
-/// the indexing map of an access strided over `iterations`; null when every
+/// A memory access of the iteration's ops, to decide where barriers go. `map`
+/// is the indexing map of an access strided over `iterations`; null when every
 /// thread reads the same element or one thread writes it.
 struct Access {
   Value root;
@@ -291,8 +290,7 @@ LogicalResult TileKernel::analyze(int64_t blockSize,
     if (ShapedType::isDynamic(lb) || ShapedType::isDynamic(ub) ||
         ShapedType::isDynamic(step) || step <= 0)
       return failure();
-    tileCounts.push_back(
-        llvm::divideCeil(std::max<int64_t>(ub - lb, 0), step));
+    tileCounts.push_back(llvm::divideCeil(std::max<int64_t>(ub - lb, 0), step));
   }
   int64_t tiles = getProduct(tileCounts);
   if (tiles <= 0 || tiles > std::numeric_limits<int32_t>::max())
@@ -407,8 +405,7 @@ void TileKernel::chooseThreadOrders() {
 }
 
 SmallVector<Value> TileKernel::getIteration(OpBuilder &b, Location loc,
-                                            linalg::LinalgOp op,
-                                            Value linear) {
+                                            linalg::LinalgOp op, Value linear) {
   SmallVector<int64_t> ranges = loopRanges.lookup(op);
   auto it = threadOrders.find(op);
   if (it == threadOrders.end())
@@ -520,9 +517,10 @@ SmallVector<Access> TileKernel::getAccesses(linalg::LinalgOp op) const {
         map = map.compose(inversePermutation(
             AffineMap::getPermutationMap(it->second, op.getContext())));
       if (reductionDims.any()) {
-        bool indexedByReductions = llvm::any_of(
-            reductionDims.set_bits(),
-            [&](unsigned dim) { return map.isFunctionOfDim(dim); });
+        bool indexedByReductions =
+            llvm::any_of(reductionDims.set_bits(), [&](unsigned dim) {
+              return map.isFunctionOfDim(dim);
+            });
         map = indexedByReductions ? AffineMap()
                                   : compressDims(map, reductionDims);
       }
@@ -602,8 +600,8 @@ void TileKernel::emitBlockReduction(OpBuilder &b, linalg::LinalgOp op,
         [&](OpBuilder &nested, Location nestedLoc, Value iv, ValueRange args) {
           SmallVector<Value> ivs = delinearize(nested, nestedLoc, iv, ranges);
           scf::YieldOp::create(nested, nestedLoc,
-                               emitPayload(nested, nestedLoc, op, ivs,
-                                           operands, args, &mapping));
+                               emitPayload(nested, nestedLoc, op, ivs, operands,
+                                           args, &mapping));
         });
   };
   SmallVector<Value> totals;
@@ -631,21 +629,19 @@ void TileKernel::emitBlockReduction(OpBuilder &b, linalg::LinalgOp op,
                   ValueRange args) {
                 Value partial = memref::LoadOp::create(
                     nested, nestedLoc, partialBuffers[i], thread);
-                scf::YieldOp::create(
-                    nested, nestedLoc,
-                    foldBlockTotal(nested, reduction, outArg, args.front(),
-                                   partial, mapping));
+                scf::YieldOp::create(nested, nestedLoc,
+                                     foldBlockTotal(nested, reduction, outArg,
+                                                    args.front(), partial,
+                                                    mapping));
               })
               .getResult(0));
     }
   } else {
     scf::ForOp partials = emitPartials(b);
-    for (auto [partial, reduction] :
-         llvm::zip(partials.getResults(), combined))
+    for (auto [partial, reduction] : llvm::zip(partials.getResults(), combined))
       totals.push_back(gpu::AllReduceOp::create(
           b, loc, partial,
-          gpu::AllReduceOperationAttr::get(b.getContext(),
-                                           reduction.operation),
+          gpu::AllReduceOperationAttr::get(b.getContext(), reduction.operation),
           /*uniform=*/b.getUnitAttr()));
   }
   for (auto [i, init, reduction] :
@@ -686,10 +682,9 @@ void TileKernel::emitThreadReductions(OpBuilder &b, linalg::LinalgOp op,
       [&](OpBuilder &nested, Location nestedLoc, Value iv, ValueRange) {
         SmallVector<Value> parallelIvs =
             delinearize(nested, nestedLoc, iv, parallelRanges);
-        SmallVector<Value> first =
-            merge(parallelIvs, SmallVector<Value>(reductionRanges.size(),
-                                                  createIndex(nested,
-                                                              nestedLoc, 0)));
+        SmallVector<Value> first = merge(
+            parallelIvs, SmallVector<Value>(reductionRanges.size(),
+                                            createIndex(nested, nestedLoc, 0)));
         SmallVector<Value> accumulators;
         for (OpOperand &init : op.getDpsInitsMutable())
           accumulators.push_back(memref::LoadOp::create(
@@ -839,9 +834,9 @@ void TileKernel::emitBlock(OpBuilder &b, Block &block) {
 void TileKernel::enterThreads(OpBuilder &b, Location loc) {
   if (!emulation || threadLoop)
     return;
-  threadLoop = scf::ForOp::create(b, loc, createIndex(b, loc, 0),
-                                  createIndex(b, loc, threads),
-                                  createIndex(b, loc, 1));
+  threadLoop =
+      scf::ForOp::create(b, loc, createIndex(b, loc, 0),
+                         createIndex(b, loc, threads), createIndex(b, loc, 1));
   b.setInsertionPoint(threadLoop.getBody()->getTerminator());
   threadId = threadLoop.getInductionVar();
   if (*emulation == ThreadOrder::Descending)
@@ -886,8 +881,7 @@ void TileKernel::emit(RewriterBase &rewriter) {
       else
         workgroupTypes.push_back(MemRefType::get(
             shape, type.getElementType(), AffineMap(),
-            gpu::AddressSpaceAttr::get(context,
-                                       gpu::AddressSpace::Workgroup)));
+            gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup)));
     } else if (placement == Placement::Scratch) {
       SmallVector<int64_t> shape = {tiles};
       llvm::append_range(shape, type.getShape());
@@ -940,8 +934,8 @@ void TileKernel::emit(RewriterBase &rewriter) {
       Value shared = sharedBuffers[nextShared++];
       if (isPaddedInShared(type))
         shared = memref::SubViewOp::create(
-            b, loc, shared, SmallVector<OpFoldResult>(type.getRank(),
-                                                      b.getIndexAttr(0)),
+            b, loc, shared,
+            SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(0)),
             getAsIndexOpFoldResult(context, type.getShape()),
             SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(1)));
       mapping.map(buffer, shared);
@@ -974,8 +968,8 @@ void TileKernel::emit(RewriterBase &rewriter) {
 }
 
 LogicalResult rlx::mapTileLoopToBlocks(scf::ForallOp loop, int64_t blockSize,
-                                      int64_t sharedMemoryBytes,
-                                      RewriterBase &rewriter) {
+                                       int64_t sharedMemoryBytes,
+                                       RewriterBase &rewriter) {
   TileKernel kernel(loop, /*emulation=*/std::nullopt);
   if (failed(kernel.analyze(blockSize, sharedMemoryBytes)))
     return failure();

@@ -415,7 +415,7 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
     });
     for (scf::ForallOp forall : rowLoops)
       (void)rlx::mapTileLoopToBlocks(forall, blockSize, sharedMemoryBytes,
-                                    rewriter);
+                                     rewriter);
 
     if (failed(placeBuffers(func, rewriter)))
       return signalPassFailure();
@@ -457,9 +457,8 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
       if (!isOnHost(loop))
         return WalkResult::skip();
       WalkResult launchesKernels = loop->walk([](Operation *op) {
-        return isa<scf::ParallelOp, gpu::LaunchOp>(op)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
+        return isa<scf::ParallelOp, gpu::LaunchOp>(op) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
       });
       // A loop whose results the host uses must stay there.
       if (launchesKernels.wasInterrupted() || !loop->use_empty())

@@ -26,9 +26,9 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createRlxExportAbi());
   if (options.formRegions)
     buildFusionPipeline(pm);
-  pm.addNestedPass<func::FuncOp>(createRlxToLinalg(
-      {options.attentionQueryTile, options.attentionKeyTile,
-       options.sequentialByLines}));
+  pm.addNestedPass<func::FuncOp>(
+      createRlxToLinalg({options.attentionQueryTile, options.attentionKeyTile,
+                         options.sequentialByLines}));
   pm.addPass(createCanonicalizerPass());
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());

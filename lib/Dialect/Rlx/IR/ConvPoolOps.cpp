@@ -86,19 +86,17 @@ struct ConvOperandTypes {
 /// and weight ranks, the stride, padding and dilation arrays, and groups
 /// that divide the input channels.
 static FailureOr<ConvOperandTypes>
-checkConvOperands(std::optional<Location> loc, Type inputType,
-                  Type weightType, ArrayRef<int64_t> stride,
-                  ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
-                  int64_t groups) {
+checkConvOperands(std::optional<Location> loc, Type inputType, Type weightType,
+                  ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+                  ArrayRef<int64_t> dilation, int64_t groups) {
   FailureOr<RankedTensorType> input =
       getActivationType(loc, inputType, "input");
   if (failed(input))
     return failure();
   FailureOr<RankedTensorType> weight =
       getWeightType(loc, weightType, input->getRank());
-  if (failed(weight) ||
-      failed(checkConvAttributes(loc, input->getRank() - 2, stride, padding,
-                                 dilation)))
+  if (failed(weight) || failed(checkConvAttributes(loc, input->getRank() - 2,
+                                                   stride, padding, dilation)))
     return failure();
   int64_t channels = input->getDimSize(1);
   if (groups < 1)
@@ -169,8 +167,8 @@ FailureOr<RankedTensorType> mlir::rlx::inferConvTransposeType(
     return failure();
   RankedTensorType input = operands->input;
   int64_t spatial = input.getRank() - 2;
-  if (failed(checkSpatialArray(loc, "output_padding", outputPadding, spatial,
-                               0)))
+  if (failed(
+          checkSpatialArray(loc, "output_padding", outputPadding, spatial, 0)))
     return failure();
   for (int64_t i = 0; i < spatial; ++i)
     if (outputPadding[i] >= std::max(stride[i], dilation[i]))
