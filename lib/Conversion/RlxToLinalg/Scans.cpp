@@ -230,9 +230,8 @@ enum class ScanKind { Sum, Prod, Max };
 
 /// A scan in one of two forms, by lines when the pattern is asked to or
 /// when the axis is innermost, else by steps. By steps: an scf.for over the
-/// axis carrying
-/// the running value (a tensor over the other dimensions, in the
-/// computation type) and the result; each step reads one slice of the
+/// axis carrying the running value (a tensor over the other dimensions, in
+/// the computation type) and the result; each step reads one slice of the
 /// input, combines it into the running value with one parallel generic, and
 /// inserts the new (inclusive) or previous (exclusive) running value into
 /// the result: O(n) work, vectorizable over the other dimensions. By lines:
