@@ -112,8 +112,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       llvm::errs() << diagnostic.getLocation() << ": " << diagnostic << "\n";
     return success();
   });
-  StringRef text(reinterpret_cast<const char *>(data), size);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  // MLIR's lexer reads the byte after the buffer (a NUL ends it), which
+  // libFuzzer's data does not have; a std::string does.
+  std::string source(reinterpret_cast<const char *>(data), size);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
   if (!module || failed(verify(*module)))
     return 0;
   PassManager pm(&context);
