@@ -2,14 +2,18 @@
 #   make demo   set up, build, compile and run examples/mlp.mlir and
 #               examples/transformer_block.mlir, and train
 #               examples/train_mlp.mlir for 50 steps with SGD and with Adam
-#   make check  set up, build, run every test
+#   make check  set up, build, run every test (and check-sanitize)
+#   make check-sanitize  the runtime, rlx-run and their tests under
+#               ASan+UBSan in $(SANITIZE_DIR), with a short smoke of each
+#               runtime fuzzer
+#   make fuzz-runtime    run each runtime fuzzer for FUZZ_SECONDS
 BUILD_DIR ?= build
 LLVM_DIR ?= /usr/lib/llvm-22
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER=$(LLVM_DIR)/bin/clang -DCMAKE_CXX_COMPILER=$(LLVM_DIR)/bin/clang++ \
   -DLLVM_USE_LINKER=lld -DMLIR_DIR=$(LLVM_DIR)/lib/cmake/mlir
 
-.PHONY: setup configure build check demo clean
+.PHONY: setup configure build check check-sanitize fuzz-runtime demo clean
 
 setup:
 	scripts/setup.sh
@@ -22,8 +26,55 @@ configure: setup $(BUILD_DIR)/build.ninja
 build: configure
 	ninja -C $(BUILD_DIR)
 
-check: build
+check: build check-sanitize
 	ninja -C $(BUILD_DIR) check-rlx
+
+# The runtime configured on its own (runtime/CMakeLists.txt), with rlx-run
+# and the fuzzers, every C file instrumented. Its lit tests run the
+# sanitized rlx-run, test binaries and fixtures (lit param rlx_runtime_dir);
+# modules are compiled by the release rlx-compile of $(BUILD_DIR), which the
+# sanitized rlx-run finds next to itself.
+SANITIZE_DIR ?= build-asan
+SANITIZE_FLAGS ?= -fsanitize=address,undefined -fno-sanitize-recover=all \
+  -fno-omit-frame-pointer -g -O1
+# LSan stays on: a leak fails the run. Allocations too large for ASan return
+# NULL, as malloc does, so the runtime's out-of-memory paths run.
+SANITIZE_ENV ?= ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+  UBSAN_OPTIONS=print_stacktrace=1
+# The lit tests that run rlx-run or the runtime's test binaries themselves
+# (cuda-harness.test runs the release rlx-run from Python).
+SANITIZE_LIT_TESTS = Runtime/runtime.test Runtime/rlx-run.test \
+  Runtime/cuda-run.test Runtime/cuda-errors.test Tools/rlx-run.test \
+  Tools/symbol-names.test
+FUZZ_SECONDS ?= 60
+RUNTIME_FUZZERS = npy manifest elf
+
+$(SANITIZE_DIR)/build.ninja:
+	cmake -G Ninja -S runtime -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=Debug \
+	  -DCMAKE_C_COMPILER=$(LLVM_DIR)/bin/clang -DRLX_RUNTIME_FUZZERS=ON \
+	  -DCMAKE_C_FLAGS="$(SANITIZE_FLAGS)" \
+	  -DCMAKE_EXE_LINKER_FLAGS="$(SANITIZE_FLAGS)" \
+	  -DCMAKE_SHARED_LINKER_FLAGS="$(SANITIZE_FLAGS)" \
+	  -DCMAKE_MODULE_LINKER_FLAGS="$(SANITIZE_FLAGS)"
+
+check-sanitize: build $(SANITIZE_DIR)/build.ninja
+	ninja -C $(SANITIZE_DIR)
+	ln -sf $(abspath $(BUILD_DIR))/bin/rlx-compile $(SANITIZE_DIR)/bin/rlx-compile
+	cd $(SANITIZE_DIR) && $(SANITIZE_ENV) ctest --output-on-failure
+	$(SANITIZE_ENV) $(LLVM_DIR)/bin/lit -sv \
+	  --param rlx_runtime_dir=$(abspath $(SANITIZE_DIR)) \
+	  $(SANITIZE_LIT_TESTS:%=$(BUILD_DIR)/test/%)
+
+fuzz-runtime: $(SANITIZE_DIR)/build.ninja
+	ninja -C $(SANITIZE_DIR) $(RUNTIME_FUZZERS:%=rlx-fuzz-%)
+	for f in $(RUNTIME_FUZZERS); do \
+	  mkdir -p $(SANITIZE_DIR)/fuzz/$$f $(SANITIZE_DIR)/fuzz/artifacts && \
+	  $(SANITIZE_ENV) $(SANITIZE_DIR)/bin/rlx-fuzz-$$f \
+	    -max_total_time=$(FUZZ_SECONDS) \
+	    -dict=runtime/fuzz/$$f.dict \
+	    -artifact_prefix=$(SANITIZE_DIR)/fuzz/artifacts/$$f- \
+	    $(SANITIZE_DIR)/fuzz/$$f runtime/fuzz/corpus/$$f || exit 1; \
+	done
 
 demo: build
 	$(BUILD_DIR)/bin/rlx-compile examples/mlp.mlir -o $(BUILD_DIR)/mlp.so
@@ -37,4 +88,4 @@ demo: build
 	/usr/bin/python3 examples/train_mlp.py $(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/train_mlp.so $(BUILD_DIR)/train_mlp --optimizer adam
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR)

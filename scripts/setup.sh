@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build make
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-  clang-22 lld-22 libomp-22-dev
+  clang-22 lld-22 libomp-22-dev libclang-rt-22-dev
   python3-torch python3-numpy
 )
 
