@@ -37,10 +37,13 @@ check: build check-sanitize
 SANITIZE_DIR ?= build-asan
 SANITIZE_FLAGS ?= -fsanitize=address,undefined -fno-sanitize-recover=all \
   -fno-omit-frame-pointer -g -O1
-# LSan stays on: a leak fails the run. Allocations too large for ASan return
-# NULL, as malloc does, so the runtime's out-of-memory paths run.
-SANITIZE_ENV ?= ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
-  UBSAN_OPTIONS=print_stacktrace=1
+# LSan stays on: a leak fails the run. Reports abort, so that they also fail
+# the tests that expect rlx-run to fail (`not` passes an exit status, not a
+# signal). Allocations too large for ASan return NULL, as malloc does, so
+# the runtime's out-of-memory paths run.
+SANITIZE_ENV ?= \
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:abort_on_error=1
 # The lit tests that run rlx-run or the runtime's test binaries themselves
 # (cuda-harness.test runs the release rlx-run from Python).
 SANITIZE_LIT_TESTS = Runtime/runtime.test Runtime/rlx-run.test \
