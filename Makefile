@@ -2,9 +2,11 @@
 #   make demo   set up, build, compile and run examples/mlp.mlir and
 #               examples/transformer_block.mlir, and train
 #               examples/train_mlp.mlir for 50 steps with SGD and with Adam
-#   make check  set up, build, run every test, and a short fuzzing smoke of
-#               the compiler's pipelines under ASan and UBSan
-#   make fuzz   fuzz the compiler's pipelines for FUZZ_SECONDS each
+#   make check  set up, build, run every test: lit (check-rlx), the runtime
+#               and rlx-run under ASan+UBSan (check-sanitize), and a short
+#               fuzzing smoke of the compiler's pipelines (check-fuzz)
+#   make fuzz   fuzz the compiler's pipelines and the runtime's readers for
+#               FUZZ_SECONDS each (fuzz-compiler, fuzz-runtime)
 BUILD_DIR ?= build
 LLVM_DIR ?= /usr/lib/llvm-22
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release \
@@ -21,7 +23,8 @@ FUZZ_CMAKE_FLAGS ?= '-DLLVM_USE_SANITIZER=Address;Undefined' \
   '-DLLVM_UBSAN_FLAGS=-fsanitize=undefined -fno-sanitize=vptr,function -fno-sanitize-recover=all' \
   -DLLVM_USE_SANITIZE_COVERAGE=ON '-DCMAKE_CXX_FLAGS_RELEASE=-O2'
 
-.PHONY: setup configure build check demo clean fuzz-build check-fuzz fuzz
+.PHONY: setup configure build check demo clean check-sanitize check-fuzz \
+  fuzz fuzz-build fuzz-compiler fuzz-runtime
 
 setup:
 	scripts/setup.sh
@@ -36,7 +39,7 @@ build: configure
 
 check: build
 	ninja -C $(BUILD_DIR) check-rlx
-	$(MAKE) check-fuzz
+	$(MAKE) check-sanitize check-fuzz
 
 $(FUZZ_BUILD_DIR)/build.ninja:
 	cmake -G Ninja -S . -B $(FUZZ_BUILD_DIR) $(CMAKE_FLAGS) $(FUZZ_CMAKE_FLAGS)
@@ -47,8 +50,59 @@ fuzz-build: setup $(FUZZ_BUILD_DIR)/build.ninja
 check-fuzz: fuzz-build
 	FUZZ_BUILD_DIR=$(FUZZ_BUILD_DIR) scripts/fuzz-compiler.sh smoke
 
-fuzz: fuzz-build
+fuzz-compiler: fuzz-build
 	FUZZ_BUILD_DIR=$(FUZZ_BUILD_DIR) scripts/fuzz-compiler.sh run $(FUZZ_SECONDS)
+
+fuzz: fuzz-compiler fuzz-runtime
+
+# The runtime configured on its own (runtime/CMakeLists.txt), with rlx-run
+# and the fuzzers, every C file instrumented. Its lit tests run the
+# sanitized rlx-run, test binaries and fixtures (lit param rlx_runtime_dir);
+# modules are compiled by the release rlx-compile of $(BUILD_DIR), which the
+# sanitized rlx-run finds next to itself.
+SANITIZE_DIR ?= build-asan
+SANITIZE_FLAGS ?= -fsanitize=address,undefined -fno-sanitize-recover=all \
+  -fno-omit-frame-pointer -g -O1
+# LSan stays on: a leak fails the run. Reports abort, so that they also fail
+# the tests that expect rlx-run to fail (`not` passes an exit status, not a
+# signal). Allocations too large for ASan return NULL, as malloc does, so
+# the runtime's out-of-memory paths run.
+SANITIZE_ENV ?= \
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:abort_on_error=1
+# The lit tests that run rlx-run or the runtime's test binaries themselves
+# (cuda-harness.test runs the release rlx-run from Python).
+SANITIZE_LIT_TESTS = Runtime/runtime.test Runtime/rlx-run.test \
+  Runtime/cuda-run.test Runtime/cuda-errors.test Tools/rlx-run.test \
+  Tools/symbol-names.test
+RUNTIME_FUZZERS = npy manifest elf
+
+$(SANITIZE_DIR)/build.ninja:
+	cmake -G Ninja -S runtime -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=Debug \
+	  -DCMAKE_C_COMPILER=$(LLVM_DIR)/bin/clang -DRLX_RUNTIME_FUZZERS=ON \
+	  -DCMAKE_C_FLAGS="$(SANITIZE_FLAGS)" \
+	  -DCMAKE_EXE_LINKER_FLAGS="$(SANITIZE_FLAGS)" \
+	  -DCMAKE_SHARED_LINKER_FLAGS="$(SANITIZE_FLAGS)" \
+	  -DCMAKE_MODULE_LINKER_FLAGS="$(SANITIZE_FLAGS)"
+
+check-sanitize: build $(SANITIZE_DIR)/build.ninja
+	ninja -C $(SANITIZE_DIR)
+	ln -sf $(abspath $(BUILD_DIR))/bin/rlx-compile $(SANITIZE_DIR)/bin/rlx-compile
+	cd $(SANITIZE_DIR) && $(SANITIZE_ENV) ctest --output-on-failure
+	$(SANITIZE_ENV) $(LLVM_DIR)/bin/lit -sv \
+	  --param rlx_runtime_dir=$(abspath $(SANITIZE_DIR)) \
+	  $(SANITIZE_LIT_TESTS:%=$(BUILD_DIR)/test/%)
+
+fuzz-runtime: $(SANITIZE_DIR)/build.ninja
+	ninja -C $(SANITIZE_DIR) $(RUNTIME_FUZZERS:%=rlx-fuzz-%)
+	for f in $(RUNTIME_FUZZERS); do \
+	  mkdir -p $(SANITIZE_DIR)/fuzz/$$f $(SANITIZE_DIR)/fuzz/artifacts && \
+	  $(SANITIZE_ENV) $(SANITIZE_DIR)/bin/rlx-fuzz-$$f \
+	    -max_total_time=$(FUZZ_SECONDS) \
+	    -dict=runtime/fuzz/$$f.dict \
+	    -artifact_prefix=$(SANITIZE_DIR)/fuzz/artifacts/$$f- \
+	    $(SANITIZE_DIR)/fuzz/$$f runtime/fuzz/corpus/$$f || exit 1; \
+	done
 
 demo: build
 	$(BUILD_DIR)/bin/rlx-compile examples/mlp.mlir -o $(BUILD_DIR)/mlp.so
@@ -62,4 +116,4 @@ demo: build
 	/usr/bin/python3 examples/train_mlp.py $(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/train_mlp.so $(BUILD_DIR)/train_mlp --optimizer adam
 
 clean:
-	rm -rf $(BUILD_DIR) $(FUZZ_BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(FUZZ_BUILD_DIR) $(SANITIZE_DIR)

@@ -14,6 +14,16 @@ config.test_exec_root = os.path.join(config.rlx_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%rlx_src_root", config.rlx_src_root))
+# `--param rlx_runtime_dir=DIR` (make check-sanitize): the runtime's tools,
+# test binaries and fixtures come from DIR, a sanitized build of runtime/;
+# the compiler stays that of this build.
+runtime_dir = lit_config.params.get("rlx_runtime_dir")
+runtime_tools_dir = os.path.join(runtime_dir, "bin") if runtime_dir else config.rlx_tools_dir
+if runtime_dir:
+    config.rlx_lib_dir = os.path.join(runtime_dir, "lib")
+    for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+        if name in os.environ:
+            config.environment[name] = os.environ[name]
 config.substitutions.append(("%rlx_lib_dir", config.rlx_lib_dir))
 config.substitutions.append(("%rlx_obj_root", config.rlx_obj_root))
 # The numerical oracle (PyTorch, numpy) lives in Debian's interpreter, not in
@@ -27,12 +37,12 @@ tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
 tools = [
     "rlx-opt",
     "rlx-compile",
-    "rlx-run",
-    "rlx-runtime-test",
-    "rlx-cuda-test",
     ToolSubst("mlir-translate", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+llvm_config.add_tool_substitutions(
+    ["rlx-run", "rlx-runtime-test", "rlx-cuda-test"],
+    [runtime_tools_dir, config.rlx_tools_dir])
 llvm_config.with_environment("PATH", config.rlx_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PYTHONPATH", os.path.join(config.rlx_src_root, "python"), append_path=True)

@@ -60,6 +60,8 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(createConvertVectorToSCFPass());
   }
 
+  // From here on the lowering calls C functions by name (libm, malloc).
+  pm.addPass(createRlxMangleFunctionNames());
   pm.addPass(createRlxStridedCopyToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

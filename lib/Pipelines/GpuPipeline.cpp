@@ -51,6 +51,9 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
   // Constants become immediates of the kernels, not kernel arguments.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  // Kernels are named after the program's functions; from here on the host
+  // code's lowering calls C functions by name (malloc, mgpu*).
+  pm.addPass(createRlxMangleFunctionNames());
   pm.addNestedPass<gpu::GPUModuleOp>(createRlxGpuAlignWorkgroupMemory());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertFuncToLLVMPass());

@@ -42,7 +42,8 @@ struct RlxEmitInvokeWrappersPass
       }
       std::string name =
           (kInvokePrefix +
-           callee.getSymName().drop_front(kCInterfacePrefix.size()))
+           rlx::getProgramFunctionName(
+               callee.getSymName().drop_front(kCInterfacePrefix.size())))
               .str();
       Location loc = callee.getLoc();
       if (module.lookupSymbol(name)) {

@@ -5,6 +5,7 @@
 #include "rlx/runtime.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #if defined(__GNUC__)
 #define RLX_PRINTF(fmt_index, args_index)                                      \
@@ -45,5 +46,25 @@ size_t rlx_format_dims(size_t rank, const int64_t *dims, char *buffer,
 rlx_status_t rlx_check_shape(const char *what, rlx_dtype_t dtype, size_t rank,
                              const int64_t *dims, size_t *count_out,
                              size_t *bytes_out);
+
+/* Checks that the `size` bytes at `image`, the whole file `path`, are an
+ * ELF shared object for this host whose headers, segments and section
+ * header table lie within the file, so that mapping it cannot fault
+ * (rlx_module_load runs this before dlopen). */
+rlx_status_t rlx_check_elf_image(const char *path, const unsigned char *image,
+                                 size_t size);
+
+/* Parses `length` bytes of manifest text as rlx_module_load does, into a
+ * module that names `path` and has no code: its functions cannot be
+ * invoked. For the tests and the fuzzers; free it with rlx_module_free. */
+rlx_status_t rlx_module_parse_manifest(const char *path, const char *text,
+                                       size_t length, rlx_module_t **out);
+
+/* Reads an .npy stream as rlx_npy_load reads the file `path`. `file_size`
+ * is the stream's size in bytes, or -1 if unknown (a pipe): a header that
+ * claims more data than a stream of known size holds is rejected before
+ * anything is allocated. */
+rlx_status_t rlx_npy_read(FILE *file, const char *path, int64_t file_size,
+                          rlx_tensor_t **out);
 
 #endif /* RLX_RUNTIME_INTERNAL_H */

@@ -6,11 +6,16 @@
 #include "cuda_internal.h"
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef __GLIBC__
@@ -348,6 +353,194 @@ static rlx_status_t parse_manifest(rlx_module_t *module, const char *text,
   return status;
 }
 
+rlx_status_t rlx_module_parse_manifest(const char *path, const char *text,
+                                       size_t length, rlx_module_t **out) {
+  rlx_module_t *module = calloc(1, sizeof(*module));
+  if (module)
+    module->path = strdup(path);
+  if (!module || !module->path) {
+    free(module);
+    return rlx_make_status(RLX_STATUS_OUT_OF_MEMORY,
+                           "out of memory reading the manifest of '%s'", path);
+  }
+  rlx_status_t status = parse_manifest(module, text, length);
+  if (status) {
+    rlx_module_free(module);
+    return status;
+  }
+  *out = module;
+  return NULL;
+}
+
+/* ---- ELF check ------------------------------------------------------------ */
+
+/* dlopen maps a file's segments as its headers describe them: a segment
+ * past the end of the file (a truncated module) maps, and touching it then
+ * raises SIGBUS. So the loader checks the headers against the file first. */
+
+#if defined(__x86_64__)
+#define RLX_HOST_ELF_MACHINE EM_X86_64
+#elif defined(__aarch64__)
+#define RLX_HOST_ELF_MACHINE EM_AARCH64
+#elif defined(__riscv) && __riscv_xlen == 64
+#define RLX_HOST_ELF_MACHINE EM_RISCV
+#elif defined(__powerpc64__)
+#define RLX_HOST_ELF_MACHINE EM_PPC64
+#else
+#error "the runtime needs the ELF machine number of this host"
+#endif
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define RLX_HOST_ELF_DATA ELFDATA2MSB
+#else
+#define RLX_HOST_ELF_DATA ELFDATA2LSB
+#endif
+
+static rlx_status_t elf_error(const char *path, const char *format, ...)
+    RLX_PRINTF(2, 3);
+
+static rlx_status_t elf_error(const char *path, const char *format, ...) {
+  char detail[256];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(detail, sizeof(detail), format, args);
+  va_end(args);
+  return rlx_make_status(RLX_STATUS_INVALID_FORMAT,
+                         "cannot load module '%s': %s", path, detail);
+}
+
+/* Whether `count` entries of `entry_size` bytes from `offset` lie within a
+ * file of `size` bytes. */
+static bool table_fits(uint64_t offset, uint64_t count, uint64_t entry_size,
+                       size_t size) {
+  return offset <= size && (entry_size == 0 || count <= (size - offset) /
+                                                            entry_size);
+}
+
+rlx_status_t rlx_check_elf_image(const char *path, const unsigned char *image,
+                                 size_t size) {
+  Elf64_Ehdr header;
+  if (size < sizeof(header) || memcmp(image, ELFMAG, SELFMAG) != 0)
+    return elf_error(path, "not an ELF file");
+  memcpy(&header, image, sizeof(header));
+  if (header.e_ident[EI_CLASS] != ELFCLASS64 ||
+      header.e_ident[EI_DATA] != RLX_HOST_ELF_DATA ||
+      header.e_ident[EI_VERSION] != EV_CURRENT ||
+      header.e_machine != RLX_HOST_ELF_MACHINE)
+    return elf_error(path,
+                     "an ELF file for another machine (class %u, data %u, "
+                     "machine %u; this host has class %u, data %u, machine "
+                     "%u)",
+                     header.e_ident[EI_CLASS], header.e_ident[EI_DATA],
+                     header.e_machine, ELFCLASS64, RLX_HOST_ELF_DATA,
+                     RLX_HOST_ELF_MACHINE);
+  if (header.e_type != ET_DYN)
+    return elf_error(path, "not a shared object (ELF type %u)",
+                     header.e_type);
+  if (header.e_phentsize != sizeof(Elf64_Phdr) || header.e_phnum == 0 ||
+      header.e_phnum == PN_XNUM)
+    return elf_error(path,
+                     "malformed ELF header: %u program headers of %u bytes",
+                     header.e_phnum, header.e_phentsize);
+  if (!table_fits(header.e_phoff, header.e_phnum, sizeof(Elf64_Phdr), size))
+    return elf_error(path,
+                     "truncated ELF file: the program headers end past its "
+                     "%zu bytes",
+                     size);
+
+  /* Section headers: dlopen does not read them, but a table past the end
+   * is the mark of a truncated file. Past 0xff00 sections the count is in
+   * section 0's sh_size. */
+  if (header.e_shoff != 0) {
+    if (header.e_shentsize != sizeof(Elf64_Shdr))
+      return elf_error(path, "malformed ELF header: sections of %u bytes",
+                       header.e_shentsize);
+    uint64_t sections = header.e_shnum;
+    if (!table_fits(header.e_shoff, 1, sizeof(Elf64_Shdr), size))
+      return elf_error(path,
+                       "truncated ELF file: the section headers start past "
+                       "its %zu bytes",
+                       size);
+    if (sections == 0) {
+      Elf64_Shdr first;
+      memcpy(&first, image + header.e_shoff, sizeof(first));
+      sections = first.sh_size;
+    }
+    if (!table_fits(header.e_shoff, sections, sizeof(Elf64_Shdr), size))
+      return elf_error(path,
+                       "truncated ELF file: %" PRIu64 " section headers at "
+                       "offset %" PRIu64 " end past its %zu bytes",
+                       sections, (uint64_t)header.e_shoff, size);
+  }
+
+  size_t loads = 0;
+  for (size_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    memcpy(&segment, image + header.e_phoff + i * sizeof(segment),
+           sizeof(segment));
+    if (!table_fits(segment.p_offset, segment.p_filesz, 1, size))
+      return elf_error(path,
+                       "truncated ELF file: segment %zu (type %#" PRIx32
+                       ") covers bytes %" PRIu64 " to %" PRIu64
+                       " of a file of %zu",
+                       i, segment.p_type, (uint64_t)segment.p_offset,
+                       (uint64_t)segment.p_offset + segment.p_filesz, size);
+    if (segment.p_type != PT_LOAD)
+      continue;
+    ++loads;
+    if (segment.p_filesz > segment.p_memsz)
+      return elf_error(path,
+                       "malformed ELF file: loadable segment %zu has %" PRIu64
+                       " bytes in the file but %" PRIu64 " in memory",
+                       i, (uint64_t)segment.p_filesz,
+                       (uint64_t)segment.p_memsz);
+  }
+  if (loads == 0)
+    return elf_error(path, "malformed ELF file: no loadable segment");
+  return NULL;
+}
+
+/* Maps the file at `path` (a regular file) and checks it with
+ * rlx_check_elf_image. */
+static rlx_status_t check_elf_file(const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    int error = errno;
+    return rlx_make_status(error == ENOENT ? RLX_STATUS_NOT_FOUND
+                                           : RLX_STATUS_IO_ERROR,
+                           "cannot load module '%s': %s", path,
+                           strerror(error));
+  }
+  struct stat st;
+  rlx_status_t status = NULL;
+  if (fstat(fd, &st) != 0)
+    status = rlx_make_status(RLX_STATUS_IO_ERROR,
+                             "cannot load module '%s': %s", path,
+                             strerror(errno));
+  else if (!S_ISREG(st.st_mode))
+    status = rlx_make_status(RLX_STATUS_IO_ERROR,
+                             "cannot load module '%s': %s", path,
+                             S_ISDIR(st.st_mode) ? "it is a directory"
+                                                 : "not a regular file");
+  else if ((uint64_t)st.st_size < sizeof(Elf64_Ehdr))
+    status = elf_error(path, "not an ELF file (%jd bytes)",
+                       (intmax_t)st.st_size);
+  if (status) {
+    close(fd);
+    return status;
+  }
+  size_t size = (size_t)st.st_size;
+  void *image = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (image == MAP_FAILED)
+    return rlx_make_status(RLX_STATUS_IO_ERROR,
+                           "cannot load module '%s': cannot map it: %s", path,
+                           strerror(errno));
+  status = rlx_check_elf_image(path, image, size);
+  munmap(image, size);
+  return status;
+}
+
 /* ---- loading ------------------------------------------------------------- */
 
 /* The manifest comes from the loaded object and is untrusted: bound the
@@ -420,6 +613,11 @@ static rlx_status_t open_module(rlx_module_t *module) {
     strcpy(relative, "./");
     strcat(relative, path);
     path = relative;
+  }
+  rlx_status_t checked = check_elf_file(module->path);
+  if (checked) {
+    free(relative);
+    return checked;
   }
   module->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   free(relative);

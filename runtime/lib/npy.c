@@ -1,13 +1,18 @@
 /* NumPy .npy reader and writer (format versions 1.0, 2.0, 3.0). */
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat, fdopen */
+
 #include "rlx/npy.h"
 
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 /* Data is copied verbatim between files and memory. */
@@ -234,8 +239,10 @@ static rlx_status_t short_read(FILE *file, const char *path,
                          truncated);
 }
 
+/* Reads the preamble and the header dict; stores in `data_offset` where the
+ * data starts. */
 static rlx_status_t read_header(FILE *file, const char *path,
-                                npy_header_t *header) {
+                                npy_header_t *header, uint64_t *data_offset) {
   unsigned char preamble[8];
   if (fread(preamble, 1, sizeof(preamble), file) != sizeof(preamble))
     return short_read(file, path, "truncated npy file (no complete preamble)");
@@ -277,9 +284,154 @@ static rlx_status_t read_header(FILE *file, const char *path,
   } else {
     header_parser_t parser = {path, text, 0, header_length};
     status = parse_header(&parser, header);
+    *data_offset = sizeof(preamble) + length_size + header_length;
   }
   free(text);
   return status;
+}
+
+static rlx_status_t truncated_data(const char *path,
+                                   const npy_header_t *header, size_t expected,
+                                   uint64_t got) {
+  char text[RLX_DIMS_TEXT_SIZE];
+  rlx_format_dims(header->rank, header->dims, text, sizeof(text));
+  return rlx_make_status(RLX_STATUS_INVALID_FORMAT,
+                         "'%s': npy data is truncated: shape %s of '%s' needs "
+                         "%zu bytes, the file has %" PRIu64,
+                         path, text, header->descr, expected, got);
+}
+
+static rlx_status_t extra_data(const char *path) {
+  return rlx_make_status(RLX_STATUS_INVALID_FORMAT,
+                         "'%s': npy file has bytes past the data its header "
+                         "describes",
+                         path);
+}
+
+/* Reads the data of a stream whose size is unknown (a pipe): `expected`
+ * bytes, then end of file, into a new malloc'd buffer at `*out`. The buffer
+ * grows with what arrives, so a header that claims more than the stream
+ * holds allocates at most twice what it does hold. */
+static rlx_status_t read_unsized_data(FILE *file, const char *path,
+                                      const npy_header_t *header,
+                                      size_t expected, unsigned char **out) {
+  size_t capacity = 0, got = 0;
+  unsigned char *buffer = NULL;
+  rlx_status_t status = NULL;
+  while (!status && got < expected) {
+    if (got == capacity) {
+      size_t grown = capacity ? capacity : 1u << 16;
+      if (grown > expected - capacity)
+        grown = expected;
+      else
+        grown += capacity;
+      unsigned char *bigger = realloc(buffer, grown);
+      if (!bigger) {
+        status = rlx_make_status(RLX_STATUS_OUT_OF_MEMORY,
+                                 "'%s': out of memory reading %zu bytes of "
+                                 "npy data",
+                                 path, grown);
+        break;
+      }
+      buffer = bigger;
+      capacity = grown;
+    }
+    size_t n = fread(buffer + got, 1, capacity - got, file);
+    got += n;
+    if (n == 0)
+      status = ferror(file) ? short_read(file, path, "")
+                            : truncated_data(path, header, expected, got);
+  }
+  if (!status && fgetc(file) != EOF)
+    status = extra_data(path);
+  if (!status && ferror(file))
+    status = short_read(file, path, "");
+  if (status) {
+    free(buffer);
+    return status;
+  }
+  *out = buffer;
+  return NULL;
+}
+
+rlx_status_t rlx_npy_read(FILE *file, const char *path, int64_t file_size,
+                          rlx_tensor_t **out) {
+  npy_header_t header;
+  memset(&header, 0, sizeof(header));
+  rlx_dtype_t dtype = RLX_DTYPE_F32;
+  uint64_t data_offset = 0;
+  rlx_status_t status = read_header(file, path, &header, &data_offset);
+  if (!status)
+    status = dtype_from_descr(path, header.descr, &dtype);
+  if (!status && header.fortran_order)
+    status = rlx_make_status(RLX_STATUS_UNIMPLEMENTED,
+                             "'%s': Fortran-order arrays are not supported; "
+                             "save a C-order array",
+                             path);
+  size_t count = 0, expected = 0;
+  if (!status) {
+    rlx_status_t shape_status = rlx_check_shape(
+        "npy header", dtype, header.rank, header.dims, &count, &expected);
+    if (shape_status) {
+      status = rlx_make_status(rlx_status_code(shape_status), "'%s': %s", path,
+                               rlx_status_message(shape_status));
+      rlx_status_free(shape_status);
+    }
+  }
+  /* The file must hold the data before any of it is allocated. */
+  if (!status && file_size >= 0) {
+    uint64_t available = (uint64_t)file_size > data_offset
+                             ? (uint64_t)file_size - data_offset
+                             : 0;
+    if (available < expected)
+      status = truncated_data(path, &header, expected, available);
+    else if (available > expected)
+      status = extra_data(path);
+  }
+  if (status)
+    return status;
+
+  unsigned char *unsized = NULL;
+  if (file_size < 0) {
+    status = read_unsized_data(file, path, &header, expected, &unsized);
+    if (status)
+      return status;
+  }
+  rlx_tensor_t *tensor = NULL;
+  status = rlx_tensor_create(dtype, header.rank, header.dims, &tensor);
+  if (status) {
+    free(unsized);
+    rlx_status_t located =
+        rlx_make_status(rlx_status_code(status), "'%s': %s", path,
+                        rlx_status_message(status));
+    rlx_status_free(status);
+    return located;
+  }
+  unsigned char *data = rlx_tensor_data(tensor);
+  if (file_size < 0) {
+    if (expected > 0)
+      memcpy(data, unsized, expected);
+    free(unsized);
+  } else {
+    size_t got = fread(data, 1, expected, file);
+    if (got != expected && ferror(file))
+      status = short_read(file, path, "");
+    else if (got != expected) /* the file shrank since its size was taken */
+      status = truncated_data(path, &header, expected, got);
+    else if (fgetc(file) != EOF)
+      status = extra_data(path);
+    else if (ferror(file))
+      status = short_read(file, path, "");
+  }
+  if (status) {
+    rlx_tensor_free(tensor);
+    return status;
+  }
+  if (dtype == RLX_DTYPE_BOOL)
+    for (size_t i = 0; i < expected; ++i)
+      data[i] = data[i] != 0;
+  *out = tensor;
+  return NULL;
 }
 
 rlx_status_t rlx_npy_load(const char *path, rlx_tensor_t **out) {
@@ -289,61 +441,13 @@ rlx_status_t rlx_npy_load(const char *path, rlx_tensor_t **out) {
   FILE *file = fopen(path, "rb");
   if (!file)
     return open_error(path, "open");
-
-  npy_header_t header;
-  memset(&header, 0, sizeof(header));
-  rlx_dtype_t dtype = RLX_DTYPE_F32;
-  rlx_tensor_t *tensor = NULL;
-  rlx_status_t status = read_header(file, path, &header);
-  if (!status)
-    status = dtype_from_descr(path, header.descr, &dtype);
-  if (!status && header.fortran_order)
-    status = rlx_make_status(RLX_STATUS_UNIMPLEMENTED,
-                             "'%s': Fortran-order arrays are not supported; "
-                             "save a C-order array",
-                             path);
-  if (!status) {
-    rlx_status_t create_status =
-        rlx_tensor_create(dtype, header.rank, header.dims, &tensor);
-    if (create_status) {
-      status = rlx_make_status(rlx_status_code(create_status), "'%s': %s", path,
-                               rlx_status_message(create_status));
-      rlx_status_free(create_status);
-    }
-  }
-
-  if (!status) {
-    size_t expected = rlx_tensor_byte_size(tensor);
-    unsigned char *data = rlx_tensor_data(tensor);
-    size_t got = fread(data, 1, expected, file);
-    if (got != expected && ferror(file)) {
-      status = short_read(file, path, "");
-    } else if (got != expected) {
-      char text[RLX_DIMS_TEXT_SIZE];
-      rlx_format_dims(header.rank, header.dims, text, sizeof(text));
-      status = rlx_make_status(RLX_STATUS_INVALID_FORMAT,
-                               "'%s': npy data is truncated: shape %s of '%s' "
-                               "needs %zu bytes, the file has %zu",
-                               path, text, header.descr, expected, got);
-    } else if (fgetc(file) != EOF) {
-      status = rlx_make_status(RLX_STATUS_INVALID_FORMAT,
-                               "'%s': npy file has bytes past the data its "
-                               "header describes",
-                               path);
-    } else if (ferror(file)) {
-      status = short_read(file, path, "");
-    } else if (dtype == RLX_DTYPE_BOOL) {
-      for (size_t i = 0; i < expected; ++i)
-        data[i] = data[i] != 0;
-    }
-  }
+  struct stat st;
+  int64_t size = fstat(fileno(file), &st) == 0 && S_ISREG(st.st_mode)
+                     ? (int64_t)st.st_size
+                     : -1;
+  rlx_status_t status = rlx_npy_read(file, path, size, out);
   fclose(file);
-  if (status) {
-    rlx_tensor_free(tensor);
-    return status;
-  }
-  *out = tensor;
-  return NULL;
+  return status;
 }
 
 /* ---- save ---------------------------------------------------------------- */
@@ -438,9 +542,27 @@ rlx_status_t rlx_npy_save(const char *path, const rlx_tensor_t *tensor) {
   preamble[8] = (unsigned char)(header_length & 0xff);
   preamble[9] = (unsigned char)(header_length >> 8);
 
-  FILE *file = fopen(path, "wb");
-  if (!file)
-    return open_error(path, "create");
+  /* A failed write removes the file only if this call created it: an
+   * existing file (or a device such as /dev/full) is someone else's. The
+   * existing file is overwritten in place, which keeps its inode, mode and
+   * links, and a device stays a device (a temporary file renamed over the
+   * path would replace either). */
+  bool created = true;
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0 && errno == EEXIST) {
+    created = false;
+    fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+  }
+  FILE *file = fd >= 0 ? fdopen(fd, "wb") : NULL;
+  if (!file) {
+    rlx_status_t status = open_error(path, "create");
+    if (fd >= 0) {
+      close(fd);
+      if (created)
+        unlink(path);
+    }
+    return status;
+  }
   bool ok = fwrite(preamble, 1, sizeof(preamble), file) == sizeof(preamble) &&
             fwrite(header, 1, header_length, file) == header_length &&
             write_data(file, tensor);
@@ -450,7 +572,8 @@ rlx_status_t rlx_npy_save(const char *path, const rlx_tensor_t *tensor) {
     saved_errno = errno;
   }
   if (!ok) {
-    remove(path);
+    if (created)
+      unlink(path);
     return rlx_make_status(RLX_STATUS_IO_ERROR, "cannot write '%s': %s", path,
                            strerror(saved_errno));
   }

@@ -12,12 +12,15 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int passed;
@@ -537,10 +540,13 @@ static void test_load_errors(void) {
   const char text[] = "this is not an ELF file\n";
   write_file(scratch("text.so"), text, sizeof(text) - 1);
   expect_error(rlx_module_load(scratch("text.so"), &module),
-               RLX_STATUS_IO_ERROR, "load: not a shared object", "text.so",
-               "cannot load module");
+               RLX_STATUS_INVALID_FORMAT, "load: not a shared object",
+               "text.so", "not an ELF file");
   expect_error(rlx_module_load(scratch_dir, &module), RLX_STATUS_IO_ERROR,
-               "load: a directory", "cannot load module", NULL);
+               "load: a directory", "cannot load module", "is a directory");
+  expect_error(rlx_module_load("/dev/null", &module), RLX_STATUS_IO_ERROR,
+               "load: a device", "cannot load module '/dev/null'",
+               "not a regular file");
   expect_error(
       rlx_module_load(fixture("rlx_runtime_fixture_no_manifest"), &module),
       RLX_STATUS_INVALID_FORMAT, "load: no rlx_manifest",
@@ -556,6 +562,163 @@ static void test_load_errors(void) {
       "rlx_invoke_ghost",
       "undefined symbol");
   check(module == NULL, "load: failures leave out untouched");
+}
+
+/* ---- the ELF check before dlopen ----------------------------------------- */
+
+static unsigned char *read_whole_file(const char *path, size_t *size) {
+  FILE *file = fopen(path, "rb");
+  if (!file)
+    return NULL;
+  unsigned char *bytes = NULL;
+  long length = fseek(file, 0, SEEK_END) == 0 ? ftell(file) : -1;
+  if (length > 0 && fseek(file, 0, SEEK_SET) == 0 &&
+      (bytes = malloc((size_t)length)) &&
+      fread(bytes, 1, (size_t)length, file) != (size_t)length) {
+    free(bytes);
+    bytes = NULL;
+  }
+  fclose(file);
+  *size = (size_t)length;
+  return bytes;
+}
+
+static void put_u16(unsigned char *at, uint16_t value) {
+  memcpy(at, &value, sizeof(value));
+}
+
+static void put_u64(unsigned char *at, uint64_t value) {
+  memcpy(at, &value, sizeof(value));
+}
+
+static uint64_t get_u64(const unsigned char *at) {
+  uint64_t value;
+  memcpy(&value, at, sizeof(value));
+  return value;
+}
+
+/* Offsets in the ELF64 header and program header (elf.h's Elf64_Ehdr and
+ * Elf64_Phdr). */
+enum {
+  E_CLASS = 4,
+  E_DATA = 5,
+  E_TYPE = 16,
+  E_MACHINE = 18,
+  E_PHOFF = 32,
+  E_SHOFF = 40,
+  E_PHENTSIZE = 54,
+  E_PHNUM = 56,
+  P_OFFSET = 8,
+  P_FILESZ = 32,
+  P_MEMSZ = 40,
+};
+
+/* The index of the first PT_LOAD program header of `image`. */
+static size_t first_load(const unsigned char *image) {
+  uint64_t phoff = get_u64(image + E_PHOFF);
+  for (size_t i = 0;; ++i) {
+    uint32_t type;
+    memcpy(&type, image + phoff + 56 * i, sizeof(type));
+    if (type == 1)
+      return i;
+  }
+}
+
+static bool truncation_rejected(const unsigned char *image, size_t cut) {
+  const char *path = scratch("cut.so");
+  write_file(path, image, cut);
+  rlx_module_t *module = NULL;
+  rlx_status_t status = rlx_module_load(path, &module);
+  bool rejected = rlx_status_code(status) == RLX_STATUS_INVALID_FORMAT;
+  rlx_status_free(status);
+  rlx_module_free(module);
+  return rejected;
+}
+
+static void test_elf_check(void) {
+  size_t size = 0;
+  unsigned char *original =
+      read_whole_file(fixture("rlx_runtime_fixture"), &size);
+  check(original && size > 4096, "elf: fixture module is readable");
+  if (!original)
+    return;
+  unsigned char *image = malloc(size);
+  rlx_module_t *module = NULL;
+
+  /* The first half of a valid module used to kill the process with SIGBUS
+   * inside dlopen. */
+  const char *half = scratch("half.so");
+  write_file(half, original, size / 2);
+  expect_error(rlx_module_load(half, &module), RLX_STATUS_INVALID_FORMAT,
+               "elf: first half of a module", "half.so", "truncated ELF file");
+  /* Cuts at every page boundary, and just short of the end. */
+  bool all_rejected = truncation_rejected(original, size - 1);
+  for (size_t cut = 0; cut < size; cut += 4096)
+    all_rejected &= truncation_rejected(original, cut);
+  check(all_rejected, "elf: every truncation of a module is reported");
+
+  size_t load = first_load(original);
+  size_t load_at = get_u64(original + E_PHOFF) + 56 * load;
+  static const struct elf_case {
+    const char *name;
+    int field; /* offset, or -1 for the first PT_LOAD's p_filesz */
+    int width; /* 1, 2 or 8 bytes */
+    uint64_t value;
+    const char *substring;
+  } cases[] = {
+      {"bad magic", 1, 1, 'F', "not an ELF file"},
+      {"32-bit class", E_CLASS, 1, 1, "an ELF file for another machine"},
+      {"big-endian data", E_DATA, 1, 2, "an ELF file for another machine"},
+      {"other machine", E_MACHINE, 2, 0x28 /* EM_ARM */,
+       "machine 40; this host has"},
+      {"executable", E_TYPE, 2, 2 /* ET_EXEC */, "not a shared object"},
+      {"program headers past the end", E_PHOFF, 8, UINT64_MAX - 8,
+       "the program headers end past"},
+      {"no program headers", E_PHNUM, 2, 0, "0 program headers"},
+      {"extended program header count", E_PHNUM, 2, 0xffff,
+       "65535 program headers"},
+      {"odd program header size", E_PHENTSIZE, 2, 32,
+       "program headers of 32 bytes"},
+      {"section headers past the end", E_SHOFF, 8, UINT64_MAX / 2,
+       "the section headers start past"},
+      {"segment past the end", -1, 8, 1u << 30, "truncated ELF file: segment"},
+      {"segment offset overflows", -2, 8, UINT64_MAX - 1,
+       "truncated ELF file: segment"},
+      {"segment larger in the file than in memory", -3, 8, 1,
+       "bytes in the file but 1 in memory"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    const struct elf_case *c = &cases[i];
+    memcpy(image, original, size);
+    size_t at = c->field >= 0   ? (size_t)c->field
+                : c->field == -1 ? load_at + P_FILESZ
+                : c->field == -2 ? load_at + P_OFFSET
+                                 : load_at + P_MEMSZ;
+    if (c->width == 1)
+      image[at] = (unsigned char)c->value;
+    else if (c->width == 2)
+      put_u16(image + at, (uint16_t)c->value);
+    else
+      put_u64(image + at, c->value);
+    const char *path = scratch("corrupt.so");
+    write_file(path, image, size);
+    expect_error(rlx_module_load(path, &module), RLX_STATUS_INVALID_FORMAT,
+                 format("elf: %s", c->name), c->substring, "corrupt.so");
+  }
+  const char *tiny = scratch("tiny.so");
+  write_file(tiny, original, 63);
+  expect_error(rlx_module_load(tiny, &module), RLX_STATUS_INVALID_FORMAT,
+               "elf: shorter than an ELF header", "not an ELF file (63 bytes)",
+               NULL);
+  check(module == NULL, "elf: rejected files leave out untouched");
+
+  /* The unmodified copy still loads. */
+  const char *copy = scratch("copy.so");
+  write_file(copy, original, size);
+  expect_ok(rlx_module_load(copy, &module), "elf: an intact copy loads");
+  rlx_module_free(module);
+  free(image);
+  free(original);
 }
 
 /* Manifests fed to the writable fixture; `substring` of the error, or NULL
@@ -1339,6 +1502,92 @@ static void test_npy_reading(void) {
   check(t == NULL, "npy: failed loads leave out untouched");
 }
 
+/* Loads the .npy file at `path` through a pipe (small files only: the whole
+ * file is written before the read starts). */
+static rlx_status_t load_through_pipe(const char *path, rlx_tensor_t **out) {
+  size_t size = 0;
+  unsigned char *bytes = read_whole_file(path, &size);
+  int fds[2];
+  if (!bytes || size > 4096 || pipe(fds) != 0) {
+    free(bytes);
+    return rlx_npy_load("", out);
+  }
+  bool written = write(fds[1], bytes, size) == (ssize_t)size;
+  close(fds[1]);
+  free(bytes);
+  rlx_status_t status = written
+                            ? rlx_npy_load(format("/dev/fd/%d", fds[0]), out)
+                            : rlx_npy_load("", out);
+  close(fds[0]);
+  return status;
+}
+
+/* Sizes claimed by a header are checked against the file before anything
+ * is allocated, and a failed save removes only what it created. */
+static void test_npy_sizes_and_failed_saves(void) {
+  rlx_tensor_t *t = NULL;
+  /* A small file that claims 1 GiB; and one that claims 4 TiB, which
+   * allocating first would report as OUT_OF_MEMORY. */
+  const char *gib = write_npy(
+      "gib.npy", 1,
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (268435456,), }",
+      "abcd", 4);
+  expect_error(rlx_npy_load(gib, &t), RLX_STATUS_INVALID_FORMAT,
+               "npy: 1 GiB claimed by a small file",
+               "needs 1073741824 bytes, the file has 4", "gib.npy");
+  const char *tib = write_npy(
+      "tib.npy", 1,
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }",
+      "", 0);
+  expect_error(rlx_npy_load(tib, &t), RLX_STATUS_INVALID_FORMAT,
+               "npy: 4 TiB claimed by a small file, nothing allocated",
+               "needs 4398046511104 bytes, the file has 0", NULL);
+
+  /* A pipe has no size: its data is read as it arrives. */
+  expect_error(load_through_pipe(gib, &t), RLX_STATUS_INVALID_FORMAT,
+               "npy: 1 GiB claimed by a pipe",
+               "needs 1073741824 bytes, the file has 4", NULL);
+  expect_ok(load_through_pipe(scratch("round_f32.npy"), &t),
+            "npy: load from a pipe");
+  check(t && rlx_tensor_element_count(t) == 6, "npy: a pipe's data");
+  rlx_tensor_free(t);
+  t = NULL;
+
+  int64_t dims[1] = {4096};
+  rlx_tensor_t *big = NULL;
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_F32, 1, dims, &big));
+  struct stat st;
+  expect_error(rlx_npy_save("/dev/full", big), RLX_STATUS_IO_ERROR,
+               "npy: save to /dev/full", "cannot write '/dev/full'", NULL);
+  check(stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode),
+        "npy: a failed save leaves /dev/full in place");
+
+  /* Writes past a small file size limit fail with EFBIG. */
+  const char *existing = scratch("existing.npy");
+  write_file(existing, "keep", 4);
+  const char *fresh = scratch("fresh.npy");
+  struct rlimit saved;
+  bool limited = getrlimit(RLIMIT_FSIZE, &saved) == 0;
+  struct rlimit small = saved;
+  small.rlim_cur = 1024;
+  void (*saved_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+  limited = limited && setrlimit(RLIMIT_FSIZE, &small) == 0;
+  check(limited, "npy: file size limit set");
+  if (limited) {
+    expect_error(rlx_npy_save(existing, big), RLX_STATUS_IO_ERROR,
+                 "npy: failed save over an existing file", "existing.npy",
+                 "too large");
+    expect_error(rlx_npy_save(fresh, big), RLX_STATUS_IO_ERROR,
+                 "npy: failed save to a new file", "fresh.npy", "too large");
+    setrlimit(RLIMIT_FSIZE, &saved);
+  }
+  signal(SIGXFSZ, saved_handler);
+  check(stat(existing, &st) == 0,
+        "npy: a failed save does not delete a file it did not create");
+  check(stat(fresh, &st) != 0, "npy: a failed save removes the file it created");
+  rlx_tensor_free(big);
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 /* The scratch directory only ever holds plain files. */
@@ -1373,10 +1622,12 @@ int main(int argc, char **argv) {
   test_element_conversion();
   test_tensors();
   test_load_errors();
+  test_elf_check();
   test_manifest_parsing();
   test_module();
   test_npy_round_trips();
   test_npy_reading();
+  test_npy_sizes_and_failed_saves();
 
   remove_scratch();
   printf("%d passed, %d failed\n", passed, failed);

@@ -12,14 +12,14 @@
 
 // CHECK:      4096 memref<64x64xf32>
 // CHECK-NOT:  memref<8192x8192
-// LLVM: llvm.func @causal_8192(
+// LLVM: llvm.func @rlx_fn_causal_8192(
 // COMPOSED: memref<512x512xf32> holds 262144 elements, more than 32768
 func.func @causal_8192(%q: tensor<1x8192x1x64xf32>, %k: tensor<1x8192x1x64xf32>, %v: tensor<1x8192x1x64xf32>) -> (tensor<1x8192x1x64xf32>, tensor<1x1x8192xf32>) {
   %0:2 = rlx.attention bshd %q, %k, %v heads = 1 kv_heads = 1 mask = causal with_logsumexp : (tensor<1x8192x1x64xf32>, tensor<1x8192x1x64xf32>, tensor<1x8192x1x64xf32>) -> (tensor<1x8192x1x64xf32>, tensor<1x1x8192xf32>)
   return %0#0, %0#1 : tensor<1x8192x1x64xf32>, tensor<1x1x8192xf32>
 }
 
-// LLVM: llvm.func @causal_8192_backward(
+// LLVM: llvm.func @rlx_fn_causal_8192_backward(
 func.func @causal_8192_backward(%q: tensor<1x8192x1x64xf32>, %k: tensor<1x8192x1x64xf32>, %v: tensor<1x8192x1x64xf32>, %out: tensor<1x8192x1x64xf32>, %dout: tensor<1x8192x1x64xf32>, %lse: tensor<1x1x8192xf32>) -> (tensor<1x8192x1x64xf32>, tensor<1x8192x1x64xf32>, tensor<1x8192x1x64xf32>) {
   %0:3 = rlx.attention_backward bshd %q, %k, %v, %out, %dout, %lse heads = 1 kv_heads = 1 mask = causal : (tensor<1x8192x1x64xf32>, tensor<1x8192x1x64xf32>, tensor<1x8192x1x64xf32>, tensor<1x8192x1x64xf32>, tensor<1x8192x1x64xf32>, tensor<1x1x8192xf32>) -> (tensor<1x8192x1x64xf32>, tensor<1x8192x1x64xf32>, tensor<1x8192x1x64xf32>)
   return %0#0, %0#1, %0#2 : tensor<1x8192x1x64xf32>, tensor<1x8192x1x64xf32>, tensor<1x8192x1x64xf32>

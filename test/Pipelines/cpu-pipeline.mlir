@@ -24,17 +24,17 @@
 
 // Results became out-parameters: 3 input descriptors and 1 output (5 values
 // each for rank 2, 3 for rank 1).
-// CHECK-LABEL: llvm.func @mlp(
+// CHECK-LABEL: llvm.func @rlx_fn_mlp(
 // CHECK-SAME:      attributes {llvm.emit_c_interface}
 // CHECK:         llvm.call @erff(%{{.*}}) : (f32) -> f32
 // CHECK-NOT:     llvm.intr.exp
 // CHECK:         llvm.return
-// LIBEXP-LABEL:  llvm.func @mlp(
+// LIBEXP-LABEL:  llvm.func @rlx_fn_mlp(
 // LIBEXP:          llvm.intr.exp(%{{.*}}) : (f32) -> f32
-// CHECK-LABEL: llvm.func @_mlir_ciface_mlp(
+// CHECK-LABEL: llvm.func @_mlir_ciface_rlx_fn_mlp(
 // CHECK-SAME:      %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr)
 // CHECK-NOT:     llvm.func
-// CHECK:         llvm.call @mlp(
+// CHECK:         llvm.call @rlx_fn_mlp(
 func.func @mlp(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
   %0 = rlx.matmul %x, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
   %1 = rlx.add %0, %b : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
@@ -47,7 +47,7 @@ func.func @mlp(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) ->
 // as a byte) with rank-0 tensors, whose descriptors have no sizes or strides.
 // bf16 conversions are expanded to integer operations.
 
-// CHECK-LABEL: llvm.func @mixed(
+// CHECK-LABEL: llvm.func @rlx_fn_mixed(
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr -> bf16
 // CHECK:         llvm.bitcast %{{.*}} : bf16 to i16
 // CHECK:         llvm.fptrunc %{{.*}} : f32 to f16
@@ -56,11 +56,11 @@ func.func @mlp(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) ->
 // CHECK-DAG:     llvm.bitcast %{{.*}} : i16 to bf16
 // CHECK-DAG:     llvm.store %{{.*}}, %{{.*}} : bf16, !llvm.ptr
 // CHECK:         llvm.return
-// CHECK-LABEL: llvm.func @_mlir_ciface_mixed(
+// CHECK-LABEL: llvm.func @_mlir_ciface_rlx_fn_mixed(
 // CHECK-SAME:      %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr)
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr -> !llvm.struct<(ptr, ptr, i64)>
-// CHECK:         llvm.call @mixed(
+// CHECK:         llvm.call @rlx_fn_mixed(
 func.func @mixed(%a: tensor<3xf16>, %b: tensor<bf16>, %c: tensor<3xi1>) -> (tensor<3xf16>, tensor<i1>, tensor<3xbf16>) {
   %0 = rlx.cast %b : tensor<bf16> -> tensor<f16>
   %1 = rlx.mul %a, %0 : (tensor<3xf16>, tensor<f16>) -> tensor<3xf16>
@@ -76,18 +76,18 @@ func.func @mixed(%a: tensor<3xf16>, %b: tensor<bf16>, %c: tensor<3xi1>) -> (tens
 // With fusion (the default) two elementwise ops share one loop; without it
 // each has its own, and the intermediate goes through memory.
 
-// FUSED-LABEL: llvm.func @chain(
+// FUSED-LABEL: llvm.func @rlx_fn_chain(
 // FUSED-COUNT-1: llvm.cond_br
 // FUSED-NOT:     llvm.cond_br
 // FUSED:         llvm.fneg
 // FUSED-NOT:     llvm.store
 // FUSED:         llvm.intr.fma
-// FUSED-LABEL: llvm.func @_mlir_ciface_chain(
+// FUSED-LABEL: llvm.func @_mlir_ciface_rlx_fn_chain(
 
-// UNFUSED-LABEL: llvm.func @chain(
+// UNFUSED-LABEL: llvm.func @rlx_fn_chain(
 // UNFUSED-COUNT-2: llvm.cond_br
 // UNFUSED-NOT:     llvm.cond_br
-// UNFUSED-LABEL: llvm.func @_mlir_ciface_chain(
+// UNFUSED-LABEL: llvm.func @_mlir_ciface_rlx_fn_chain(
 func.func @chain(%a: tensor<8xf32>) -> tensor<8xf32> {
   %0 = rlx.neg %a : tensor<8xf32>
   %1 = rlx.exp %0 : tensor<8xf32>
@@ -101,14 +101,14 @@ func.func @chain(%a: tensor<8xf32>) -> tensor<8xf32> {
 // descriptor pointer, inputs then outputs.
 // CHECK-LABEL: llvm.func @rlx_invoke_mlp(
 // CHECK-SAME:      %{{[a-z0-9]+}}: !llvm.ptr) {
-// CHECK:         llvm.call @_mlir_ciface_mlp(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK:         llvm.call @_mlir_ciface_rlx_fn_mlp(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
 // CHECK-NEXT:    llvm.return
 // CHECK-LABEL: llvm.func @rlx_invoke_mixed(
 // CHECK-SAME:      %{{[a-z0-9]+}}: !llvm.ptr) {
-// CHECK:         llvm.call @_mlir_ciface_mixed(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK:         llvm.call @_mlir_ciface_rlx_fn_mixed(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
 // CHECK-NEXT:    llvm.return
 // CHECK-LABEL: llvm.func @rlx_invoke_chain(
-// CHECK:         llvm.call @_mlir_ciface_chain(%{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> ()
+// CHECK:         llvm.call @_mlir_ciface_rlx_fn_chain(%{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> ()
 
 // In LLVM IR the manifest is an exported NUL-terminated byte array, erff a
 // libm declaration, and each entry point a `void (ptr)` function.
@@ -116,15 +116,15 @@ func.func @chain(%a: tensor<8xf32>) -> tensor<8xf32> {
 // LLVMIR:      @rlx_manifest = constant [206 x i8] c"rlx-module 1\0Afunc mlp 3 1\0Aarg f32 2 4 8\0Aarg f32 2 8 16\0Aarg f32 1 16\0Ares f32 2 4 16\0Afunc mixed 3 3\0Aarg f16 1 3\0Aarg bf16 0\0Aarg i1 1 3\0Ares f16 1 3\0Ares i1 0\0Ares bf16 1 3\0Afunc chain 1 1\0Aarg f32 1 8\0Ares f32 1 8\0A\00"
 // LLVMIR-DAG:  declare float @erff(float)
 // LLVMIR-DAG:  declare ptr @malloc(i64)
-// LLVMIR-LABEL: define void @mlp(
+// LLVMIR-LABEL: define void @rlx_fn_mlp(
 // LLVMIR:        call float @erff(float %{{.*}})
 // LLVMIR-NOT:    @llvm.exp.f32
-// LLVMIR-LABEL: define void @_mlir_ciface_mlp(ptr %0, ptr %1, ptr %2, ptr %3)
-// LLVMIR-LABEL: define void @_mlir_ciface_mixed(ptr %0, ptr %1, ptr %2, ptr %3, ptr %4, ptr %5)
+// LLVMIR-LABEL: define void @_mlir_ciface_rlx_fn_mlp(ptr %0, ptr %1, ptr %2, ptr %3)
+// LLVMIR-LABEL: define void @_mlir_ciface_rlx_fn_mixed(ptr %0, ptr %1, ptr %2, ptr %3, ptr %4, ptr %5)
 // LLVMIR-LABEL: define void @rlx_invoke_mlp(ptr %0)
-// LLVMIR:        call void @_mlir_ciface_mlp(ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}})
+// LLVMIR:        call void @_mlir_ciface_rlx_fn_mlp(ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}})
 // LLVMIR-NEXT:   ret void
 // LLVMIR-LABEL: define void @rlx_invoke_mixed(ptr %0)
-// LLVMIR:        call void @_mlir_ciface_mixed(ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}})
+// LLVMIR:        call void @_mlir_ciface_rlx_fn_mixed(ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}})
 // LLVMIR-NEXT:   ret void
 // LLVMIR-LABEL: define void @rlx_invoke_chain(ptr %0)

@@ -47,10 +47,10 @@
 // whose PTX is embedded for the requested chip, with the runtime's entry
 // points.
 
-// CHECK-LABEL: llvm.func @chain(
+// CHECK-LABEL: llvm.func @rlx_fn_chain(
 // CHECK-SAME:      attributes {llvm.emit_c_interface}
 // CHECK:         gpu.launch_func @chain_kernel::@chain_kernel blocks in
-// CHECK-LABEL: llvm.func @softmax(
+// CHECK-LABEL: llvm.func @rlx_fn_softmax(
 // CHECK:         gpu.launch_func @softmax_kernel::@softmax_kernel blocks in
 // BIN:         gpu.binary @chain_kernel [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_80{{.*}}.visible .entry chain_kernel({{.*}}ld.global.v4.b32
 // BIN-NOT:       .extern
@@ -62,7 +62,7 @@
 
 // The elementwise grid is bounded by max-blocks; its constants are
 // immediates of the kernel, not arguments.
-// GRID-LABEL:  llvm.func @chain(
+// GRID-LABEL:  llvm.func @rlx_fn_chain(
 // GRID-DAG:      %[[ONE:.*]] = llvm.mlir.constant(1 : index) : i64
 // GRID-DAG:      %[[BLOCKS:.*]] = llvm.mlir.constant(8 : index) : i64
 // GRID-DAG:      %[[THREADS:.*]] = llvm.mlir.constant(256 : index) : i64

@@ -5,7 +5,7 @@
 // A scan on the GPU is one kernel with a thread per line, not a host loop
 // launching a kernel per step: the host function launches once and
 // branches nowhere.
-// CHECK-LABEL: llvm.func @cumsum_middle(
+// CHECK-LABEL: llvm.func @rlx_fn_cumsum_middle(
 // CHECK-NOT:     llvm.br
 // CHECK-NOT:     llvm.cond_br
 // CHECK:         gpu.launch_func @cumsum_middle_kernel::@cumsum_middle_kernel
@@ -13,17 +13,17 @@
 // CHECK-NOT:     llvm.br
 // CHECK-NOT:     llvm.cond_br
 // CHECK:         llvm.return
-// CHECK-LABEL: llvm.func @cummax_last(
+// CHECK-LABEL: llvm.func @rlx_fn_cummax_last(
 // CHECK-NOT:     llvm.br
 // CHECK:         gpu.launch_func @cummax_last_kernel::@cummax_last_kernel
 // CHECK-NOT:     gpu.launch_func
 // CHECK:         llvm.return
-// CHECK-LABEL: llvm.func @cumprod_rank1(
+// CHECK-LABEL: llvm.func @rlx_fn_cumprod_rank1(
 // CHECK-NOT:     llvm.br
 // CHECK:         gpu.launch_func @cumprod_rank1_kernel::@cumprod_rank1_kernel
 // CHECK-NOT:     gpu.launch_func
 // CHECK:         llvm.return
-// CHECK-LABEL: llvm.func @gather_backward(
+// CHECK-LABEL: llvm.func @rlx_fn_gather_backward(
 // CHECK-NOT:     llvm.br
 // CHECK:         gpu.launch_func
 // CHECK:         gpu.launch_func

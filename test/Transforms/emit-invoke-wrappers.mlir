@@ -79,3 +79,20 @@ llvm.func @_mlir_ciface_foo(%a: !llvm.ptr) {
 llvm.func @rlx_invoke_foo(%a: !llvm.ptr) {
   llvm.return
 }
+
+// -----
+
+// The entry point takes the program's name: without the prefix of
+// rlx-mangle-function-names (once: a program's `rlx_fn_g` is
+// `rlx_fn_rlx_fn_g` by then).
+
+// CHECK-LABEL: llvm.func @rlx_invoke_exp(
+// CHECK:         llvm.call @_mlir_ciface_rlx_fn_exp(
+// CHECK-LABEL: llvm.func @rlx_invoke_rlx_fn_g(
+// CHECK:         llvm.call @_mlir_ciface_rlx_fn_rlx_fn_g(
+llvm.func @_mlir_ciface_rlx_fn_exp(%a: !llvm.ptr) {
+  llvm.return
+}
+llvm.func @_mlir_ciface_rlx_fn_rlx_fn_g(%a: !llvm.ptr) {
+  llvm.return
+}

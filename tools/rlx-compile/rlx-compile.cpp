@@ -4,7 +4,9 @@
 // LLVM IR, optimizes and emits an object file in-process with LLVM, then
 // links it into a shared object with the C driver found at configure time
 // (clang-22 by default). The result exports `rlx_manifest` and one
-// `rlx_invoke_<name>` per public function (docs/runtime.md).
+// `rlx_invoke_<name>` per public function and nothing else: every other
+// symbol is made internal before optimization, and the link's version
+// script keeps even the linker's own symbols local (docs/runtime.md).
 //
 // With --target=cuda the GPU pipeline runs instead: kernels become PTX for
 // --chip, embedded in the host module, which launches them through MLIR's
@@ -45,6 +47,7 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/Transforms/IPO/Internalize.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -133,6 +136,15 @@ static int fail(const llvm::Twine &message) {
   llvm::errs() << "rlx-compile: error: " << message << "\n";
   return 1;
 }
+
+/// The symbols a module exports: the runtime's ABI (docs/runtime.md).
+static bool isAbiSymbol(StringRef name) {
+  return name == "rlx_manifest" || name.starts_with("rlx_invoke_");
+}
+
+/// The version script of the link: the ABI symbols global, all else local.
+static constexpr StringLiteral kVersionScript =
+    "{\n  global: rlx_manifest; rlx_invoke_*;\n  local: *;\n};\n";
 
 static std::unique_ptr<llvm::TargetMachine>
 createHostTargetMachine(std::string &error) {
@@ -269,6 +281,12 @@ int main(int argc, char **argv) {
     return fail(error);
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(machine->getTargetTriple());
+  // A program's functions, the kernels' binaries and loaders are the
+  // module's own: internal, so that no call in or out of the module binds
+  // to a same-named symbol of the process (libc's `free`, the runtime's).
+  llvm::internalizeModule(*llvmModule, [](const llvm::GlobalValue &value) {
+    return isAbiSymbol(value.getName());
+  });
   auto optimize = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
                                             machine.get());
   if (llvm::Error err = optimize(llvmModule.get()))
@@ -306,8 +324,28 @@ int main(int argc, char **argv) {
   if (emitKind == EmitKind::Object)
     return 0;
 
+  llvm::SmallString<128> versionScriptPath;
+  int versionScriptFd;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "rlx-module", "map", versionScriptFd, versionScriptPath))
+    return fail("cannot create a temporary version script: " + ec.message());
+  llvm::FileRemover removeVersionScript(versionScriptPath);
+  {
+    llvm::raw_fd_ostream script(versionScriptFd, /*shouldClose=*/true);
+    script << kVersionScript;
+    script.close();
+    if (std::error_code ec = script.error()) {
+      script.clear_error();
+      return fail(llvm::Twine("cannot write the version script ") +
+                  versionScriptPath +
+                  ": " + ec.message());
+    }
+  }
+  std::string versionScriptFlag =
+      (llvm::Twine("-Wl,--version-script=") + versionScriptPath).str();
   llvm::StringRef linkArgs[] = {RLX_LINKER_DRIVER, "-shared", "-o",
-                                outputFile, objectPath, "-lm"};
+                                outputFile,        objectPath, "-lm",
+                                versionScriptFlag};
   std::string linkError;
   int status = llvm::sys::ExecuteAndWait(RLX_LINKER_DRIVER, linkArgs,
                                          std::nullopt, {}, 0, 0, &linkError);

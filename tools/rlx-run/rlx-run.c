@@ -148,6 +148,10 @@ static int parse_args(int argc, char **argv, options_t *opts) {
       opts->function = value;
     } else if (strcmp(arg, "-o") == 0) {
       seen = &seen_o;
+      if (!*value) {
+        print_error("-o needs a directory, got an empty path");
+        return EXIT_USAGE;
+      }
       opts->output_dir = value;
     } else if (strcmp(arg, "--random") == 0) {
       seen = &opts->random;
@@ -547,9 +551,11 @@ static int make_directories(const char *path) {
   }
   strcpy(copy, path);
   int rc = 0;
-  for (char *p = copy + 1; !rc; ++p) {
+  /* Creates each prefix that ends before a '/' (but not the root's empty
+   * one), then the whole path. */
+  for (char *p = copy; !rc; ++p) {
     bool end = *p == '\0';
-    if (*p != '/' && !end)
+    if ((*p != '/' || p == copy) && !end)
       continue;
     *p = '\0';
     struct stat st;

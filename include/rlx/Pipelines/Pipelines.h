@@ -60,9 +60,10 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 };
 
 /// rlx on tensors all the way to the LLVM dialect: rlx-export-abi,
-/// rlx-form-regions, rlx-to-linalg, elementwise fusion, epilogue fusion, one-shot bufferization with results
-/// as out-parameters, deallocation, loops, and conversion to LLVM, ending
-/// with the runtime's `rlx_invoke_*` entry points.
+/// rlx-form-regions, rlx-to-linalg, elementwise fusion, epilogue fusion,
+/// one-shot bufferization with results as out-parameters, deallocation,
+/// rlx-mangle-function-names, loops, and conversion to LLVM, ending with the
+/// runtime's `rlx_invoke_*` entry points.
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
 struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
@@ -113,7 +114,8 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
 /// elementwise fusion, bufferization with results as out-parameters,
 /// rlx-gpu-tile-contractions, rlx-gpu-map-foralls, rlx-map-to-gpu, then the
 /// passes of upstream's gpu-lower-to-nvvm-pipeline (with
-/// rlx-gpu-align-workgroup-memory after outlining) with PTX (`isa`) as the
+/// rlx-gpu-align-workgroup-memory and rlx-mangle-function-names after
+/// outlining) with PTX (`isa`) as the
 /// embedded binary format and libdevice from
 /// `cuda-path`, rlx-check-gpu-binaries, and the runtime's `rlx_invoke_*`
 /// entry points. Function arguments are device buffers.

@@ -12,6 +12,16 @@ namespace mlir::rlx {
 /// runtime stages device buffers for `Cuda` modules.
 enum class AbiTarget { Cpu, Cuda };
 
+/// The prefix rlx-mangle-function-names gives the functions a module defines.
+inline constexpr llvm::StringLiteral kMangledFunctionPrefix = "rlx_fn_";
+
+/// The name a function had in the program: `symbol` without the prefix of
+/// rlx-mangle-function-names.
+inline StringRef getProgramFunctionName(StringRef symbol) {
+  symbol.consume_front(kMangledFunctionPrefix);
+  return symbol;
+}
+
 #define GEN_PASS_DECL
 #include "rlx/Transforms/Passes.h.inc"
 

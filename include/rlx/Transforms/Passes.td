@@ -30,6 +30,21 @@ def RlxExportAbi : Pass<"rlx-export-abi", "::mlir::ModuleOp"> {
                            "::mlir::bufferization::BufferizationDialect"];
 }
 
+def RlxMangleFunctionNames : Pass<"rlx-mangle-function-names",
+                                  "::mlir::ModuleOp"> {
+  let summary = "Give every function the module defines a reserved prefix";
+  let description = [{
+    Renames every function defined in the module (not declarations, not the
+    functions of nested modules such as GPU kernels) from `<name>` to
+    `rlx_fn_<name>`, with all its uses. Runs before the lowering to LLVM,
+    which calls C library functions by name (libm's `exp`, `malloc`, `free`,
+    `memrefCopy`, the `mgpu*` functions): a program's `@exp` would otherwise
+    be the very symbol the lowering of `math.exp` calls. Exported functions
+    keep their names in the manifest and in `rlx_invoke_<name>`
+    (rlx-emit-invoke-wrappers strips the prefix again).
+  }];
+}
+
 def RlxEmitInvokeWrappers : Pass<"rlx-emit-invoke-wrappers",
                                  "::mlir::ModuleOp"> {
   let summary = "Emit uniform `rlx_invoke_<name>(void **args)` entry points";
@@ -38,6 +53,8 @@ def RlxEmitInvokeWrappers : Pass<"rlx-emit-invoke-wrappers",
     defines `rlx_invoke_<name>(ptr args)`, which loads one memref descriptor
     pointer per argument from `args` and calls the C-interface function, so
     that the runtime can call any exported function through one signature.
+    `<name>` is the program's name: without the `rlx_fn_` prefix of
+    rlx-mangle-function-names.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

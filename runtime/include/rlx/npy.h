@@ -20,7 +20,9 @@ extern "C" {
  * from the shape's give INVALID_FORMAT or UNIMPLEMENTED. */
 RLX_API rlx_status_t rlx_npy_load(const char *path, rlx_tensor_t **out);
 
-/* Writes the tensor to `path`, replacing any existing file. */
+/* Writes the tensor to `path`, overwriting any existing file in place. If
+ * the write fails, a file this call created is removed; an existing one is
+ * left as the failed write left it. */
 RLX_API rlx_status_t rlx_npy_save(const char *path, const rlx_tensor_t *tensor);
 
 #ifdef __cplusplus
