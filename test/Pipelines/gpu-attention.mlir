@@ -1,6 +1,6 @@
-// RUN: rlx-opt %s --rlx-gpu-pipeline --mlir-print-ir-after=rlx-map-to-gpu -o /dev/null 2>&1 | rlx-opt --canonicalize | FileCheck %s
-// RUN: rlx-opt %s --rlx-gpu-pipeline="attention-query-tile=1 attention-key-tile=16" --mlir-print-ir-after=rlx-map-to-gpu -o /dev/null 2>&1 | rlx-opt --canonicalize | FileCheck %s --check-prefix=QUERY1
-// RUN: rlx-opt %s --rlx-gpu-pipeline="attention-query-tile=1 attention-key-tile=4" --mlir-print-ir-after=rlx-map-to-gpu -o /dev/null 2>&1 | rlx-opt --canonicalize | FileCheck %s --check-prefix=THREAD
+// RUN: rlx-opt %s --rlx-gpu-pipeline --mlir-print-ir-after=rlx-map-to-gpu --mlir-disable-threading -o /dev/null 2>&1 | rlx-opt --canonicalize | FileCheck %s
+// RUN: rlx-opt %s --rlx-gpu-pipeline="attention-query-tile=1 attention-key-tile=16" --mlir-print-ir-after=rlx-map-to-gpu --mlir-disable-threading -o /dev/null 2>&1 | rlx-opt --canonicalize | FileCheck %s --check-prefix=QUERY1
+// RUN: rlx-opt %s --rlx-gpu-pipeline="attention-query-tile=1 attention-key-tile=4" --mlir-print-ir-after=rlx-map-to-gpu --mlir-disable-threading -o /dev/null 2>&1 | rlx-opt --canonicalize | FileCheck %s --check-prefix=THREAD
 
 // Causal attention on the GPU is one kernel with a block per (batch, head,
 // query tile): 1 x 2 x 64/32 = 4 blocks of 256 threads. The key loop is
