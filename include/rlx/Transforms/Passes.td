@@ -54,6 +54,22 @@ def RlxStridedCopyToLinalg : Pass<"rlx-strided-copy-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def RlxDistinctResultBuffers
+    : Pass<"rlx-distinct-result-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Give every buffer a function returns its own allocation";
+  let description = [{
+    Runs on bufferized functions, right before
+    `buffer-results-to-out-params`. A buffer returned more than once (one
+    value computed twice and merged by CSE, an argument or a constant
+    returned twice) is copied into a new allocation for each later
+    occurrence, so that every result becomes its own out-parameter:
+    upstream's out-parameter promotion with `hoist-static-allocs` replaces
+    a returned allocation by its out-parameter and would otherwise see the
+    erased allocation again at the next occurrence.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def RlxFusePatterns : Pass<"rlx-fuse-patterns"> {
   let summary = "Replace the seeds' named patterns with fused rlx ops";
   let description = [{
