@@ -17,9 +17,9 @@ static Value copyIntoNewBuffer(OpBuilder &b, Location loc, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   // Out-parameters are allocated with the identity layout; a returned
   // strided view gets a contiguous buffer cast to its type.
-  auto allocType = MemRefType::get(type.getShape(), type.getElementType(),
-                                   MemRefLayoutAttrInterface(),
-                                   type.getMemorySpace());
+  auto allocType =
+      MemRefType::get(type.getShape(), type.getElementType(),
+                      MemRefLayoutAttrInterface(), type.getMemorySpace());
   if (!memref::CastOp::areCastCompatible(allocType, type))
     return Value();
   SmallVector<Value> dynamicSizes;
