@@ -95,11 +95,16 @@ static LogicalResult placeBuffers(func::FuncOp func, RewriterBase &rewriter) {
       // Host loops and conditionals (scans, attention tiles) allocate their
       // buffers where they use them. A static buffer that does not leave
       // its block is allocated once for the whole function instead.
-      if (!alloc.getDynamicSizes().empty() ||
-          !alloc.getSymbolOperands().empty() ||
-          llvm::any_of(alloc->getUsers(), [](Operation *user) {
+      if (llvm::any_of(alloc->getUsers(), [](Operation *user) {
             return user->hasTrait<OpTrait::IsTerminator>();
           }))
+        return alloc.emitError(
+            "this value is carried out of a host loop or conditional in a "
+            "new buffer each time, which the GPU pipeline cannot place in "
+            "device memory (compute the carried tensor in place, or compile "
+            "for the CPU)");
+      if (!alloc.getDynamicSizes().empty() ||
+          !alloc.getSymbolOperands().empty())
         return alloc.emitError(
             "a buffer allocated inside host control flow cannot be placed "
             "in device memory");
@@ -400,6 +405,9 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
       func.emitError("max-blocks must be positive");
       return signalPassFailure();
     }
+    // A declaration has no host code to map.
+    if (func.isExternal())
+      return;
     IRRewriter rewriter(&getContext());
 
     // Host copies run as kernels like every other linalg op.

@@ -29,6 +29,8 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(
       createRlxToLinalg({options.attentionQueryTile, options.attentionKeyTile,
                          options.sequentialByLines}));
+  // Upstream elementwise ops on tensors written next to rlx ops.
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
@@ -95,11 +97,15 @@ void mlir::rlx::buildBufferizationPipeline(OpPassManager &pm) {
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop carrying a tensor through out-of-place ops (an RNN step written
+  // with scf.for) yields a new buffer each iteration.
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   // A result written in place by a loop is then the loop's init buffer, an
   // allocation that becomes the out-parameter instead of being copied to
   // it.
   pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createRlxDistinctResultBuffers());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;

@@ -25,6 +25,8 @@ static bool hasMmaSync(StringRef chip) {
 
 void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
                                  const GpuPipelineOptions &options) {
+  // Gradient functions are compiled like any other, as on the CPU.
+  pm.addPass(createRlxAutodiff());
   pm.addPass(createRlxExportAbi({AbiTarget::Cuda}));
   if (options.formRegions)
     buildFusionPipeline(pm);
@@ -32,6 +34,7 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createRlxToLinalg(
       {options.attentionQueryTile, options.attentionKeyTile,
        /*sequentialByLines=*/true}));
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCSEPass());

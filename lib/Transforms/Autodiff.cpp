@@ -1,9 +1,19 @@
 //===- Autodiff.cpp - Reverse-mode differentiation of a loss --------------===//
+//
+// Calls are inlined into the gradient function before it is differentiated,
+// rather than given a rule of their own: a rule for func.call would have to
+// differentiate the callee into a second function per call signature and
+// pass every forward value that callee's backward reads out of it, which is
+// what inlining gives for free, and the inlined ops fuse with the caller's.
+//
+//===----------------------------------------------------------------------===//
 #include "rlx/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 #include "rlx/Transforms/GradientRules.h"
 
@@ -80,6 +90,49 @@ static void recomputeElementwise(ArrayRef<Operation *> forwardOps) {
   }
 }
 
+/// Inlines every call in `func`, the callees' calls too, so that the
+/// gradient is built from rlx ops alone: one rule per op rather than one per
+/// function, and the callee's forward values are at hand for the backward as
+/// any others. Fails with a diagnostic on a call to a declaration or a
+/// recursive call.
+static LogicalResult inlineCalls(func::FuncOp func) {
+  InlinerInterface interface(func.getContext());
+  auto cloneCallee = [](OpBuilder &, Region *src, Block *inlineBlock,
+                        Block *postInsertBlock, IRMapping &mapper,
+                        bool /*shouldCloneInlinedRegion*/) {
+    src->cloneInto(inlineBlock->getParent(), postInsertBlock->getIterator(),
+                   mapper);
+  };
+  // Each round inlines one level of calls; a call left after as many rounds
+  // as there are functions is part of a cycle.
+  auto module = func->getParentOfType<ModuleOp>();
+  size_t rounds = llvm::range_size(module.getOps<func::FuncOp>());
+  for (size_t round = 0;; ++round) {
+    SmallVector<func::CallOp> calls;
+    func.walk([&](func::CallOp call) { calls.push_back(call); });
+    if (calls.empty())
+      return success();
+    for (func::CallOp call : calls) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (!callee || callee.isExternal())
+        return call.emitError("cannot differentiate through a call to '")
+               << call.getCallee() << "', which has no body";
+      if (!callee.getBody().hasOneBlock())
+        return call.emitError("cannot differentiate through a call to '")
+               << call.getCallee() << "', which has more than one block";
+      if (round == rounds)
+        return call.emitError("cannot differentiate through recursive "
+                              "calls to '")
+               << call.getCallee() << "'";
+      if (failed(inlineCall(interface, cloneCallee, call, callee,
+                            &callee.getBody())))
+        return call.emitError("cannot inline '") << call.getCallee() << "'";
+      call.erase();
+    }
+  }
+}
+
 /// Builds `<name>_grad` next to `func`; fails with a diagnostic.
 static LogicalResult differentiate(func::FuncOp func,
                                    ArrayRef<int64_t> argIndices,
@@ -99,10 +152,13 @@ static LogicalResult differentiate(func::FuncOp func,
   if (!func.getBody().hasOneBlock())
     return func.emitError("a function to differentiate must have one block");
   SmallVector<Type> resultTypes = {lossType};
-  for (int64_t index : argIndices) {
+  for (auto [position, index] : llvm::enumerate(argIndices)) {
     if (index < 0 || index >= type.getNumInputs())
       return func.emitError("rlx.differentiate names argument ")
              << index << " of a function with " << type.getNumInputs();
+    if (llvm::is_contained(argIndices.take_front(position), index))
+      return func.emitError("rlx.differentiate names argument ")
+             << index << " twice";
     auto argType = dyn_cast<RankedTensorType>(type.getInput(index));
     if (!argType || !isa<FloatType>(argType.getElementType()))
       return func.emitError("argument ")
@@ -136,6 +192,8 @@ static LogicalResult differentiate(func::FuncOp func,
     b.clone(op, forward);
   auto terminator = func::ReturnOp::create(
       b, loc, forward.lookup(source.getTerminator()->getOperand(0)));
+  if (failed(inlineCalls(gradFunc)))
+    return failure();
   // Fused ops and regions have no rules of their own: the gradient is that
   // of the primitive ops they stand for.
   IRRewriter rewriter(b);
@@ -223,6 +281,7 @@ struct RlxAutodiffPass : rlx::impl::RlxAutodiffBase<RlxAutodiffPass> {
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     registerGradientRules(registry);
+    func::registerInlinerExtension(registry);
   }
 
   void runOnOperation() override {

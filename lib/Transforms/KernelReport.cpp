@@ -17,6 +17,9 @@ struct RlxKernelReportPass
     : rlx::impl::RlxKernelReportBase<RlxKernelReportPass> {
   void runOnOperation() override {
     getOperation()->walk([](FunctionOpInterface func) {
+      // A declaration has no code to report on.
+      if (func.isExternal())
+        return;
       // Outermost loop constructs: a linalg op or an scf loop with no loop
       // around it.
       unsigned loopNests = 0;

@@ -13,7 +13,8 @@
 # ops (matmul_bias_act, swiglu, residual_layer_norm, matmul_residual,
 # conv_bias_act) and an rlx.region, which the pass unfuses first; and
 # examples/cnn.mlir with a cross-entropy loss on its softmax, every
-# parameter's gradient (batch-norm statistics included) against PyTorch.
+# parameter's gradient (batch-norm statistics included) against PyTorch;
+# and a loss written as calls to other functions, which the pass inlines.
 import os
 import subprocess
 import tempfile
@@ -166,6 +167,47 @@ func.func @mix(%x: tensor<2x3x4xf32>, %v: tensor<4xf32>, %c: tensor<2x3x4xf32>)
 """
 
 
+# A loss written with calls: one layer function called for both layers (with
+# a nested call to its activation) and the loss in a function of its own;
+# the pass inlines them into the gradient function.
+CALLS = """
+func.func private @act(%z: tensor<6x6xf64>) -> tensor<6x6xf64> {
+  %s = rlx.sigmoid %z : tensor<6x6xf64>
+  %a = rlx.mul %z, %s : (tensor<6x6xf64>, tensor<6x6xf64>) -> tensor<6x6xf64>
+  return %a : tensor<6x6xf64>
+}
+func.func private @layer(%x: tensor<6x6xf64>, %w: tensor<6x6xf64>,
+                         %b: tensor<6xf64>) -> tensor<6x6xf64> {
+  %m = rlx.matmul %x, %w : (tensor<6x6xf64>, tensor<6x6xf64>) -> tensor<6x6xf64>
+  %z = rlx.add %m, %b : (tensor<6x6xf64>, tensor<6xf64>) -> tensor<6x6xf64>
+  %a = func.call @act(%z) : (tensor<6x6xf64>) -> tensor<6x6xf64>
+  return %a : tensor<6x6xf64>
+}
+func.func private @mse(%p: tensor<6x6xf64>, %t: tensor<6x6xf64>) -> tensor<f64> {
+  %d = rlx.sub %p, %t : (tensor<6x6xf64>, tensor<6x6xf64>) -> tensor<6x6xf64>
+  %q = rlx.mul %d, %d : (tensor<6x6xf64>, tensor<6x6xf64>) -> tensor<6x6xf64>
+  %l = rlx.reduce mean %q axes = [0, 1] : tensor<6x6xf64> -> tensor<f64>
+  return %l : tensor<f64>
+}
+func.func @calls(%x: tensor<6x6xf64>, %w1: tensor<6x6xf64>, %b1: tensor<6xf64>,
+                 %w2: tensor<6x6xf64>, %b2: tensor<6xf64>, %t: tensor<6x6xf64>)
+    -> tensor<f64> attributes {rlx.differentiate = array<i64: 0, 1, 2, 3, 4>} {
+  %h = func.call @layer(%x, %w1, %b1)
+      : (tensor<6x6xf64>, tensor<6x6xf64>, tensor<6xf64>) -> tensor<6x6xf64>
+  %y = func.call @layer(%h, %w2, %b2)
+      : (tensor<6x6xf64>, tensor<6x6xf64>, tensor<6xf64>) -> tensor<6x6xf64>
+  %l = func.call @mse(%y, %t) : (tensor<6x6xf64>, tensor<6x6xf64>) -> tensor<f64>
+  return %l : tensor<f64>
+}
+"""
+
+
+def calls_reference(x, w1, b1, w2, b2, t):
+    import torch.nn.functional as F
+    y = F.silu(F.silu(x @ w1 + b1) @ w2 + b2)
+    return ((y - t) ** 2).mean()
+
+
 CNN = """
 func.func @cnn(%x: tensor<2x3x8x8xf64>, %w: tensor<4x3x3x3xf64>,
                %g: tensor<36xf64>, %b: tensor<36xf64>, %wo: tensor<36x5xf64>,
@@ -288,6 +330,10 @@ def main():
         # f32 sums of 16-24 terms: a few ulp each.
         check(report, tmp, "mix", MIX, mix_reference, mix_inputs, [0, 1],
               (1e-4, 1e-5), 2e-2)
+        calls_inputs = [rng.standard_normal(s) for s in
+                        [(6, 6), (6, 6), (6,), (6, 6), (6,), (6, 6)]]
+        check(report, tmp, "calls", CALLS, calls_reference, calls_inputs,
+              [0, 1, 2, 3, 4], (1e-10, 1e-12), 1e-6)
     report.finish()
 
 

@@ -223,3 +223,27 @@ func.func @host_loop_alloc(%n: index) {
   }
   return
 }
+
+// -----
+
+// A loop carrying a tensor that bufferization could not update in place
+// yields a new buffer each iteration.
+func.func @host_loop_yields_alloc(%x: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%b = %x) -> (memref<4xf32>) {
+    // expected-error @+1 {{this value is carried out of a host loop or conditional in a new buffer each time, which the GPU pipeline cannot place in device memory (compute the carried tensor in place, or compile for the CPU)}}
+    %t = memref.alloc() : memref<4xf32>
+    linalg.copy ins(%b : memref<4xf32>) outs(%t : memref<4xf32>)
+    scf.yield %t : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+// Declarations have no host code: left as they are.
+// CHECK-LABEL: func.func private @declaration(memref<4xf32>)
+// CHECK-NOT:   gpu.launch
+func.func private @declaration(memref<4xf32>)

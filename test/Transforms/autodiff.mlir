@@ -83,6 +83,25 @@ func.func @bad_index(%x: tensor<3xf32>) -> tensor<f32> attributes {rlx.different
 
 // -----
 
+// expected-error @+1 {{rlx.differentiate names argument -1 of a function with 1}}
+func.func @negative_index(%x: tensor<3xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: -1>} {
+  %l = rlx.reduce sum %x axes = [0] : tensor<3xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// One gradient per argument: a repeated index is an error, not the same
+// gradient returned twice.
+// expected-error @+1 {{rlx.differentiate names argument 1 twice}}
+func.func @repeated_index(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 1, 0, 1>} {
+  %p = rlx.mul %x, %y : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %l = rlx.reduce sum %p axes = [0] : tensor<3xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // expected-error @+1 {{argument 0 is not a floating-point tensor and has no gradient}}
 func.func @int_argument(%i: tensor<3xi32>, %x: tensor<3xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0>} {
   %l = rlx.reduce sum %x axes = [0] : tensor<3xf32> -> tensor<f32>

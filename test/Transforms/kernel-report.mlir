@@ -136,3 +136,7 @@ func.func @single(%x: tensor<4xf32>) -> tensor<4xf32> {
 // OPS:     remark: 'single' has 1 loop nest
 // FUSED:   remark: 'single' has 1 loop nest
 // NOFUSE:  remark: 'single' has 1 loop nest
+
+// A declaration has no code and gets no remark (-verify-diagnostics fails
+// on an unexpected one).
+func.func private @declared(tensor<2xf32>) -> tensor<2xf32>

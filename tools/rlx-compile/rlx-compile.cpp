@@ -33,6 +33,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -146,6 +147,53 @@ static bool isAbiSymbol(StringRef name) {
 static constexpr StringLiteral kVersionScript =
     "{\n  global: rlx_manifest; rlx_invoke_*;\n  local: *;\n};\n";
 
+/// Checks a CPU (`cpuFlag`) and a feature list (`featuresFlag`, `+a,-b`)
+/// against the tables of `triple`'s target before anything is compiled:
+/// LLVM itself only warns about names it does not know, then ignores them or
+/// fails in code generation.
+static bool isKnownSubtarget(const llvm::Triple &triple, StringRef cpu,
+                             StringRef cpuFlag, StringRef features,
+                             StringRef featuresFlag, std::string &error) {
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return false;
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, /*CPU=*/"", /*Features=*/""));
+  if (!info) {
+    error = "cannot describe the subtargets of " + triple.str();
+    return false;
+  }
+  llvm::raw_string_ostream os(error);
+  auto printKeys = [&](auto table) {
+    llvm::interleaveComma(table, os, [&](const auto &kv) { os << kv.Key; });
+  };
+  if (!cpu.empty() && !info->isCPUStringValid(cpu)) {
+    os << "unknown " << cpuFlag << " '" << cpu << "' for " << triple.str()
+       << "; valid names are: ";
+    printKeys(info->getAllProcessorDescriptions());
+    return false;
+  }
+  SmallVector<StringRef> requested;
+  features.split(requested, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef feature : requested) {
+    StringRef name = feature.trim();
+    if ((name.consume_front("+") || name.consume_front("-")) &&
+        llvm::is_contained(
+            llvm::map_range(info->getAllProcessorFeatures(),
+                            [](const llvm::SubtargetFeatureKV &kv) {
+                              return StringRef(kv.Key);
+                            }),
+            name))
+      continue;
+    os << "unknown " << featuresFlag << " entry '" << feature << "' for "
+       << triple.str() << " (each is +NAME or -NAME); valid names are: ";
+    printKeys(info->getAllProcessorFeatures());
+    return false;
+  }
+  return true;
+}
+
 static std::unique_ptr<llvm::TargetMachine>
 createHostTargetMachine(std::string &error) {
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
@@ -176,9 +224,20 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  // For checking --chip and --ptx-features; gpu-module-to-binary
+  // initializes the rest of the NVPTX target itself.
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTargetMC();
   cl::ParseCommandLineOptions(argc, argv, "rlx module compiler\n");
   if (optLevel > 3)
     return fail("-O" + llvm::Twine(optLevel) + " is not in 0..3");
+  if (std::string error;
+      !isKnownSubtarget(llvm::Triple(llvm::sys::getDefaultTargetTriple()),
+                        targetCpu, "--mcpu", "", "", error) ||
+      (target == Target::Cuda &&
+       !isKnownSubtarget(llvm::Triple("nvptx64-nvidia-cuda"), chip, "--chip",
+                         ptxFeatures, "--ptx-features", error)))
+    return fail(error);
 
   DialectRegistry registry;
   registerAllDialects(registry);

@@ -71,6 +71,22 @@ def RlxStridedCopyToLinalg : Pass<"rlx-strided-copy-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def RlxDistinctResultBuffers
+    : Pass<"rlx-distinct-result-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Give every buffer a function returns its own allocation";
+  let description = [{
+    Runs on bufferized functions, right before
+    `buffer-results-to-out-params`. A buffer returned more than once (one
+    value computed twice and merged by CSE, an argument or a constant
+    returned twice) is copied into a new allocation for each later
+    occurrence, so that every result becomes its own out-parameter:
+    upstream's out-parameter promotion with `hoist-static-allocs` replaces
+    a returned allocation by its out-parameter and would otherwise see the
+    erased allocation again at the next occurrence.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def RlxFusePatterns : Pass<"rlx-fuse-patterns"> {
   let summary = "Replace the seeds' named patterns with fused rlx ops";
   let description = [{
@@ -232,19 +248,21 @@ def RlxAutodiff : Pass<"rlx-autodiff", "::mlir::ModuleOp"> {
   let summary = "Reverse-mode differentiation of functions that return a loss";
   let description = [{
     For every function with a `rlx.differentiate` attribute (an
-    `array<i64>` of argument indices) that returns one floating-point
-    scalar (a rank-0 tensor, the loss), adds a public function
+    `array<i64>` of distinct argument indices) that returns one
+    floating-point scalar (a rank-0 tensor, the loss), adds a public function
     `<name>_grad` with the same arguments that returns the loss and then
     the gradient of the loss with respect to each listed argument, in the
     listed order. Other functions may call it (a training step) through a
     declaration `func.func private @<name>_grad` of that type, which the
     pass defines.
 
-    The gradient function is the forward body, with fused ops and
-    `rlx.region`s expanded as `--rlx-unfuse` expands them, followed by its
-    reverse: ops are visited from the loss back, and each op that depends on a
-    differentiated argument and whose result has a gradient contributes its
-    operands' gradients through its `GradientOpInterface` rule; gradients
+    The gradient function is the forward body, with the functions it calls
+    inlined (a call to a declaration or a recursive call is an error) and
+    fused ops and `rlx.region`s expanded as `--rlx-unfuse` expands them,
+    followed by its reverse: ops are visited from the loss back, and each op
+    that depends on a differentiated argument and whose result has a
+    gradient contributes its operands' gradients through its
+    `GradientOpInterface` rule; gradients
     of a value read several times are summed (fan-out). `rlx.stop_gradient`
     passes none. Forward values the rules need are read from the forward
     computation (saved, not recomputed), unless `recompute-elementwise`

@@ -4,6 +4,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
 using namespace mlir;
@@ -13,11 +14,25 @@ using namespace mlir::rlx;
 #include "rlx/Dialect/Rlx/IR/RlxEnums.cpp.inc"
 #include "rlx/Dialect/Rlx/IR/RlxInterfaces.cpp.inc"
 
+namespace {
+/// rlx ops compute values from values (no memory, no control flow out of
+/// their regions), so any of them can move into a caller: `--inline` and
+/// rlx-autodiff inline calls between functions of rlx ops.
+struct RlxInlinerInterface : DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void RlxDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "rlx/Dialect/Rlx/IR/RlxOps.cpp.inc"
       >();
+  addInterfaces<RlxInlinerInterface>();
 }
 
 Operation *RlxDialect::materializeConstant(OpBuilder &builder, Attribute value,
