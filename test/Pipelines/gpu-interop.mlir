@@ -9,13 +9,13 @@
 // twice, upstream elementwise ops on tensors, and a loop carrying a tensor
 // in a new buffer each iteration (a diagnostic).
 
-// TRAIN-DAG: llvm.func @loss_grad(
-// TRAIN-DAG: llvm.func @train_step(
-// TRAIN-DAG: llvm.func @adam_step(
+// TRAIN-DAG: llvm.func @rlx_fn_loss_grad(
+// TRAIN-DAG: llvm.func @rlx_fn_train_step(
+// TRAIN-DAG: llvm.func @rlx_fn_adam_step(
 
 // CHECK-LABEL: llvm.func @nothing()
-// CHECK-LABEL: llvm.func @empty()
-// CHECK-LABEL: llvm.func @calls_declaration(
+// CHECK-LABEL: llvm.func @rlx_fn_empty()
+// CHECK-LABEL: llvm.func @rlx_fn_calls_declaration(
 // CHECK:         llvm.call @nothing()
 func.func private @nothing()
 func.func @empty() {
@@ -28,7 +28,7 @@ func.func @calls_declaration() {
 
 // -----
 
-// CHECK-LABEL: llvm.func @equal_ops(
+// CHECK-LABEL: llvm.func @rlx_fn_equal_ops(
 // CHECK:         gpu.launch_func
 func.func @equal_ops(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
   %0 = rlx.relu %x : tensor<3xf32>
@@ -38,7 +38,7 @@ func.func @equal_ops(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
 
 // -----
 
-// CHECK-LABEL: llvm.func @arith_mixed(
+// CHECK-LABEL: llvm.func @rlx_fn_arith_mixed(
 // CHECK:         gpu.launch_func
 func.func @arith_mixed(%x: tensor<4x5xf32>, %y: tensor<4x5xf32>) -> tensor<4x5xf32> {
   %s = arith.addf %x, %y : tensor<4x5xf32>

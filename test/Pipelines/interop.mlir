@@ -36,7 +36,7 @@ func.func @calls_twice(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
 // each iteration.
 // CHECK-LABEL: func.func @rnn(
 // CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (memref<2x4xf32>)
-// LLVM-LABEL:  llvm.func @rnn(
+// LLVM-LABEL:  llvm.func @rlx_fn_rnn(
 func.func @rnn(%x: tensor<5x2x3xf32>, %w: tensor<3x4xf32>, %u: tensor<4x4xf32>) -> tensor<2x4xf32> {
   %zero = rlx.constant dense<0.0> : tensor<2x4xf32>
   %c0 = arith.constant 0 : index
