@@ -330,8 +330,8 @@ func.func @cross_entropy(%l: tensor<3x10xf32>, %t: tensor<3x10xf32>) -> tensor<3
 // -----
 
 // With labels, the labelled logit is picked by a reduction comparing the
-// column index (an iota constant) with the row's label (no load at the
-// label's index); it shares one generic (two accumulators) with the max,
+// column index (an rlx.iota: a generic of linalg.index, no constant of C
+// elements) with the row's label (no load at the label's index); it shares one generic (two accumulators) with the max,
 // as both are in the first stage. f16 logits are widened once into an f32
 // row buffer. Rows with a label outside [0, C) give NaN; the loss is
 // rounded once to f16.
@@ -339,7 +339,12 @@ func.func @cross_entropy(%l: tensor<3x10xf32>, %t: tensor<3x10xf32>) -> tensor<3
 // CHECK-LABEL: func.func @cross_entropy_labels(
 // CHECK-SAME:      %[[L:[a-z0-9]+]]: tensor<3x10xf16>, %[[Y:[a-z0-9]+]]: tensor<3xi32>)
 // CHECK:         %[[Y2:.*]] = tensor.expand_shape %[[Y]] {{\[\[}}0, 1]] output_shape [3, 1] : tensor<3xi32> into tensor<3x1xi32>
-// CHECK:         %[[IOTA:.*]] = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]> : tensor<10xi32>
+// CHECK:         %[[IOTA:.*]] = linalg.generic
+// CHECK-SAME:        outs(%{{.*}} : tensor<10xi32>)
+// CHECK-NEXT:      ^bb0(%{{.*}}: i32):
+// CHECK-NEXT:        %[[COLUMN:.*]] = linalg.index 0 : index
+// CHECK-NEXT:        %[[CAST:.*]] = arith.index_cast %[[COLUMN]] : index to i32
+// CHECK-NEXT:        linalg.yield %[[CAST]] : i32
 // CHECK:         %[[NAN:.*]] = arith.constant dense<0x7FC00000> : tensor<f32>
 // CHECK:         %[[FORALL:.*]] = scf.forall (%[[I:.*]]) in (3) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<3x1xf16>) {
 // CHECK:           %[[LR:.*]] = tensor.extract_slice %[[L]][%[[I]], 0] [1, 10] [1, 1]
