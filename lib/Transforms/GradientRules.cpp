@@ -953,9 +953,10 @@ static Gradients gradientOf(CumprodOp op, OpBuilder &b, Value g) {
 
 /// rope: the rotation by the negated angle; the tables get none.
 static Gradients gradientOf(RopeOp op, OpBuilder &b, Value g) {
-  return {RopeBackwardOp::create(b, op.getLoc(), op.getStyleAttr(), g,
-                                 op.getCos(), op.getSin(),
-                                 op.getHeadDimAttr(), op.getNRotAttr()),
+  return {RopeBackwardOp::create(b, op.getLoc(), op.getStyleAttr(),
+                                 op.getLayoutAttr(), g, op.getCos(),
+                                 op.getSin(), op.getHeadDimAttr(),
+                                 op.getNRotAttr()),
           Value(), Value()};
 }
 
