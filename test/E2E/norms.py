@@ -408,4 +408,21 @@ with_labels("labels_out_of_range_i64", randn(3, 4),
             np.array([2**40, 1, -2**40 + 1], np.int64))
 with_labels("labels_f16", randn(4, 6, dtype=np.float16),
             np.array([5, 0, 1, 3], np.int64))
+
+# --- size-0 dimensions ----------------------------------------------------------
+# No rows, or rows of no elements with an empty result: nothing to compute,
+# but it compiles and runs. (Empty rows into a non-empty result, such as a
+# loss over 0 classes, are a verifier error: norm-invalid.mlir.)
+s.case("softmax_no_rows", f"%r = rlx.softmax %a0 axis = 1 : "
+       f"{ttype([0, 8], 'f32')}", [randn(0, 8)],
+       lambda x: torch.softmax(x, 1), out=ttype([0, 8], "f32"))
+s.case("softmax_empty_axis", f"%r = rlx.softmax %a0 axis = 1 : "
+       f"{ttype([8, 0], 'f32')}", [randn(8, 0)],
+       lambda x: torch.softmax(x, 1), out=ttype([8, 0], "f32"))
+layer_norm("layer_norm_no_rows", randn(0, 16), -1)
+empty_rows = [randn(3, 0), randn(0), randn(0)]
+s.case("layer_norm_empty_axis", f"%r = rlx.layer_norm %a0, %a1, %a2 axis = -1 "
+       f"eps = 1.0e-05 {signature(*empty_rows)}", empty_rows,
+       lambda x, g, b: x, out=type_of(empty_rows[0]))
+with_labels("labels_no_rows", randn(0, 5), np.zeros(0, np.int64))
 s.run()

@@ -526,3 +526,38 @@ func.func @cross_entropy_labels_unranked(%l: tensor<3x10xf32>, %i: tensor<*xi32>
   %0 = "rlx.softmax_cross_entropy_with_labels"(%l, %i) : (tensor<3x10xf32>, tensor<*xi32>) -> tensor<3xf32>
   return
 }
+
+// -----
+
+// Rows of no elements into a non-empty result: the loss over 0 classes.
+func.func @loss_empty_rows(%l: tensor<3x0xf32>, %y: tensor<3xi64>) {
+  // expected-error @+1 {{'rlx.softmax_cross_entropy_with_labels' op has empty rows (operand #0 of type 'tensor<3x0xf32>' has no elements), so result #0 of type 'tensor<3xf32>' is undefined}}
+  %0 = rlx.softmax_cross_entropy_with_labels %l, %y : (tensor<3x0xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @dense_loss_empty_rows(%l: tensor<2x0xf16>) {
+  // expected-error @+1 {{'rlx.softmax_cross_entropy' op has empty rows (operand #0 of type 'tensor<2x0xf16>' has no elements), so result #0 of type 'tensor<2xf16>' is undefined}}
+  %0 = rlx.softmax_cross_entropy %l, %l : (tensor<2x0xf16>, tensor<2x0xf16>) -> tensor<2xf16>
+  return
+}
+
+// -----
+
+// The statistics of empty rows are undefined; the normalized (empty) result
+// alone is fine.
+func.func @layer_norm_statistics_empty_rows(%x: tensor<4x0xf32>, %g: tensor<0xf32>) {
+  // expected-error @+1 {{'rlx.layer_norm' op has empty rows (operand #0 of type 'tensor<4x0xf32>' has no elements), so result #1 of type 'tensor<4x1xf32>' is undefined}}
+  %0:3 = rlx.layer_norm %x, %g, %g axis = -1 eps = 1.0e-05 with_statistics : (tensor<4x0xf32>, tensor<0xf32>, tensor<0xf32>) -> (tensor<4x0xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
+  return
+}
+
+// -----
+
+func.func @group_norm_backward_empty_rows(%x: tensor<2x4x0xf32>, %g: tensor<4xf32>) {
+  // expected-error @+1 {{'rlx.group_norm_backward' op has empty rows (operand #0 of type 'tensor<2x4x0xf32>' has no elements), so result #1 of type 'tensor<4xf32>' is undefined}}
+  %0:3 = rlx.group_norm_backward %x, %x, %g groups = 2 eps = 1.0e-05 : (tensor<2x4x0xf32>, tensor<2x4x0xf32>, tensor<4xf32>) -> (tensor<2x4x0xf32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}

@@ -14,6 +14,13 @@
 #include "rlx/Dialect/Rlx/IR/ScalarBuilder.h"
 
 #include "rlx/Dialect/Rlx/IR/RlxEnums.h.inc"
+
+namespace mlir::rlx {
+/// The check every RowOpInterface op runs: a first operand without elements
+/// gives results without elements.
+LogicalResult verifyRowsNotEmpty(Operation *op);
+} // namespace mlir::rlx
+
 #include "rlx/Dialect/Rlx/IR/RlxInterfaces.h.inc"
 
 namespace mlir::rlx {
