@@ -28,10 +28,10 @@ func.func @transformer_block(
       : tensor<2x32x192xf32> -> tensor<2x32x32xf32>
   %v = rlx.narrow %qkv axis = -1, start = 160, length = 32
       : tensor<2x32x192xf32> -> tensor<2x32x32xf32>
-  %qr = rlx.rope neox %q, %cos, %sin head_dim = 16, n_rot = 16
+  %qr = rlx.rope neox bsd %q, %cos, %sin head_dim = 16, n_rot = 16
       : (tensor<2x32x128xf32>, tensor<32x8xf32>, tensor<32x8xf32>)
       -> tensor<2x32x128xf32>
-  %kr = rlx.rope neox %k, %cos, %sin head_dim = 16, n_rot = 16
+  %kr = rlx.rope neox bsd %k, %cos, %sin head_dim = 16, n_rot = 16
       : (tensor<2x32x32xf32>, tensor<32x8xf32>, tensor<32x8xf32>)
       -> tensor<2x32x32xf32>
   %q4 = rlx.reshape %qr : tensor<2x32x128xf32> -> tensor<2x32x8x16xf32>

@@ -78,15 +78,11 @@ static Value integerScalar(OpBuilder &b, Location loc, Type element,
                              b.getIntegerAttr(element, value)));
 }
 
-/// A constant of `shape` and integer `element` type counting 0, 1, ... in
-/// row-major order.
+/// A tensor of `shape` and integer `element` type holding each element's
+/// index along `axis` (no constant of its size is built).
 static Value iota(OpBuilder &b, Location loc, Type element,
-                  ArrayRef<int64_t> shape) {
-  auto type = RankedTensorType::get(shape, element);
-  SmallVector<Attribute> values;
-  for (int64_t i = 0, e = type.getNumElements(); i < e; ++i)
-    values.push_back(b.getIntegerAttr(element, i));
-  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, values));
+                  ArrayRef<int64_t> shape, int64_t axis) {
+  return IotaOp::create(b, loc, RankedTensorType::get(shape, element), axis);
 }
 
 /// `x` padded with zeros by `lo` and `hi` along `axis`.
@@ -755,7 +751,7 @@ static Value scatterAddAlong(OpBuilder &b, Location loc, Value g,
   positionsShape[axis + 1] = n;
   Value selects = EqOp::create(
       b, loc, ReshapeOp::create(b, loc, indexType.clone(spread), clamped),
-      iota(b, loc, indexElement, positionsShape));
+      iota(b, loc, indexElement, positionsShape, axis + 1));
   Value spreadGrad =
       ReshapeOp::create(b, loc, getTensorType(g).clone(spread), g);
   Value scattered =
@@ -798,12 +794,12 @@ static Gradients gradientOf(KvAppendOp op, OpBuilder &b, Value g) {
   Value start = ClampOp::create(b, loc, position, b.getF64FloatAttr(0),
                                 b.getF64FloatAttr(length - rows));
   Value written = AddOp::create(b, loc, start,
-                                iota(b, loc, indexElement, {rows}));
+                                iota(b, loc, indexElement, {rows}, 0));
   Value dupdate = GatherOp::create(b, loc, g, written, axis);
   SmallVector<int64_t> alongAxis(cacheType.getRank(), 1);
   alongAxis[axis] = length;
-  Value offset = SubOp::create(b, loc, iota(b, loc, indexElement, alongAxis),
-                               start);
+  Value offset = SubOp::create(
+      b, loc, iota(b, loc, indexElement, alongAxis, axis), start);
   Value inWindow = BitAndOp::create(
       b, loc,
       GeOp::create(b, loc, offset, integerScalar(b, loc, indexElement, 0)),
@@ -888,7 +884,7 @@ static Gradients gradientOf(CummaxOp op, OpBuilder &b, Value g) {
   SmallVector<int64_t> alongAxis(type.getRank(), 1);
   alongAxis[axis] = n;
   Value records =
-      WhereOp::create(b, loc, isRecord, iota(b, loc, i64, alongAxis),
+      WhereOp::create(b, loc, isRecord, iota(b, loc, i64, alongAxis, axis),
                       integerScalar(b, loc, i64, n));
   // The first record at or after each position (a reverse running minimum,
   // the negated reverse running maximum of the negated positions), then
@@ -939,7 +935,7 @@ static Gradients gradientOf(CumprodOp op, OpBuilder &b, Value g) {
     return ReshapeOp::create(b, loc, lastType.clone(rowShape), v);
   };
   Type i64 = b.getI64Type();
-  Value k = iota(b, loc, i64, {n, 1}), i = iota(b, loc, i64, {1, n});
+  Value k = iota(b, loc, i64, {n, 1}, 0), i = iota(b, loc, i64, {1, n}, 1);
   Value one = scalar(b, loc, g, 1.0), zero = scalar(b, loc, g, 0.0);
   Value factors =
       WhereOp::create(b, loc, GtOp::create(b, loc, i, k), asRow(x), one);
@@ -957,9 +953,10 @@ static Gradients gradientOf(CumprodOp op, OpBuilder &b, Value g) {
 
 /// rope: the rotation by the negated angle; the tables get none.
 static Gradients gradientOf(RopeOp op, OpBuilder &b, Value g) {
-  return {RopeBackwardOp::create(b, op.getLoc(), op.getStyleAttr(), g,
-                                 op.getCos(), op.getSin(),
-                                 op.getHeadDimAttr(), op.getNRotAttr()),
+  return {RopeBackwardOp::create(b, op.getLoc(), op.getStyleAttr(),
+                                 op.getLayoutAttr(), g, op.getCos(),
+                                 op.getSin(), op.getHeadDimAttr(),
+                                 op.getNRotAttr()),
           Value(), Value()};
 }
 

@@ -102,6 +102,46 @@ i8a = np.array([100, -100, 127, -128, 5, -7], np.int8)
 i8b = np.array([100, -100, 1, 3, -2, 2], np.int8)
 for op in ("add", "sub", "div", "mod", "min"):
     binary(f"{op}_i8", op, i8a, i8b, INT_OPS[op])
+
+
+# Integer division never traps: x / 0 = 0, x % 0 = x, INT_MIN / -1 = INT_MIN
+# and INT_MIN % -1 = 0 (a == (a / b) * b + a % b in wrapping arithmetic),
+# in every integer type, folded or compiled.
+def defined_division(a, b, remainder):
+    """The rule in Python integers, wrapped to the type."""
+    a, b = np.broadcast_arrays(a.numpy(), b.numpy())
+    bits = np.iinfo(a.dtype).bits
+    out = []
+    for x, y in zip(a.ravel().tolist(), b.ravel().tolist()):
+        if y == 0:
+            out.append(x if remainder else 0)
+            continue
+        q = abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1)
+        v = x - q * y if remainder else q
+        out.append((v + 2 ** (bits - 1)) % 2 ** bits - 2 ** (bits - 1))
+    return np.array(out, a.dtype).reshape(a.shape)
+
+
+def defined_div(a, b):
+    return defined_division(a, b, remainder=False)
+
+
+def defined_mod(a, b):
+    return defined_division(a, b, remainder=True)
+
+
+for dt in (np.int8, np.int16, np.int32, np.int64):
+    lo, hi = np.iinfo(dt).min, np.iinfo(dt).max
+    num = np.array([7, -7, 0, lo, lo, hi, lo, -1, 5], dt)
+    den = np.array([0, 0, 0, -1, 0, -1, 1, lo, -2], dt)
+    bits = np.iinfo(dt).bits
+    binary(f"div_by_zero_i{bits}", "div", num, den, defined_div, tol="exact")
+    binary(f"mod_by_zero_i{bits}", "mod", num, den, defined_mod, tol="exact")
+    # A zero divisor broadcast against a row.
+    binary(f"div_by_zero_bcast_i{bits}", "div", num.reshape(1, -1),
+           np.array([[0], [-1]], dt), defined_div, tol="exact")
+    binary(f"mod_by_zero_bcast_i{bits}", "mod", num.reshape(1, -1),
+           np.array([[0], [-1]], dt), defined_mod, tol="exact")
 bools_a = np.array([[False], [True]])
 bools_b = np.array([False, True, True])
 for op in ("bit_and", "bit_or", "bit_xor"):

@@ -299,13 +299,17 @@ cumsum("cumsum_middle", [2, 33, 5], 1)
 cumsum("cumsum_f16_exclusive", [4, 21], 1, exclusive=True, dt=np.float16)
 
 
-def rope_forward(style, head_dim, n_rot):
-    """rlx.rope in PyTorch, written from its definition."""
+def rope_forward(style, head_dim, n_rot, layout):
+    """rlx.rope in PyTorch, written from its definition, on a layout viewed
+    as [..., S, H, D]."""
     half = n_rot // 2
 
     def forward(x, cos, sin):
         shape = x.shape
-        heads = x.reshape(*shape[:-1], shape[-1] // head_dim, head_dim)
+        if layout == "bsd":
+            heads = x.reshape(*shape[:-1], shape[-1] // head_dim, head_dim)
+        else:
+            heads = x.transpose(-3, -2) if layout == "bhsd" else x
         c, s_ = cos[:, None, :], sin[:, None, :]   # [S, 1, half]
         if style == "neox":
             a, b = heads[..., :half], heads[..., half:n_rot]
@@ -316,34 +320,44 @@ def rope_forward(style, head_dim, n_rot):
             rotated = torch.cat([ra, rb], -1)
         else:
             rotated = torch.stack([ra, rb], -1).flatten(-2)
-        return torch.cat([rotated, heads[..., n_rot:]], -1).reshape(shape)
+        out = torch.cat([rotated, heads[..., n_rot:]], -1)
+        if layout == "bhsd":
+            out = out.transpose(-3, -2)
+        return out.reshape(shape)
     return forward
 
 
-def rope(name, style, shape, head_dim, n_rot, dt=np.float32, fd=False):
-    positions = shape[-2]
+def rope(name, style, shape, head_dim, n_rot, dt=np.float32, fd=False,
+         layout="bsd"):
+    positions = shape[-3 if layout == "bshd" else -2]
     angles = rng.uniform(0, 2 * np.pi, (positions, n_rot // 2))
     cos, sin = np.cos(angles).astype(dt), np.sin(angles).astype(dt)
     dy = rand(shape, dt)
-    forward = rope_forward(style, head_dim, n_rot)
+    forward = rope_forward(style, head_dim, n_rot, layout)
 
     def ref(dy, cos, sin):
         x0 = torch.zeros(shape, dtype=torch.float64)
         if fd:
             return finite_difference(forward, [x0, cos, sin], dy, 0)
         return vjp(lambda x: forward(x, cos, sin), [x0], dy)[0]
-    s.case(name, f"%r = rlx.rope_backward {style} %a0, %a1, %a2 head_dim = "
-           f"{head_dim}, n_rot = {n_rot} : ({type_of(dy)}, {type_of(cos)}, "
-           f"{type_of(sin)}) -> {type_of(dy)}", [dy, cos, sin], ref,
-           out=type_of(dy), tol=FD_TOL if fd else tol_for(dt))
+    s.case(name, f"%r = rlx.rope_backward {style} {layout} %a0, %a1, %a2 "
+           f"head_dim = {head_dim}, n_rot = {n_rot} : ({type_of(dy)}, "
+           f"{type_of(cos)}, {type_of(sin)}) -> {type_of(dy)}", [dy, cos, sin],
+           ref, out=type_of(dy), tol=FD_TOL if fd else tol_for(dt))
 
 
 rope("rope_neox", "neox", [2, 5, 24], 8, 8)
 rope("rope_gptj", "gptj", [2, 5, 24], 8, 8)
 rope("rope_neox_partial", "neox", [3, 7, 2 * 10], 10, 6)
 rope("rope_gptj_partial", "gptj", [3, 7, 2 * 10], 10, 6)
-rope("rope_gptj_bhsd_f16", "gptj", [1, 2, 5, 12], 12, 4, dt=np.float16)
+rope("rope_gptj_bhsd_f16", "gptj", [1, 2, 5, 12], 12, 4, dt=np.float16,
+     layout="bhsd")
+rope("rope_neox_bshd", "neox", [2, 5, 3, 8], 8, 6, layout="bshd")
+rope("rope_gptj_bshd", "gptj", [2, 5, 3, 8], 8, 8, layout="bshd")
+rope("rope_neox_bhsd", "neox", [2, 3, 5, 8], 8, 8, layout="bhsd")
 rope("rope_gptj_fd", "gptj", [1, 3, 8], 8, 6, dt=np.float64, fd=True)
 rope("rope_neox_fd", "neox", [1, 3, 8], 8, 6, dt=np.float64, fd=True)
+rope("rope_gptj_bshd_fd", "gptj", [1, 3, 2, 8], 8, 6, dt=np.float64, fd=True,
+     layout="bshd")
 
 s.run()

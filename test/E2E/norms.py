@@ -264,12 +264,22 @@ gated("gated_residual_f16", randn(2, 3, 8, dtype=np.float16), (2, 1, 8))
 
 # --- rope ---------------------------------------------------------------------
 
-def rope_ref(head_dim, n_rot, style):
+def to_bshd(x, layout, head_dim):
+    """A rope input as [..., S, H, D] (a view; from_bshd undoes it)."""
+    if layout == "bsd":
+        return x.reshape(*x.shape[:-1], x.shape[-1] // head_dim, head_dim)
+    return x.transpose(-3, -2) if layout == "bhsd" else x
+
+
+def from_bshd(y, layout, shape):
+    return (y.transpose(-3, -2) if layout == "bhsd" else y).reshape(shape)
+
+
+def rope_ref(head_dim, n_rot, style, layout="bsd"):
     half = n_rot // 2
 
     def ref(x, cos, sin):
-        shape = x.shape
-        heads = x.reshape(*shape[:-1], shape[-1] // head_dim, head_dim)
+        heads = to_bshd(x, layout, head_dim)
         rot, rest = heads[..., :n_rot], heads[..., n_rot:]
         c, sn = cos[:, None, :], sin[:, None, :]  # [S, 1, half] over heads
         if style == "neox":
@@ -279,25 +289,32 @@ def rope_ref(head_dim, n_rot, style):
             a, b = rot[..., 0::2], rot[..., 1::2]
             out = torch.stack([a * c - b * sn, b * c + a * sn], -1)
             out = out.flatten(-2)
-        return torch.cat([out, rest], -1).reshape(shape)
+        return from_bshd(torch.cat([out, rest], -1), layout, x.shape)
     return ref
 
 
-def rope(name, style, x, head_dim, n_rot):
-    seq = x.shape[-2]
+def rope(name, style, x, head_dim, n_rot, layout="bsd"):
+    seq = x.shape[-3 if layout == "bshd" else -2]
     angles = np.arange(seq)[:, None] * rng.uniform(0.1, 1.0, n_rot // 2)
     cos, sin = np.cos(angles).astype(x.dtype), np.sin(angles).astype(x.dtype)
-    s.case(name, f"%r = rlx.rope {style} %a0, %a1, %a2 head_dim = {head_dim}, "
-           f"n_rot = {n_rot} {signature(x, cos, sin)}", [x, cos, sin],
-           rope_ref(head_dim, n_rot, style), out=type_of(x))
+    s.case(name, f"%r = rlx.rope {style} {layout} %a0, %a1, %a2 head_dim = "
+           f"{head_dim}, n_rot = {n_rot} {signature(x, cos, sin)}",
+           [x, cos, sin], rope_ref(head_dim, n_rot, style, layout),
+           out=type_of(x))
 
 
 for style in ("neox", "gptj"):
     rope(f"rope_{style}_full", style, randn(2, 5, 8), 8, 8)
     rope(f"rope_{style}_partial", style, randn(2, 5, 10), 10, 4)
     rope(f"rope_{style}_heads", style, randn(2, 5, 3 * 8), 8, 6)
-    rope(f"rope_{style}_bhsd", style, randn(2, 3, 5, 8), 8, 8)
     rope(f"rope_{style}_rank2_pair", style, randn(7, 6), 6, 2)
+    # Each layout names its positions axis; S != H so a misread fails.
+    rope(f"rope_{style}_bshd", style, randn(2, 5, 3, 8), 8, 8, "bshd")
+    rope(f"rope_{style}_bshd_partial", style, randn(2, 4, 3, 10), 10, 6,
+         "bshd")
+    rope(f"rope_{style}_bhsd", style, randn(2, 3, 5, 8), 8, 8, "bhsd")
+    rope(f"rope_{style}_bhsd_batched", style, randn(2, 2, 3, 5, 8), 8, 4,
+         "bhsd")
     rope(f"rope_{style}_f16", style, randn(1, 4, 16, dtype=np.float16), 16, 8)
     rope(f"rope_{style}_f64", style, randn(2, 3, 12, dtype=np.float64), 6, 4)
 
@@ -330,7 +347,7 @@ bf16_case("layer_norm_bf16",
           [randn(3, 40), randn(40), randn(40)],
           lambda x, g, b: F.layer_norm(x, [40], g, b, 1e-5))
 bf16_case("rope_gptj_bf16",
-          lambda v, t: f"%y = rlx.rope gptj {v[0]}, {v[1]}, {v[2]} "
+          lambda v, t: f"%y = rlx.rope gptj bsd {v[0]}, {v[1]}, {v[2]} "
           f"head_dim = 8, n_rot = 6 : ({t[0]}, {t[1]}, {t[2]}) -> {t[0]}",
           [randn(2, 4, 16), randn(4, 3), randn(4, 3)],
           rope_ref(8, 6, "gptj"))
@@ -391,4 +408,21 @@ with_labels("labels_out_of_range_i64", randn(3, 4),
             np.array([2**40, 1, -2**40 + 1], np.int64))
 with_labels("labels_f16", randn(4, 6, dtype=np.float16),
             np.array([5, 0, 1, 3], np.int64))
+
+# --- size-0 dimensions ----------------------------------------------------------
+# No rows, or rows of no elements with an empty result: nothing to compute,
+# but it compiles and runs. (Empty rows into a non-empty result, such as a
+# loss over 0 classes, are a verifier error: norm-invalid.mlir.)
+s.case("softmax_no_rows", f"%r = rlx.softmax %a0 axis = 1 : "
+       f"{ttype([0, 8], 'f32')}", [randn(0, 8)],
+       lambda x: torch.softmax(x, 1), out=ttype([0, 8], "f32"))
+s.case("softmax_empty_axis", f"%r = rlx.softmax %a0 axis = 1 : "
+       f"{ttype([8, 0], 'f32')}", [randn(8, 0)],
+       lambda x: torch.softmax(x, 1), out=ttype([8, 0], "f32"))
+layer_norm("layer_norm_no_rows", randn(0, 16), -1)
+empty_rows = [randn(3, 0), randn(0), randn(0)]
+s.case("layer_norm_empty_axis", f"%r = rlx.layer_norm %a0, %a1, %a2 axis = -1 "
+       f"eps = 1.0e-05 {signature(*empty_rows)}", empty_rows,
+       lambda x, g, b: x, out=type_of(empty_rows[0]))
+with_labels("labels_no_rows", randn(0, 5), np.zeros(0, np.int64))
 s.run()

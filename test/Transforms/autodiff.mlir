@@ -150,7 +150,7 @@ func.func @targets_gradient(%x: tensor<4x8xf32>, %t: tensor<4x8xf32>) -> tensor<
 func.func @attention_rules(%x: tensor<1x4x24xf32>, %cos: tensor<4x4xf32>, %sin: tensor<4x4xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0>} {
   %q = rlx.narrow %x axis = -1, start = 0, length = 16 : tensor<1x4x24xf32> -> tensor<1x4x16xf32>
   %k = rlx.narrow %x axis = -1, start = 16, length = 8 : tensor<1x4x24xf32> -> tensor<1x4x8xf32>
-  %qr = rlx.rope neox %q, %cos, %sin head_dim = 8, n_rot = 8 : (tensor<1x4x16xf32>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<1x4x16xf32>
+  %qr = rlx.rope neox bsd %q, %cos, %sin head_dim = 8, n_rot = 8 : (tensor<1x4x16xf32>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<1x4x16xf32>
   %q4 = rlx.reshape %qr : tensor<1x4x16xf32> -> tensor<1x4x2x8xf32>
   %k4 = rlx.reshape %k : tensor<1x4x8xf32> -> tensor<1x4x1x8xf32>
   %a = rlx.attention bshd %q4, %k4, %k4 heads = 2 kv_heads = 1 mask = causal : (tensor<1x4x2x8xf32>, tensor<1x4x1x8xf32>, tensor<1x4x1x8xf32>) -> tensor<1x4x2x8xf32>

@@ -708,8 +708,9 @@ struct RopeBackwardToLinalg : OpConversionPattern<RopeBackwardOp> {
                                      adaptor.getSin().getType(),
                                      adaptor.getSin());
     rewriter.replaceOpWithNewOp<RopeOp>(
-        op, op.getType(), op.getStyle(), adaptor.getGradOutput(),
-        adaptor.getCos(), negatedSin, op.getHeadDim(), op.getNRot());
+        op, op.getType(), op.getStyle(), op.getLayout(),
+        adaptor.getGradOutput(), adaptor.getCos(), negatedSin,
+        op.getHeadDim(), op.getNRot());
     return success();
   }
 };

@@ -324,6 +324,36 @@ struct TriluToLinalg : OpConversionPattern<TriluOp> {
   }
 };
 
+/// A generic without inputs yielding linalg.index of the axis.
+struct IotaToLinalg : OpConversionPattern<IotaOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(IotaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    Location loc = op.getLoc();
+    int64_t rank = type.getRank();
+    int64_t axis = op.getNormalizedAxis();
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange(),
+        createEmptyTensor(rewriter, loc, type),
+        rewriter.getMultiDimIdentityMap(rank), iterators,
+        [&](OpBuilder &b, Location bodyLoc, ValueRange) {
+          Value index = linalg::IndexOp::create(b, bodyLoc, axis);
+          linalg::YieldOp::create(
+              b, bodyLoc,
+              arith::IndexCastOp::create(b, bodyLoc, type.getElementType(),
+                                         index)
+                  .getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 /// tensor.insert_slice at the clamped runtime position.
 struct KvAppendToTensor : OpConversionPattern<KvAppendOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -438,5 +468,6 @@ struct DotGeneralToLinalg : OpConversionPattern<DotGeneralOp> {
 void mlir::rlx::populateIndexingToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<GatherToLinalg, GatherElementsToLinalg, PadToLinalg,
                TileToLinalg, ReverseToLinalg, RollToLinalg, TriluToLinalg,
-               KvAppendToTensor, DotGeneralToLinalg>(patterns.getContext());
+               IotaToLinalg, KvAppendToTensor, DotGeneralToLinalg>(
+      patterns.getContext());
 }

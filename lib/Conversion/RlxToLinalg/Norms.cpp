@@ -102,11 +102,13 @@ struct GatedResidualToLinalg : OpConversionPattern<GatedResidualOp> {
   }
 };
 
-/// [..., S, W] is viewed as [..., S, H, D]; the two members of every pair
-/// are two strided slices of the last dimension ([0, n/2) and [n/2, n) for
-/// neox, even and odd for gptj). One generic over [..., S, H, n/2] rotates
-/// them and writes both, and the results are inserted back into the input,
-/// which keeps the dimensions past n_rot.
+/// The input as heads of `head_dim` along its last axis: `bshd` and `bhsd`
+/// already are; `bsd`'s [..., S, W] is viewed as [..., S, H, D]. The two
+/// members of every pair are two strided slices of the last dimension
+/// ([0, n/2) and [n/2, n) for neox, even and odd for gptj). One generic over
+/// the heads' shape with n/2 last rotates them, reading the tables at (the
+/// layout's S, pair), and writes both, and the results are inserted back
+/// into the input, which keeps the dimensions past n_rot.
 struct RopeToLinalg : OpConversionPattern<RopeOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -117,19 +119,26 @@ struct RopeToLinalg : OpConversionPattern<RopeOp> {
     RankedTensorType type = op.getType();
     int64_t rank = type.getRank();
     int64_t headDim = op.getHeadDim(), half = op.getNRot() / 2;
-    SmallVector<int64_t> headShape(type.getShape().drop_back());
-    headShape.append({type.getShape().back() / headDim, headDim});
-    SmallVector<ReassociationIndices> reassociation;
-    for (int64_t d = 0; d < rank - 1; ++d)
-      reassociation.push_back({d});
-    reassociation.push_back({rank - 1, rank});
+    int64_t sequenceAxis = RopeOp::getSequenceAxis(op.getLayout(), rank);
+    bool packed = op.getLayout() == AttentionLayout::BSD;
     Type storage = type.getElementType();
-    auto headType = RankedTensorType::get(headShape, storage);
-    Value heads = tensor::ExpandShapeOp::create(
-        rewriter, loc, headType, adaptor.getInput(), reassociation);
+    Value heads = adaptor.getInput();
+    SmallVector<ReassociationIndices> reassociation;
+    if (packed) {
+      SmallVector<int64_t> split(type.getShape().drop_back());
+      split.append({type.getShape().back() / headDim, headDim});
+      for (int64_t d = 0; d < rank - 1; ++d)
+        reassociation.push_back({d});
+      reassociation.push_back({rank - 1, rank});
+      heads = tensor::ExpandShapeOp::create(
+          rewriter, loc, RankedTensorType::get(split, storage), heads,
+          reassociation);
+    }
+    ArrayRef<int64_t> headShape =
+        cast<RankedTensorType>(heads.getType()).getShape();
 
     bool neox = op.getStyle() == RopeStyle::NeoX;
-    int64_t headRank = rank + 1;
+    int64_t headRank = headShape.size();
     SmallVector<int64_t> pairShape(headShape);
     pairShape.back() = half;
     auto pairType = RankedTensorType::get(pairShape, storage);
@@ -150,7 +159,8 @@ struct RopeToLinalg : OpConversionPattern<RopeOp> {
 
     MLIRContext *context = rewriter.getContext();
     AffineMap identity = rewriter.getMultiDimIdentityMap(headRank);
-    AffineMap table = getLoopsMap(context, headRank, {rank - 2, rank});
+    AffineMap table =
+        getLoopsMap(context, headRank, {sequenceAxis, headRank - 1});
     Type computeType = ScalarBuilder::computeType(storage);
     SmallVector<utils::IteratorType> iterators(headRank,
                                                utils::IteratorType::parallel);
@@ -179,8 +189,10 @@ struct RopeToLinalg : OpConversionPattern<RopeOp> {
     result =
         tensor::InsertSliceOp::create(rewriter, loc, rotate.getResult(1),
                                       result, offsetsOf(1), sizes, strides);
-    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, type, result,
-                                                         reassociation);
+    if (packed)
+      result = tensor::CollapseShapeOp::create(rewriter, loc, type, result,
+                                               reassociation);
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

@@ -221,18 +221,35 @@ func.func @cmp_bool(%a: tensor<4xi1>, %b: tensor<4xi1>) -> (tensor<4xi1>, tensor
 // -----
 
 // Integer arithmetic is signed: division truncates (divsi), the remainder
-// takes the sign of the dividend (remsi), max/min are signed.
+// takes the sign of the dividend (remsi), max/min are signed. Division never
+// traps: the divisor becomes 1 where it is 0 or where INT_MIN / -1
+// overflows, then x / 0 selects 0 and x % 0 selects x.
 
 // CHECK-LABEL: func.func @int_div(
 // CHECK:         ^bb0(%[[A:[a-z0-9_]+]]: i32, %[[B:[a-z0-9_]+]]: i32, %{{[a-z0-9_]+}}: i32):
-// CHECK:           %[[Q:.*]] = arith.divsi %[[A]], %[[B]] : i32
-// CHECK-NEXT:      linalg.yield %[[Q]] : i32
+// CHECK-DAG:       %[[MIN:.*]] = arith.constant -2147483648 : i32
+// CHECK-DAG:       %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-DAG:       %[[MINUS1:.*]] = arith.constant -1 : i32
+// CHECK-DAG:       %[[BZERO:.*]] = arith.cmpi eq, %[[B]], %[[ZERO]] : i32
+// CHECK-DAG:       %[[AMIN:.*]] = arith.cmpi eq, %[[A]], %[[MIN]] : i32
+// CHECK-DAG:       %[[BM1:.*]] = arith.cmpi eq, %[[B]], %[[MINUS1]] : i32
+// CHECK:           %[[OVERFLOW:.*]] = arith.andi %[[AMIN]], %[[BM1]] : i1
+// CHECK:           %[[SPECIAL:.*]] = arith.ori %[[BZERO]], %[[OVERFLOW]] : i1
+// CHECK:           %[[SAFE:.*]] = arith.select %[[SPECIAL]], %{{.*}}, %[[B]] : i32
+// CHECK:           %[[Q:.*]] = arith.divsi %[[A]], %[[SAFE]] : i32
+// CHECK:           %[[R:.*]] = arith.select %[[BZERO]], %{{.*}}, %[[Q]] : i32
+// CHECK-NEXT:      linalg.yield %[[R]] : i32
 func.func @int_div(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
   %0 = rlx.div %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
 // CHECK-LABEL: func.func @int_mod(
-// CHECK:         arith.remsi %{{.*}}, %{{.*}} : i16
+// CHECK:         ^bb0(%[[A:[a-z0-9_]+]]: i16, %[[B:[a-z0-9_]+]]: i16, %{{[a-z0-9_]+}}: i16):
+// CHECK:           %[[BZERO:.*]] = arith.cmpi eq, %[[B]], %{{.*}} : i16
+// CHECK:           %[[SAFE:.*]] = arith.select %{{.*}}, %{{.*}}, %[[B]] : i16
+// CHECK:           %[[REM:.*]] = arith.remsi %[[A]], %[[SAFE]] : i16
+// CHECK:           %[[R:.*]] = arith.select %[[BZERO]], %[[A]], %[[REM]] : i16
+// CHECK-NEXT:      linalg.yield %[[R]] : i16
 func.func @int_mod(%a: tensor<4xi16>, %b: tensor<4xi16>) -> tensor<4xi16> {
   %0 = rlx.mod %a, %b : (tensor<4xi16>, tensor<4xi16>) -> tensor<4xi16>
   return %0 : tensor<4xi16>

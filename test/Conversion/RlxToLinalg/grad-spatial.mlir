@@ -78,7 +78,7 @@ func.func @cumsum_backward(%dy: tensor<3x5xf32>) -> tensor<3x5xf32> {
 // CHECK:         tensor.extract_slice %{{.*}}[0, 0, 1] [6, 1, 2] [1, 1, 2]
 // CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %[[NEG]] :
 func.func @rope_backward(%dy: tensor<6x8xf32>, %cos: tensor<6x2xf32>, %sin: tensor<6x2xf32>) -> tensor<6x8xf32> {
-  %0 = rlx.rope_backward gptj %dy, %cos, %sin head_dim = 8, n_rot = 4 : (tensor<6x8xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<6x8xf32>
+  %0 = rlx.rope_backward gptj bsd %dy, %cos, %sin head_dim = 8, n_rot = 4 : (tensor<6x8xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<6x8xf32>
   return %0 : tensor<6x8xf32>
 }
 

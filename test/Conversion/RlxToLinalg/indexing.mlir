@@ -293,3 +293,21 @@ func.func @dot_general_full(%a: tensor<7xi32>, %b: tensor<7xi32>) -> tensor<i32>
   %0 = rlx.dot_general %a, %b batching_dims = [] x [], contracting_dims = [0] x [0] : (tensor<7xi32>, tensor<7xi32>) -> tensor<i32>
   return %0 : tensor<i32>
 }
+
+// -----
+
+// iota: a generic without inputs yielding linalg.index of the axis.
+
+// CHECK-DAG:   #[[ID:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @iota(
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<3x5xi32>
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]]], iterator_types = ["parallel", "parallel"]} outs(%[[E]] : tensor<3x5xi32>)
+// CHECK-NEXT:    ^bb0(%{{.*}}: i32):
+// CHECK-NEXT:      %[[I:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[C:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK-NEXT:      linalg.yield %[[C]] : i32
+// CHECK:         return %[[R]]
+func.func @iota() -> tensor<3x5xi32> {
+  %0 = rlx.iota axis = -1 : tensor<3x5xi32>
+  return %0 : tensor<3x5xi32>
+}

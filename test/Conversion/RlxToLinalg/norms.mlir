@@ -254,7 +254,7 @@ func.func @modulation(%x: tensor<2x5x8xf32>, %m: tensor<2x1x8xf32>) -> tensor<2x
 // CHECK:         %[[OUT:.*]] = tensor.collapse_shape %[[W2]] {{\[\[}}0], [1], [2, 3]] : tensor<2x5x2x6xf32> into tensor<2x5x12xf32>
 // CHECK:         return %[[OUT]]
 func.func @rope_neox(%x: tensor<2x5x12xf32>, %cos: tensor<5x2xf32>, %sin: tensor<5x2xf32>) -> tensor<2x5x12xf32> {
-  %0 = rlx.rope neox %x, %cos, %sin head_dim = 6, n_rot = 4 : (tensor<2x5x12xf32>, tensor<5x2xf32>, tensor<5x2xf32>) -> tensor<2x5x12xf32>
+  %0 = rlx.rope neox bsd %x, %cos, %sin head_dim = 6, n_rot = 4 : (tensor<2x5x12xf32>, tensor<5x2xf32>, tensor<5x2xf32>) -> tensor<2x5x12xf32>
   return %0 : tensor<2x5x12xf32>
 }
 
@@ -273,8 +273,40 @@ func.func @rope_neox(%x: tensor<2x5x12xf32>, %cos: tensor<5x2xf32>, %sin: tensor
 // CHECK:         tensor.insert_slice %{{.*}}#0 into %[[HEADS]][0, 0, 0] [3, 1, 4] [1, 1, 2]
 // CHECK:         tensor.insert_slice %{{.*}}#1 into %{{.*}}[0, 0, 1] [3, 1, 4] [1, 1, 2]
 func.func @rope_gptj(%x: tensor<3x8xf16>, %cos: tensor<3x4xf16>) -> tensor<3x8xf16> {
-  %0 = rlx.rope gptj %x, %cos, %cos head_dim = 8, n_rot = 8 : (tensor<3x8xf16>, tensor<3x4xf16>, tensor<3x4xf16>) -> tensor<3x8xf16>
+  %0 = rlx.rope gptj bsd %x, %cos, %cos head_dim = 8, n_rot = 8 : (tensor<3x8xf16>, tensor<3x4xf16>, tensor<3x4xf16>) -> tensor<3x8xf16>
   return %0 : tensor<3x8xf16>
+}
+
+// -----
+
+// rope on bshd [B, S, H, D] = [2, 5, 3, 8]: no reshape (the heads are an
+// axis), and the tables are read at (S, pair) = (d1, d3), not at the head
+// axis d2.
+
+// CHECK-DAG:   #[[BSHD_TABLE:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d1, d3)>
+// CHECK-LABEL: func.func @rope_bshd(
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 0, 0] [2, 5, 3, 4] [1, 1, 1, 1]
+// CHECK:         linalg.generic
+// CHECK-SAME:        #[[BSHD_TABLE]], #[[BSHD_TABLE]]
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         return
+func.func @rope_bshd(%x: tensor<2x5x3x8xf32>, %cos: tensor<5x4xf32>) -> tensor<2x5x3x8xf32> {
+  %0 = rlx.rope neox bshd %x, %cos, %cos head_dim = 8, n_rot = 8 : (tensor<2x5x3x8xf32>, tensor<5x4xf32>, tensor<5x4xf32>) -> tensor<2x5x3x8xf32>
+  return %0 : tensor<2x5x3x8xf32>
+}
+
+// -----
+
+// rope on bhsd [B, H, S, D]: the tables are read at (d2, d3).
+
+// CHECK-DAG:   #[[BHSD_TABLE:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+// CHECK-LABEL: func.func @rope_bhsd(
+// CHECK:         linalg.generic
+// CHECK-SAME:        #[[BHSD_TABLE]], #[[BHSD_TABLE]]
+func.func @rope_bhsd(%x: tensor<2x3x5x8xf32>, %cos: tensor<5x2xf32>) -> tensor<2x3x5x8xf32> {
+  %0 = rlx.rope gptj bhsd %x, %cos, %cos head_dim = 8, n_rot = 4 : (tensor<2x3x5x8xf32>, tensor<5x2xf32>, tensor<5x2xf32>) -> tensor<2x3x5x8xf32>
+  return %0 : tensor<2x3x5x8xf32>
 }
 
 // -----
@@ -330,8 +362,8 @@ func.func @cross_entropy(%l: tensor<3x10xf32>, %t: tensor<3x10xf32>) -> tensor<3
 // -----
 
 // With labels, the labelled logit is picked by a reduction comparing the
-// column index (an iota constant) with the row's label (no load at the
-// label's index); it shares one generic (two accumulators) with the max,
+// column index (an rlx.iota: a generic of linalg.index, no constant of C
+// elements) with the row's label (no load at the label's index); it shares one generic (two accumulators) with the max,
 // as both are in the first stage. f16 logits are widened once into an f32
 // row buffer. Rows with a label outside [0, C) give NaN; the loss is
 // rounded once to f16.
@@ -339,7 +371,12 @@ func.func @cross_entropy(%l: tensor<3x10xf32>, %t: tensor<3x10xf32>) -> tensor<3
 // CHECK-LABEL: func.func @cross_entropy_labels(
 // CHECK-SAME:      %[[L:[a-z0-9]+]]: tensor<3x10xf16>, %[[Y:[a-z0-9]+]]: tensor<3xi32>)
 // CHECK:         %[[Y2:.*]] = tensor.expand_shape %[[Y]] {{\[\[}}0, 1]] output_shape [3, 1] : tensor<3xi32> into tensor<3x1xi32>
-// CHECK:         %[[IOTA:.*]] = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]> : tensor<10xi32>
+// CHECK:         %[[IOTA:.*]] = linalg.generic
+// CHECK-SAME:        outs(%{{.*}} : tensor<10xi32>)
+// CHECK-NEXT:      ^bb0(%{{.*}}: i32):
+// CHECK-NEXT:        %[[COLUMN:.*]] = linalg.index 0 : index
+// CHECK-NEXT:        %[[CAST:.*]] = arith.index_cast %[[COLUMN]] : index to i32
+// CHECK-NEXT:        linalg.yield %[[CAST]] : i32
 // CHECK:         %[[NAN:.*]] = arith.constant dense<0x7FC00000> : tensor<f32>
 // CHECK:         %[[FORALL:.*]] = scf.forall (%[[I:.*]]) in (3) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<3x1xf16>) {
 // CHECK:           %[[LR:.*]] = tensor.extract_slice %[[L]][%[[I]], 0] [1, 10] [1, 1]

@@ -95,14 +95,20 @@ func.func @fold_div_mod() -> (tensor<2xi32>, tensor<2xi32>, tensor<f32>) {
 
 // -----
 
-// Integer division by zero is not folded.
-// CHECK-LABEL: func.func @no_fold_div_by_zero(
-// CHECK:         rlx.div
-func.func @no_fold_div_by_zero() -> tensor<2xi32> {
-  %a = rlx.constant dense<[1, 2]> : tensor<2xi32>
-  %b = rlx.constant dense<[0, 1]> : tensor<2xi32>
-  %0 = rlx.div %a, %b : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
-  return %0 : tensor<2xi32>
+// Integer division is defined for every operand, and folds as it runs:
+// x / 0 = 0, x % 0 = x, INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0.
+// CHECK-LABEL: func.func @fold_div_by_zero(
+// CHECK-DAG:     %[[D:.*]] = rlx.constant dense<[0, 0, 0, -128, 3]> : tensor<5xi8>
+// CHECK-DAG:     %[[M:.*]] = rlx.constant dense<[1, -2, -128, 0, 1]> : tensor<5xi8>
+// CHECK-NOT:     rlx.div
+// CHECK-NOT:     rlx.mod
+// CHECK:         return %[[D]], %[[M]]
+func.func @fold_div_by_zero() -> (tensor<5xi8>, tensor<5xi8>) {
+  %a = rlx.constant dense<[1, -2, -128, -128, 7]> : tensor<5xi8>
+  %b = rlx.constant dense<[0, 0, 0, -1, 2]> : tensor<5xi8>
+  %0 = rlx.div %a, %b : (tensor<5xi8>, tensor<5xi8>) -> tensor<5xi8>
+  %1 = rlx.mod %a, %b : (tensor<5xi8>, tensor<5xi8>) -> tensor<5xi8>
+  return %0, %1 : tensor<5xi8>, tensor<5xi8>
 }
 
 // -----

@@ -182,7 +182,7 @@ func.func @cumsum_backward_integer(%dy: tensor<3x5xi32>) {
 
 func.func @rope_backward_n_rot(%dy: tensor<2x6x16xf32>, %cos: tensor<6x2xf32>, %sin: tensor<6x2xf32>) {
   // expected-error @+1 {{'rlx.rope_backward' op n_rot must be even and in (0, head_dim = 8], got 3}}
-  %0 = rlx.rope_backward gptj %dy, %cos, %sin head_dim = 8, n_rot = 3 : (tensor<2x6x16xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf32>
+  %0 = rlx.rope_backward gptj bsd %dy, %cos, %sin head_dim = 8, n_rot = 3 : (tensor<2x6x16xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf32>
   return
 }
 
@@ -190,15 +190,23 @@ func.func @rope_backward_n_rot(%dy: tensor<2x6x16xf32>, %cos: tensor<6x2xf32>, %
 
 func.func @rope_backward_head_dim(%dy: tensor<2x6x16xf32>, %cos: tensor<6x2xf32>, %sin: tensor<6x2xf32>) {
   // expected-error @+1 {{'rlx.rope_backward' op head_dim must be positive and divide the last dimension 16, got 6}}
-  %0 = rlx.rope_backward neox %dy, %cos, %sin head_dim = 6, n_rot = 4 : (tensor<2x6x16xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf32>
+  %0 = rlx.rope_backward neox bsd %dy, %cos, %sin head_dim = 6, n_rot = 4 : (tensor<2x6x16xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf32>
   return
 }
 
 // -----
 
 func.func @rope_backward_table(%dy: tensor<2x6x16xf32>, %cos: tensor<6x3xf32>, %sin: tensor<6x2xf32>) {
-  // expected-error @+1 {{'rlx.rope_backward' op cos must be [S, n_rot / 2] = [6, 2], got [6, 3]}}
-  %0 = rlx.rope_backward neox %dy, %cos, %sin head_dim = 8, n_rot = 4 : (tensor<2x6x16xf32>, tensor<6x3xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf32>
+  // expected-error @+1 {{'rlx.rope_backward' op cos must be [S, n_rot / 2] = [6, 2] (S is axis 1 of the input in layout bsd), got [6, 3]}}
+  %0 = rlx.rope_backward neox bsd %dy, %cos, %sin head_dim = 8, n_rot = 4 : (tensor<2x6x16xf32>, tensor<6x3xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf32>
+  return
+}
+
+// -----
+
+func.func @rope_backward_bshd(%dy: tensor<2x6x3x8xf32>, %cos: tensor<3x4xf32>) {
+  // expected-error @+1 {{'rlx.rope_backward' op cos must be [S, n_rot / 2] = [6, 4] (S is axis 1 of the input in layout bshd), got [3, 4]}}
+  %0 = rlx.rope_backward neox bshd %dy, %cos, %cos head_dim = 8, n_rot = 8 : (tensor<2x6x3x8xf32>, tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<2x6x3x8xf32>
   return
 }
 
@@ -206,6 +214,6 @@ func.func @rope_backward_table(%dy: tensor<2x6x16xf32>, %cos: tensor<6x3xf32>, %
 
 func.func @rope_backward_result(%dy: tensor<2x6x16xf32>, %cos: tensor<6x2xf32>, %sin: tensor<6x2xf32>) {
   // expected-error @+1 {{failed to verify that all of {grad_output, result} have same type}}
-  %0 = rlx.rope_backward neox %dy, %cos, %sin head_dim = 8, n_rot = 4 : (tensor<2x6x16xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf16>
+  %0 = rlx.rope_backward neox bsd %dy, %cos, %sin head_dim = 8, n_rot = 4 : (tensor<2x6x16xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf16>
   return
 }

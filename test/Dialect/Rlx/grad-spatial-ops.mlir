@@ -40,16 +40,16 @@ func.func @pool_backward(%dy1: tensor<1x2x4x4xf32>, %x1: tensor<1x2x7x7xf32>, %d
 // CHECK-NEXT:    %{{.*}} = rlx.gather_backward %[[DY0]], %[[I0]] axis = -1 : (tensor<5xbf16>, tensor<i32>) -> tensor<5x7xbf16>
 // CHECK-NEXT:    %{{.*}} = rlx.cumsum_backward %[[C]] axis = -1 exclusive : tensor<3x5xf32>
 // CHECK-NEXT:    %{{.*}} = rlx.cumsum_backward %[[C]] axis = 0 : tensor<3x5xf32>
-// CHECK-NEXT:    %{{.*}} = rlx.rope_backward gptj %[[R]], %[[COS]], %[[SIN]] head_dim = 8, n_rot = 4 : (tensor<2x6x16xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf32>
-// CHECK-NEXT:    %{{.*}} = rlx.rope_backward neox %[[R]], %[[COS]], %[[SIN]] head_dim = 16, n_rot = 4 : (tensor<2x6x16xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf32>
+// CHECK-NEXT:    %{{.*}} = rlx.rope_backward gptj bsd %[[R]], %[[COS]], %[[SIN]] head_dim = 8, n_rot = 4 : (tensor<2x6x16xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf32>
+// CHECK-NEXT:    %{{.*}} = rlx.rope_backward neox bsd %[[R]], %[[COS]], %[[SIN]] head_dim = 16, n_rot = 4 : (tensor<2x6x16xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf32>
 // CHECK-NEXT:    return
 func.func @indexing_backward(%dy: tensor<2x3x4xf32>, %i: tensor<2x3xi64>, %dy0: tensor<5xbf16>, %i0: tensor<i32>, %c: tensor<3x5xf32>, %r: tensor<2x6x16xf32>, %cos: tensor<6x2xf32>, %sin: tensor<6x2xf32>) {
   %0 = rlx.gather_backward %dy, %i axis = 0 : (tensor<2x3x4xf32>, tensor<2x3xi64>) -> tensor<10x4xf32>
   %1 = rlx.gather_backward %dy0, %i0 axis = -1 : (tensor<5xbf16>, tensor<i32>) -> tensor<5x7xbf16>
   %2 = rlx.cumsum_backward %c axis = -1 exclusive : tensor<3x5xf32>
   %3 = rlx.cumsum_backward %c axis = 0 : tensor<3x5xf32>
-  %4 = rlx.rope_backward gptj %r, %cos, %sin head_dim = 8, n_rot = 4 : (tensor<2x6x16xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf32>
-  %5 = rlx.rope_backward neox %r, %cos, %sin head_dim = 16, n_rot = 4 : (tensor<2x6x16xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf32>
+  %4 = rlx.rope_backward gptj bsd %r, %cos, %sin head_dim = 8, n_rot = 4 : (tensor<2x6x16xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf32>
+  %5 = rlx.rope_backward neox bsd %r, %cos, %sin head_dim = 16, n_rot = 4 : (tensor<2x6x16xf32>, tensor<6x2xf32>, tensor<6x2xf32>) -> tensor<2x6x16xf32>
   return
 }
 

@@ -370,3 +370,36 @@ func.func @dot_general_wrong_result(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
   %0 = rlx.dot_general %a, %b batching_dims = [] x [], contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<4x2xf32>
   return
 }
+
+// -----
+
+func.func @iota_axis() {
+  // expected-error @+1 {{'rlx.iota' op axis 2 is out of range for rank 2}}
+  %0 = rlx.iota axis = 2 : tensor<2x3xi32>
+  return
+}
+
+// -----
+
+func.func @iota_rank0() {
+  // expected-error @+1 {{'rlx.iota' op needs a result of rank >= 1 to have an axis}}
+  %0 = rlx.iota axis = 0 : tensor<i32>
+  return
+}
+
+// -----
+
+// Indices 0..128 do not all fit in i8.
+func.func @iota_element_type() {
+  // expected-error @+1 {{'rlx.iota' op axis 0 has 129 indices, more than 'i8' can represent}}
+  %0 = rlx.iota axis = 0 : tensor<129x2xi8>
+  return
+}
+
+// -----
+
+func.func @iota_float() {
+  // expected-error @+1 {{'rlx.iota' op result #0 must be statically shaped tensor of}}
+  %0 = rlx.iota axis = 0 : tensor<3xf32>
+  return
+}

@@ -104,3 +104,15 @@ func.func @dot_general(%a: tensor<2x3x4xf16>, %b: tensor<2x4x5xf16>, %v: tensor<
   %1 = rlx.dot_general %v, %v batching_dims = [] x [], contracting_dims = [] x [] : (tensor<3xi32>, tensor<3xi32>) -> tensor<3x3xi32>
   return
 }
+
+// CHECK-LABEL: func.func @iota(
+// CHECK-NEXT:    %{{.*}} = rlx.iota axis = 0 : tensor<50000xi64>
+// CHECK-NEXT:    %{{.*}} = rlx.iota axis = -1 : tensor<2x3xi8>
+// CHECK-NEXT:    %{{.*}} = rlx.iota axis = 1 : tensor<4x128x1xi8>
+// CHECK-NEXT:    return
+func.func @iota() {
+  %0 = rlx.iota axis = 0 : tensor<50000xi64>
+  %1 = rlx.iota axis = -1 : tensor<2x3xi8>
+  %2 = rlx.iota axis = 1 : tensor<4x128x1xi8>
+  return
+}

@@ -337,8 +337,8 @@ func.func @gated_residual_gate(%x: tensor<2x8xf32>, %g: tensor<4xf32>) {
 // -----
 
 func.func @rope_rank(%x: tensor<8xf32>, %c: tensor<8x4xf32>) {
-  // expected-error @+1 {{'rlx.rope' op input must be [..., S, W] (rank >= 2), got [8]}}
-  %0 = rlx.rope neox %x, %c, %c head_dim = 8, n_rot = 8 : (tensor<8xf32>, tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8xf32>
+  // expected-error @+1 {{'rlx.rope' op input must be [..., S, W] (rank >= 2) for layout bsd, got [8]}}
+  %0 = rlx.rope neox bsd %x, %c, %c head_dim = 8, n_rot = 8 : (tensor<8xf32>, tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8xf32>
   return
 }
 
@@ -346,7 +346,7 @@ func.func @rope_rank(%x: tensor<8xf32>, %c: tensor<8x4xf32>) {
 
 func.func @rope_head_dim(%x: tensor<3x12xf32>, %c: tensor<3x4xf32>) {
   // expected-error @+1 {{'rlx.rope' op head_dim must be positive and divide the last dimension 12, got 8}}
-  %0 = rlx.rope neox %x, %c, %c head_dim = 8, n_rot = 8 : (tensor<3x12xf32>, tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x12xf32>
+  %0 = rlx.rope neox bsd %x, %c, %c head_dim = 8, n_rot = 8 : (tensor<3x12xf32>, tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x12xf32>
   return
 }
 
@@ -354,7 +354,7 @@ func.func @rope_head_dim(%x: tensor<3x12xf32>, %c: tensor<3x4xf32>) {
 
 func.func @rope_head_dim_zero(%x: tensor<3x12xf32>, %c: tensor<3x4xf32>) {
   // expected-error @+1 {{'rlx.rope' op head_dim must be positive and divide the last dimension 12, got 0}}
-  %0 = rlx.rope neox %x, %c, %c head_dim = 0, n_rot = 8 : (tensor<3x12xf32>, tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x12xf32>
+  %0 = rlx.rope neox bsd %x, %c, %c head_dim = 0, n_rot = 8 : (tensor<3x12xf32>, tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x12xf32>
   return
 }
 
@@ -362,7 +362,7 @@ func.func @rope_head_dim_zero(%x: tensor<3x12xf32>, %c: tensor<3x4xf32>) {
 
 func.func @rope_n_rot_odd(%x: tensor<3x12xf32>, %c: tensor<3x1xf32>) {
   // expected-error @+1 {{'rlx.rope' op n_rot must be even and in (0, head_dim = 6], got 3}}
-  %0 = rlx.rope gptj %x, %c, %c head_dim = 6, n_rot = 3 : (tensor<3x12xf32>, tensor<3x1xf32>, tensor<3x1xf32>) -> tensor<3x12xf32>
+  %0 = rlx.rope gptj bsd %x, %c, %c head_dim = 6, n_rot = 3 : (tensor<3x12xf32>, tensor<3x1xf32>, tensor<3x1xf32>) -> tensor<3x12xf32>
   return
 }
 
@@ -370,7 +370,7 @@ func.func @rope_n_rot_odd(%x: tensor<3x12xf32>, %c: tensor<3x1xf32>) {
 
 func.func @rope_n_rot_large(%x: tensor<3x12xf32>, %c: tensor<3x4xf32>) {
   // expected-error @+1 {{'rlx.rope' op n_rot must be even and in (0, head_dim = 6], got 8}}
-  %0 = rlx.rope gptj %x, %c, %c head_dim = 6, n_rot = 8 : (tensor<3x12xf32>, tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x12xf32>
+  %0 = rlx.rope gptj bsd %x, %c, %c head_dim = 6, n_rot = 8 : (tensor<3x12xf32>, tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x12xf32>
   return
 }
 
@@ -378,23 +378,23 @@ func.func @rope_n_rot_large(%x: tensor<3x12xf32>, %c: tensor<3x4xf32>) {
 
 func.func @rope_n_rot_zero(%x: tensor<3x12xf32>, %c: tensor<3x0xf32>) {
   // expected-error @+1 {{'rlx.rope' op n_rot must be even and in (0, head_dim = 6], got 0}}
-  %0 = rlx.rope gptj %x, %c, %c head_dim = 6, n_rot = 0 : (tensor<3x12xf32>, tensor<3x0xf32>, tensor<3x0xf32>) -> tensor<3x12xf32>
+  %0 = rlx.rope gptj bsd %x, %c, %c head_dim = 6, n_rot = 0 : (tensor<3x12xf32>, tensor<3x0xf32>, tensor<3x0xf32>) -> tensor<3x12xf32>
   return
 }
 
 // -----
 
 func.func @rope_cos(%x: tensor<3x12xf32>, %c: tensor<3x3xf32>, %s: tensor<3x2xf32>) {
-  // expected-error @+1 {{'rlx.rope' op cos must be [S, n_rot / 2] = [3, 2], got [3, 3]}}
-  %0 = rlx.rope neox %x, %c, %s head_dim = 6, n_rot = 4 : (tensor<3x12xf32>, tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x12xf32>
+  // expected-error @+1 {{'rlx.rope' op cos must be [S, n_rot / 2] = [3, 2] (S is axis 0 of the input in layout bsd), got [3, 3]}}
+  %0 = rlx.rope neox bsd %x, %c, %s head_dim = 6, n_rot = 4 : (tensor<3x12xf32>, tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x12xf32>
   return
 }
 
 // -----
 
 func.func @rope_sin(%x: tensor<2x3x12xf32>, %c: tensor<3x2xf32>, %s: tensor<2x3x2xf32>) {
-  // expected-error @+1 {{'rlx.rope' op sin must be [S, n_rot / 2] = [3, 2], got [2, 3, 2]}}
-  %0 = rlx.rope neox %x, %c, %s head_dim = 6, n_rot = 4 : (tensor<2x3x12xf32>, tensor<3x2xf32>, tensor<2x3x2xf32>) -> tensor<2x3x12xf32>
+  // expected-error @+1 {{'rlx.rope' op sin must be [S, n_rot / 2] = [3, 2] (S is axis 1 of the input in layout bsd), got [2, 3, 2]}}
+  %0 = rlx.rope neox bsd %x, %c, %s head_dim = 6, n_rot = 4 : (tensor<2x3x12xf32>, tensor<3x2xf32>, tensor<2x3x2xf32>) -> tensor<2x3x12xf32>
   return
 }
 
@@ -402,7 +402,59 @@ func.func @rope_sin(%x: tensor<2x3x12xf32>, %c: tensor<3x2xf32>, %s: tensor<2x3x
 
 func.func @rope_style(%x: tensor<3x12xf32>, %c: tensor<3x2xf32>) {
   // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'style' [neox, gptj]}}
-  %0 = rlx.rope llama %x, %c, %c head_dim = 6, n_rot = 4 : (tensor<3x12xf32>, tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x12xf32>
+  %0 = rlx.rope llama bsd %x, %c, %c head_dim = 6, n_rot = 4 : (tensor<3x12xf32>, tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x12xf32>
+  return
+}
+
+// -----
+
+// The layout is required: there is no guess from the shape.
+func.func @rope_no_layout(%x: tensor<2x4x3x8xf32>, %c: tensor<4x4xf32>) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'layout' [bshd, bhsd, bsd]}}
+  %0 = rlx.rope neox %x, %c, %c head_dim = 8, n_rot = 8 : (tensor<2x4x3x8xf32>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<2x4x3x8xf32>
+  return
+}
+
+// -----
+
+// [B, S, H, D] = [2, 4, 3, 8] in bshd has S = 4 positions: tables of the
+// head count (3) that a [..., S, W] reading would accept are rejected.
+func.func @rope_bshd_tables(%x: tensor<2x4x3x8xf32>, %c: tensor<3x4xf32>) {
+  // expected-error @+1 {{'rlx.rope' op cos must be [S, n_rot / 2] = [4, 4] (S is axis 1 of the input in layout bshd), got [3, 4]}}
+  %0 = rlx.rope neox bshd %x, %c, %c head_dim = 8, n_rot = 8 : (tensor<2x4x3x8xf32>, tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<2x4x3x8xf32>
+  return
+}
+
+// -----
+
+func.func @rope_bhsd_tables(%x: tensor<2x3x4x8xf32>, %c: tensor<3x4xf32>) {
+  // expected-error @+1 {{'rlx.rope' op cos must be [S, n_rot / 2] = [4, 4] (S is axis 2 of the input in layout bhsd), got [3, 4]}}
+  %0 = rlx.rope gptj bhsd %x, %c, %c head_dim = 8, n_rot = 8 : (tensor<2x3x4x8xf32>, tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4x8xf32>
+  return
+}
+
+// -----
+
+func.func @rope_bshd_rank(%x: tensor<4x8xf32>, %c: tensor<4x4xf32>) {
+  // expected-error @+1 {{'rlx.rope' op input must be [..., S, H, D] (rank >= 3) for layout bshd, got [4, 8]}}
+  %0 = rlx.rope neox bshd %x, %c, %c head_dim = 8, n_rot = 8 : (tensor<4x8xf32>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @rope_bhsd_rank(%x: tensor<4x8xf32>, %c: tensor<4x4xf32>) {
+  // expected-error @+1 {{'rlx.rope' op input must be [..., H, S, D] (rank >= 3) for layout bhsd, got [4, 8]}}
+  %0 = rlx.rope neox bhsd %x, %c, %c head_dim = 8, n_rot = 8 : (tensor<4x8xf32>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// With a head axis, head_dim is D itself (not a divisor of it).
+func.func @rope_bshd_head_dim(%x: tensor<2x4x3x8xf32>, %c: tensor<4x2xf32>) {
+  // expected-error @+1 {{'rlx.rope' op head_dim must be the last dimension D = 8 for layout bshd, got 4}}
+  %0 = rlx.rope neox bshd %x, %c, %c head_dim = 4, n_rot = 4 : (tensor<2x4x3x8xf32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<2x4x3x8xf32>
   return
 }
 
@@ -472,5 +524,40 @@ func.func @cross_entropy_labels_logits_rank(%l: tensor<10xf32>, %i: tensor<1xi32
 func.func @cross_entropy_labels_unranked(%l: tensor<3x10xf32>, %i: tensor<*xi32>) {
   // expected-error @+1 {{'rlx.softmax_cross_entropy_with_labels' op operand #1 must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<*xi32>'}}
   %0 = "rlx.softmax_cross_entropy_with_labels"(%l, %i) : (tensor<3x10xf32>, tensor<*xi32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// Rows of no elements into a non-empty result: the loss over 0 classes.
+func.func @loss_empty_rows(%l: tensor<3x0xf32>, %y: tensor<3xi64>) {
+  // expected-error @+1 {{'rlx.softmax_cross_entropy_with_labels' op has empty rows (operand #0 of type 'tensor<3x0xf32>' has no elements), so result #0 of type 'tensor<3xf32>' is undefined}}
+  %0 = rlx.softmax_cross_entropy_with_labels %l, %y : (tensor<3x0xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @dense_loss_empty_rows(%l: tensor<2x0xf16>) {
+  // expected-error @+1 {{'rlx.softmax_cross_entropy' op has empty rows (operand #0 of type 'tensor<2x0xf16>' has no elements), so result #0 of type 'tensor<2xf16>' is undefined}}
+  %0 = rlx.softmax_cross_entropy %l, %l : (tensor<2x0xf16>, tensor<2x0xf16>) -> tensor<2xf16>
+  return
+}
+
+// -----
+
+// The statistics of empty rows are undefined; the normalized (empty) result
+// alone is fine.
+func.func @layer_norm_statistics_empty_rows(%x: tensor<4x0xf32>, %g: tensor<0xf32>) {
+  // expected-error @+1 {{'rlx.layer_norm' op has empty rows (operand #0 of type 'tensor<4x0xf32>' has no elements), so result #1 of type 'tensor<4x1xf32>' is undefined}}
+  %0:3 = rlx.layer_norm %x, %g, %g axis = -1 eps = 1.0e-05 with_statistics : (tensor<4x0xf32>, tensor<0xf32>, tensor<0xf32>) -> (tensor<4x0xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
+  return
+}
+
+// -----
+
+func.func @group_norm_backward_empty_rows(%x: tensor<2x4x0xf32>, %g: tensor<4xf32>) {
+  // expected-error @+1 {{'rlx.group_norm_backward' op has empty rows (operand #0 of type 'tensor<2x4x0xf32>' has no elements), so result #1 of type 'tensor<4xf32>' is undefined}}
+  %0:3 = rlx.group_norm_backward %x, %x, %g groups = 2 eps = 1.0e-05 : (tensor<2x4x0xf32>, tensor<2x4x0xf32>, tensor<4xf32>) -> (tensor<2x4x0xf32>, tensor<4xf32>, tensor<4xf32>)
   return
 }

@@ -70,12 +70,24 @@ func.func @modulation(%x: tensor<2x5x8xf32>, %m: tensor<2x1x8xf32>, %v: tensor<8
 
 // CHECK-LABEL: func.func @rope(
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<2x5x16xf16>, %[[C:[a-z0-9]+]]: tensor<5x4xf16>, %[[C2:[a-z0-9]+]]: tensor<5x2xf16>)
-// CHECK-NEXT:    %{{.*}} = rlx.rope neox %[[X]], %[[C]], %[[C]] head_dim = 8, n_rot = 8 : (tensor<2x5x16xf16>, tensor<5x4xf16>, tensor<5x4xf16>) -> tensor<2x5x16xf16>
-// CHECK-NEXT:    %{{.*}} = rlx.rope gptj %[[X]], %[[C2]], %[[C2]] head_dim = 16, n_rot = 4 : (tensor<2x5x16xf16>, tensor<5x2xf16>, tensor<5x2xf16>) -> tensor<2x5x16xf16>
+// CHECK-NEXT:    %{{.*}} = rlx.rope neox bsd %[[X]], %[[C]], %[[C]] head_dim = 8, n_rot = 8 : (tensor<2x5x16xf16>, tensor<5x4xf16>, tensor<5x4xf16>) -> tensor<2x5x16xf16>
+// CHECK-NEXT:    %{{.*}} = rlx.rope gptj bsd %[[X]], %[[C2]], %[[C2]] head_dim = 16, n_rot = 4 : (tensor<2x5x16xf16>, tensor<5x2xf16>, tensor<5x2xf16>) -> tensor<2x5x16xf16>
 // CHECK-NEXT:    return
 func.func @rope(%x: tensor<2x5x16xf16>, %c: tensor<5x4xf16>, %c2: tensor<5x2xf16>) {
-  %0 = rlx.rope neox %x, %c, %c head_dim = 8, n_rot = 8 : (tensor<2x5x16xf16>, tensor<5x4xf16>, tensor<5x4xf16>) -> tensor<2x5x16xf16>
-  %1 = rlx.rope gptj %x, %c2, %c2 head_dim = 16, n_rot = 4 : (tensor<2x5x16xf16>, tensor<5x2xf16>, tensor<5x2xf16>) -> tensor<2x5x16xf16>
+  %0 = rlx.rope neox bsd %x, %c, %c head_dim = 8, n_rot = 8 : (tensor<2x5x16xf16>, tensor<5x4xf16>, tensor<5x4xf16>) -> tensor<2x5x16xf16>
+  %1 = rlx.rope gptj bsd %x, %c2, %c2 head_dim = 16, n_rot = 4 : (tensor<2x5x16xf16>, tensor<5x2xf16>, tensor<5x2xf16>) -> tensor<2x5x16xf16>
+  return
+}
+
+// Each layout reads the positions from its own axis: S = 5 in both.
+// CHECK-LABEL: func.func @rope_layouts(
+// CHECK-NEXT:    %{{.*}} = rlx.rope neox bshd %{{.*}} head_dim = 8, n_rot = 8 : (tensor<2x5x3x8xf32>, tensor<5x4xf32>, tensor<5x4xf32>) -> tensor<2x5x3x8xf32>
+// CHECK-NEXT:    %{{.*}} = rlx.rope gptj bhsd %{{.*}} head_dim = 8, n_rot = 6 : (tensor<2x3x5x8xf32>, tensor<5x3xf32>, tensor<5x3xf32>) -> tensor<2x3x5x8xf32>
+// CHECK-NEXT:    %{{.*}} = rlx.rope_backward neox bshd %{{.*}} head_dim = 8, n_rot = 8 : (tensor<2x5x3x8xf32>, tensor<5x4xf32>, tensor<5x4xf32>) -> tensor<2x5x3x8xf32>
+func.func @rope_layouts(%x: tensor<2x5x3x8xf32>, %y: tensor<2x3x5x8xf32>, %c: tensor<5x4xf32>, %c3: tensor<5x3xf32>) {
+  %0 = rlx.rope neox bshd %x, %c, %c head_dim = 8, n_rot = 8 : (tensor<2x5x3x8xf32>, tensor<5x4xf32>, tensor<5x4xf32>) -> tensor<2x5x3x8xf32>
+  %1 = rlx.rope gptj bhsd %y, %c3, %c3 head_dim = 8, n_rot = 6 : (tensor<2x3x5x8xf32>, tensor<5x3xf32>, tensor<5x3xf32>) -> tensor<2x3x5x8xf32>
+  %2 = rlx.rope_backward neox bshd %x, %c, %c head_dim = 8, n_rot = 8 : (tensor<2x5x3x8xf32>, tensor<5x4xf32>, tensor<5x4xf32>) -> tensor<2x5x3x8xf32>
   return
 }
 

@@ -100,6 +100,6 @@ LogicalResult CumsumBackwardOp::verify() {
 }
 
 LogicalResult RopeBackwardOp::verify() {
-  return verifyRopeOperands(*this, getGradOutput().getType(), getCos(),
-                            getSin(), getHeadDim(), getNRot());
+  return verifyRopeOperands(*this, getLayout(), getGradOutput().getType(),
+                            getCos(), getSin(), getHeadDim(), getNRot());
 }

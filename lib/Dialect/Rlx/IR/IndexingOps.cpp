@@ -228,6 +228,23 @@ LogicalResult ReverseOp::verify() {
   return success();
 }
 
+LogicalResult IotaOp::verify() {
+  RankedTensorType type = getType();
+  if (type.getRank() == 0)
+    return emitOpError("needs a result of rank >= 1 to have an axis");
+  FailureOr<int64_t> axis =
+      verifyAxis(*this, getAxis(), type.getRank(), "axis");
+  if (failed(axis))
+    return failure();
+  unsigned width = type.getElementType().getIntOrFloatBitWidth();
+  int64_t size = type.getDimSize(*axis);
+  if (width < 64 && size - 1 > APInt::getSignedMaxValue(width).getSExtValue())
+    return emitOpError("axis ")
+           << getAxis() << " has " << size << " indices, more than "
+           << type.getElementType() << " can represent";
+  return success();
+}
+
 LogicalResult RollOp::verify() {
   if (getShifts().size() != getDims().size())
     return emitOpError("has ") << getShifts().size() << " shifts but "

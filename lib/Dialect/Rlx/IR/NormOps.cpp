@@ -190,38 +190,52 @@ LogicalResult GatedResidualOp::verify() {
 }
 
 LogicalResult mlir::rlx::verifyRopeOperands(Operation *op,
+                                            AttentionLayout layout,
                                             RankedTensorType input, Value cos,
                                             Value sin, int64_t headDim,
                                             int64_t nRot) {
-  if (input.getRank() < 2)
-    return op->emitOpError("input must be [..., S, W] (rank >= 2), got ")
+  bool packed = layout == AttentionLayout::BSD;
+  int64_t minRank = packed ? 2 : 3;
+  if (input.getRank() < minRank)
+    return op->emitOpError("input must be ")
+           << (packed ? "[..., S, W]"
+                      : layout == AttentionLayout::BSHD ? "[..., S, H, D]"
+                                                        : "[..., H, S, D]")
+           << " (rank >= " << minRank << ") for layout "
+           << stringifyAttentionLayout(layout) << ", got "
            << formatShape(input.getShape());
   int64_t width = input.getShape().back();
-  if (headDim <= 0 || width % headDim != 0)
+  if (packed && (headDim <= 0 || width % headDim != 0))
     return op->emitOpError("head_dim must be positive and divide the last "
                            "dimension ")
            << width << ", got " << headDim;
+  if (!packed && headDim != width)
+    return op->emitOpError("head_dim must be the last dimension D = ")
+           << width << " for layout " << stringifyAttentionLayout(layout)
+           << ", got " << headDim;
   if (nRot <= 0 || nRot % 2 != 0 || nRot > headDim)
     return op->emitOpError("n_rot must be even and in (0, head_dim = ")
            << headDim << "], got " << nRot;
-  SmallVector<int64_t> expected = {input.getShape()[input.getRank() - 2],
-                                   nRot / 2};
+  int64_t sequenceAxis = RopeOp::getSequenceAxis(layout, input.getRank());
+  SmallVector<int64_t> expected = {input.getDimSize(sequenceAxis), nRot / 2};
   Value tables[] = {cos, sin};
   StringRef names[] = {"cos", "sin"};
   for (auto [table, name] : llvm::zip_equal(tables, names)) {
     ArrayRef<int64_t> shape =
         cast<RankedTensorType>(table.getType()).getShape();
     if (shape != ArrayRef<int64_t>(expected))
-      return op->emitOpError() << name << " must be [S, n_rot / 2] = "
-                               << formatShape(expected) << ", got "
-                               << formatShape(shape);
+      return op->emitOpError()
+             << name << " must be [S, n_rot / 2] = " << formatShape(expected)
+             << " (S is axis " << sequenceAxis << " of the input in layout "
+             << stringifyAttentionLayout(layout) << "), got "
+             << formatShape(shape);
   }
   return success();
 }
 
 LogicalResult RopeOp::verify() {
-  return verifyRopeOperands(*this, getInput().getType(), getCos(), getSin(),
-                            getHeadDim(), getNRot());
+  return verifyRopeOperands(*this, getLayout(), getInput().getType(), getCos(),
+                            getSin(), getHeadDim(), getNRot());
 }
 
 //===----------------------------------------------------------------------===//

@@ -66,12 +66,13 @@ FailureOr<RankedTensorType> inferGatherType(std::optional<Location> loc,
                                             Type table, Type indices,
                                             int64_t axis);
 
-/// Checks the operands of `rlx.rope` (and its adjoint) on `op`: `input` is
-/// [..., S, W], `head_dim` divides W, `n_rot` is even in (0, head_dim], and
-/// `cos` and `sin` are [S, n_rot / 2].
-LogicalResult verifyRopeOperands(Operation *op, RankedTensorType input,
-                                 Value cos, Value sin, int64_t headDim,
-                                 int64_t nRot);
+/// Checks the operands of `rlx.rope` (and its adjoint) on `op`: `input` has
+/// the trailing axes `layout` names, `head_dim` is D (`bshd`, `bhsd`) or
+/// divides W (`bsd`), `n_rot` is even in (0, head_dim], and `cos` and `sin`
+/// are [S, n_rot / 2].
+LogicalResult verifyRopeOperands(Operation *op, AttentionLayout layout,
+                                 RankedTensorType input, Value cos, Value sin,
+                                 int64_t headDim, int64_t nRot);
 
 /// Whether `from` broadcasts numpy-style to exactly `to` without adding
 /// dimensions to `to`.

@@ -123,21 +123,23 @@ public:
 
   /// For `[N]` integer class labels of rows of `classes` columns: where
   /// a column is the row's label (`[N, C]` i1), and whether the label is in
-  /// `[0, C)` (`[N, 1]` i1). Compares only, so no index is ever loaded from.
+  /// `[0, C)` (`[N, 1]` i1). Compares only, so no index is ever loaded from,
+  /// and against `rlx.iota`, so nothing of `classes` elements is built here.
   struct LabelMask {
     Value isLabel, inRange;
   };
   LabelMask labelMask(Value labels, int64_t classes) {
     auto labelsType = llvm::cast<RankedTensorType>(labels.getType());
     Type labelType = labelsType.getElementType();
-    Value column = reshape(labels, {labelsType.getDimSize(0), 1});
-    SmallVector<APInt> columnValues;
-    for (int64_t c = 0; c < classes; ++c)
-      columnValues.push_back(APInt(labelType.getIntOrFloatBitWidth(), c));
-    Value columns = ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(RankedTensorType::get({classes}, labelType),
-                               columnValues));
+    // Compare in i64 where the label type cannot count every class.
+    if (classes - 1 > APInt::getSignedMaxValue(
+                          labelType.getIntOrFloatBitWidth())
+                          .getSExtValue())
+      labelType = b.getI64Type();
+    Value column =
+        reshape(cast(labels, labelType), {labelsType.getDimSize(0), 1});
+    Value columns = IotaOp::create(
+        b, loc, RankedTensorType::get({classes}, labelType), /*axis=*/0);
     Value inRange =
         op<BitAndOp>(op<GeOp>(column, scalar(labelType, 0)),
                      op<LtOp>(column, scalar(labelType, classes)));

@@ -298,6 +298,10 @@ bool mlir::rlx::canJoinRegion(Operation *op, FusionKind kind,
   if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
     if (kind != FusionKind::Reduction && kind != FusionKind::Row)
       return false;
+    // A row region iterates over rows, and has none to reduce here.
+    if (kind == FusionKind::Row &&
+        ShapedType::getNumElements(getShape(reduction.getReducedInput())) == 0)
+      return false;
     return getShape(reduction.getReducedInput()) == shape &&
            reduction.getReducedAxes() == axes &&
            (kind != FusionKind::Row || reduction.keepsReducedAxes());

@@ -48,6 +48,47 @@ FailureOr<int64_t> mlir::rlx::normalizeAxis(std::optional<Location> loc,
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor sizes
+//===----------------------------------------------------------------------===//
+
+/// The number of bytes a static `type` occupies (i1 and other sub-byte
+/// elements take a byte each), or nothing when it or the element count
+/// overflows int64_t.
+static std::optional<int64_t> getAddressableBytes(RankedTensorType type) {
+  std::optional<int64_t> count = 1;
+  for (int64_t size : type.getShape()) {
+    count = llvm::checkedMul(*count, size);
+    if (!count)
+      return std::nullopt;
+  }
+  int64_t elementBytes =
+      llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
+  return llvm::checkedMul(*count, elementBytes);
+}
+
+LogicalResult mlir::rlx::verifyAddressableTensors(Operation *op) {
+  auto check = [&](Type type, StringRef kind,
+                   unsigned index) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape() ||
+        !tensor.getElementType().isIntOrFloat() ||
+        getAddressableBytes(tensor))
+      return success();
+    return op->emitOpError()
+           << kind << " #" << index << " of type " << type
+           << " has more elements or bytes than fit in a 64-bit index (at "
+              "most 2^63 - 1 bytes per tensor)";
+  };
+  for (auto [index, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(check(type, "operand", index)))
+      return failure();
+  for (auto [index, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(check(type, "result", index)))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Broadcasting and elementwise folding
 //===----------------------------------------------------------------------===//
 
@@ -97,7 +138,7 @@ static Attribute convertScalarAttr(Attribute attr, Type to) {
 OpFoldResult mlir::rlx::foldElementwise(ScalarComputeOpInterface op,
                                         ArrayRef<Attribute> operands) {
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!resultType || resultType.getNumElements() > kMaxFoldedElements)
+  if (!resultType)
     return {};
   SmallVector<DenseElementsAttr> inputs;
   for (Attribute attr : operands) {
@@ -108,7 +149,11 @@ OpFoldResult mlir::rlx::foldElementwise(ScalarComputeOpInterface op,
   }
   if (resultType.getNumElements() == 0)
     return DenseElementsAttr::get(resultType, ArrayRef<Attribute>{});
+  // Splats fold at any size (one evaluation, one stored element); anything
+  // else costs an evaluation and an attribute per element.
   bool allSplat = llvm::all_of(inputs, [](auto d) { return d.isSplat(); });
+  if (!allSplat && resultType.getNumElements() > kMaxFoldedElements)
+    return {};
   int64_t count = allSplat ? 1 : resultType.getNumElements();
   ArrayRef<int64_t> shape = resultType.getShape();
 
@@ -161,6 +206,8 @@ OpFoldResult mlir::rlx::foldElementwise(ScalarComputeOpInterface op,
 
 DenseElementsAttr mlir::rlx::convertFloatElements(DenseFPElementsAttr elements,
                                                   FloatType type) {
+  if (!elements.isSplat() && elements.getNumElements() > kMaxFoldedElements)
+    return {};
   return elements.mapValues(type, [&](const APFloat &value) {
     APFloat converted = value;
     bool losesInfo;

@@ -211,8 +211,37 @@ SmallVector<Value> SoftmaxCrossEntropyWithLabelsOp::decomposeRows(
                        getType())};
 }
 
+static bool hasNoElements(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape() && tensor.getNumElements() == 0;
+}
+
+LogicalResult mlir::rlx::verifyRowsNotEmpty(Operation *op) {
+  if (op->getNumOperands() == 0 || !hasNoElements(op->getOperand(0).getType()))
+    return success();
+  for (auto [index, type] : llvm::enumerate(op->getResultTypes()))
+    if (!hasNoElements(type))
+      return op->emitOpError("has empty rows (operand #0 of type ")
+             << op->getOperand(0).getType() << " has no elements), so result #"
+             << index << " of type " << type << " is undefined";
+  return success();
+}
+
 RegionOp mlir::rlx::decomposeIntoRowRegion(RewriterBase &rewriter,
                                            RowOpInterface op) {
+  // Without elements (the verifier makes every result empty too) there is
+  // nothing to compute.
+  if (hasNoElements(op->getOperand(0).getType())) {
+    rewriter.setInsertionPoint(op);
+    SmallVector<Value> empty;
+    for (Type type : op->getResultTypes())
+      empty.push_back(ConstantOp::create(
+          rewriter, op.getLoc(),
+          DenseElementsAttr::get(cast<ShapedType>(type),
+                                 ArrayRef<Attribute>{})));
+    rewriter.replaceOp(op, empty);
+    return nullptr;
+  }
   Block *block = op->getBlock();
   Operation *previous = op->getPrevNode();
   rewriter.setInsertionPoint(op);

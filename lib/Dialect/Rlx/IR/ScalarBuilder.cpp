@@ -60,11 +60,43 @@ Value ScalarBuilder::sub(Value a, Value b) {
 Value ScalarBuilder::mul(Value a, Value b) {
   return floatOrInt<arith::MulFOp, arith::MulIOp>(builder, loc, a, b);
 }
+/// Integer division is undefined (it traps on x86) for a zero divisor and
+/// for INT_MIN / -1. rlx defines both: x / 0 = 0, x % 0 = x, INT_MIN / -1 =
+/// INT_MIN and INT_MIN % -1 = 0, so that a == (a / b) * b + a % b holds in
+/// wrapping arithmetic for every a and b. The divisor is replaced by 1 where
+/// either case occurs, which already gives the INT_MIN results.
+struct SafeDivision {
+  Value divisor, divisorIsZero;
+};
+static SafeDivision safeDivision(ScalarBuilder &b, Value a, Value divisor) {
+  unsigned width = a.getType().getIntOrFloatBitWidth();
+  Value intMin = b.getBuilder().createOrFold<arith::ConstantOp>(
+      b.getLoc(), b.getBuilder().getIntegerAttr(
+                      a.getType(), APInt::getSignedMinValue(width)));
+  Value isZero =
+      b.compare(ComparePredicate::eq, divisor, b.constant(divisor, 0));
+  Value overflows =
+      b.bitAnd(b.compare(ComparePredicate::eq, a, intMin),
+               b.compare(ComparePredicate::eq, divisor,
+                         b.constant(divisor, -1)));
+  Value one = b.constant(divisor, 1);
+  return {b.select(b.bitOr(isZero, overflows), one, divisor), isZero};
+}
+
 Value ScalarBuilder::div(Value a, Value b) {
-  return floatOrInt<arith::DivFOp, arith::DivSIOp>(builder, loc, a, b);
+  if (isFloat(a))
+    return builder.createOrFold<arith::DivFOp>(loc, a, b);
+  SafeDivision safe = safeDivision(*this, a, b);
+  Value quotient = builder.createOrFold<arith::DivSIOp>(loc, a, safe.divisor);
+  return select(safe.divisorIsZero, constant(a, 0), quotient);
 }
 Value ScalarBuilder::rem(Value a, Value b) {
-  return floatOrInt<arith::RemFOp, arith::RemSIOp>(builder, loc, a, b);
+  if (isFloat(a))
+    return builder.createOrFold<arith::RemFOp>(loc, a, b);
+  SafeDivision safe = safeDivision(*this, a, b);
+  Value remainder =
+      builder.createOrFold<arith::RemSIOp>(loc, a, safe.divisor);
+  return select(safe.divisorIsZero, a, remainder);
 }
 Value ScalarBuilder::max(Value a, Value b) {
   return floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(builder, loc, a, b);

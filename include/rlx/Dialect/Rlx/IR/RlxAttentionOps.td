@@ -10,19 +10,11 @@ include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "rlx/Dialect/Rlx/IR/RlxDialect.td"
+include "rlx/Dialect/Rlx/IR/RlxEnums.td"
 
 //===----------------------------------------------------------------------===//
 // Enums
 //===----------------------------------------------------------------------===//
-
-def Rlx_AttentionLayout : I32EnumAttr<"AttentionLayout",
-    "order of the batch, sequence, head and feature axes of q, k and v", [
-    I32EnumAttrCase<"BSHD", 0, "bshd">,
-    I32EnumAttrCase<"BHSD", 1, "bhsd">,
-    I32EnumAttrCase<"BSD", 2, "bsd">
-  ]> {
-  let cppNamespace = "::mlir::rlx";
-}
 
 def Rlx_AttentionMask : I32EnumAttr<"AttentionMask",
     "which keys each query attends to", [

@@ -51,7 +51,13 @@ def Rlx_I64Attr : TypedSignlessIntegerAttrBase<I64, "int64_t",
   let convertFromStorage = "$_self.getValue().getSExtValue()";
 }
 
+// Tensors whose element count or byte size does not fit in int64_t (the
+// 64-bit `index` of every target) are a located error on any rlx op.
+def Rlx_AddressableTensors : NativeOpTrait<"AddressableTensors"> {
+  let cppNamespace = "::mlir::rlx";
+}
+
 class Rlx_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Rlx_Dialect, mnemonic, traits>;
+    : Op<Rlx_Dialect, mnemonic, [Rlx_AddressableTensors] # traits>;
 
 #endif // RLX_DIALECT_RLX_IR_RLXDIALECT_TD

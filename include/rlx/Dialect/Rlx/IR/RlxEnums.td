@@ -15,6 +15,17 @@ def Rlx_ReduceKind : I32EnumAttr<"ReduceKind", "reduction combiner", [
   let cppNamespace = "::mlir::rlx";
 }
 
+// The order of the batch, sequence, head and feature axes of attention's q,
+// k and v and of rope's input.
+def Rlx_AttentionLayout : I32EnumAttr<"AttentionLayout",
+    "order of the batch, sequence, head and feature axes", [
+    I32EnumAttrCase<"BSHD", 0, "bshd">,
+    I32EnumAttrCase<"BHSD", 1, "bhsd">,
+    I32EnumAttrCase<"BSD", 2, "bsd">
+  ]> {
+  let cppNamespace = "::mlir::rlx";
+}
+
 // The unary rlx ops, each named by its mnemonic: the activation a fused op
 // may apply as its epilogue (`buildActivation` calls the op's
 // `buildScalar`) and the function whose gradient rlx.activation_backward

@@ -288,8 +288,8 @@ def Rlx_RopeBackwardOp : Rlx_Op<"rope_backward", [Pure,
     AllElementTypesMatch<["grad_output", "cos", "sin"]>]> {
   let summary = "gradient of rlx.rope with respect to its input";
   let description = [{
-    For `rlx.rope` with the same `style`, `cos`, `sin`, `head_dim` and
-    `n_rot`, the gradient of its input from the gradient `grad_output` of
+    For `rlx.rope` with the same `style`, `layout`, `cos`, `sin`,
+    `head_dim` and `n_rot`, the gradient of its input from the gradient `grad_output` of
     its result. Each pair `(a, b)` of the style (`neox`: `(i, i + n_rot / 2)`,
     `gptj`: `(2i, 2i + 1)`) was rotated by an orthogonal 2x2 matrix, so its
     adjoint is the transposed rotation, by the opposite angle:
@@ -301,13 +301,14 @@ def Rlx_RopeBackwardOp : Rlx_Op<"rope_backward", [Pure,
     `cos` and `sin` are treated as constant tables (positions carry no
     gradient). Rules: those of `rlx.rope`.
   }];
-  let arguments = (ins Rlx_RopeStyle:$style, Rlx_FloatTensor:$grad_output,
-                       Rlx_FloatTensor:$cos, Rlx_FloatTensor:$sin,
-                       Rlx_I64Attr:$head_dim, Rlx_I64Attr:$n_rot);
+  let arguments = (ins Rlx_RopeStyle:$style, Rlx_AttentionLayout:$layout,
+                       Rlx_FloatTensor:$grad_output, Rlx_FloatTensor:$cos,
+                       Rlx_FloatTensor:$sin, Rlx_I64Attr:$head_dim,
+                       Rlx_I64Attr:$n_rot);
   let results = (outs Rlx_FloatTensor:$result);
   let assemblyFormat = [{
-    $style $grad_output `,` $cos `,` $sin `head_dim` `=` $head_dim `,`
-    `n_rot` `=` $n_rot attr-dict `:` functional-type(operands, results)
+    $style $layout $grad_output `,` $cos `,` $sin `head_dim` `=` $head_dim
+    `,` `n_rot` `=` $n_rot attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

@@ -208,6 +208,34 @@ def Rlx_TriluOp : Rlx_Op<"trilu", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
+def Rlx_IotaOp : Rlx_Op<"iota", [Pure]> {
+  let summary = "each element's index along one axis";
+  let description = [{
+    `result[i_0, ..., i_last] = i_axis` for an integer result of any static
+    shape, `axis` in `[-rank, rank)`: `torch.arange` broadcast along the
+    other axes. Every index along `axis` must be representable in the
+    element type. The indices are computed where they are used (a
+    `linalg.index` in the lowering), so no constant of the result's size is
+    ever built: the softmax losses compare labels against it, and gradient
+    rules use it for positions.
+
+    ```mlir
+    %columns = rlx.iota axis = 1 : tensor<1x50000xi64>
+    ```
+  }];
+  let arguments = (ins Rlx_I64Attr:$axis);
+  let results = (outs StaticShapeTensorOf<[Rlx_Int]>:$result);
+  let assemblyFormat = "`axis` `=` $axis attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `axis` in [0, rank).
+    int64_t getNormalizedAxis() {
+      int64_t axis = getAxis();
+      return axis < 0 ? axis + getType().getRank() : axis;
+    }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // KV cache
 //===----------------------------------------------------------------------===//

@@ -110,6 +110,11 @@ def Rlx_RowOpInterface : OpInterface<"RowOpInterface"> {
     cast back once. That decomposition is the op's only definition: the
     lowering wraps it in one `row` region, and `--rlx-form-regions` fuses
     its primitives with their neighbours.
+
+    Rows are never empty where a result depends on them: when the op's
+    first operand has no elements, every result must have none either (a
+    softmax or norm over a size-0 axis gives an empty result; a loss, a
+    statistic or a parameter gradient of empty rows is a verifier error).
   }];
   let methods = [
     InterfaceMethod<[{Builds the primitive ops at the builder's insertion
@@ -117,6 +122,7 @@ def Rlx_RowOpInterface : OpInterface<"RowOpInterface"> {
       "::llvm::SmallVector<::mlir::Value>", "decomposeRows",
       (ins "::mlir::OpBuilder &":$b)>,
   ];
+  let verify = [{ return ::mlir::rlx::verifyRowsNotEmpty($_op); }];
 }
 
 def Rlx_ContractionOpInterface : OpInterface<"ContractionOpInterface"> {

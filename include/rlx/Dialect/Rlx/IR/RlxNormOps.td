@@ -10,6 +10,7 @@ include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "rlx/Dialect/Rlx/IR/RlxDialect.td"
+include "rlx/Dialect/Rlx/IR/RlxEnums.td"
 include "rlx/Dialect/Rlx/IR/RlxInterfaces.td"
 
 //===----------------------------------------------------------------------===//
@@ -233,12 +234,20 @@ def Rlx_GatedResidualOp : Rlx_InputTypedOp<"gated_residual"> {
 def Rlx_RopeOp : Rlx_InputTypedOp<"rope"> {
   let summary = "rotary position embedding";
   let description = [{
-    `input` is `[..., S, W]` (rank >= 2): `S` positions, and `W = heads *
-    head_dim` with the heads packed along the last axis (`[B, S, H * D]`, or
-    `[B, H, S, D]` with `W = head_dim`). `cos` and `sin` are `[S, n_rot / 2]`
-    and are shared by every head and every leading index. Within each head,
-    the first `n_rot` dimensions (`n_rot` even, `0 < n_rot <= head_dim`) are
-    rotated in pairs `(a, b)` by the angle of pair `i` at position `s`:
+    `layout` names the trailing axes of `input`; any axes before them are
+    batch axes (attention's layouts, with the batch generalized):
+
+    - `bshd`: `[..., S, H, D]`, `head_dim = D`;
+    - `bhsd`: `[..., H, S, D]`, `head_dim = D`;
+    - `bsd`: `[..., S, W]` with `W = heads * head_dim`, the heads packed
+      along the last axis (a single head when `W = head_dim`).
+
+    There is no default: the positions axis `S` is always the one the layout
+    names, never guessed from the shape. `cos` and `sin` are
+    `[S, n_rot / 2]` and are shared by every head and every batch index.
+    Within each head, the first `n_rot` dimensions (`n_rot` even,
+    `0 < n_rot <= head_dim`) are rotated in pairs `(a, b)` by the angle of
+    pair `i` at position `s`:
 
         result[a] = x[a] * cos[s, i] - x[b] * sin[s, i]
         result[b] = x[b] * cos[s, i] + x[a] * sin[s, i]
@@ -246,13 +255,27 @@ def Rlx_RopeOp : Rlx_InputTypedOp<"rope"> {
     `neox` (rotate-half, HF Llama/Qwen): pair `i` is `(i, i + n_rot / 2)`.
     `gptj` (adjacent, GPT-J, GGUF Llama): pair `i` is `(2i, 2i + 1)`.
     Dimensions `n_rot ..< head_dim` of each head are copied unchanged.
+
+    ```mlir
+    %q = rlx.rope neox bshd %x, %cos, %sin head_dim = 64, n_rot = 64
+        : (tensor<1x128x8x64xf32>, tensor<128x32xf32>, tensor<128x32xf32>)
+        -> tensor<1x128x8x64xf32>
+    ```
   }];
-  let arguments = (ins Rlx_RopeStyle:$style, Rlx_FloatTensor:$input,
-                       Rlx_FloatTensor:$cos, Rlx_FloatTensor:$sin,
-                       Rlx_I64Attr:$head_dim, Rlx_I64Attr:$n_rot);
+  let arguments = (ins Rlx_RopeStyle:$style, Rlx_AttentionLayout:$layout,
+                       Rlx_FloatTensor:$input, Rlx_FloatTensor:$cos,
+                       Rlx_FloatTensor:$sin, Rlx_I64Attr:$head_dim,
+                       Rlx_I64Attr:$n_rot);
   let assemblyFormat = [{
-    $style $input `,` $cos `,` $sin `head_dim` `=` $head_dim `,` `n_rot` `=`
-    $n_rot attr-dict `:` functional-type(operands, results)
+    $style $layout $input `,` $cos `,` $sin `head_dim` `=` $head_dim `,`
+    `n_rot` `=` $n_rot attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = [{
+    /// The axis of a rope input of rank `rank` in `layout` that holds the
+    /// positions.
+    static int64_t getSequenceAxis(AttentionLayout layout, int64_t rank) {
+      return layout == AttentionLayout::BSHD ? rank - 3 : rank - 2;
+    }
   }];
 }
 

@@ -14,6 +14,13 @@
 #include "rlx/Dialect/Rlx/IR/ScalarBuilder.h"
 
 #include "rlx/Dialect/Rlx/IR/RlxEnums.h.inc"
+
+namespace mlir::rlx {
+/// The check every RowOpInterface op runs: a first operand without elements
+/// gives results without elements.
+LogicalResult verifyRowsNotEmpty(Operation *op);
+} // namespace mlir::rlx
+
 #include "rlx/Dialect/Rlx/IR/RlxInterfaces.h.inc"
 
 namespace mlir::rlx {
@@ -29,7 +36,8 @@ LogicalResult inferBroadcastResultType(std::optional<Location> loc,
 OpFoldResult foldElementwise(ScalarComputeOpInterface op,
                              ArrayRef<Attribute> operands);
 
-/// `elements` converted to `type` with round-to-nearest-even.
+/// `elements` converted to `type` with round-to-nearest-even; null for a
+/// non-splat of more elements than the folders evaluate.
 DenseElementsAttr convertFloatElements(DenseFPElementsAttr elements,
                                        FloatType type);
 
@@ -37,6 +45,23 @@ DenseElementsAttr convertFloatElements(DenseFPElementsAttr elements,
 /// the identity is a splat and the result type equals the type of `x`.
 OpFoldResult foldBinaryIdentity(Operation *op, ArrayRef<Attribute> operands,
                                 double identity, bool commutative);
+
+/// Fails with an error on `op` unless every static tensor it takes or gives
+/// has an element count and a byte size that fit in int64_t (the 64-bit
+/// `index` every rlx target computes offsets in).
+LogicalResult verifyAddressableTensors(Operation *op);
+
+/// Every rlx op's operands and results are addressable
+/// (`verifyAddressableTensors`), checked before the op's own verifier, so
+/// shape arithmetic there and later cannot overflow.
+template <typename ConcreteType>
+class AddressableTensors
+    : public OpTrait::TraitBase<ConcreteType, AddressableTensors> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyAddressableTensors(op);
+  }
+};
 
 } // namespace mlir::rlx
 

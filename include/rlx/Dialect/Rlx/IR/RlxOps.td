@@ -326,7 +326,15 @@ def Rlx_DivOp : Rlx_BinaryOp<"div", Rlx_NumberTensor,
     "lhs / rhs (integers truncate toward zero)",
     [{ return b.div(lhs, rhs); }],
     [{ if (auto r = foldBinaryIdentity(*this, adaptor.getOperands(), 1.0,
-                                       /*commutative=*/false)) return r; }]>;
+                                       /*commutative=*/false)) return r; }]> {
+  let description = [{
+    Computes `lhs / rhs` for every element of the numpy-style broadcast of
+    `lhs` and `rhs`. Integer division truncates toward zero and is defined
+    for every operand (it never traps): `x / 0 = 0` and
+    `INT_MIN / -1 = INT_MIN`, so that `a == (a / b) * b + a % b` (`rlx.mod`)
+    holds in wrapping arithmetic.
+  }];
+}
 def Rlx_MaxOp : Rlx_BinaryOp<"max", Rlx_NumberTensor,
     "max(lhs, rhs), NaN-propagating", [{ return b.max(lhs, rhs); }]>;
 def Rlx_MinOp : Rlx_BinaryOp<"min", Rlx_NumberTensor,
@@ -335,7 +343,15 @@ def Rlx_PowOp : Rlx_BinaryOp<"pow", Rlx_FloatTensor, "lhs ^ rhs",
     [{ return b.pow(lhs, rhs); }]>;
 def Rlx_ModOp : Rlx_BinaryOp<"mod", Rlx_NumberTensor,
     "fmod(lhs, rhs): the remainder has the sign of the dividend",
-    [{ return b.rem(lhs, rhs); }]>;
+    [{ return b.rem(lhs, rhs); }]> {
+  let description = [{
+    Computes `fmod(lhs, rhs)` for every element of the numpy-style broadcast
+    of `lhs` and `rhs`: the remainder has the sign of the dividend. Integer
+    remainders are defined for every operand (they never trap): `x % 0 = x`
+    and `INT_MIN % -1 = 0`, so that `a == (a / b) * b + a % b` (`rlx.div`)
+    holds in wrapping arithmetic.
+  }];
+}
 def Rlx_BitAndOp : Rlx_BinaryOp<"bit_and", Rlx_IntOrBoolTensor, "lhs & rhs",
     [{ return b.bitAnd(lhs, rhs); }]>;
 def Rlx_BitOrOp : Rlx_BinaryOp<"bit_or", Rlx_IntOrBoolTensor, "lhs | rhs",

@@ -34,6 +34,8 @@ public:
   Value add(Value a, Value b);
   Value sub(Value a, Value b);
   Value mul(Value a, Value b);
+  /// Integers truncate toward zero and never trap: x / 0 = 0, x % 0 = x,
+  /// INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0. `rem` has the sign of `a`.
   Value div(Value a, Value b);
   Value rem(Value a, Value b);
   /// NaN-propagating maximum and minimum.
