@@ -26,14 +26,14 @@ static bool hasMmaSync(StringRef chip) {
 void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
                                  const GpuPipelineOptions &options) {
   pm.addPass(createRlxExportAbi({AbiTarget::Cuda}));
-  if (options.formRegions)
-    buildFusionPipeline(pm);
+  addFusionPasses(pm, options.fusePatterns, options.formRegions);
   // Scans and scatter-adds by lines: one kernel, not one launch per step.
   pm.addNestedPass<func::FuncOp>(createRlxToLinalg(
       {options.attentionQueryTile, options.attentionKeyTile,
        /*sequentialByLines=*/true}));
   pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  if (options.fuseElementwise)
+    pm.addNestedPass<func::FuncOp>(createRlxFuseElementwise());
   pm.addPass(createCSEPass());
 
   buildBufferizationPipeline(pm);
