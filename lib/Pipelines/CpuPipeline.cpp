@@ -24,8 +24,7 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createRlxAutodiff());
   // Signatures are read while functions still take tensors.
   pm.addPass(createRlxExportAbi());
-  if (options.formRegions)
-    buildFusionPipeline(pm);
+  addFusionPasses(pm, options.fusePatterns, options.formRegions);
   pm.addNestedPass<func::FuncOp>(
       createRlxToLinalg({options.attentionQueryTile, options.attentionKeyTile,
                          options.sequentialByLines}));
@@ -33,7 +32,7 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   if (options.fuseElementwise)
-    pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+    pm.addNestedPass<func::FuncOp>(createRlxFuseElementwise());
   pm.addPass(createCSEPass());
   // The GPU test modes see the linalg ops the GPU pipeline sees.
   bool asOnGpu =
@@ -42,6 +41,8 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createRlxFuseEpilogues());
     pm.addPass(createCanonicalizerPass());
   }
+  if (options.splitReductions && !asOnGpu)
+    pm.addNestedPass<func::FuncOp>(createRlxSplitReductions());
   if (!asOnGpu)
     pm.addNestedPass<func::FuncOp>(createRlxInterchangeReductions());
   if (options.kernelReport)
@@ -117,10 +118,17 @@ void mlir::rlx::buildBufferizationPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::rlx::buildFusionPipeline(OpPassManager &pm) {
+void mlir::rlx::addFusionPasses(OpPassManager &pm, bool fusePatterns,
+                                bool formRegions) {
   // Named patterns first: region formation would absorb their ops.
-  pm.addNestedPass<func::FuncOp>(createRlxFusePatterns());
-  pm.addNestedPass<func::FuncOp>(createRlxFormRegions());
+  if (fusePatterns)
+    pm.addNestedPass<func::FuncOp>(createRlxFusePatterns());
+  if (formRegions)
+    pm.addNestedPass<func::FuncOp>(createRlxFormRegions());
+}
+
+void mlir::rlx::buildFusionPipeline(OpPassManager &pm) {
+  addFusionPasses(pm, /*fusePatterns=*/true, /*formRegions=*/true);
 }
 
 void mlir::rlx::registerRlxPipelines() {

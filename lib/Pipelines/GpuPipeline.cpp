@@ -28,15 +28,15 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
   // Gradient functions are compiled like any other, as on the CPU.
   pm.addPass(createRlxAutodiff());
   pm.addPass(createRlxExportAbi({AbiTarget::Cuda}));
-  if (options.formRegions)
-    buildFusionPipeline(pm);
+  addFusionPasses(pm, options.fusePatterns, options.formRegions);
   // Scans and scatter-adds by lines: one kernel, not one launch per step.
   pm.addNestedPass<func::FuncOp>(createRlxToLinalg(
       {options.attentionQueryTile, options.attentionKeyTile,
        /*sequentialByLines=*/true}));
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  if (options.fuseElementwise)
+    pm.addNestedPass<func::FuncOp>(createRlxFuseElementwise());
   pm.addPass(createCSEPass());
 
   buildBufferizationPipeline(pm);

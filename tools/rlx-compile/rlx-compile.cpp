@@ -20,6 +20,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -28,7 +29,10 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
+#include "rlx/Conversion/Passes.h"
+#include "rlx/Gpu/Passes.h"
 #include "rlx/Pipelines/Pipelines.h"
+#include "rlx/Transforms/Passes.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -98,10 +102,33 @@ cl::opt<int64_t> gpuMaxBlocks(
     "gpu-max-blocks",
     cl::desc("Most blocks of an elementwise kernel for --target=cuda"),
     cl::init(1024));
+cl::OptionCategory fusionCategory("Fusion stages (each on by default)");
 cl::opt<bool> noFuse("no-fuse",
-                     cl::desc("Disable fusion (rlx regions, linalg "
-                              "elementwise fusion, epilogue fusion)"),
-                     cl::init(false));
+                     cl::desc("Disable every fusion stage below"),
+                     cl::init(false), cl::cat(fusionCategory));
+cl::opt<bool> noFusePatterns(
+    "no-fuse-patterns",
+    cl::desc("Keep named patterns as separate ops (no rlx-fuse-patterns)"),
+    cl::init(false), cl::cat(fusionCategory));
+cl::opt<bool> noFormRegions(
+    "no-form-regions",
+    cl::desc("Lower each rlx op on its own (no rlx-form-regions)"),
+    cl::init(false), cl::cat(fusionCategory));
+cl::opt<bool> noFuseElementwise(
+    "no-fuse-elementwise",
+    cl::desc("Keep producer/consumer linalg generics apart (no "
+             "rlx-fuse-elementwise)"),
+    cl::init(false), cl::cat(fusionCategory));
+cl::opt<bool> noFuseEpilogues(
+    "no-fuse-epilogues",
+    cl::desc("Run contraction epilogues after the whole contraction (no "
+             "rlx-fuse-epilogues; CPU only)"),
+    cl::init(false), cl::cat(fusionCategory));
+cl::opt<bool> noSplitReductions(
+    "no-split-reductions",
+    cl::desc("Sum float reductions sequentially (no rlx-split-reductions; "
+             "CPU only)"),
+    cl::init(false));
 cl::opt<int64_t> attentionQueryTile(
     "attention-query-tile",
     cl::desc("Queries per rlx.attention tile (default: 64 on the CPU, 32 "
@@ -228,6 +255,13 @@ int main(int argc, char **argv) {
   // initializes the rest of the NVPTX target itself.
   LLVMInitializeNVPTXTargetInfo();
   LLVMInitializeNVPTXTargetMC();
+  // --mlir-print-ir-after=PASS and friends: the IR between stages, with the
+  // passes known by name.
+  registerAllPasses();
+  rlx::registerRlxConversionPasses();
+  rlx::registerRlxTransformsPasses();
+  rlx::registerRlxGpuPasses();
+  registerPassManagerCLOptions();
   cl::ParseCommandLineOptions(argc, argv, "rlx module compiler\n");
   if (optLevel > 3)
     return fail("-O" + llvm::Twine(optLevel) + " is not in 0..3");
@@ -269,7 +303,14 @@ int main(int argc, char **argv) {
   if (!gpuBlocksOnCpu.empty() && target == Target::Cuda)
     return fail("--gpu-blocks-on-cpu runs GPU kernels on the CPU: it needs "
                 "--target=cpu");
+  if (target == Target::Cuda && (noFuseEpilogues || noSplitReductions))
+    return fail(llvm::Twine(noFuseEpilogues ? "--no-fuse-epilogues"
+                                            : "--no-split-reductions") +
+                " is a stage of the CPU pipeline only: it needs "
+                "--target=cpu");
   PassManager pm(&context);
+  if (failed(applyPassManagerCLOptions(pm)))
+    return fail("invalid pass manager options");
   if (target == Target::Cuda) {
     rlx::GpuPipelineOptions pipelineOptions;
     pipelineOptions.chip = chip;
@@ -277,7 +318,9 @@ int main(int argc, char **argv) {
     pipelineOptions.blockSize = gpuBlockSize;
     pipelineOptions.maxBlocks = gpuMaxBlocks;
     pipelineOptions.cudaPath = cudaPath;
-    pipelineOptions.formRegions = !noFuse;
+    pipelineOptions.fusePatterns = !noFuse && !noFusePatterns;
+    pipelineOptions.formRegions = !noFuse && !noFormRegions;
+    pipelineOptions.fuseElementwise = !noFuse && !noFuseElementwise;
     // The tile sizes' defaults differ between the targets.
     if (attentionQueryTile.getNumOccurrences())
       pipelineOptions.attentionQueryTile = attentionQueryTile;
@@ -286,9 +329,11 @@ int main(int argc, char **argv) {
     rlx::buildGpuPipeline(pm, pipelineOptions);
   } else {
     rlx::CpuPipelineOptions pipelineOptions;
-    pipelineOptions.fuseElementwise = !noFuse;
-    pipelineOptions.formRegions = !noFuse;
-    pipelineOptions.fuseEpilogues = !noFuse;
+    pipelineOptions.fusePatterns = !noFuse && !noFusePatterns;
+    pipelineOptions.formRegions = !noFuse && !noFormRegions;
+    pipelineOptions.fuseElementwise = !noFuse && !noFuseElementwise;
+    pipelineOptions.fuseEpilogues = !noFuse && !noFuseEpilogues;
+    pipelineOptions.splitReductions = !noSplitReductions;
     pipelineOptions.kernelReport = kernelReport;
     pipelineOptions.gpuTiledContractions = gpuTilingOnCpu;
     pipelineOptions.sequentialByLines = sequentialByLines;

@@ -9,17 +9,30 @@ class OpPassManager;
 namespace rlx {
 
 struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
+  PassOptions::Option<bool> fusePatterns{
+      *this, "fuse-patterns",
+      llvm::cl::desc("Replace named patterns by fused rlx ops "
+                     "(rlx-fuse-patterns)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> formRegions{
       *this, "form-regions",
-      llvm::cl::desc("Group elementwise rlx chains into rlx.region kernels"),
+      llvm::cl::desc("Group rlx chains into rlx.region kernels "
+                     "(rlx-form-regions)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> fuseElementwise{
       *this, "fuse-elementwise",
-      llvm::cl::desc("Fuse producer/consumer linalg elementwise ops"),
+      llvm::cl::desc("Fuse producer/consumer linalg generics "
+                     "(rlx-fuse-elementwise)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> fuseEpilogues{
       *this, "fuse-epilogues",
-      llvm::cl::desc("Apply contraction epilogues tile by tile"),
+      llvm::cl::desc("Apply contraction epilogues tile by tile "
+                     "(rlx-fuse-epilogues)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> splitReductions{
+      *this, "split-reductions",
+      llvm::cl::desc("Sum long float reductions in blocks and lanes "
+                     "(rlx-split-reductions)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> polynomialExp{
       *this, "polynomial-exp",
@@ -60,10 +73,10 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 };
 
 /// rlx on tensors all the way to the LLVM dialect: rlx-export-abi,
-/// rlx-form-regions, rlx-to-linalg, elementwise fusion, epilogue fusion,
-/// one-shot bufferization with results as out-parameters, deallocation,
-/// rlx-mangle-function-names, loops, and conversion to LLVM, ending with the
-/// runtime's `rlx_invoke_*` entry points.
+/// rlx-fuse-patterns, rlx-form-regions, rlx-to-linalg, elementwise fusion,
+/// epilogue fusion, rlx-split-reductions, one-shot bufferization with results
+/// as out-parameters, deallocation, rlx-mangle-function-names, loops, and
+/// conversion to LLVM, ending with the runtime's `rlx_invoke_*` entry points.
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
 struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
@@ -88,9 +101,20 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "max-blocks",
       llvm::cl::desc("Most blocks of a grid-stride elementwise kernel"),
       llvm::cl::init(1024)};
+  PassOptions::Option<bool> fusePatterns{
+      *this, "fuse-patterns",
+      llvm::cl::desc("Replace named patterns by fused rlx ops "
+                     "(rlx-fuse-patterns)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> formRegions{
       *this, "form-regions",
-      llvm::cl::desc("Group rlx chains into rlx.region kernels"),
+      llvm::cl::desc("Group rlx chains into rlx.region kernels "
+                     "(rlx-form-regions)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> fuseElementwise{
+      *this, "fuse-elementwise",
+      llvm::cl::desc("Fuse producer/consumer linalg generics "
+                     "(rlx-fuse-elementwise)"),
       llvm::cl::init(true)};
   // rlx.attention is one kernel, a block per (batch, head, query tile)
   // running the tile's online softmax over the key tiles, the key tile and
@@ -124,6 +148,9 @@ void buildGpuPipeline(OpPassManager &pm, const GpuPipelineOptions &options);
 /// The fusion pipeline, `rlx-fuse`: rlx-fuse-patterns, then
 /// rlx-form-regions, on every function.
 void buildFusionPipeline(OpPassManager &pm);
+
+/// The passes of `rlx-fuse` that are enabled.
+void addFusionPasses(OpPassManager &pm, bool fusePatterns, bool formRegions);
 
 /// Tensors to buffers for the runtime's C ABI, shared by the CPU and GPU
 /// pipelines: one-shot bufferization across function boundaries (identity

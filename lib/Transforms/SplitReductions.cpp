@@ -1,0 +1,303 @@
+//===- SplitReductions.cpp - Blocked and lane-wise float sums -------------===//
+//
+// Upstream's linalg::splitReduction has the right shape (partial reductions
+// over a new parallel loop, then a reduction of the partials) but takes one
+// result and lengths the split divides; row regions reduce several values
+// per stage (the softmax losses' sums, a reduction region's results) over
+// any length, and fused and unfused graphs must split alike. The rewrite
+// below is the same transformation for any number of results, with the
+// remainder peeled.
+//
+//===----------------------------------------------------------------------===//
+#include "rlx/Transforms/Passes.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::rlx {
+#define GEN_PASS_DEF_RLXSPLITREDUCTIONS
+#include "rlx/Transforms/Passes.h.inc"
+} // namespace mlir::rlx
+
+using namespace mlir;
+
+namespace {
+/// A reduction loop `dim` of `size` elements, split into the loops
+/// (dim, dim + 1) of sizes (size / chunk, chunk). Blocks: the outer loop is
+/// parallel (one partial per block of `chunk` contiguous elements). Lanes:
+/// the inner loop is (one partial per lane, element i in lane i mod chunk).
+struct ReductionSplit {
+  unsigned dim;
+  int64_t size;
+  int64_t chunk;
+  bool lanes;
+
+  /// The loop over the partial results in the split op.
+  unsigned partialLoop() const { return lanes ? dim + 1 : dim; }
+  int64_t numPartials() const { return lanes ? chunk : size / chunk; }
+};
+} // namespace
+
+/// The combiner of each result of `op` (its one op folding a value into the
+/// accumulator), or failure if a result is not such a reduction with a
+/// neutral element.
+static FailureOr<SmallVector<Operation *>> getCombiners(linalg::GenericOp op) {
+  SmallVector<Operation *> combiners;
+  for (unsigned i = 0, e = op.getNumDpsInits(); i < e; ++i) {
+    SmallVector<Operation *> ops;
+    if (!matchReduction(op.getRegionOutputArgs(), i, ops) || ops.size() != 1 ||
+        ops[0]->getNumOperands() != 2 || !arith::getNeutralElement(ops[0]))
+      return failure();
+    combiners.push_back(ops[0]);
+  }
+  return combiners;
+}
+
+/// How `op` should be split, if it sums floats over one long reduction loop
+/// and reads an operand over all of its loops (a contraction, whose
+/// partials would be as large as its result times the blocks, is left as
+/// it is).
+static std::optional<ReductionSplit>
+getReductionSplit(linalg::GenericOp op, int64_t blockSize, int64_t lanes) {
+  if (!op.hasPureTensorSemantics() || op.hasIndexSemantics() ||
+      op.getNumReductionLoops() != 1 ||
+      !cast<linalg::LinalgOp>(*op).hasOnlyProjectedPermutations())
+    return std::nullopt;
+  unsigned numLoops = op.getNumLoops();
+  for (OpOperand &init : op.getDpsInitsMutable())
+    if (op.getMatchingIndexingMap(&init).getNumResults() != numLoops - 1)
+      return std::nullopt;
+  if (llvm::none_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+        return op.getMatchingIndexingMap(input).isPermutation();
+      }))
+    return std::nullopt;
+  FailureOr<SmallVector<Operation *>> combiners = getCombiners(op);
+  if (failed(combiners) ||
+      llvm::none_of(*combiners, llvm::IsaPred<arith::AddFOp>))
+    return std::nullopt;
+
+  SmallVector<unsigned> reductionDims;
+  op.getReductionDims(reductionDims);
+  unsigned dim = reductionDims.front();
+  int64_t size = op.getStaticLoopRanges()[dim];
+  if (ShapedType::isDynamic(size))
+    return std::nullopt;
+  if (size > blockSize)
+    return ReductionSplit{dim, size, blockSize, /*lanes=*/false};
+  if (dim + 1 == numLoops && size > lanes)
+    return ReductionSplit{dim, size, lanes, /*lanes=*/true};
+  return std::nullopt;
+}
+
+/// `op`'s inputs sliced to the elements [offset, offset + size) of the
+/// reduction loop `dim`.
+static SmallVector<Value> sliceInputs(OpBuilder &b, linalg::GenericOp op,
+                                      unsigned dim, int64_t offset,
+                                      int64_t size) {
+  SmallVector<Value> slices;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    std::optional<unsigned> result =
+        map.getResultPosition(b.getAffineDimExpr(dim));
+    if (!result) {
+      slices.push_back(input->get());
+      continue;
+    }
+    auto type = cast<RankedTensorType>(input->get().getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+    for (int64_t extent : type.getShape())
+      sizes.push_back(b.getIndexAttr(extent));
+    offsets[*result] = b.getIndexAttr(offset);
+    sizes[*result] = b.getIndexAttr(size);
+    slices.push_back(tensor::ExtractSliceOp::create(
+        b, op.getLoc(), input->get(), offsets, sizes, strides));
+  }
+  return slices;
+}
+
+/// Replaces `op` by the same reduction over the largest multiple of
+/// `split.chunk` elements of its reduction loop, which is then split, and
+/// the same reduction of the rest onto that result.
+static void peelRemainder(RewriterBase &rewriter, linalg::GenericOp op,
+                          const ReductionSplit &split) {
+  int64_t divisible = split.size - split.size % split.chunk;
+  auto clone = [&](ValueRange inputs, ValueRange inits) {
+    auto part = cast<linalg::GenericOp>(rewriter.clone(*op));
+    part.getInputsMutable().assign(inputs);
+    part.getOutputsMutable().assign(inits);
+    return part;
+  };
+  linalg::GenericOp main = clone(
+      sliceInputs(rewriter, op, split.dim, 0, divisible), op.getDpsInits());
+  linalg::GenericOp rest = clone(
+      sliceInputs(rewriter, op, split.dim, divisible, split.size - divisible),
+      main.getResults());
+  rewriter.replaceOp(op, rest.getResults());
+}
+
+/// Rewrites `op` into partial reductions over the loops of `split` and a
+/// reduction of the partials (as linalg::splitReduction, for any number of
+/// results).
+static void splitReduction(RewriterBase &rewriter, linalg::GenericOp op,
+                           const ReductionSplit &split,
+                           ArrayRef<Operation *> combiners) {
+  MLIRContext *context = rewriter.getContext();
+  Location loc = op.getLoc();
+  unsigned numLoops = op.getNumLoops();
+  // Loop d of `op` is loop d, or d + 1 past the split, of the split op.
+  auto splitLoop = [&](AffineExpr expr) {
+    unsigned d = cast<AffineDimExpr>(expr).getPosition();
+    return rewriter.getAffineDimExpr(d < split.dim ? d : d + 1);
+  };
+
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = cast<RankedTensorType>(input->get().getType());
+    SmallVector<AffineExpr> exprs;
+    SmallVector<int64_t> shape;
+    SmallVector<ReassociationIndices> reassociation;
+    bool expanded = false;
+    for (auto [r, expr] :
+         llvm::enumerate(op.getMatchingIndexingMap(input).getResults())) {
+      int64_t first = shape.size();
+      if (expr == rewriter.getAffineDimExpr(split.dim)) {
+        expanded = true;
+        reassociation.push_back({first, first + 1});
+        shape.append({split.size / split.chunk, split.chunk});
+        exprs.append({rewriter.getAffineDimExpr(split.dim),
+                      rewriter.getAffineDimExpr(split.dim + 1)});
+        continue;
+      }
+      reassociation.push_back({first});
+      shape.push_back(type.getDimSize(r));
+      exprs.push_back(splitLoop(expr));
+    }
+    maps.push_back(AffineMap::get(numLoops + 1, 0, exprs, context));
+    inputs.push_back(
+        expanded ? tensor::ExpandShapeOp::create(
+                       rewriter, loc,
+                       RankedTensorType::get(shape, type.getElementType()),
+                       input->get(), reassociation)
+                       .getResult()
+                 : input->get());
+  }
+
+  // One partial per block or lane, after the dimensions of each result.
+  SmallVector<Value> partialInits;
+  for (auto [init, combiner] : llvm::zip(op.getDpsInitsMutable(), combiners)) {
+    auto type = cast<RankedTensorType>(init.get().getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape.push_back(split.numPartials());
+    SmallVector<AffineExpr> exprs = llvm::map_to_vector(
+        op.getMatchingIndexingMap(&init).getResults(), splitLoop);
+    exprs.push_back(rewriter.getAffineDimExpr(split.partialLoop()));
+    maps.push_back(AffineMap::get(numLoops + 1, 0, exprs, context));
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+    Value neutral = arith::ConstantOp::create(
+        rewriter, loc, *arith::getNeutralElement(combiner));
+    partialInits.push_back(
+        linalg::FillOp::create(rewriter, loc, neutral, empty).getResult(0));
+  }
+  SmallVector<utils::IteratorType> iterators;
+  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (d != split.dim) {
+      iterators.push_back(iterator);
+      continue;
+    }
+    iterators.append({split.lanes ? utils::IteratorType::reduction
+                                  : utils::IteratorType::parallel,
+                      split.lanes ? utils::IteratorType::parallel
+                                  : utils::IteratorType::reduction});
+  }
+  auto partial = linalg::GenericOp::create(
+      rewriter, loc, ValueRange(partialInits).getTypes(), inputs, partialInits,
+      maps, iterators);
+  rewriter.inlineRegionBefore(op.getRegion(), partial.getRegion(),
+                              partial.getRegion().begin());
+
+  // The partials reduced over the last loop, innermost, in place of `op`:
+  // the loops of `op` but its reduction, then the partials' loop.
+  auto combineLoop = [&](AffineExpr expr) {
+    unsigned d = cast<AffineDimExpr>(expr).getPosition();
+    return rewriter.getAffineDimExpr(d < split.dim ? d : d - 1);
+  };
+  SmallVector<AffineMap> combineMaps;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    SmallVector<AffineExpr> exprs = llvm::map_to_vector(
+        op.getMatchingIndexingMap(&init).getResults(), combineLoop);
+    exprs.push_back(rewriter.getAffineDimExpr(numLoops - 1));
+    combineMaps.push_back(AffineMap::get(numLoops, 0, exprs, context));
+  }
+  for (OpOperand &init : op.getDpsInitsMutable())
+    combineMaps.push_back(AffineMap::get(
+        numLoops, 0,
+        llvm::map_to_vector(op.getMatchingIndexingMap(&init).getResults(),
+                            combineLoop),
+        context));
+  SmallVector<utils::IteratorType> combineIterators(
+      numLoops, utils::IteratorType::parallel);
+  combineIterators.back() = utils::IteratorType::reduction;
+  size_t numResults = combiners.size();
+  auto combine = linalg::GenericOp::create(
+      rewriter, loc, op.getResultTypes(), partial.getResults(),
+      op.getDpsInits(), combineMaps, combineIterators,
+      [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+        SmallVector<Value> combined;
+        for (auto [i, combiner] : llvm::enumerate(combiners)) {
+          Operation *clone = b.clone(*combiner);
+          clone->setOperands({args[numResults + i], args[i]});
+          combined.push_back(clone->getResult(0));
+        }
+        linalg::YieldOp::create(b, bodyLoc, combined);
+      });
+  rewriter.replaceOp(op, combine.getResults());
+}
+
+namespace {
+struct SplitLongReduction : OpRewritePattern<linalg::GenericOp> {
+  SplitLongReduction(MLIRContext *context, int64_t blockSize, int64_t lanes)
+      : OpRewritePattern(context), blockSize(blockSize), lanes(lanes) {}
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<ReductionSplit> split =
+        getReductionSplit(op, blockSize, lanes);
+    if (!split)
+      return rewriter.notifyMatchFailure(op, "not a long float sum");
+    if (split->size % split->chunk != 0) {
+      peelRemainder(rewriter, op, *split);
+      return success();
+    }
+    splitReduction(rewriter, op, *split, *getCombiners(op));
+    return success();
+  }
+
+  int64_t blockSize, lanes;
+};
+
+struct RlxSplitReductionsPass
+    : rlx::impl::RlxSplitReductionsBase<RlxSplitReductionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (lanes < 1 || blockSize <= lanes) {
+      getOperation().emitError("rlx-split-reductions needs 1 <= lanes < "
+                               "block-size, got lanes = ")
+          << lanes.getValue() << ", block-size = " << blockSize.getValue();
+      return signalPassFailure();
+    }
+    RewritePatternSet patterns(&getContext());
+    patterns.add<SplitLongReduction>(&getContext(), blockSize, lanes);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
