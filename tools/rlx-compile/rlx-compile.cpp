@@ -262,6 +262,9 @@ int main(int argc, char **argv) {
   rlx::registerRlxTransformsPasses();
   rlx::registerRlxGpuPasses();
   registerPassManagerCLOptions();
+  // --mlir-disable-threading: the per-function IR dumps above come out in
+  // the order of the functions only when passes run on one thread.
+  registerMLIRContextCLOptions();
   cl::ParseCommandLineOptions(argc, argv, "rlx module compiler\n");
   if (optLevel > 3)
     return fail("-O" + llvm::Twine(optLevel) + " is not in 0..3");
