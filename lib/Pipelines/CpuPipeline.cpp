@@ -8,9 +8,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "rlx/Codegen/Passes.h"
 #include "rlx/Conversion/Passes.h"
 #include "rlx/Gpu/Passes.h"
 #include "rlx/Transforms/Passes.h"
@@ -37,6 +39,23 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   // The GPU test modes see the linalg ops the GPU pipeline sees.
   bool asOnGpu =
       options.gpuTiledContractions || !options.gpuBlocksOnCpu.empty();
+  if (options.tileAndVectorize && !asOnGpu) {
+    // The codegen layer: schedules chosen per op for this CPU, then thread,
+    // cache and register tiles with their elementwise neighbours fused, then
+    // vector ops.
+    RlxCpuSelectLoweringConfigOptions config;
+    config.vectorBits = options.vectorBits;
+    pm.addNestedPass<func::FuncOp>(createRlxCpuSelectLoweringConfig(config));
+    RlxCpuTileAndFuseOptions tiling;
+    tiling.fuseEpilogues = options.fuseEpilogues;
+    pm.addNestedPass<func::FuncOp>(createRlxCpuTileAndFuse(tiling));
+    pm.addPass(createCanonicalizerPass());
+    pm.addNestedPass<func::FuncOp>(createRlxCpuVectorize());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
+  // Contractions without a lowering config (convolutions) keep their
+  // epilogues fused by row blocks.
   if (options.fuseEpilogues && !asOnGpu) {
     pm.addNestedPass<func::FuncOp>(createRlxFuseEpilogues());
     pm.addPass(createCanonicalizerPass());
@@ -66,9 +85,25 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   // From here on the lowering calls C functions by name (libm, malloc).
   pm.addPass(createRlxMangleFunctionNames());
   pm.addPass(createRlxStridedCopyToLinalg());
+  // Transfers of more than one dimension unrolled into rows, with no
+  // stack buffer.
+  VectorTransferToSCFOptions transfers;
+  transfers.enableFullUnroll(true);
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
+  // Thread tiles become OpenMP work-sharing loops (the GPU test modes keep
+  // the kernels' loops sequential, as they emulate them).
+  bool threads = !asOnGpu;
+  if (threads)
+    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  if (threads) {
+    pm.addPass(createConvertSCFToOpenMPPass());
+    // Each loop body is put in a memref.alloca_scope, which must be inlined
+    // (it holds no alloca) before its loops become blocks.
+    pm.addPass(createCanonicalizerPass());
+  }
   pm.addPass(createSCFToControlFlowPass());
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
@@ -80,13 +115,12 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   mathToLLVM.approximateLog1p = false;
   pm.addPass(createConvertMathToLLVMPass(mathToLLVM));
   pm.addPass(createConvertMathToLibmPass());
-  if (options.gpuTiledContractions) {
-    // The tensor-core kernel's f16 x f16 -> f32 vector.contract.
-    ConvertVectorToLLVMPassOptions vectorToLLVM;
-    vectorToLLVM.vectorContractLowering =
-        vector::VectorContractLowering::OuterProduct;
-    pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
-  }
+  // Contractions as broadcast-multiply-adds of one row by one column
+  // (outer products): the register tiles' FMAs.
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createRlxEmitInvokeWrappers());

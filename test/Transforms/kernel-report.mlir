@@ -74,8 +74,9 @@ func.func @mse(%a: tensor<16x8xf32>, %b: tensor<16x8xf32>) -> tensor<f32> {
 // matmul + bias + gelu: one contraction region, lowered to fill + matmul +
 // epilogue = 3; 4 unfused. In rlx-compile --rlx-fuse-patterns first makes it
 // one rlx.matmul_bias_act (fill, matmul, one epilogue) and the CPU pipeline
-// then fuses fill and matmul into the epilogue's loop over blocks of 16
-// rows: 1.
+// then computes all three per thread tile (rlx-cpu-tile-and-fuse): 1.
+// Unfused, the matmul's thread tiles still initialize their own results:
+// 3.
 // expected-remark @below {{'linear_gelu' has 3 loop nests}}
 func.func @linear_gelu(%x: tensor<32x64xf32>, %w: tensor<64x128xf32>, %b: tensor<128xf32>) -> tensor<32x128xf32> {
   %h = rlx.matmul %x, %w : (tensor<32x64xf32>, tensor<64x128xf32>) -> tensor<32x128xf32>
@@ -86,12 +87,13 @@ func.func @linear_gelu(%x: tensor<32x64xf32>, %w: tensor<64x128xf32>, %b: tensor
 // REGIONS: remark: 'linear_gelu' has 3 loop nests
 // OPS:     remark: 'linear_gelu' has 4 loop nests
 // FUSED:   remark: 'linear_gelu' has 1 loop nest
-// NOFUSE:  remark: 'linear_gelu' has 4 loop nests
+// NOFUSE:  remark: 'linear_gelu' has 3 loop nests
 
 // The fused contractions: fill + contraction + one epilogue = 3; the CPU
 // pipeline fuses all three into the epilogue's row-block loop: 1, as many
 // as a bare f16 matmul (whose rounding generic is its epilogue) and fewer
-// than a bare f32 one (fill + matmul, nothing to fuse into).
+// than a bare f32 one (fill + matmul, nothing to fuse into). Unfused, the
+// fill is computed per thread tile of the matmul: 2.
 // expected-remark @below {{'matmul_f16' has 3 loop nests}}
 func.func @matmul_f16(%x: tensor<32x64xf16>, %w: tensor<64x128xf16>) -> tensor<32x128xf16> {
   %h = rlx.matmul %x, %w : (tensor<32x64xf16>, tensor<64x128xf16>) -> tensor<32x128xf16>
@@ -100,7 +102,7 @@ func.func @matmul_f16(%x: tensor<32x64xf16>, %w: tensor<64x128xf16>) -> tensor<3
 // REGIONS: remark: 'matmul_f16' has 3 loop nests
 // OPS:     remark: 'matmul_f16' has 3 loop nests
 // FUSED:   remark: 'matmul_f16' has 1 loop nest
-// NOFUSE:  remark: 'matmul_f16' has 3 loop nests
+// NOFUSE:  remark: 'matmul_f16' has 2 loop nests
 
 // expected-remark @below {{'matmul_bias_act_f16' has 3 loop nests}}
 func.func @matmul_bias_act_f16(%x: tensor<32x64xf16>, %w: tensor<64x128xf16>, %b: tensor<128xf16>) -> tensor<32x128xf16> {
@@ -111,7 +113,7 @@ func.func @matmul_bias_act_f16(%x: tensor<32x64xf16>, %w: tensor<64x128xf16>, %b
 // REGIONS: remark: 'matmul_bias_act_f16' has 3 loop nests
 // OPS:     remark: 'matmul_bias_act_f16' has 3 loop nests
 // FUSED:   remark: 'matmul_bias_act_f16' has 1 loop nest
-// NOFUSE:  remark: 'matmul_bias_act_f16' has 3 loop nests
+// NOFUSE:  remark: 'matmul_bias_act_f16' has 2 loop nests
 
 // expected-remark @below {{'conv_bias_act' has 3 loop nests}}
 func.func @conv_bias_act(%x: tensor<2x3x16x16xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<8xf32>,

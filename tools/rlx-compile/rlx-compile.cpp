@@ -27,8 +27,10 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
+#include "rlx/Codegen/Passes.h"
 #include "rlx/Conversion/Passes.h"
 #include "rlx/Gpu/Passes.h"
 #include "rlx/Pipelines/Pipelines.h"
@@ -221,6 +223,17 @@ static bool isKnownSubtarget(const llvm::Triple &triple, StringRef cpu,
   return true;
 }
 
+/// The width of the widest vector registers the target machine has, which
+/// the codegen layer's register tiles are sized for.
+static int64_t getVectorBits(const llvm::TargetMachine &machine) {
+  const llvm::MCSubtargetInfo *info = machine.getMCSubtargetInfo();
+  if (info->checkFeatures("+avx512f"))
+    return 512;
+  if (info->checkFeatures("+avx"))
+    return 256;
+  return 128;
+}
+
 static std::unique_ptr<llvm::TargetMachine>
 createHostTargetMachine(std::string &error) {
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
@@ -260,6 +273,7 @@ int main(int argc, char **argv) {
   registerAllPasses();
   rlx::registerRlxConversionPasses();
   rlx::registerRlxTransformsPasses();
+  rlx::registerRlxCodegenPasses();
   rlx::registerRlxGpuPasses();
   registerPassManagerCLOptions();
   // --mlir-disable-threading: the per-function IR dumps above come out in
@@ -282,6 +296,8 @@ int main(int argc, char **argv) {
   registry.insert<rlx::RlxDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  // The thread tiles of CPU code are OpenMP loops.
+  registerOpenMPDialectTranslation(registry);
   registerAllGPUToLLVMIRTranslations(registry);
   MLIRContext context(registry);
   // Diagnostics point at the user's source; a dump of the op in generic form
@@ -332,6 +348,11 @@ int main(int argc, char **argv) {
     rlx::buildGpuPipeline(pm, pipelineOptions);
   } else {
     rlx::CpuPipelineOptions pipelineOptions;
+    std::unique_ptr<llvm::TargetMachine> machine =
+        createHostTargetMachine(error);
+    if (!machine)
+      return fail(error);
+    pipelineOptions.vectorBits = getVectorBits(*machine);
     pipelineOptions.fusePatterns = !noFuse && !noFusePatterns;
     pipelineOptions.formRegions = !noFuse && !noFormRegions;
     pipelineOptions.fuseElementwise = !noFuse && !noFuseElementwise;
@@ -450,9 +471,10 @@ int main(int argc, char **argv) {
   }
   std::string versionScriptFlag =
       (llvm::Twine("-Wl,--version-script=") + versionScriptPath).str();
-  llvm::StringRef linkArgs[] = {RLX_LINKER_DRIVER, "-shared", "-o",
-                                outputFile,        objectPath, "-lm",
-                                versionScriptFlag};
+  // libomp only when the module has OpenMP loops.
+  llvm::StringRef linkArgs[] = {
+      RLX_LINKER_DRIVER, "-shared",          "-o", outputFile, objectPath,
+      "-Wl,--as-needed", "-lomp",            "-lm", versionScriptFlag};
   std::string linkError;
   int status = llvm::sys::ExecuteAndWait(RLX_LINKER_DRIVER, linkArgs,
                                          std::nullopt, {}, 0, 0, &linkError);

@@ -27,6 +27,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "rlx/Codegen/Passes.h"
 #include "rlx/Conversion/Passes.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
 #include "rlx/Gpu/Passes.h"
@@ -74,6 +75,7 @@ extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
   registerAllPasses();
   rlx::registerRlxConversionPasses();
   rlx::registerRlxTransformsPasses();
+  rlx::registerRlxCodegenPasses();
   rlx::registerRlxGpuPasses();
   rlx::registerRlxPipelines();
   registry = new DialectRegistry;

@@ -5,6 +5,7 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "rlx/Codegen/Passes.h"
 #include "rlx/Conversion/Passes.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
 #include "rlx/Gpu/Passes.h"
@@ -15,6 +16,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::rlx::registerRlxConversionPasses();
   mlir::rlx::registerRlxTransformsPasses();
+  mlir::rlx::registerRlxCodegenPasses();
   mlir::rlx::registerRlxGpuPasses();
   mlir::rlx::registerRlxPipelines();
 

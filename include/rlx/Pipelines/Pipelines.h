@@ -26,9 +26,20 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> fuseEpilogues{
       *this, "fuse-epilogues",
-      llvm::cl::desc("Apply contraction epilogues tile by tile "
-                     "(rlx-fuse-epilogues)"),
+      llvm::cl::desc("Apply the epilogues of contractions without a "
+                     "lowering config tile by tile (rlx-fuse-epilogues)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tileAndVectorize{
+      *this, "tile-and-vectorize",
+      llvm::cl::desc("Tile contractions and their epilogues into thread, "
+                     "cache and register tiles and vectorize them "
+                     "(rlx-cpu-select-lowering-config, rlx-cpu-tile-and-fuse, "
+                     "rlx-cpu-vectorize)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Width of the target's vector registers in bits"),
+      llvm::cl::init(512)};
   PassOptions::Option<bool> splitReductions{
       *this, "split-reductions",
       llvm::cl::desc("Sum long float reductions in blocks and lanes "

@@ -4,7 +4,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
 using namespace mlir;
@@ -13,6 +15,24 @@ using namespace mlir::rlx;
 #include "rlx/Dialect/Rlx/IR/RlxOpsDialect.cpp.inc"
 #include "rlx/Dialect/Rlx/IR/RlxEnums.cpp.inc"
 #include "rlx/Dialect/Rlx/IR/RlxInterfaces.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "rlx/Dialect/Rlx/IR/RlxAttrs.cpp.inc"
+
+LogicalResult
+LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           ArrayRef<int64_t> distribution,
+                           ArrayRef<int64_t> cache, ArrayRef<int64_t> vector) {
+  if (distribution.size() != cache.size() ||
+      distribution.size() != vector.size())
+    return emitError() << "lowering_config levels have "
+                       << distribution.size() << ", " << cache.size()
+                       << " and " << vector.size()
+                       << " tile sizes; each level needs one per loop";
+  for (ArrayRef<int64_t> level : {distribution, cache, vector})
+    if (llvm::any_of(level, [](int64_t size) { return size < 0; }))
+      return emitError() << "lowering_config tile sizes must be >= 0";
+  return success();
+}
 
 namespace {
 /// rlx ops compute values from values (no memory, no control flow out of
@@ -27,10 +47,38 @@ struct RlxInlinerInterface : DialectInlinerInterface {
 };
 } // namespace
 
+/// `rlx.lowering_config` on an op: a LoweringConfigAttr with one tile size
+/// per loop of the op, which must have loops (TilingInterface).
+LogicalResult RlxDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attribute) {
+  // rlx-autodiff checks its own `rlx.differentiate`.
+  if (attribute.getName() != LoweringConfigAttr::kAttrName)
+    return success();
+  auto config = dyn_cast<LoweringConfigAttr>(attribute.getValue());
+  if (!config)
+    return op->emitError() << "'" << LoweringConfigAttr::kAttrName
+                           << "' must be a #rlx.lowering_config";
+  auto tileable = dyn_cast<TilingInterface>(op);
+  if (!tileable)
+    return op->emitError() << "'" << LoweringConfigAttr::kAttrName
+                           << "' is only meaningful on ops that can be tiled";
+  size_t loops = tileable.getLoopIteratorTypes().size();
+  if (config.getDistribution().size() != loops)
+    return op->emitError() << "'" << LoweringConfigAttr::kAttrName
+                           << "' has " << config.getDistribution().size()
+                           << " tile sizes per level, but the op has "
+                           << loops << " loops";
+  return success();
+}
+
 void RlxDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "rlx/Dialect/Rlx/IR/RlxOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "rlx/Dialect/Rlx/IR/RlxAttrs.cpp.inc"
       >();
   addInterfaces<RlxInlinerInterface>();
 }

@@ -1,0 +1,95 @@
+//===- Passes.td - rlx code generation passes --------------*- tablegen -*-===//
+//
+// The codegen layer: schedules for linalg ops on tensors, kept apart from
+// the conversions that say what the ops compute. A per-target pass chooses a
+// #rlx.lowering_config for each op it knows how to schedule; the tiling and
+// vectorization passes read the configs, whoever attached them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RLX_CODEGEN_PASSES_TD
+#define RLX_CODEGEN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def RlxCpuSelectLoweringConfig
+    : Pass<"rlx-cpu-select-lowering-config", "::mlir::func::FuncOp"> {
+  let summary = "Choose thread, cache and register tiles of contractions for a CPU";
+  let description = [{
+    Attaches an `rlx.lowering_config` to every floating-point contraction
+    (matmul, batched matmul: a linalg op with one reduction loop whose body
+    multiplies and adds) that has none, for a CPU with vectors of
+    `vector-bits` bits:
+
+    - register tiles of 8 rows by two vectors of columns, one step of the
+      reduction: 16 accumulators of `vector-bits` each, updated by
+      broadcast-multiply-adds (outer products);
+    - cache tiles of 256 steps of the reduction;
+    - thread tiles of 64 rows by 256 columns (one batch at a time), or of
+      one register tile of rows when the whole problem fits in one.
+
+    Tiles divide their loops where a size close to these does (so every
+    tile has the same static shape), a loop shorter than two register tiles
+    is one register tile, and a tile that covers its whole loop is not
+    tiled. Ops that already carry a config (a user's schedule) are left as
+    they are.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of the target's vector registers in bits (128: SSE/NEON, "
+           "256: AVX2, 512: AVX-512)">,
+  ];
+}
+
+def RlxCpuTileAndFuse : Pass<"rlx-cpu-tile-and-fuse", "::mlir::func::FuncOp"> {
+  let summary = "Tile ops with an rlx.lowering_config into thread, cache and register tiles";
+  let description = [{
+    Runs on linalg on tensors, through upstream `TilingInterface`. For every
+    op with an `rlx.lowering_config` (the config's op):
+
+    1. The root is the op itself, or the elementwise consumer that reads its
+       single-use result element for element (a contraction's epilogue: bias,
+       activation, residual, cast). The root is tiled at the `distribution`
+       level into an `scf.forall` (`scf::tileConsumerAndFuseProducersUsingSCF`),
+       and fused into each tile are the config's op, the ops that initialize
+       destinations (`linalg.fill`) and an elementwise producer of the config
+       op's first operand when each tile reads its own rows of it (a
+       prologue), so the full-size intermediate results are never stored.
+    2. Inside each thread tile, the config's op is tiled at the `cache` level
+       (reduction tiles, an `scf.for`), then it and the root are tiled at the
+       `vector` level; the root takes the config op's tile sizes of the loops
+       it shares with it, and its own copy of the config.
+
+    Reduction loops are tiled in order, so every result element is summed
+    in the same order at any thread count.
+
+    With `fuse-epilogues=false` the root is always the config's op and
+    nothing else is fused into its tiles but the initialization of its
+    destination.
+  }];
+  let options = [
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
+           "Fuse the elementwise consumer and left-operand prologue of the "
+           "config's op into its thread tiles">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def RlxCpuVectorize : Pass<"rlx-cpu-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Vectorize the register tiles of ops with an rlx.lowering_config";
+  let description = [{
+    Turns every linalg op with an `rlx.lowering_config` and a static shape
+    (a register tile) into vector ops with upstream `linalg::vectorize`.
+    Partial tiles at the end of a loop whose tiles do not divide it stay
+    loop nests for now. Multiply-add reductions become `vector.contract`, and
+    tensor slices fold into the transfers. Then loop-invariant subsets are
+    hoisted out of loops (`hoistLoopInvariantSubsets`), so an accumulator
+    tile stays in registers across the reduction loop instead of being read
+    and written once per step.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+#endif // RLX_CODEGEN_PASSES_TD

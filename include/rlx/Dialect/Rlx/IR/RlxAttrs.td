@@ -1,0 +1,53 @@
+//===- RlxAttrs.td - rlx dialect attributes ----------------*- tablegen -*-===//
+#ifndef RLX_DIALECT_RLX_IR_RLXATTRS_TD
+#define RLX_DIALECT_RLX_IR_RLXATTRS_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "rlx/Dialect/Rlx/IR/RlxDialect.td"
+
+class Rlx_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Rlx_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Rlx_LoweringConfigAttr : Rlx_Attr<"LoweringConfig", "lowering_config"> {
+  let summary = "How a linalg op is tiled for a target: one tile size per loop and level";
+  let description = [{
+    The schedule of one linalg op, kept apart from what the op computes:
+    `--rlx-to-linalg` says what is computed, a per-target pass
+    (`rlx-cpu-select-lowering-config`) or the user attaches this attribute as
+    `rlx.lowering_config` to the op, and the codegen passes read it. Each
+    level has one tile size per loop of the op, 0 meaning "not tiled at this
+    level":
+
+    - `distribution`: the tiles that threads share out (an `scf.forall`);
+      elementwise consumers and producers are fused into them.
+    - `cache`: tiles of reduction loops within a thread's tile, sized for
+      the cache (an `scf.for`).
+    - `vector`: register tiles, each one vectorized whole
+      (`linalg::vectorize`; with masks where a tile is partial).
+
+    ```mlir
+    %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<
+           distribution = [64, 256, 0], cache = [0, 0, 256], vector = [8, 32, 1]>}
+         ins(%a, %b : tensor<512x512xf32>, tensor<512x512xf32>)
+         outs(%acc : tensor<512x512xf32>) -> tensor<512x512xf32>
+    ```
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t", "tile sizes of the thread level">:$distribution,
+    ArrayRefParameter<"int64_t", "tile sizes of the cache level">:$cache,
+    ArrayRefParameter<"int64_t", "tile sizes of the register level">:$vector
+  );
+  let assemblyFormat = [{
+    `<` `distribution` `=` `[` $distribution `]` `,` `cache` `=` `[` $cache `]`
+    `,` `vector` `=` `[` $vector `]` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The name of the discardable attribute that holds an op's config.
+    static constexpr ::llvm::StringLiteral kAttrName = "rlx.lowering_config";
+  }];
+}
+
+#endif // RLX_DIALECT_RLX_IR_RLXATTRS_TD
