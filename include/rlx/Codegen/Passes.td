@@ -13,7 +13,7 @@ include "mlir/Pass/PassBase.td"
 
 def RlxCpuSelectLoweringConfig
     : Pass<"rlx-cpu-select-lowering-config", "::mlir::func::FuncOp"> {
-  let summary = "Choose thread, cache and register tiles of contractions for a CPU";
+  let summary = "Choose thread, cache and register tiles of linalg ops for a CPU";
   let description = [{
     Attaches an `rlx.lowering_config` to every floating-point contraction
     (matmul, batched matmul: a linalg op with one reduction loop whose body
@@ -27,6 +27,15 @@ def RlxCpuSelectLoweringConfig
     - thread tiles of 64 rows by 256 columns (one batch at a time), or of
       one register tile of rows when the whole problem fits in one.
 
+    All-parallel ops (elementwise, broadcasts, transposes) of at least
+    2 x 32768 elements get thread tiles of whole inner rows, about 32768
+    elements each, and no register tiles (LLVM vectorizes their inner
+    loops); fills (scheduled with the op they initialize) and epilogues of
+    reductions (scheduled with the reduction) get none.
+
+    Only ops of the function body are scheduled: ops in loops that a
+    conversion tiled itself (attention's blocks) are left to it.
+
     Tiles divide their loops where a size close to these does (so every
     tile has the same static shape), a loop shorter than two register tiles
     is one register tile, and a tile that covers its whole loop is not
@@ -38,6 +47,7 @@ def RlxCpuSelectLoweringConfig
            "Width of the target's vector registers in bits (128: SSE/NEON, "
            "256: AVX2, 512: AVX-512)">,
   ];
+  let dependentDialects = ["::mlir::rlx::RlxDialect"];
 }
 
 def RlxCpuTileAndFuse : Pass<"rlx-cpu-tile-and-fuse", "::mlir::func::FuncOp"> {
@@ -72,6 +82,7 @@ def RlxCpuTileAndFuse : Pass<"rlx-cpu-tile-and-fuse", "::mlir::func::FuncOp"> {
            "config's op into its thread tiles">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::rlx::RlxDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
 }
@@ -79,8 +90,8 @@ def RlxCpuTileAndFuse : Pass<"rlx-cpu-tile-and-fuse", "::mlir::func::FuncOp"> {
 def RlxCpuVectorize : Pass<"rlx-cpu-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Vectorize the register tiles of ops with an rlx.lowering_config";
   let description = [{
-    Turns every linalg op with an `rlx.lowering_config` and a static shape
-    (a register tile) into vector ops with upstream `linalg::vectorize`.
+    Turns every linalg op with an `rlx.lowering_config` that has register
+    tiles, and a static shape (a register tile), into vector ops with upstream `linalg::vectorize`.
     Partial tiles at the end of a loop whose tiles do not divide it stay
     loop nests for now. Multiply-add reductions become `vector.contract`, and
     tensor slices fold into the transfers. Then loop-invariant subsets are

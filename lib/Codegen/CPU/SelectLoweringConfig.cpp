@@ -27,6 +27,8 @@ constexpr int64_t kRegisterVectors = 2;
 constexpr int64_t kCacheReduction = 256;
 constexpr int64_t kThreadRows = 64;
 constexpr int64_t kThreadColumns = 256;
+// Elementwise thread tiles: enough work to outweigh a task's start.
+constexpr int64_t kThreadElements = 1 << 15;
 
 /// The largest multiple of `step` that divides `extent`, at most `limit` and
 /// at least `floor`; 0 when there is none.
@@ -63,10 +65,88 @@ int64_t getOuterTile(int64_t extent, int64_t preferred, int64_t step) {
   return dividing ? dividing : preferred;
 }
 
+/// Whether `op` reads the result of a reduction: an epilogue is scheduled
+/// with the reduction, by rlx-cpu-tile-and-fuse or rlx-fuse-epilogues.
+bool isEpilogue(linalg::LinalgOp op) {
+  return llvm::any_of(op->getOperands(), [](Value operand) {
+    auto producer = operand.getDefiningOp<linalg::LinalgOp>();
+    return producer && producer.getNumReductionLoops() > 0;
+  });
+}
+
 struct RlxCpuSelectLoweringConfigPass
     : rlx::impl::RlxCpuSelectLoweringConfigBase<
           RlxCpuSelectLoweringConfigPass> {
   using Base::Base;
+
+  /// Register tiles of outer products, cache tiles of the reduction,
+  /// thread tiles of rows and columns; null for ops that are not float
+  /// contractions with one m, n and k loop.
+  LoweringConfigAttr getContractionConfig(linalg::LinalgOp op) {
+    if (!linalg::isaContractionOpInterface(op))
+      return nullptr;
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    auto resultType =
+        dyn_cast<ShapedType>(op.getDpsInitOperand(0)->get().getType());
+    if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+        dims->k.size() != 1 || !resultType ||
+        !isa<FloatType>(resultType.getElementType()))
+      return nullptr;
+    unsigned elementBits = resultType.getElementType().getIntOrFloatBitWidth();
+    int64_t lanes = std::max<int64_t>(1, vectorBits / elementBits);
+    SmallVector<int64_t> extents = op.getStaticLoopRanges();
+    unsigned loops = extents.size();
+    SmallVector<int64_t> distribution(loops, 0), cache(loops, 0),
+        vector(loops, 0);
+    for (unsigned batch : dims->batch) {
+      distribution[batch] = getOuterTile(extents[batch], 1, 1);
+      vector[batch] = 1;
+    }
+    unsigned m = dims->m.front(), n = dims->n.front(), k = dims->k.front();
+    vector[m] = getRegisterTile(extents[m], kRegisterRows);
+    vector[n] = getRegisterTile(extents[n], kRegisterVectors * lanes);
+    vector[k] = 1;
+    distribution[m] = getOuterTile(extents[m], kThreadRows, vector[m]);
+    distribution[n] = getOuterTile(extents[n], kThreadColumns, vector[n]);
+    // A problem within one thread tile is shared out by register rows: it
+    // still runs in parallel, and its epilogue is fused per tile.
+    bool oneThreadTile =
+        llvm::all_of(distribution, [](int64_t size) { return size == 0; });
+    if (oneThreadTile && ShapedType::isStatic(extents[m]) &&
+        extents[m] > vector[m])
+      distribution[m] = vector[m];
+    // A reduction that no cache tile divides is left whole: a partial tile
+    // would make every tile's shape dynamic.
+    if (ShapedType::isStatic(extents[k]) && extents[k] > kCacheReduction)
+      cache[k] = getDividingTile(extents[k], kCacheReduction, 1,
+                                 kCacheReduction / 4);
+    return LoweringConfigAttr::get(op->getContext(), distribution, cache,
+                                   vector);
+  }
+
+  /// Thread tiles of whole inner rows for an all-parallel op with enough
+  /// elements to share out (kThreadElements per tile at least); no register
+  /// tiles: LLVM vectorizes the inner loop of each tile. Null otherwise.
+  LoweringConfigAttr getElementwiseConfig(linalg::LinalgOp op) {
+    SmallVector<int64_t> extents = op.getStaticLoopRanges();
+    if (extents.empty() || op.getNumLoops() != op.getNumParallelLoops() ||
+        llvm::any_of(extents, ShapedType::isDynamic) ||
+        isa<linalg::FillOp>(op) || op->use_empty() || isEpilogue(op))
+      return nullptr;
+    int64_t inner = 1;
+    for (int64_t extent : ArrayRef(extents).drop_front())
+      inner *= extent;
+    int64_t rowsPerTile =
+        std::max<int64_t>(1, llvm::divideCeil(kThreadElements, inner));
+    if (extents.front() < 2 * rowsPerTile)
+      return nullptr;
+    SmallVector<int64_t> distribution(extents.size(), 0);
+    distribution.front() = getOuterTile(extents.front(), rowsPerTile, 1);
+    SmallVector<int64_t> zeros(extents.size(), 0);
+    return LoweringConfigAttr::get(op->getContext(), distribution, zeros,
+                                   zeros);
+  }
 
   void runOnOperation() override {
     if (vectorBits < 32 || vectorBits % 32 != 0) {
@@ -76,49 +156,18 @@ struct RlxCpuSelectLoweringConfigPass
           << vectorBits;
       return signalPassFailure();
     }
-    getOperation().walk([&](linalg::LinalgOp op) {
+    // Ops in loops that conversions tile themselves (attention's blocks)
+    // are theirs to schedule until they move to this layer.
+    for (auto op : getOperation().getBody().getOps<linalg::LinalgOp>()) {
       if (op->hasAttr(LoweringConfigAttr::kAttrName) ||
-          !op.hasPureTensorSemantics() || !linalg::isaContractionOpInterface(op))
-        return;
-      FailureOr<linalg::ContractionDimensions> dims =
-          linalg::inferContractionDims(op);
-      auto resultType =
-          dyn_cast<ShapedType>(op.getDpsInitOperand(0)->get().getType());
-      if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-          dims->k.size() != 1 || !resultType ||
-          !isa<FloatType>(resultType.getElementType()))
-        return;
-      unsigned elementBits = resultType.getElementType().getIntOrFloatBitWidth();
-      int64_t lanes = std::max<int64_t>(1, vectorBits / elementBits);
-      SmallVector<int64_t> extents = op.getStaticLoopRanges();
-      unsigned loops = extents.size();
-      SmallVector<int64_t> distribution(loops, 0), cache(loops, 0),
-          vector(loops, 0);
-      for (unsigned batch : dims->batch) {
-        distribution[batch] = getOuterTile(extents[batch], 1, 1);
-        vector[batch] = 1;
-      }
-      unsigned m = dims->m.front(), n = dims->n.front(), k = dims->k.front();
-      vector[m] = getRegisterTile(extents[m], kRegisterRows);
-      vector[n] = getRegisterTile(extents[n], kRegisterVectors * lanes);
-      vector[k] = 1;
-      distribution[m] = getOuterTile(extents[m], kThreadRows, vector[m]);
-      distribution[n] = getOuterTile(extents[n], kThreadColumns, vector[n]);
-      // A problem within one thread tile is shared out by register rows:
-      // it still runs in parallel, and its epilogue is fused per tile.
-      bool oneThreadTile = llvm::all_of(
-          distribution, [](int64_t size) { return size == 0; });
-      if (oneThreadTile && ShapedType::isStatic(extents[m]) &&
-          extents[m] > vector[m])
-        distribution[m] = vector[m];      // A reduction that no cache tile divides is left whole: a partial
-      // tile would make every tile's shape dynamic.
-      if (ShapedType::isStatic(extents[k]) && extents[k] > kCacheReduction)
-        cache[k] = getDividingTile(extents[k], kCacheReduction, 1,
-                                   kCacheReduction / 4);
-      op->setAttr(LoweringConfigAttr::kAttrName,
-                  LoweringConfigAttr::get(&getContext(), distribution, cache,
-                                          vector));
-    });
+          !op.hasPureTensorSemantics())
+        continue;
+      LoweringConfigAttr config = getContractionConfig(op);
+      if (!config)
+        config = getElementwiseConfig(op);
+      if (config)
+        op->setAttr(LoweringConfigAttr::kAttrName, config);
+    }
   }
 };
 } // namespace

@@ -57,13 +57,14 @@ static LoweringConfigAttr projectConfig(linalg::LinalgOp op,
 }
 
 /// Whether `value` is computed elementwise for the left operand of
-/// `contraction` only: a tile of result rows reads its own rows of it, so
+/// `contraction` (an op with reduction loops) only: a tile of result rows reads its own rows of it, so
 /// computing them per tile costs nothing extra (a right operand is read
 /// whole by every tile and stays materialized).
 static bool isLeftPrologue(Value value, Operation *contraction) {
   auto generic = value.getDefiningOp<linalg::GenericOp>();
   auto linalgOp = cast<linalg::LinalgOp>(contraction);
   return generic && generic.getNumLoops() == generic.getNumParallelLoops() &&
+         linalgOp.getNumReductionLoops() > 0 &&
          linalgOp.getNumDpsInputs() > 0 &&
          linalgOp.getDpsInputOperand(0)->get() == value &&
          llvm::all_of(value.getUsers(), [&](Operation *user) {
@@ -114,18 +115,24 @@ struct RlxCpuTileAndFusePass
         configured.push_back(op);
     });
     IRRewriter rewriter(&getContext());
+    // An op with a config of its own can be fused as another's epilogue;
+    // it is then gone.
+    llvm::SmallPtrSet<Operation *, 8> fusedRoots;
     for (linalg::LinalgOp op : configured)
-      if (failed(tileAndFuse(rewriter, op)))
+      if (!fusedRoots.contains(op) &&
+          failed(tileAndFuse(rewriter, op, fusedRoots)))
         return signalPassFailure();
   }
 
-  LogicalResult tileAndFuse(RewriterBase &rewriter, linalg::LinalgOp op) {
+  LogicalResult tileAndFuse(RewriterBase &rewriter, linalg::LinalgOp op,
+                            llvm::SmallPtrSetImpl<Operation *> &fusedRoots) {
     LoweringConfigAttr config = getLoweringConfig(op);
     linalg::LinalgOp root = op;
     linalg::GenericOp epilogue =
         fuseEpilogues ? getFusibleEpilogue(op) : nullptr;
     if (epilogue) {
       root = epilogue;
+      fusedRoots.insert(epilogue);
       epilogue->setAttr(LoweringConfigAttr::kAttrName,
                         projectConfig(op, config));
     }

@@ -39,7 +39,11 @@ struct RlxCpuVectorizePass
       // handle stay loop nests: slower, not wrong. Partial tiles need masked
       // vectorization, which the contraction patterns below do not keep
       // consistent yet.
-      if (op.hasDynamicShape() || failed(linalg::vectorizeOpPrecondition(op)))
+      auto config = op->getAttrOfType<LoweringConfigAttr>(
+          LoweringConfigAttr::kAttrName);
+      // No register tiles in the config: not this pass's to vectorize.
+      if (llvm::all_of(config.getVector(), [](int64_t s) { return s == 0; }) ||
+          op.hasDynamicShape() || failed(linalg::vectorizeOpPrecondition(op)))
         continue;
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::VectorizationResult> vectorized =

@@ -1,0 +1,89 @@
+// RUN: rlx-opt %s --split-input-file --rlx-cpu-select-lowering-config | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-cpu-select-lowering-config=vector-bits=256 | FileCheck %s --check-prefix=AVX2
+// RUN: not rlx-opt %s --split-input-file --rlx-cpu-select-lowering-config=vector-bits=48 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-BITS
+
+// Register tiles of 8 rows by two vectors of columns (2 x 16 f32 lanes at
+// 512 bits, 2 x 8 at 256), the reduction cut into 256-step cache tiles,
+// threads sharing out 64 x 256 tiles.
+// CHECK-LABEL: func.func @matmul
+// CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 256, 0], cache = [0, 0, 256], vector = [8, 32, 1]>}
+// AVX2-LABEL: func.func @matmul
+// AVX2: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 256, 0], cache = [0, 0, 256], vector = [8, 16, 1]>}
+// BAD-BITS: error: rlx-cpu-select-lowering-config: vector-bits must be a positive multiple of 32, got 48
+func.func @matmul(%a: tensor<1024x512xf32>, %b: tensor<512x768xf32>, %c: tensor<1024x768xf32>) -> tensor<1024x768xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<1024x512xf32>, tensor<512x768xf32>) outs(%c : tensor<1024x768xf32>) -> tensor<1024x768xf32>
+  return %0 : tensor<1024x768xf32>
+}
+
+// -----
+
+// Tiles divide their loops: 96 rows by 8, 384 columns by 32 in thread tiles
+// of 192 (the largest multiple of 32 that divides 384 and is at most 256);
+// a reduction of 1000 in cache tiles of 250.
+// CHECK-LABEL: func.func @dividing
+// CHECK: distribution = [64, 192, 0], cache = [0, 0, 250], vector = [8, 32, 1]
+func.func @dividing(%a: tensor<128x1000xf32>, %b: tensor<1000x384xf32>, %c: tensor<128x384xf32>) -> tensor<128x384xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<128x1000xf32>, tensor<1000x384xf32>) outs(%c : tensor<128x384xf32>) -> tensor<128x384xf32>
+  return %0 : tensor<128x384xf32>
+}
+
+// -----
+
+// Small and odd shapes: a loop shorter than two register tiles is one tile
+// (17 columns); 33 rows in register tiles of 3, which divide them, and the
+// problem, one thread tile, shared out by register rows. A reduction of 65
+// is not cut.
+// CHECK-LABEL: func.func @odd
+// CHECK: distribution = [3, 0, 0], cache = [0, 0, 0], vector = [3, 17, 1]
+func.func @odd(%a: tensor<33x65xf32>, %b: tensor<65x17xf32>, %c: tensor<33x17xf32>) -> tensor<33x17xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<33x65xf32>, tensor<65x17xf32>) outs(%c : tensor<33x17xf32>) -> tensor<33x17xf32>
+  return %0 : tensor<33x17xf32>
+}
+
+// -----
+
+// A prime reduction has no cache tile that divides it: left whole. One
+// register tile covers a 4 x 4 result: nothing to share out.
+// CHECK-LABEL: func.func @prime
+// CHECK: distribution = [0, 0, 0], cache = [0, 0, 0], vector = [4, 4, 1]
+func.func @prime(%a: tensor<4x1009xf32>, %b: tensor<1009x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<4x1009xf32>, tensor<1009x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// A batched contraction (as rlx-to-linalg writes batched rlx.matmul): one
+// batch per thread tile and per register tile.
+// CHECK-LABEL: func.func @batched
+// CHECK: linalg.generic
+// CHECK-SAME: rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0, 0, 0], cache = [0, 0, 0, 0], vector = [1, 8, 32, 1]>
+#lhs = affine_map<(b, m, n, k) -> (b, m, k)>
+#rhs = affine_map<(b, m, n, k) -> (b, k, n)>
+#out = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @batched(%a: tensor<16x64x64xf32>, %b: tensor<16x64x64xf32>, %c: tensor<16x64x64xf32>) -> tensor<16x64x64xf32> {
+  %0 = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<16x64x64xf32>, tensor<16x64x64xf32>) outs(%c : tensor<16x64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64x64xf32>
+  return %0 : tensor<16x64x64xf32>
+}
+
+// -----
+
+// A user's schedule is kept; integer contractions and ops that are not
+// contractions get none.
+// CHECK-LABEL: func.func @untouched
+// CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [16, 16, 0], cache = [0, 0, 0], vector = [4, 16, 1]>}
+// CHECK: linalg.matmul ins
+// CHECK: linalg.add ins
+func.func @untouched(%a: tensor<64x64xf32>, %i: tensor<64x64xi32>) -> (tensor<64x64xf32>, tensor<64x64xi32>, tensor<64x64xf32>) {
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [16, 16, 0], cache = [0, 0, 0], vector = [4, 16, 1]>}
+      ins(%a, %a : tensor<64x64xf32>, tensor<64x64xf32>) outs(%a : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %1 = linalg.matmul ins(%i, %i : tensor<64x64xi32>, tensor<64x64xi32>) outs(%i : tensor<64x64xi32>) -> tensor<64x64xi32>
+  %2 = linalg.add ins(%a, %a : tensor<64x64xf32>, tensor<64x64xf32>) outs(%a : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0, %1, %2 : tensor<64x64xf32>, tensor<64x64xi32>, tensor<64x64xf32>
+}

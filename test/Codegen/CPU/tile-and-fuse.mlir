@@ -1,0 +1,96 @@
+// RUN: rlx-opt %s --split-input-file --rlx-cpu-tile-and-fuse --canonicalize | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-cpu-tile-and-fuse=fuse-epilogues=false --canonicalize | FileCheck %s --check-prefix=NO-EPILOGUE
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+// The epilogue (bias + relu) is the root: its thread tiles of 32 x 64 hold
+// the fill, the matmul and the epilogue. Inside, the matmul runs 128-step
+// cache tiles of the reduction, each in 4 x 16 register tiles with one
+// reduction step each; the epilogue runs in 4 x 16 tiles of its own.
+// CHECK-LABEL: func.func @matmul_bias_relu
+// CHECK:         scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (64, 128) step (32, 64)
+// CHECK:           linalg.fill {{.*}} -> tensor<32x64xf32>
+// CHECK:           scf.for {{.*}} = %c0 to %c256 step %c128
+// CHECK:             scf.for {{.*}} = %c0 to %c32 step %c4
+// CHECK:               scf.for {{.*}} = %c0 to %c64 step %c16
+// CHECK:                 scf.for {{.*}} = %c0 to %c128 step %c1
+// CHECK:                   linalg.matmul {rlx.lowering_config = {{.*}}} ins({{.*}} : tensor<4x1xf32>, tensor<1x16xf32>) outs({{.*}} : tensor<4x16xf32>)
+// CHECK:           scf.for {{.*}} = %c0 to %c32 step %c4
+// CHECK:             scf.for {{.*}} = %c0 to %c64 step %c16
+// CHECK:               linalg.generic {{.*}} ins({{.*}} : tensor<4x16xf32>, tensor<16xf32>) outs({{.*}} : tensor<4x16xf32>)
+// CHECK-SAME:            rlx.lowering_config = #rlx.lowering_config<distribution = [32, 64], cache = [0, 0], vector = [4, 16]>
+// CHECK:                 arith.maximumf
+// CHECK:           scf.forall.in_parallel
+// CHECK-NOT:     linalg.
+// CHECK:         return
+
+// NO-EPILOGUE-LABEL: func.func @matmul_bias_relu
+// NO-EPILOGUE:         scf.forall
+// NO-EPILOGUE:           linalg.fill
+// NO-EPILOGUE:           linalg.matmul
+// NO-EPILOGUE-NOT:       arith.maximumf
+// NO-EPILOGUE:           scf.forall.in_parallel
+// NO-EPILOGUE:         linalg.generic
+// NO-EPILOGUE:           arith.maximumf
+func.func @matmul_bias_relu(%a: tensor<64x256xf32>, %b: tensor<256x128xf32>, %bias: tensor<128xf32>) -> tensor<64x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<64x128xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %mm = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [32, 64, 0], cache = [0, 0, 128], vector = [4, 16, 1]>}
+      ins(%a, %b : tensor<64x256xf32>, tensor<256x128xf32>) outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %out = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<64x128xf32>, tensor<128xf32>) outs(%empty : tensor<64x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<64x128xf32>
+  return %out : tensor<64x128xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+// An elementwise producer of the left operand is computed per thread tile of
+// rows (each tile reads only its rows of it); one of the right operand is
+// read whole by every tile and stays outside.
+// CHECK-LABEL: func.func @prologues
+// CHECK:         linalg.generic
+// CHECK:           math.tanh
+// CHECK:         scf.forall
+// CHECK:           linalg.generic {{.*}} ins({{.*}} : tensor<8x32xf32>)
+// CHECK:             math.exp
+// CHECK:           linalg.matmul
+// CHECK:           scf.forall.in_parallel
+func.func @prologues(%a: tensor<16x32xf32>, %b: tensor<32x32xf32>) -> tensor<16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ea = tensor.empty() : tensor<16x32xf32>
+  %eb = tensor.empty() : tensor<32x32xf32>
+  %pa = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<16x32xf32>) outs(%ea : tensor<16x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  } -> tensor<16x32xf32>
+  %pb = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<32x32xf32>) outs(%eb : tensor<32x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %t = math.tanh %x : f32
+    linalg.yield %t : f32
+  } -> tensor<32x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%ea : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %mm = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [8, 0, 0], cache = [0, 0, 0], vector = [8, 32, 1]>}
+      ins(%pa, %pb : tensor<16x32xf32>, tensor<32x32xf32>) outs(%acc : tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %mm : tensor<16x32xf32>
+}
+
+// -----
+
+// Without a config nothing is tiled.
+// CHECK-LABEL: func.func @unscheduled
+// CHECK-NOT:     scf.
+// CHECK:         linalg.matmul
+func.func @unscheduled(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = linalg.matmul ins(%a, %a : tensor<64x64xf32>, tensor<64x64xf32>) outs(%a : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}

@@ -1,0 +1,52 @@
+// RUN: rlx-opt %s -split-input-file -verify-diagnostics
+
+func.func @levels_differ(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{lowering_config levels have 3, 2 and 3 tile sizes; each level needs one per loop}}
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [4, 4, 0], cache = [0, 0], vector = [4, 4, 1]>}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @negative(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{lowering_config tile sizes must be >= 0}}
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [4, -4, 0], cache = [0, 0, 0], vector = [4, 4, 1]>}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @wrong_loop_count(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'rlx.lowering_config' has 2 tile sizes per level, but the op has 3 loops}}
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [4, 4], cache = [0, 0], vector = [4, 4]>}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @not_a_config(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'rlx.lowering_config' must be a #rlx.lowering_config}}
+  %0 = linalg.matmul {rlx.lowering_config = [4, 4, 0]}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @no_loops(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'rlx.lowering_config' is only meaningful on ops that can be tiled}}
+  %0 = arith.negf %a {rlx.lowering_config = #rlx.lowering_config<distribution = [4], cache = [0], vector = [4]>} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @bad_syntax(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{expected 'cache'}}
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [4, 4, 0], vector = [4, 4, 1]>}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}

@@ -1,0 +1,19 @@
+// RUN: rlx-opt %s | rlx-opt | FileCheck %s
+
+// A schedule written by hand round-trips on any op with loops.
+// CHECK-LABEL: func.func @scheduled
+// CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [32, 64, 0], cache = [0, 0, 128], vector = [4, 16, 1]>}
+// CHECK: linalg.generic
+// CHECK-SAME: rlx.lowering_config = #rlx.lowering_config<distribution = [32, 64], cache = [0, 0], vector = [4, 16]>
+func.func @scheduled(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [32, 64, 0], cache = [0, 0, 128], vector = [4, 16, 1]>}
+      ins(%a, %a : tensor<64x64xf32>, tensor<64x64xf32>) outs(%a : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%0 : tensor<64x64xf32>) outs(%a : tensor<64x64xf32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [32, 64], cache = [0, 0], vector = [4, 16]>} {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  } -> tensor<64x64xf32>
+  return %1 : tensor<64x64xf32>
+}

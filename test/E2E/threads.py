@@ -1,0 +1,83 @@
+# RUN: %oracle_python %s
+# REQUIRES: torch
+# Contractions through the CPU codegen layer (thread tiles on OpenMP,
+# register tiles as vector contractions) at 1 and 2 threads: the outputs
+# must be identical bit for bit across thread counts (each result element
+# is summed by one thread, in the same order) and match PyTorch in float64.
+# Shapes: tiles that divide the loops, odd sizes (partial thread tiles,
+# register tiles that are the whole loop), a prime reduction, a batched
+# matmul, an epilogue fused per tile, an f16 matmul (f32 accumulation).
+# Tolerance: rtol 2e-5 + atol 2e-5 * sqrt(K) for f32 (K-term sums of
+# N(0,1) products), the f16 suite's for f16.
+import os
+import tempfile
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from rlx_testing import (TOOLS, Report, compare, run_function, ttype,
+                         type_of)
+import subprocess
+
+rng = np.random.default_rng(5)
+cases = []  # (name, mlir function, inputs, reference, tol)
+
+
+def matmul_case(name, m, k, n, elem="f32", batch=None, epilogue=False):
+    dtype = np.float16 if elem == "f16" else np.float32
+    lead = [batch] if batch else []
+    a = rng.standard_normal(lead + [m, k]).astype(dtype)
+    b = rng.standard_normal(lead + [k, n]).astype(dtype)
+    out = ttype(lead + [m, n], elem)
+    inputs, body = [a, b], (f"  %r = rlx.matmul %a0, %a1 : ({type_of(a)}, "
+                            f"{type_of(b)}) -> {out}\n")
+
+    def reference(x, y):
+        return torch.matmul(x, y)
+    if epilogue:
+        bias = rng.standard_normal(n).astype(dtype)
+        inputs.append(bias)
+        body = (f"  %p = rlx.matmul %a0, %a1 : ({type_of(a)}, {type_of(b)}) "
+                f"-> {out}\n  %s = rlx.add %p, %a2 : ({out}, "
+                f"{type_of(bias)}) -> {out}\n  %r = rlx.gelu %s : {out}\n")
+
+        def reference(x, y, c):
+            return F.gelu(torch.matmul(x, y) + c)
+    args = ", ".join(f"%a{i}: {type_of(x)}" for i, x in enumerate(inputs))
+    function = (f"func.func @{name}({args}) -> {out} {{\n{body}"
+                f"  return %r : {out}\n}}")
+    tol = "f16" if elem == "f16" else (2e-5, 2e-5 * np.sqrt(k))
+    cases.append((name, function, inputs, reference, tol))
+
+
+matmul_case("square_256", 256, 256, 256)
+matmul_case("tall_300x1000x384", 300, 1000, 384)
+matmul_case("odd_33x65x17", 33, 65, 17)
+matmul_case("prime_k_20x1009x40", 20, 1009, 40)
+matmul_case("tiny_3x5x7", 3, 5, 7)
+matmul_case("batched_4x64x32x96", 64, 32, 96, batch=4)
+matmul_case("epilogue_128x64x256", 128, 64, 256, epilogue=True)
+matmul_case("f16_64x128x64", 64, 128, 64, elem="f16")
+
+report = Report()
+with tempfile.TemporaryDirectory() as tmp:
+    src, so = os.path.join(tmp, "threads.mlir"), os.path.join(tmp, "t.so")
+    with open(src, "w") as f:
+        f.write("\n".join(c[1] for c in cases))
+    proc = subprocess.run([os.path.join(TOOLS, "rlx-compile"), src, "-o", so],
+                          capture_output=True, text=True)
+    if proc.returncode:
+        raise SystemExit(f"rlx-compile failed:\n{proc.stderr}")
+    for name, _, inputs, reference, tol in cases:
+        outputs = {}
+        for threads in (1, 2):
+            os.environ["OMP_NUM_THREADS"] = str(threads)
+            outputs[threads] = run_function(
+                so, name, inputs, os.path.join(tmp, f"{name}_{threads}"))[0]
+        want = reference(*[torch.from_numpy(x.astype(np.float64))
+                           for x in inputs])
+        reason = compare(outputs[1], want, tol)
+        if reason is None and outputs[1].tobytes() != outputs[2].tobytes():
+            reason = "1 and 2 threads differ"
+        report.record(name, reason)
+report.finish()
