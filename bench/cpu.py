@@ -5,6 +5,9 @@ Never asserted anywhere: timings depend on the machine.
   make bench                                  # build, run, write the docs
   /usr/bin/python3 bench/cpu.py [--quick] [--build build] [--runs 10]
                                 [--write docs/benchmarks.md] [--plots docs/bench]
+                                [--json docs/bench/cpu.json]
+  /usr/bin/python3 bench/cpu.py --render docs/bench/cpu.json --write ...
+                                # redraw tables and plots, measuring nothing
 
 Every row is timed at 1 thread and at all cores (`os.cpu_count()`):
 
