@@ -8,6 +8,9 @@
 #   make check-fuzz  the same smoke in the sanitized fuzzing build
 #   make fuzz   fuzz the compiler's pipelines and the runtime's readers for
 #               FUZZ_SECONDS each (fuzz-compiler, fuzz-runtime)
+#   make bench  the CPU benchmarks (bench/cpu.py): the "CPU (issue 14)"
+#               section of docs/benchmarks.md and the plots in docs/bench/;
+#               BENCH_FLAGS=--quick for a small subset
 BUILD_DIR ?= build
 LLVM_DIR ?= /usr/lib/llvm-22
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release \
@@ -25,7 +28,7 @@ FUZZ_CMAKE_FLAGS ?= '-DLLVM_USE_SANITIZER=Address;Undefined' \
   -DLLVM_USE_SANITIZE_COVERAGE=ON '-DCMAKE_CXX_FLAGS_RELEASE=-O2'
 
 .PHONY: setup configure build check demo clean check-sanitize check-fuzz \
-  check-fuzz-release \
+  check-fuzz-release bench \
   fuzz fuzz-build fuzz-compiler fuzz-runtime
 
 setup:
@@ -84,6 +87,14 @@ SANITIZE_LIT_TESTS = Runtime/runtime.test Runtime/rlx-run.test \
   Runtime/cuda-run.test Runtime/cuda-errors.test Tools/rlx-run.test \
   Tools/symbol-names.test
 RUNTIME_FUZZERS = npy manifest elf
+
+# OpenBLAS reads its tuning variables when it loads; the benchmarks run
+# without this machine's OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE.
+BENCH_FLAGS ?=
+bench: build
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/cpu.py \
+	  --build $(BUILD_DIR) --write docs/benchmarks.md --plots docs/bench \
+	  --json docs/bench/cpu.json $(BENCH_FLAGS)
 
 $(SANITIZE_DIR)/build.ninja:
 	cmake -G Ninja -S runtime -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=Debug \

@@ -127,7 +127,7 @@ def mlir(spec):
         return (f"func.func @layer_norm(%x: {x}, %g: {g}, %b: {g}) -> {x} {{\n"
                 f"  %0 = rlx.layer_norm %x, %g, %b axis = -1 eps = 1.0e-5 : "
                 f"({x}, {g}, {g}) -> {x}\n  return %0 : {x}\n}}\n")
-    if k == "chain":  # bench/fusion.py's chain: min(|relu(0.5x + x) - 0.5|, x)
+    if k == "chain":  # bench/cpu.py's chain: min(|relu(0.5x + x) - 0.5|, x)
         x, s = ttype([spec["n"]], t), ttype([], t)
         return (f"func.func @chain(%x: {x}) -> {x} {{\n"
                 f"  %c = rlx.constant dense<0.5> : {s}\n"

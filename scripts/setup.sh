@@ -8,6 +8,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   clang-22 lld-22 libomp-22-dev libclang-rt-22-dev
   python3-torch python3-numpy
+  python3-matplotlib libopenblas-dev
 )
 
 missing=()

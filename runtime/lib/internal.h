@@ -67,4 +67,9 @@ rlx_status_t rlx_module_parse_manifest(const char *path, const char *text,
 rlx_status_t rlx_npy_read(FILE *file, const char *path, int64_t file_size,
                           rlx_tensor_t **out);
 
+/* INVALID_ARGUMENT if RLX_NUM_THREADS holds no valid thread count and the
+ * program has not set one with rlx_set_num_threads; rlx_module_load fails
+ * with it. */
+rlx_status_t rlx_check_thread_environment(void);
+
 #endif /* RLX_RUNTIME_INTERNAL_H */

@@ -26,6 +26,7 @@ _Static_assert(sizeof(void *) == sizeof(int64_t),
                "memref descriptors are built as arrays of 64-bit words");
 
 typedef void (*rlx_invoke_fn)(void **args);
+typedef void (*rlx_set_num_threads_fn)(int count);
 
 struct rlx_function {
   char *name;
@@ -35,6 +36,8 @@ struct rlx_function {
   int64_t *dims;            /* storage behind types[i].dims */
   size_t descriptor_words;  /* 64-bit words of all argument descriptors */
   rlx_invoke_fn invoke;
+  /* The module's omp_set_num_threads, or NULL if it has no OpenMP. */
+  rlx_set_num_threads_fn set_num_threads;
   rlx_cuda_context_t cuda; /* the device its buffers live on, or NULL */
 };
 
@@ -597,6 +600,15 @@ static rlx_status_t resolve_functions(rlx_module_t *module) {
                    "function pointers must fit a void *");
     memcpy(&fn->invoke, &symbol, sizeof(symbol));
   }
+
+  /* A module with parallel loops depends on an OpenMP library; dlsym on the
+   * module's handle searches its dependencies too. */
+  dlerror();
+  void *set_num_threads = dlsym(module->handle, "omp_set_num_threads");
+  dlerror();
+  for (size_t i = 0; set_num_threads && i < module->num_functions; ++i)
+    memcpy(&module->functions[i].set_num_threads, &set_num_threads,
+           sizeof(set_num_threads));
   return NULL;
 }
 
@@ -614,7 +626,9 @@ static rlx_status_t open_module(rlx_module_t *module) {
     strcat(relative, path);
     path = relative;
   }
-  rlx_status_t checked = check_elf_file(module->path);
+  rlx_status_t checked = rlx_check_thread_environment();
+  if (!checked)
+    checked = check_elf_file(module->path);
   if (checked) {
     free(relative);
     return checked;
@@ -976,6 +990,9 @@ rlx_status_t rlx_function_invoke(const rlx_function_t *fn,
     }
   }
 
+  /* OpenMP's thread count is a setting of the calling thread. */
+  if (fn->set_num_threads)
+    fn->set_num_threads((int)rlx_get_num_threads());
   if (fn->cuda) {
     status = invoke_on_device(fn, inputs, outputs, args, words);
   } else {

@@ -3,6 +3,7 @@
  * Usage: rlx-runtime-test FIXTURE_DIR
  * FIXTURE_DIR holds the rlx_runtime_fixture*.so modules. Scratch files go to
  * a fresh directory under $TMPDIR (default /tmp) that is removed at exit.
+ * (`--threads-probe` is the mode the thread tests run it in as a child.)
  * Prints one line per check and ends with "N passed, M failed". */
 #define _POSIX_C_SOURCE 200809L
 
@@ -11,7 +12,9 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -21,6 +24,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int passed;
@@ -1588,6 +1592,173 @@ static void test_npy_sizes_and_failed_saves(void) {
   rlx_tensor_free(big);
 }
 
+/* ---- threads ------------------------------------------------------------- */
+
+static size_t online_cores(void) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return cores > 0 ? (size_t)cores : 1;
+}
+
+/* Runs the OpenMP fixture's `threads` and returns the thread count the
+ * (fake) OpenMP library was given on the calling thread, or -1. */
+static int64_t invoked_thread_count(const rlx_function_t *fn) {
+  const int64_t no_dims[1] = {0};
+  rlx_tensor_t *out = NULL;
+  rlx_status_t status = rlx_tensor_create(RLX_DTYPE_I64, 0, no_dims, &out);
+  if (!status)
+    status = rlx_function_invoke(fn, NULL, 0, &out, 1);
+  int64_t count = status ? -1 : *(const int64_t *)rlx_tensor_data(out);
+  rlx_status_free(status);
+  rlx_tensor_free(out);
+  return count;
+}
+
+/* The function invoke_on_new_thread runs. */
+static const rlx_function_t *threads_function;
+
+static void *invoke_on_new_thread(void *unused) {
+  (void)unused;
+  return (void *)(intptr_t)invoked_thread_count(threads_function);
+}
+
+/* `rlx-runtime-test --threads-probe FIXTURE_DIR [COUNT]`, run in a child
+ * process by test_thread_environment with a given RLX_NUM_THREADS: sets
+ * COUNT if given, then prints "threads T load CODE invoke N" (N is -1 if the
+ * load failed), and the load's message on a second line. */
+static int threads_probe(int argc, char **argv) {
+  fixture_dir = argv[2];
+  if (argc == 4)
+    rlx_status_free(rlx_set_num_threads((size_t)strtoull(argv[3], NULL, 10)));
+  size_t threads = rlx_get_num_threads();
+  rlx_module_t *module = NULL;
+  rlx_status_t status =
+      rlx_module_load(fixture("rlx_runtime_fixture_openmp"), &module);
+  const rlx_function_t *fn = NULL;
+  if (!status)
+    status = rlx_module_lookup(module, "threads", &fn);
+  printf("threads %zu load %s invoke %lld\n%s\n", threads,
+         rlx_status_code_name(rlx_status_code(status)),
+         (long long)(fn ? invoked_thread_count(fn) : -1),
+         rlx_status_message(status));
+  rlx_status_free(status);
+  rlx_module_free(module);
+  return 0;
+}
+
+/* Runs threads_probe in a fresh process (the runtime reads RLX_NUM_THREADS
+ * once per process) with RLX_NUM_THREADS set to `value`, or unset if NULL,
+ * and stores its output in `out`. */
+static bool run_threads_probe(const char *value, const char *count, char *out,
+                              size_t size) {
+  int fds[2];
+  if (pipe(fds) != 0)
+    return false;
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    if (value)
+      setenv("RLX_NUM_THREADS", value, 1);
+    else
+      unsetenv("RLX_NUM_THREADS");
+    execl("/proc/self/exe", "rlx-runtime-test", "--threads-probe", fixture_dir,
+          count, (char *)NULL);
+    _exit(127);
+  }
+  close(fds[1]);
+  size_t length = 0;
+  for (ssize_t n; pid > 0 && length + 1 < size &&
+                  (n = read(fds[0], out + length, size - 1 - length)) > 0;)
+    length += (size_t)n;
+  out[length] = '\0';
+  close(fds[0]);
+  int wait_status = 0;
+  return pid > 0 && waitpid(pid, &wait_status, 0) == pid &&
+         WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0;
+}
+
+static void test_thread_environment(void) {
+  const size_t cores = online_cores();
+  static const struct {
+    const char *value; /* RLX_NUM_THREADS, or NULL for unset */
+    const char *count; /* given to rlx_set_num_threads, or NULL */
+    long long threads; /* expected count; 0 for all cores */
+    const char *load;  /* expected status of the load */
+  } cases[] = {
+      {NULL, NULL, 0, "OK"},
+      {"", NULL, 0, "OK"},
+      {"3", NULL, 3, "OK"},
+      {"0", NULL, 0, "OK"},
+      {"007", NULL, 7, "OK"},
+      {"3", "5", 5, "OK"},
+      {"abc", NULL, 0, "INVALID_ARGUMENT"},
+      {"-1", NULL, 0, "INVALID_ARGUMENT"},
+      {" 4", NULL, 0, "INVALID_ARGUMENT"},
+      {"2147483648", NULL, 0, "INVALID_ARGUMENT"},
+      {"abc", "2", 2, "OK"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    long long threads = cases[i].threads ? cases[i].threads : (long long)cores;
+    bool load_ok = strcmp(cases[i].load, "OK") == 0;
+    char want[128], got[1024];
+    snprintf(want, sizeof(want), "threads %lld load %s invoke %lld\n", threads,
+             cases[i].load, load_ok ? threads : -1LL);
+    bool ran = run_threads_probe(cases[i].value, cases[i].count, got,
+                                 sizeof(got));
+    bool ok = ran && strncmp(got, want, strlen(want)) == 0 &&
+              (load_ok || strstr(got, format("RLX_NUM_THREADS='%s' is not a "
+                                             "thread count",
+                                             cases[i].value)));
+    const char *name =
+        format("threads: RLX_NUM_THREADS %s%s%s%s", cases[i].value ? "'" : "",
+               cases[i].value ? cases[i].value : "unset",
+               cases[i].value ? "'" : "",
+               cases[i].count ? format(", then set %s", cases[i].count) : "");
+    report(ok, name, format("want '%.*s', got '%s'", (int)strlen(want) - 1,
+                            want, got));
+  }
+}
+
+static void test_threads(void) {
+  const size_t cores = online_cores();
+  expect_ok(rlx_set_num_threads(3), "threads: set 3");
+  check(rlx_get_num_threads() == 3, "threads: get returns the count set");
+  expect_ok(rlx_set_num_threads(0), "threads: set 0");
+  check(rlx_get_num_threads() == cores, "threads: 0 means all online cores");
+  expect_error(rlx_set_num_threads((size_t)INT_MAX + 1), RLX_STATUS_OUT_OF_RANGE,
+               "threads: more than INT_MAX", "2147483648", NULL);
+  check(rlx_get_num_threads() == cores, "threads: a rejected count is not set");
+
+  rlx_module_t *module = NULL;
+  expect_ok(rlx_module_load(fixture("rlx_runtime_fixture_openmp"), &module),
+            "threads: load a module that depends on OpenMP");
+  const rlx_function_t *fn = NULL;
+  if (module)
+    expect_ok(rlx_module_lookup(module, "threads", &fn),
+              "threads: lookup threads");
+  if (fn) {
+    check(invoked_thread_count(fn) == (int64_t)cores,
+          "threads: OpenMP gets all cores by default");
+    rlx_status_free(rlx_set_num_threads(1));
+    check(invoked_thread_count(fn) == 1,
+          "threads: OpenMP gets the count set before the call");
+    rlx_status_free(rlx_set_num_threads(5));
+    threads_function = fn;
+    pthread_t thread;
+    void *result = NULL;
+    bool joined =
+        pthread_create(&thread, NULL, invoke_on_new_thread, NULL) == 0 &&
+        pthread_join(thread, &result) == 0;
+    check(joined && (intptr_t)result == 5,
+          "threads: the count is set on the calling thread");
+    rlx_status_free(rlx_set_num_threads(0));
+  }
+  rlx_module_free(module);
+  test_thread_environment();
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 /* The scratch directory only ever holds plain files. */
@@ -1604,6 +1775,8 @@ static void remove_scratch(void) {
 }
 
 int main(int argc, char **argv) {
+  if ((argc == 3 || argc == 4) && strcmp(argv[1], "--threads-probe") == 0)
+    return threads_probe(argc, argv);
   if (argc != 2) {
     fprintf(stderr, "usage: %s FIXTURE_DIR\n", argv[0]);
     return 2;
@@ -1625,6 +1798,7 @@ int main(int argc, char **argv) {
   test_elf_check();
   test_manifest_parsing();
   test_module();
+  test_threads();
   test_npy_round_trips();
   test_npy_reading();
   test_npy_sizes_and_failed_saves();

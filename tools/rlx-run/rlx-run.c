@@ -31,7 +31,7 @@ enum { EXIT_ERROR = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
     "usage: rlx-run MODULE [-f FN] [-i IN.npy]... [--random SEED] [-o OUTDIR]\n"
-    "               [--bench N] [--list]\n"
+    "               [--bench N] [--threads N] [--list]\n"
     "\n"
     "Runs a function of a compiled RLX module and prints its outputs.\n"
     "\n"
@@ -49,6 +49,9 @@ static const char usage_text[] =
     "                 (CUDA events around the function's kernels: the copies\n"
     "                 of inputs and outputs are counted in the first, not\n"
     "                 the second)\n"
+    "  --threads N    threads for the module's parallel loops (default: the\n"
+    "                 RLX_NUM_THREADS environment variable, else all cores;\n"
+    "                 0 means all cores)\n"
     "  --list         print the module's function signatures and exit\n"
     "  -h, --help     print this help and exit\n";
 
@@ -61,6 +64,8 @@ typedef struct options {
   uint64_t seed;
   const char *output_dir;
   uint64_t bench_runs;
+  bool threads_given;
+  uint64_t threads;
   bool list;
 } options_t;
 
@@ -121,7 +126,8 @@ static int parse_args(int argc, char **argv, options_t *opts) {
     }
     bool takes_value = strcmp(arg, "-f") == 0 || strcmp(arg, "-i") == 0 ||
                        strcmp(arg, "-o") == 0 || strcmp(arg, "--random") == 0 ||
-                       strcmp(arg, "--bench") == 0;
+                       strcmp(arg, "--bench") == 0 ||
+                       strcmp(arg, "--threads") == 0;
     if (!takes_value) {
       if (arg[0] == '-' && arg[1] != '\0') {
         print_error("unknown option '%s' (see --help)", arg);
@@ -158,6 +164,14 @@ static int parse_args(int argc, char **argv, options_t *opts) {
       if (!parse_u64(value, &opts->seed)) {
         print_error("--random needs a non-negative integer seed, got '%s'",
                     value);
+        return EXIT_USAGE;
+      }
+    } else if (strcmp(arg, "--threads") == 0) {
+      seen = &opts->threads_given;
+      if (!parse_u64(value, &opts->threads) || opts->threads > INT_MAX) {
+        print_error("--threads needs a thread count from 0 (all cores) to %d, "
+                    "got '%s'",
+                    INT_MAX, value);
         return EXIT_USAGE;
       }
     } else {
@@ -699,6 +713,11 @@ static int run_function(const options_t *opts, const rlx_function_t *fn) {
 }
 
 static int run(const options_t *opts) {
+  if (opts->threads_given) {
+    rlx_status_t status = rlx_set_num_threads((size_t)opts->threads);
+    if (status)
+      return fail_with(status);
+  }
   rlx_module_t *module = NULL;
   int rc = load_module(opts->module_path, &module);
   if (rc)

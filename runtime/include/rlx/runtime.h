@@ -180,6 +180,20 @@ RLX_API rlx_status_t rlx_tensor_copy_to(const rlx_tensor_t *tensor,
                                         size_t dst_byte_length);
 
 /* ------------------------------------------------------------------------ */
+/* Threads                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* The number of threads a module's parallel loops use, for the whole
+ * process: `count`, or all online cores when 0 (the default). It applies to
+ * every later call, from any thread. The environment variable
+ * RLX_NUM_THREADS, read once when the runtime first needs the count, sets
+ * the initial value; this call overrides it. OUT_OF_RANGE above INT_MAX. */
+RLX_API rlx_status_t rlx_set_num_threads(size_t count);
+/* The thread count calls will use: the count set, or the number of online
+ * cores when that is 0. */
+RLX_API size_t rlx_get_num_threads(void);
+
+/* ------------------------------------------------------------------------ */
 /* Modules and functions                                                    */
 /* ------------------------------------------------------------------------ */
 
@@ -189,7 +203,9 @@ typedef struct rlx_function rlx_function_t;
 
 /* Loads a module produced by rlx-compile. Loading runs the object's
  * initializers, so only load trusted files; its manifest, however, is
- * validated and a malformed one is reported, never trusted. */
+ * validated and a malformed one is reported, never trusted. Fails with
+ * INVALID_ARGUMENT while RLX_NUM_THREADS is set to something other than a
+ * thread count, unless rlx_set_num_threads has overridden it. */
 RLX_API rlx_status_t rlx_module_load(const char *path, rlx_module_t **out);
 /* Unloads the module; its functions become invalid. Accepts NULL. */
 RLX_API void rlx_module_free(rlx_module_t *module);

@@ -1,0 +1,1068 @@
+#!/usr/bin/env python3
+"""CPU benchmarks (issue 14): rlx against baselines measured in the same run.
+Never asserted anywhere: timings depend on the machine.
+
+  make bench                                  # build, run, write the docs
+  /usr/bin/python3 bench/cpu.py [--quick] [--build build] [--runs 10]
+                                [--write docs/benchmarks.md] [--plots docs/bench]
+                                [--json docs/bench/cpu.json]
+  /usr/bin/python3 bench/cpu.py --render docs/bench/cpu.json --write ...
+                                # redraw tables and plots, measuring nothing
+
+Every row is timed at 1 thread and at all cores (`os.cpu_count()`):
+
+- rlx: the row's function compiled by build/bin/rlx-compile (default -O
+  level) into a .so, loaded by build/lib/librlx_runtime.so through ctypes in
+  a child process that imports neither PyTorch nor OpenBLAS (so no second
+  OpenMP runtime is loaded next to the module's), thread count set with
+  rlx_set_num_threads, and the invoke (rlx_function_invoke, inputs and
+  outputs made once) timed in-process.
+- baselines: OpenBLAS cblas_sgemm called directly through ctypes
+  (/usr/lib/x86_64-linux-gnu/libopenblas.so.0, openblas_set_num_threads;
+  NumPy and PyTorch use the reference BLAS on this machine) for matmul;
+  oneDNN through PyTorch 1.13 (torch.nn.functional.conv2d,
+  torch.set_num_threads) for convolutions; PyTorch eager for the rest.
+- rooflines, measured in the same run: OpenBLAS sgemm GFLOP/s on a square
+  matmul at each thread count for compute-bound rows; for memory-bound rows
+  numpy.copyto of the same bytes (one thread: a copy is bound by memory).
+
+Time is the median of up to --runs calls after one warm-up call, stopping
+after about --budget seconds per measurement (so the largest shapes get
+fewer runs; the table gives the count). A row whose warm-up alone takes more
+than 4x the budget is timed by that one call. `--quick` runs a small subset
+with at most 3 runs each.
+
+The machine may be shared: before each row the script waits (up to
+--quiet-timeout seconds) until no other task is runnable, and marks the
+rows during which one was.
+
+OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE and the *_NUM_THREADS variables are
+removed from the environment before any library loads; threads are set
+through each library's API.
+"""
+import argparse
+import ctypes
+import datetime
+import hashlib
+import json
+import math
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+for _var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS",
+             "OMP_NUM_THREADS", "MKL_NUM_THREADS", "RLX_NUM_THREADS"):
+    os.environ.pop(_var, None)
+
+import numpy as np  # noqa: E402  (after the environment is set)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OPENBLAS = "/usr/lib/x86_64-linux-gnu/libopenblas.so.0"
+ALL_THREADS = os.cpu_count() or 1
+THREADS = sorted({1, ALL_THREADS})
+SECTION_TITLE = "## CPU (issue 14)"
+
+# ---- timing -----------------------------------------------------------------
+
+
+def measure(fn, runs, budget, setup=None):
+    """(median ms, runs) of fn() after one warm-up; setup() runs untimed
+    before each call."""
+    if setup:
+        setup()
+    start = time.perf_counter()
+    fn()
+    warm = time.perf_counter() - start
+    if warm > 4 * budget:
+        return warm * 1e3, 1
+    times = []
+    spent = 0.0
+    while len(times) < runs and (not times or spent < budget):
+        if setup:
+            setup()
+        start = time.perf_counter()
+        fn()
+        elapsed = time.perf_counter() - start
+        times.append(elapsed * 1e3)
+        spent += elapsed
+    return statistics.median(times), len(times)
+
+
+def others_runnable():
+    """Tasks other than this one that are runnable now (/proc/loadavg)."""
+    with open("/proc/loadavg") as f:
+        return int(f.read().split()[3].split("/")[0]) - 1
+
+
+def wait_for_quiet(timeout):
+    """Waits up to `timeout` seconds for half a second in which no other task
+    is runnable (the machine is shared with builds); returns whether it
+    came."""
+    deadline = time.monotonic() + timeout
+    while True:
+        quiet = True
+        for _ in range(10):
+            quiet = quiet and others_runnable() <= 0
+            time.sleep(0.05)
+        if quiet or time.monotonic() > deadline:
+            return quiet
+        time.sleep(1)
+
+
+# ---- rlx through the C runtime (child process) -------------------------------
+
+
+class TensorType(ctypes.Structure):
+    _fields_ = [("dtype", ctypes.c_int), ("rank", ctypes.c_size_t),
+                ("dims", ctypes.POINTER(ctypes.c_int64))]
+
+
+# rlx_dtype_t values (runtime.h) -> NumPy dtypes.
+DTYPES = {0: np.float32, 3: np.float64, 6: np.int32, 7: np.int64,
+          8: np.uint8}
+
+
+def runtime_library(build):
+    p = ctypes.c_void_p
+    lib = ctypes.CDLL(os.path.join(build, "lib", "librlx_runtime.so"))
+    for name, args, res in (
+            ("rlx_status_message", [p], ctypes.c_char_p),
+            ("rlx_status_free", [p], None),
+            ("rlx_set_num_threads", [ctypes.c_size_t], p),
+            ("rlx_module_load", [ctypes.c_char_p, ctypes.POINTER(p)], p),
+            ("rlx_module_free", [p], None),
+            ("rlx_module_lookup", [p, ctypes.c_char_p, ctypes.POINTER(p)], p),
+            ("rlx_function_num_inputs", [p], ctypes.c_size_t),
+            ("rlx_function_num_outputs", [p], ctypes.c_size_t),
+            ("rlx_function_input_type",
+             [p, ctypes.c_size_t, ctypes.POINTER(TensorType)], p),
+            ("rlx_function_output_type",
+             [p, ctypes.c_size_t, ctypes.POINTER(TensorType)], p),
+            ("rlx_tensor_create", [ctypes.c_int, ctypes.c_size_t,
+                                   ctypes.POINTER(ctypes.c_int64),
+                                   ctypes.POINTER(p)], p),
+            ("rlx_tensor_free", [p], None),
+            ("rlx_tensor_data", [p], p),
+            ("rlx_function_invoke", [p, ctypes.POINTER(p), ctypes.c_size_t,
+                                     ctypes.POINTER(p), ctypes.c_size_t], p)):
+        fn = getattr(lib, name)
+        fn.argtypes, fn.restype = args, res
+    return lib
+
+
+def checked(lib, status):
+    if status:
+        message = lib.rlx_status_message(status).decode()
+        lib.rlx_status_free(status)
+        raise RuntimeError(message)
+
+
+def make_tensor(lib, ttype, rng, fill):
+    dims = (ctypes.c_int64 * max(ttype.rank, 1))(
+        *[ttype.dims[i] for i in range(ttype.rank)])
+    tensor = ctypes.c_void_p()
+    checked(lib, lib.rlx_tensor_create(ttype.dtype, ttype.rank, dims,
+                                       ctypes.byref(tensor)))
+    if fill:
+        if ttype.dtype not in DTYPES:
+            raise RuntimeError(f"no filler for rlx dtype {ttype.dtype}")
+        shape = [ttype.dims[i] for i in range(ttype.rank)]
+        dtype = np.dtype(DTYPES[ttype.dtype])
+        count = int(np.prod(shape)) if shape else 1
+        buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(
+            lib.rlx_tensor_data(tensor))
+        view = np.frombuffer(buffer, dtype=dtype)
+        if dtype.kind == "f":
+            view[:] = rng.uniform(-1, 1, count)
+        else:  # class labels, indices and masks: small non-negative values
+            view[:] = rng.integers(0, 2, count)
+    return tensor
+
+
+def rlx_child(request):
+    """Times the requested functions; prints one JSON line per job."""
+    lib = runtime_library(request["build"])
+    rng = np.random.default_rng(0)
+    for job in request["jobs"]:
+        result = {"error": None, "times": {}}
+        module, inputs, outputs = ctypes.c_void_p(), [], []
+        try:
+            checked(lib, lib.rlx_module_load(job["module"].encode(),
+                                             ctypes.byref(module)))
+            fn = ctypes.c_void_p()
+            checked(lib, lib.rlx_module_lookup(module, job["function"].encode(),
+                                               ctypes.byref(fn)))
+            for getter, count, out in (
+                    (lib.rlx_function_input_type,
+                     lib.rlx_function_num_inputs(fn), inputs),
+                    (lib.rlx_function_output_type,
+                     lib.rlx_function_num_outputs(fn), outputs)):
+                for i in range(count):
+                    ttype = TensorType()
+                    checked(lib, getter(fn, i, ctypes.byref(ttype)))
+                    out.append(make_tensor(lib, ttype, rng, out is inputs))
+            ins = (ctypes.c_void_p * max(len(inputs), 1))(*inputs)
+            outs = (ctypes.c_void_p * max(len(outputs), 1))(*outputs)
+
+            def invoke():
+                checked(lib, lib.rlx_function_invoke(fn, ins, len(inputs),
+                                                     outs, len(outputs)))
+            for threads in job["threads"]:
+                checked(lib, lib.rlx_set_num_threads(threads))
+                result["times"][threads] = measure(invoke, job["runs"],
+                                                   job["budget"])
+        except RuntimeError as e:
+            result["error"] = str(e)
+        for t in inputs + outputs:
+            lib.rlx_tensor_free(t)
+        lib.rlx_module_free(module)
+        print(json.dumps(result), flush=True)
+
+
+def rlx_times(build, module, function, runs, budget):
+    """{threads: (median ms, runs)} for one function, or an error string."""
+    request = {"build": build, "jobs": [{
+        "module": module, "function": function, "threads": THREADS,
+        "runs": runs, "budget": budget}]}
+    proc = subprocess.run([sys.executable, os.path.abspath(__file__),
+                           "--rlx-child"], input=json.dumps(request),
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        tail = " ".join(proc.stderr.strip().splitlines()[-1:])
+        return f"the timing process failed (exit {proc.returncode}): {tail}"
+    result = json.loads(proc.stdout.splitlines()[-1])
+    if result["error"]:
+        return result["error"]
+    return {int(k): v for k, v in result["times"].items()}
+
+
+# ---- compiling --------------------------------------------------------------
+
+
+def compile_cached(tools, cache, text, flags=()):
+    """Path of the .so of `text`, compiled once per compiler binary."""
+    compiler = os.path.join(tools, "rlx-compile")
+    st = os.stat(compiler)
+    key = hashlib.sha256(json.dumps(
+        [text, list(flags), st.st_mtime_ns, st.st_size]).encode()).hexdigest()
+    so = os.path.join(cache, key[:24] + ".so")
+    if os.path.exists(so):
+        return so, None
+    src = so[:-3] + ".mlir"
+    with open(src, "w") as f:
+        f.write(text)
+    partial = so[:-3] + ".partial.so"  # rlx-compile names by the suffix
+    proc = subprocess.run([compiler, src, "-o", partial, *flags],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        return None, (proc.stderr.strip().splitlines() or ["failed"])[0]
+    os.replace(partial, so)
+    return so, None
+
+
+# ---- baselines ---------------------------------------------------------------
+
+
+class OpenBlas:
+    ROW_MAJOR, NO_TRANS = 101, 111
+
+    def __init__(self):
+        self.lib = ctypes.CDLL(OPENBLAS)
+        self.lib.cblas_sgemm.restype = None
+        self.lib.openblas_set_num_threads.argtypes = [ctypes.c_int]
+
+    def set_threads(self, n):
+        self.lib.openblas_set_num_threads(n)
+
+    def sgemm(self, a, b, c):
+        """c = a @ b for C-contiguous f32 2-D arrays."""
+        m, k = a.shape
+        n = b.shape[1]
+        f = ctypes.c_float
+        p = lambda x: x.ctypes.data_as(ctypes.POINTER(f))  # noqa: E731
+        self.lib.cblas_sgemm(self.ROW_MAJOR, self.NO_TRANS, self.NO_TRANS,
+                             m, n, k, f(1.0), p(a), k, p(b), n, f(0.0), p(c),
+                             n)
+
+
+# ---- rows -------------------------------------------------------------------
+#
+# A row: group, name, MLIR text and function, "compute" work in FLOP or
+# "memory" work in bytes copied, the baseline's name, and make_baseline(ctx)
+# returning (fn, setup) for the current thread count.
+
+
+def ttype(shape):
+    return "tensor<" + "x".join(map(str, shape)) + "xf32>"
+
+
+def matmul_text(a_shape, b_shape, out_shape):
+    a, b, o = ttype(a_shape), ttype(b_shape), ttype(out_shape)
+    return (f"func.func @main(%a: {a}, %b: {b}) -> {o} {{\n"
+            f"  %0 = rlx.matmul %a, %b : ({a}, {b}) -> {o}\n"
+            f"  return %0 : {o}\n}}\n")
+
+
+def matmul_row(name, m, k, n, batch=None):
+    pre = [batch] if batch else []
+    text = matmul_text(pre + [m, k], pre + [k, n], pre + [m, n])
+    flops = 2 * (batch or 1) * m * n * k
+
+    def baseline(ctx):
+        rng = np.random.default_rng(0)
+        a = rng.uniform(-1, 1, pre + [m, k]).astype(np.float32)
+        b = rng.uniform(-1, 1, pre + [k, n]).astype(np.float32)
+        c = np.empty(pre + [m, n], np.float32)
+        blas = ctx["blas"]
+        if batch:
+            return lambda: [blas.sgemm(a[i], b[i], c[i])
+                            for i in range(batch)], None
+        return lambda: blas.sgemm(a, b, c), None
+    return dict(group="matmul", name=name, text=text, function="main",
+                kind="compute", work=flops, baseline="OpenBLAS sgemm",
+                make_baseline=baseline)
+
+
+def conv_out(size, kernel, stride, pad):
+    return (size + 2 * pad - kernel) // stride + 1
+
+
+def conv_row(label, n, c, hw, k, kernel, stride, pad, groups=1):
+    oh = conv_out(hw, kernel, stride, pad)
+    x, w = [n, c, hw, hw], [k, c // groups, kernel, kernel]
+    o = [n, k, oh, oh]
+    tx, tw, to = ttype(x), ttype(w), ttype(o)
+    text = (f"func.func @main(%x: {tx}, %w: {tw}) -> {to} {{\n"
+            f"  %0 = rlx.conv %x, %w stride = [{stride}, {stride}] padding = "
+            f"[{pad}, {pad}, {pad}, {pad}] dilation = [1, 1] groups = {groups}"
+            f"\n      : ({tx}, {tw}) -> {to}\n  return %0 : {to}\n}}\n")
+    flops = 2 * n * k * oh * oh * (c // groups) * kernel * kernel
+    depthwise = groups > 1
+
+    def baseline(ctx):
+        torch = ctx["torch"]
+        gen = torch.Generator().manual_seed(0)
+        tx_ = torch.rand(*x, generator=gen) * 2 - 1
+        tw_ = torch.rand(*w, generator=gen) * 2 - 1
+        conv = torch.nn.functional.conv2d
+        return lambda: conv(tx_, tw_, None, stride, pad, 1, groups), None
+    row = dict(group="conv2d", name=f"{label} N={n}", text=text,
+               function="main", kind="compute", work=flops,
+               baseline="oneDNN (PyTorch conv2d)", make_baseline=baseline)
+    if depthwise:  # 9 FMAs per output: bound by memory, not by FMAs
+        row.update(kind="memory", work=4 * (n * c * hw * hw + n * k * oh * oh),
+                   copy_bytes=4 * n * c * hw * hw, flops=flops)
+    return row
+
+
+def attention_rows(b, h, s, d, causal):
+    t = ttype([b, h, s, d])
+    lse = ttype([b, h, s])
+    mask = "causal" if causal else "none"
+    attrs = f"heads = {h} kv_heads = {h} mask = {mask}"
+    text = f"""
+func.func @forward(%q: {t}, %k: {t}, %v: {t}) -> {t} {{
+  %0 = rlx.attention bhsd %q, %k, %v {attrs}
+      : ({t}, {t}, {t}) -> {t}
+  return %0 : {t}
+}}
+func.func @backward(%q: {t}, %k: {t}, %v: {t}, %o: {t}, %do: {t},
+                    %lse: {lse}) -> ({t}, {t}, {t}) {{
+  %0:3 = rlx.attention_backward bhsd %q, %k, %v, %o, %do, %lse {attrs}
+      : ({t}, {t}, {t}, {t}, {t}, {lse}) -> ({t}, {t}, {t})
+  return %0#0, %0#1, %0#2 : {t}, {t}, {t}
+}}
+"""
+    flops = 4 * b * h * s * s * d / (2 if causal else 1)
+
+    def baseline(direction):
+        def make(ctx):
+            torch = ctx["torch"]
+            gen = torch.Generator().manual_seed(0)
+            q, k, v, dout = (torch.rand(b, h, s, d, generator=gen) * 2 - 1
+                             for _ in range(4))
+            bias = torch.zeros(s, s)
+            if causal:
+                bias.masked_fill_(torch.ones(s, s, dtype=torch.bool).triu(1),
+                                  float("-inf"))
+            scale = 1 / math.sqrt(d)
+
+            def forward():
+                return torch.softmax(q @ k.transpose(-1, -2) * scale + bias,
+                                     -1) @ v
+            if direction == "forward":
+                return forward, None
+            for x in (q, k, v):
+                x.requires_grad_()
+            state = {}
+
+            def setup():
+                for x in (q, k, v):
+                    x.grad = None
+                state["out"] = forward()
+            return lambda: state["out"].backward(dout), setup
+        return make
+    name = f"B{b} H{h} S{s} D{d} {mask}"
+    return [dict(group="attention", name=f"{name} forward", text=text,
+                 function="forward", kind="compute", work=flops,
+                 baseline="PyTorch eager", make_baseline=baseline("forward")),
+            dict(group="attention", name=f"{name} backward", text=text,
+                 function="backward", kind="compute", work=2.5 * flops,
+                 baseline="PyTorch eager", make_baseline=baseline("backward"))]
+
+
+CHAIN_SIZE = 16 * 1024 * 1024  # 64 MiB of f32
+ROWS, COLS = 8192, 1024
+
+
+def chain_text(n):
+    t = ttype([n])
+    return f"""
+func.func @chain(%x: {t}) -> {t} {{
+  %c = rlx.constant dense<0.5> : tensor<f32>
+  %0 = rlx.mul %x, %c : ({t}, tensor<f32>) -> {t}
+  %1 = rlx.add %0, %x : ({t}, {t}) -> {t}
+  %2 = rlx.relu %1 : {t}
+  %3 = rlx.sub %2, %c : ({t}, tensor<f32>) -> {t}
+  %4 = rlx.abs %3 : {t}
+  %5 = rlx.min %4, %x : ({t}, {t}) -> {t}
+  return %5 : {t}
+}}
+"""
+
+
+def rowwise_text(rows, cols):
+    x, v = ttype([rows, cols]), ttype([cols])
+    return f"""
+func.func @layer_norm(%x: {x}, %g: {v}, %b: {v}) -> {x} {{
+  %0 = rlx.layer_norm %x, %g, %b axis = -1 eps = 1.0e-5
+      : ({x}, {v}, {v}) -> {x}
+  return %0 : {x}
+}}
+func.func @softmax(%x: {x}) -> {x} {{
+  %0 = rlx.softmax %x axis = -1 : {x}
+  return %0 : {x}
+}}
+"""
+
+
+def memory_rows():
+    def chain(ctx):
+        torch = ctx["torch"]
+        x = torch.rand(CHAIN_SIZE) * 2 - 1
+        return lambda: torch.minimum(torch.abs(torch.relu(x * 0.5 + x) - 0.5),
+                                     x), None
+
+    def rowwise(op):
+        def make(ctx):
+            torch = ctx["torch"]
+            x, g, b = torch.randn(ROWS, COLS), torch.randn(COLS), \
+                torch.randn(COLS)
+            if op == "softmax":
+                return lambda: torch.softmax(x, -1), None
+            return lambda: torch.nn.functional.layer_norm(x, (COLS,), g, b,
+                                                          1e-5), None
+        return make
+    chain_bytes = 4 * CHAIN_SIZE
+    row_bytes = 4 * ROWS * COLS
+    common = dict(group="memory-bound", kind="memory",
+                  baseline="PyTorch eager")
+    return [
+        dict(common, name="elementwise chain (6 ops, 16M f32)",
+             text=chain_text(CHAIN_SIZE), function="chain",
+             work=2 * chain_bytes, copy_bytes=chain_bytes,
+             make_baseline=chain),
+        dict(common, name="elementwise chain, --no-fuse",
+             text=chain_text(CHAIN_SIZE), function="chain", flags=["--no-fuse"],
+             work=2 * chain_bytes, copy_bytes=chain_bytes,
+             make_baseline=chain),
+        dict(common, name=f"softmax [{ROWS}, {COLS}]",
+             text=rowwise_text(ROWS, COLS), function="softmax",
+             work=2 * row_bytes, copy_bytes=row_bytes,
+             make_baseline=rowwise("softmax")),
+        dict(common, name=f"layer_norm [{ROWS}, {COLS}]",
+             text=rowwise_text(ROWS, COLS), function="layer_norm",
+             work=2 * row_bytes, copy_bytes=row_bytes,
+             make_baseline=rowwise("layer_norm")),
+    ]
+
+
+def resnet_block_row(n):
+    x, w = [n, 64, 56, 56], [64, 64, 3, 3]
+    tx, tw, tv = ttype(x), ttype(w), ttype([64])
+    bn_args = ", ".join(f"%{p}{i}: {tv}" for i in (1, 2)
+                        for p in ("g", "b", "m", "v"))
+
+    def conv_bn(src, i, dst):
+        return (f"  %c{i} = rlx.conv {src}, %w{i} stride = [1, 1] padding = "
+                f"[1, 1, 1, 1] dilation = [1, 1] groups = 1\n"
+                f"      : ({tx}, {tw}) -> {tx}\n"
+                f"  {dst} = rlx.batch_norm_inference %c{i}, %g{i}, %b{i}, "
+                f"%m{i}, %v{i} eps = 1.0e-5\n"
+                f"      : ({tx}, {tv}, {tv}, {tv}, {tv}) -> {tx}\n")
+    text = (f"func.func @main(%x: {tx}, %w1: {tw}, %w2: {tw}, {bn_args})"
+            f" -> {tx} {{\n" + conv_bn("%x", 1, "%n1") +
+            f"  %r1 = rlx.relu %n1 : {tx}\n" + conv_bn("%r1", 2, "%n2") +
+            f"  %s = rlx.add %n2, %x : ({tx}, {tx}) -> {tx}\n"
+            f"  %r2 = rlx.relu %s : {tx}\n  return %r2 : {tx}\n}}\n")
+    flops = 2 * (2 * n * 64 * 56 * 56 * 64 * 9)
+
+    def baseline(ctx):
+        torch = ctx["torch"]
+        F = torch.nn.functional
+        gen = torch.Generator().manual_seed(0)
+        xt = torch.rand(*x, generator=gen) * 2 - 1
+        w1, w2 = (torch.rand(*w, generator=gen) * 0.1 for _ in range(2))
+        g, b, m = (torch.rand(64, generator=gen) for _ in range(3))
+        v = torch.rand(64, generator=gen) + 0.5
+
+        def block():
+            h = F.relu(F.batch_norm(F.conv2d(xt, w1, None, 1, 1), m, v, g, b,
+                                    False, 0.0, 1e-5))
+            h = F.batch_norm(F.conv2d(h, w2, None, 1, 1), m, v, g, b, False,
+                             0.0, 1e-5)
+            return F.relu(h + xt)
+        return block, None
+    return dict(group="models", name=f"ResNet basic block [{n}, 64, 56, 56]",
+                text=text, function="main", kind="compute", work=flops,
+                baseline="PyTorch eager (oneDNN conv)", make_baseline=baseline)
+
+
+def model_rows():
+    with open(os.path.join(ROOT, "examples", "transformer_block.mlir")) as f:
+        block = f.read()
+    with open(os.path.join(ROOT, "examples", "train_mlp.mlir")) as f:
+        train = f.read()
+
+    def block_baseline(ctx):
+        torch = ctx["torch"]
+        from rlx_testing.examples import (transformer_block_inputs,
+                                          transformer_block_reference)
+        args = [torch.from_numpy(a) for a in transformer_block_inputs(0)]
+        return lambda: transformer_block_reference(*args), None
+
+    def train_baseline(ctx):
+        torch = ctx["torch"]
+        F = torch.nn.functional
+        rng = np.random.default_rng(0)
+        shapes = [(4, 16), (16,), (16, 3), (3,)]
+        params = [torch.tensor(rng.uniform(-1, 1, s).astype(np.float32),
+                               requires_grad=True) for s in shapes]
+        x = torch.from_numpy(rng.uniform(-1, 1, (32, 4)).astype(np.float32))
+        labels = torch.from_numpy(rng.integers(0, 3, 32))
+        opt = torch.optim.SGD(params, lr=0.5)
+        w1, b1, w2, b2 = params
+
+        def step():
+            opt.zero_grad()
+            loss = F.cross_entropy(torch.tanh(x @ w1 + b1) @ w2 + b2, labels)
+            loss.backward()
+            opt.step()
+            return loss
+        return step, None
+    # FLOPs of the block: its five matmuls and attention (2 x 32 tokens).
+    tokens = 64
+    block_flops = 2 * tokens * 128 * (192 + 128 + 512 + 128) + \
+        2 * 4 * 2 * 8 * 32 * 32 * 16 / 2
+    mlp_flops = 3 * 2 * 32 * (4 * 16 + 16 * 3)
+    return [
+        dict(group="models", name="examples/transformer_block.mlir forward",
+             text=block, function="transformer_block", kind="compute",
+             work=block_flops, baseline="PyTorch eager",
+             make_baseline=block_baseline),
+        dict(group="models", name="examples/train_mlp.mlir train_step (SGD)",
+             text=train, function="train_step", kind="compute",
+             work=mlp_flops, baseline="PyTorch eager (torch.optim.SGD)",
+             make_baseline=train_baseline),
+    ]
+
+
+def all_rows(quick):
+    if quick:
+        return ([matmul_row("256", 256, 256, 256),
+                 matmul_row("1024", 1024, 1024, 1024),
+                 conv_row("3x3 64->64 @56", 1, 64, 56, 64, 3, 1, 1),
+                 conv_row("7x7/2 stem 3->64 @224", 1, 3, 224, 64, 7, 2, 3)] +
+                attention_rows(1, 8, 512, 64, True) +
+                memory_rows()[0:1] + memory_rows()[2:4] +
+                model_rows() + [resnet_block_row(1)])
+    rows = [matmul_row(str(s), s, s, s) for s in (256, 512, 1024, 2048)]
+    rows += [matmul_row("128x4096 @ 4096x4096", 128, 4096, 4096),
+             matmul_row("4096x1024 @ 1024x4096", 4096, 1024, 4096),
+             matmul_row("[16,512,64] @ [16,64,512]", 512, 64, 512, batch=16)]
+    for n in (1, 8):
+        rows += [conv_row("7x7/2 stem 3->64 @224", n, 3, 224, 64, 7, 2, 3),
+                 conv_row("1x1 256->64 @56", n, 256, 56, 64, 1, 1, 0),
+                 conv_row("3x3 64->64 @56", n, 64, 56, 64, 3, 1, 1),
+                 conv_row("3x3 128->128 @28", n, 128, 28, 128, 3, 1, 1),
+                 conv_row("3x3 256->256 @14", n, 256, 14, 256, 3, 1, 1),
+                 conv_row("depthwise 3x3 256 @28", n, 256, 28, 256, 3, 1, 1,
+                          groups=256)]
+    for config in ((1, 8, 512, 64, True), (1, 8, 1024, 64, False),
+                   (1, 8, 1024, 128, True), (1, 8, 2048, 64, True),
+                   (1, 8, 4096, 64, True)):
+        rows += attention_rows(*config)
+    return rows + memory_rows() + model_rows() + [resnet_block_row(1)]
+
+
+def gpt2_stack_text(layers, d=256, seq=128, heads=4):
+    """A GPT-2-style decoder stack: pre-norm attention and GELU MLP blocks,
+    weights as arguments."""
+    hd = d // heads
+    x, x4 = ttype([1, seq, d]), ttype([1, seq, heads, hd])
+    qkv, h4 = ttype([1, seq, 3 * d]), ttype([1, seq, 4 * d])
+    v, v3, v4 = ttype([d]), ttype([3 * d]), ttype([4 * d])
+    wqkv, wo = ttype([d, 3 * d]), ttype([d, d])
+    w1, w2 = ttype([d, 4 * d]), ttype([4 * d, d])
+    args, body = [f"%x: {x}"], []
+    cur = "%x"
+    for i in range(layers):
+        args += [f"%ln1g{i}: {v}", f"%ln1b{i}: {v}", f"%wqkv{i}: {wqkv}",
+                 f"%bqkv{i}: {v3}", f"%wo{i}: {wo}", f"%bo{i}: {v}",
+                 f"%ln2g{i}: {v}", f"%ln2b{i}: {v}", f"%w1{i}: {w1}",
+                 f"%b1{i}: {v4}", f"%w2{i}: {w2}", f"%b2{i}: {v}"]
+        body.append(f"""
+  %n1_{i} = rlx.layer_norm {cur}, %ln1g{i}, %ln1b{i} axis = -1 eps = 1.0e-5
+      : ({x}, {v}, {v}) -> {x}
+  %p_{i} = rlx.matmul %n1_{i}, %wqkv{i} : ({x}, {wqkv}) -> {qkv}
+  %pb_{i} = rlx.add %p_{i}, %bqkv{i} : ({qkv}, {v3}) -> {qkv}
+  %q_{i} = rlx.narrow %pb_{i} axis = -1, start = 0, length = {d} : {qkv} -> {x}
+  %k_{i} = rlx.narrow %pb_{i} axis = -1, start = {d}, length = {d} : {qkv} -> {x}
+  %v_{i} = rlx.narrow %pb_{i} axis = -1, start = {2 * d}, length = {d} : {qkv} -> {x}
+  %q4_{i} = rlx.reshape %q_{i} : {x} -> {x4}
+  %k4_{i} = rlx.reshape %k_{i} : {x} -> {x4}
+  %v4_{i} = rlx.reshape %v_{i} : {x} -> {x4}
+  %a4_{i} = rlx.attention bshd %q4_{i}, %k4_{i}, %v4_{i} heads = {heads} kv_heads = {heads} mask = causal
+      : ({x4}, {x4}, {x4}) -> {x4}
+  %a_{i} = rlx.reshape %a4_{i} : {x4} -> {x}
+  %o_{i} = rlx.matmul %a_{i}, %wo{i} : ({x}, {wo}) -> {x}
+  %ob_{i} = rlx.add %o_{i}, %bo{i} : ({x}, {v}) -> {x}
+  %h_{i} = rlx.add {cur}, %ob_{i} : ({x}, {x}) -> {x}
+  %n2_{i} = rlx.layer_norm %h_{i}, %ln2g{i}, %ln2b{i} axis = -1 eps = 1.0e-5
+      : ({x}, {v}, {v}) -> {x}
+  %u_{i} = rlx.matmul %n2_{i}, %w1{i} : ({x}, {w1}) -> {h4}
+  %ub_{i} = rlx.add %u_{i}, %b1{i} : ({h4}, {v4}) -> {h4}
+  %g_{i} = rlx.gelu %ub_{i} : {h4}
+  %m_{i} = rlx.matmul %g_{i}, %w2{i} : ({h4}, {w2}) -> {x}
+  %mb_{i} = rlx.add %m_{i}, %b2{i} : ({x}, {v}) -> {x}
+  %y_{i} = rlx.add %h_{i}, %mb_{i} : ({x}, {x}) -> {x}""")
+        cur = f"%y_{i}"
+    args += [f"%lnfg: {v}", f"%lnfb: {v}"]
+    body.append(f"""
+  %out = rlx.layer_norm {cur}, %lnfg, %lnfb axis = -1 eps = 1.0e-5
+      : ({x}, {v}, {v}) -> {x}
+  return %out : {x}""")
+    return ("func.func @gpt2(" + ",\n    ".join(args) + f") -> {x} {{" +
+            "".join(body) + "\n}\n")
+
+
+# ---- running ----------------------------------------------------------------
+
+
+def sgemm_roofline(ctx, size, runs, budget):
+    rng = np.random.default_rng(1)
+    a, b = (rng.uniform(-1, 1, (size, size)).astype(np.float32)
+            for _ in range(2))
+    c = np.empty((size, size), np.float32)
+    result = {}
+    for threads in THREADS:
+        ctx["blas"].set_threads(threads)
+        ms, _ = measure(lambda: ctx["blas"].sgemm(a, b, c), runs, budget)
+        result[threads] = 2 * size ** 3 / ms / 1e6
+    return result
+
+
+def copy_ms(nbytes, runs, budget):
+    src = np.random.default_rng(2).uniform(-1, 1, nbytes // 4).astype(
+        np.float32)
+    dst = np.empty_like(src)
+    return measure(lambda: np.copyto(dst, src), runs, budget)[0]
+
+
+def run_rows(args, rows, ctx, log):
+    tools = os.path.join(args.build, "bin")
+    cache = os.path.join(args.build, "bench-cache")
+    os.makedirs(cache, exist_ok=True)
+    log(f"compiling {len(rows)} rows (2 at a time; cached in {cache})")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        compiled = list(pool.map(
+            lambda r: compile_cached(tools, cache, r["text"],
+                                     r.get("flags", ())), rows))
+    torch, blas = ctx["torch"], ctx["blas"]
+    results = []
+    for row, (so, error) in zip(rows, compiled):
+        res = {k: row[k] for k in ("group", "name", "kind", "work",
+                                   "baseline")}
+        res.update(flops=row.get("flops"), error=error, rlx={}, base={})
+        res["busy"] = not wait_for_quiet(args.quiet_timeout)
+        if so:
+            timed = rlx_times(args.build, so, row["function"], args.runs,
+                              args.budget)
+            if isinstance(timed, str):
+                res["error"] = timed
+            else:
+                res["rlx"] = timed
+        for threads in THREADS:
+            torch.set_num_threads(threads)
+            blas.set_threads(threads)
+            fn, setup = row["make_baseline"](ctx)
+            res["base"][threads] = measure(fn, args.runs, args.budget, setup)
+        if row["kind"] == "memory":
+            res["copy_ms"] = copy_ms(row["copy_bytes"], args.runs,
+                                     args.budget)
+        res["busy"] = res["busy"] or others_runnable() > 0
+        results.append(res)
+        log(summary_line(res, ctx["sgemm"]))
+    return results
+
+
+def compile_time(args, layers, log):
+    tools = os.path.join(args.build, "bin")
+    quiet = wait_for_quiet(args.quiet_timeout)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "gpt2.mlir")
+        with open(src, "w") as f:
+            f.write(gpt2_stack_text(layers))
+        start = time.perf_counter()
+        proc = subprocess.run([os.path.join(tools, "rlx-compile"), src, "-o",
+                               os.path.join(tmp, "gpt2.so")],
+                              capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+    error = None if proc.returncode == 0 else \
+        (proc.stderr.strip().splitlines() or ["failed"])[0]
+    busy = not quiet or others_runnable() > 0
+    log(f"compile {layers}-layer GPT-2-style stack: {seconds:.1f} s"
+        + (f" ({error})" if error else "") + (" (busy)" if busy else ""))
+    return {"layers": layers, "seconds": seconds, "error": error,
+            "busy": busy}
+
+
+# ---- reporting --------------------------------------------------------------
+
+
+def rate(res, ms):
+    """GFLOP/s for compute rows, GB/s for memory rows."""
+    return res["work"] / ms / 1e6
+
+
+def fraction(res, threads, sgemm):
+    ms = res["rlx"].get(threads, [None])[0]
+    if ms is None:
+        return None
+    if res["kind"] == "memory":
+        return res["copy_ms"] / ms
+    return rate(res, ms) / sgemm[threads]
+
+
+def summary_line(res, sgemm):
+    if res["error"]:
+        return f"{res['group']}: {res['name']}: rlx failed: {res['error']}"
+    parts = []
+    for t in THREADS:
+        ours, theirs = res["rlx"][t][0], res["base"][t][0]
+        parts.append(f"{t}T rlx {ours:.2f} ms, base {theirs:.2f} ms, "
+                     f"ratio {theirs / ours:.2f}, "
+                     f"{fraction(res, t, sgemm):.0%} roofline")
+    return f"{res['group']}: {res['name']}: " + "; ".join(parts)
+
+
+def fmt_ms(ms):
+    return f"{ms:.3g}" if ms < 100 else f"{ms:.0f}"
+
+
+def table(results, sgemm):
+    lines = ["| row | threads | rlx ms | baseline | baseline ms | ratio "
+             "(baseline/rlx) | rlx rate | of roofline | runs |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for res in results:
+        name = res["name"] + (" (busy)" if res["busy"] else "")
+        for t in THREADS:
+            base_ms, base_runs = res["base"][t]
+            if res["error"]:
+                lines.append(f"| {name} | {t} | failed | "
+                             f"{res['baseline']} | {fmt_ms(base_ms)} | — | — "
+                             f"| — | {base_runs} |")
+                continue
+            ms, runs = res["rlx"][t]
+            unit = "GB/s" if res["kind"] == "memory" else "GFLOP/s"
+            lines.append(
+                f"| {name} | {t} | {fmt_ms(ms)} | {res['baseline']} | "
+                f"{fmt_ms(base_ms)} | {base_ms / ms:.2f}x | "
+                f"{rate(res, ms):.1f} {unit} | "
+                f"{fraction(res, t, sgemm):.0%} | {runs}/{base_runs} |")
+    return "\n".join(lines)
+
+
+def save_small_png(fig, path):
+    """Saves the figure as a 64-colour PNG: a fifth of the RGBA size, for a
+    file kept in git."""
+    from io import BytesIO
+
+    from PIL import Image  # python3-pil, a dependency of python3-matplotlib
+    buffer = BytesIO()
+    fig.savefig(buffer, format="png")
+    buffer.seek(0)
+    Image.open(buffer).convert("RGB").quantize(64).save(path, optimize=True)
+
+
+def plots(results, sgemm, out_dir):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    for group, fname in (("matmul", "cpu-matmul.png"),
+                         ("conv2d", "cpu-conv2d.png"),
+                         ("attention", "cpu-attention.png")):
+        rows = [r for r in results if r["group"] == group and not r["error"]]
+        if not rows:
+            continue
+        fig, ax = plt.subplots(figsize=(7, 0.35 * len(rows) + 1.4), dpi=90)
+        y = np.arange(len(rows))
+        height = 0.8 / (2 * len(THREADS))
+        for i, t in enumerate(THREADS):
+            ours = [rate(r, r["rlx"][t][0]) for r in rows]
+            theirs = [rate(r, r["base"][t][0]) for r in rows]
+            ax.barh(y + (2 * i) * height, ours, height, label=f"rlx, {t}T")
+            ax.barh(y + (2 * i + 1) * height, theirs, height,
+                    label=f"{rows[0]['baseline'].split(' (')[0]}, {t}T")
+        for t in THREADS:
+            ax.axvline(sgemm[t], color="gray", linestyle=":", linewidth=1)
+        ax.set_yticks(y + 0.4 - height / 2)
+        ax.set_yticklabels([r["name"] for r in rows], fontsize=7)
+        ax.invert_yaxis()
+        ax.set_xlabel("GFLOP/s (dotted: OpenBLAS sgemm roofline per thread "
+                      "count)", fontsize=8)
+        ax.legend(fontsize=7, loc="lower right")
+        ax.set_title(f"{group}, f32", fontsize=9)
+        fig.tight_layout()
+        path = os.path.join(out_dir, fname)
+        save_small_png(fig, path)
+        plt.close(fig)
+        written.append(path)
+
+    rows = [r for r in results if not r["error"]]
+    fig, ax = plt.subplots(figsize=(7, 0.2 * len(rows) + 1.2), dpi=90)
+    y = np.arange(len(rows))
+    for i, t in enumerate(THREADS):
+        ratios = [r["base"][t][0] / r["rlx"][t][0] for r in rows]
+        ax.barh(y + i * 0.4, ratios, 0.4, label=f"{t} thread(s)")
+    ax.axvline(1, color="black", linewidth=1)
+    ax.set_xscale("log")
+    ax.set_yticks(y + 0.2)
+    ax.set_yticklabels([f"{r['group']}: {r['name']}" for r in rows],
+                       fontsize=6)
+    ax.invert_yaxis()
+    ax.set_xlabel("baseline time / rlx time (> 1: rlx faster)", fontsize=8)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    path = os.path.join(out_dir, "cpu-ratios.png")
+    save_small_png(fig, path)
+    plt.close(fig)
+    written.append(path)
+    return written
+
+
+def git_describe():
+    def git(*a):
+        return subprocess.run(["git", "-C", ROOT, *a], capture_output=True,
+                              text=True).stdout.strip()
+    commit = git("rev-parse", "--short=12", "HEAD")
+    dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
+    return commit + (" with uncommitted changes" if dirty else "")
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = re.search(r"model name\s*:\s*(.*)", f.read())
+        return model.group(1).strip() if model else platform.processor()
+    except OSError:
+        return platform.processor()
+
+
+def markdown(meta, results, sgemm, compile_result, plot_paths, doc_dir):
+    groups = []
+    for res in results:
+        if res["group"] not in groups:
+            groups.append(res["group"])
+    out = [SECTION_TITLE, "",
+           f"Measured {meta['date']} on commit {meta['commit']}: "
+           f"{meta['cpu']}, {ALL_THREADS} cores "
+           f"({'quick subset' if meta['quick'] else 'full run'}). "
+           "Regenerate with `make bench` (this section and `docs/bench/`; "
+           "`bench/cpu.py --quick` for a small subset); "
+           "the method is in `bench/cpu.py`'s docstring.", "",
+           "- rlx: the row compiled by `rlx-compile` at its default -O "
+           "level, loaded by `librlx_runtime.so` through ctypes in a process "
+           "without PyTorch or OpenBLAS, threads set by "
+           "`rlx_set_num_threads`, `rlx_function_invoke` timed in-process "
+           "(inputs and outputs made once).",
+           "- Baselines in the same run: OpenBLAS `cblas_sgemm` through "
+           "ctypes (threads by `openblas_set_num_threads`) for matmul, "
+           "oneDNN through PyTorch 1.13 `conv2d` for convolutions, PyTorch "
+           "eager (`torch.set_num_threads`) for the rest. This PyTorch uses "
+           "the reference BLAS for its matmuls, so its attention and model "
+           "rows are a weak baseline; the roofline column is the fair one.",
+           f"- Time: median of up to {meta['runs']} calls after a warm-up, "
+           f"stopping after ~{meta['budget']} s per measurement (runs: "
+           "rlx/baseline); ratio = baseline time / rlx time (> 1: rlx "
+           "faster).",
+           "- Roofline: compute rows give rlx GFLOP/s as a fraction of "
+           "OpenBLAS sgemm at the same thread count ("
+           + ", ".join(f"{t} thread{'s' if t > 1 else ''}: "
+                       f"{sgemm[t]:.0f} GFLOP/s" for t in THREADS)
+           + f": the best of a {meta['sgemm_size']}³ sgemm and the matmul "
+           "rows' baselines in this run); memory rows give the "
+           "time of `numpy.copyto` of the same bytes (the op's input) divided "
+           "by rlx's time, and their rate counts input + output bytes.",
+           "- Environment: `OPENBLAS_CORETYPE`, `OPENBLAS_L2_SIZE` and the "
+           "`*_NUM_THREADS` variables unset. The machine is shared: each "
+           "row waits for a moment when no other task is runnable; a row "
+           "marked (busy) saw another task runnable before or right after "
+           f"its measurements ({meta['busy_rows']} of {len(results)} rows)"
+           + (": there the all-core rows shared a core with that task, so "
+              "their thread scaling (rlx's and the baselines') is not "
+              "measured." if meta["busy_rows"] else "."), ""]
+    for group in groups:
+        out += [f"### {group}", "",
+                table([r for r in results if r["group"] == group], sgemm), ""]
+    if compile_result:
+        c = compile_result
+        out += ["### compile time", "",
+                f"`rlx-compile` (default -O level) on a {c['layers']}-layer "
+                "GPT-2-style decoder stack (d=256, 4 heads, 128 tokens, "
+                "pre-norm attention + GELU MLP, weights as arguments; "
+                "generated by `bench/cpu.py`): "
+                + (f"failed: {c['error']}" if c["error"]
+                   else f"**{c['seconds']:.1f} s** wall clock"
+                   + (" (busy: another task was runnable)." if c["busy"]
+                      else ".")), ""]
+    for path in plot_paths:
+        rel = os.path.relpath(path, doc_dir)
+        out.append(f"![{os.path.basename(path)}]({rel})")
+    out.append("")
+    return "\n".join(out)
+
+
+def write_section(doc, section):
+    """Replaces the CPU section of `doc` (up to the next "## "), or puts it
+    first after the introduction."""
+    with open(doc) as f:
+        text = f.read()
+    pattern = re.compile(r"^" + re.escape(SECTION_TITLE) + r"\n.*?(?=^## |\Z)",
+                         re.S | re.M)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: section + "\n", text, count=1)
+    else:
+        first = re.search(r"^## ", text, re.M)
+        at = first.start() if first else len(text)
+        text = text[:at] + section + "\n" + text[at:]
+    with open(doc, "w") as f:
+        f.write(text)
+
+
+def best_sgemm(measured, results):
+    """The roofline at each thread count: the best OpenBLAS sgemm rate of
+    the run (the dedicated measurement or a matmul row's baseline), so that
+    one measurement disturbed by another task does not lower it."""
+    best = dict(measured)
+    for res in results:
+        if res["group"] == "matmul":
+            for t, (ms, _) in res["base"].items():
+                best[t] = max(best[t], rate(res, ms))
+    return best
+
+
+def load_results(path):
+    """The saved results of a run, with thread counts as integers again."""
+    with open(path) as f:
+        saved = json.load(f)
+    by_threads = lambda d: {int(t): v for t, v in d.items()}  # noqa: E731
+    for res in saved["rows"]:
+        res["rlx"], res["base"] = by_threads(res["rlx"]), \
+            by_threads(res["base"])
+    return (saved["meta"], by_threads(saved["sgemm"]), saved["rows"],
+            saved["compile"])
+
+
+def render(args, meta, sgemm, results, compile_result):
+    sgemm = best_sgemm(sgemm, results)
+    plot_paths = plots(results, sgemm, args.plots) if args.plots else []
+    doc_dir = os.path.dirname(os.path.abspath(args.write or "docs/x"))
+    section = markdown(meta, results, sgemm, compile_result, plot_paths,
+                       doc_dir)
+    if args.write:
+        write_section(args.write, section)
+        print(f"wrote the CPU section of {args.write}")
+    else:
+        print(section)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--budget", type=float, default=3.0,
+                        help="seconds of timed calls per measurement")
+    parser.add_argument("--write", metavar="DOC",
+                        help="replace the CPU section of DOC with the tables")
+    parser.add_argument("--plots", metavar="DIR", help="write PNG plots here")
+    parser.add_argument("--json", metavar="FILE", help="write raw results")
+    parser.add_argument("--render", metavar="FILE",
+                        help="measure nothing: write the tables and plots "
+                             "of the results saved by --json")
+    parser.add_argument("--quiet-timeout", type=float, default=60,
+                        help="seconds each row waits for an idle machine")
+    parser.add_argument("--rlx-child", action="store_true",
+                        help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.rlx_child:
+        rlx_child(json.load(sys.stdin))
+        return
+    if args.render:
+        render(args, *load_results(args.render))
+        return
+    if args.quick:
+        args.runs, args.budget = min(args.runs, 3), min(args.budget, 1.0)
+        args.quiet_timeout = min(args.quiet_timeout, 10)
+    args.build = os.path.abspath(args.build)
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    meta = {"date": datetime.date.today().isoformat(),
+            "commit": git_describe(), "cpu": cpu_name(), "quick": args.quick,
+            "runs": args.runs, "budget": args.budget,
+            "sgemm_size": 1024 if args.quick else 2048}
+
+    import torch
+    start = time.perf_counter()
+
+    def log(msg):
+        print(f"[{time.perf_counter() - start:6.0f} s] {msg}", flush=True)
+    ctx = {"torch": torch, "blas": OpenBlas()}
+    wait_for_quiet(args.quiet_timeout)
+    ctx["sgemm"] = sgemm_roofline(ctx, meta["sgemm_size"], args.runs,
+                                  args.budget)
+    log("OpenBLAS sgemm: " + ", ".join(
+        f"{t}T {g:.1f} GFLOP/s" for t, g in ctx["sgemm"].items()))
+    results = run_rows(args, all_rows(args.quick), ctx, log)
+    compile_result = compile_time(args, 2 if args.quick else 12, log)
+    meta["busy_rows"] = sum(r["busy"] for r in results)
+    if args.json:
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)),
+                    exist_ok=True)
+        with open(args.json, "w") as f:
+            json.dump({"meta": meta, "sgemm": ctx["sgemm"],
+                       "rows": results, "compile": compile_result}, f,
+                      indent=1)
+    render(args, meta, ctx["sgemm"], results, compile_result)
+
+
+if __name__ == "__main__":
+    main()
