@@ -37,8 +37,9 @@ def RlxCpuSelectLoweringConfig
     conversion tiled itself (attention's blocks) are left to it.
 
     Tiles divide their loops where a size close to these does (so every
-    tile has the same static shape), a loop shorter than two register tiles
-    is one register tile, and a tile that covers its whole loop is not
+    tile has the same static shape), a loop that no size close to the
+    register tile divides and that is shorter than two register tiles is
+    one register tile, and a tile that covers its whole loop is not
     tiled. Ops that already carry a config (a user's schedule) are left as
     they are.
   }];

@@ -42,15 +42,17 @@ int64_t getDividingTile(int64_t extent, int64_t limit, int64_t step,
 }
 
 /// A register tile of a loop of `extent` iterations: the whole loop when it
-/// is short, else a tile that divides it, so that every tile has the same
-/// static shape; `preferred` (partial tiles at the end) when none does.
+/// is at most `preferred`, else a tile that divides it (every tile then has
+/// the same static shape), else the whole loop up to twice `preferred`;
+/// `preferred` (partial tiles at the end) when none of these.
 int64_t getRegisterTile(int64_t extent, int64_t preferred) {
   if (ShapedType::isDynamic(extent))
     return preferred;
-  if (extent <= 2 * preferred)
+  if (extent <= preferred)
     return extent;
-  int64_t dividing = getDividingTile(extent, preferred, 1, preferred / 4);
-  return dividing ? dividing : preferred;
+  if (int64_t dividing = getDividingTile(extent, preferred, 1, preferred / 4))
+    return dividing;
+  return extent <= 2 * preferred ? extent : preferred;
 }
 
 /// A thread or cache tile of a loop of `extent` iterations: 0, untiled, when
@@ -153,7 +155,7 @@ struct RlxCpuSelectLoweringConfigPass
       getOperation().emitError()
           << "rlx-cpu-select-lowering-config: vector-bits must be a positive "
              "multiple of 32, got "
-          << vectorBits;
+          << vectorBits.getValue();
       return signalPassFailure();
     }
     // Ops in loops that conversions tile themselves (attention's blocks)

@@ -29,7 +29,7 @@ func.func @dividing(%a: tensor<128x1000xf32>, %b: tensor<1000x384xf32>, %c: tens
 
 // -----
 
-// Small and odd shapes: a loop shorter than two register tiles is one tile
+// Small and odd shapes: a loop shorter than a register tile is one tile
 // (17 columns); 33 rows in register tiles of 3, which divide them, and the
 // problem, one thread tile, shared out by register rows. A reduction of 65
 // is not cut.
@@ -54,7 +54,8 @@ func.func @prime(%a: tensor<4x1009xf32>, %b: tensor<1009x4xf32>, %c: tensor<4x4x
 // -----
 
 // A batched contraction (as rlx-to-linalg writes batched rlx.matmul): one
-// batch per thread tile and per register tile.
+// batch per thread tile and per register tile; 64 columns in two register
+// tiles of 32.
 // CHECK-LABEL: func.func @batched
 // CHECK: linalg.generic
 // CHECK-SAME: rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0, 0, 0], cache = [0, 0, 0, 0], vector = [1, 8, 32, 1]>
@@ -86,4 +87,39 @@ func.func @untouched(%a: tensor<64x64xf32>, %i: tensor<64x64xi32>) -> (tensor<64
   %1 = linalg.matmul ins(%i, %i : tensor<64x64xi32>, tensor<64x64xi32>) outs(%i : tensor<64x64xi32>) -> tensor<64x64xi32>
   %2 = linalg.add ins(%a, %a : tensor<64x64xf32>, tensor<64x64xf32>) outs(%a : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0, %1, %2 : tensor<64x64xf32>, tensor<64x64xi32>, tensor<64x64xf32>
+}
+
+// -----
+
+// 37 columns: no tile near 32 divides them, and they are fewer than two
+// register tiles: one register tile of 37 (partial tiles would not be
+// vectorized).
+// CHECK-LABEL: func.func @prime_columns
+// CHECK: vector = [8, 37, 1]
+func.func @prime_columns(%a: tensor<64x64xf32>, %b: tensor<64x37xf32>, %c: tensor<64x37xf32>) -> tensor<64x37xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x37xf32>) outs(%c : tensor<64x37xf32>) -> tensor<64x37xf32>
+  return %0 : tensor<64x37xf32>
+}
+
+// -----
+
+// All-parallel ops of at least 2 x 32768 elements: thread tiles of whole
+// rows, about 32768 elements each, no register tiles. A fill and an
+// epilogue of a reduction get none.
+// CHECK-LABEL: func.func @elementwise
+// CHECK: linalg.fill ins
+// CHECK: linalg.exp {rlx.lowering_config = #rlx.lowering_config<distribution = [32, 0], cache = [0, 0], vector = [0, 0]>}
+// CHECK: linalg.reduce
+// CHECK: linalg.negf ins
+func.func @elementwise(%a: tensor<512x1024xf32>, %e: tensor<512x1024xf32>, %r: tensor<512xf32>) -> (tensor<512x1024xf32>, tensor<512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%r : tensor<512xf32>) -> tensor<512xf32>
+  %x = linalg.exp ins(%a : tensor<512x1024xf32>) outs(%e : tensor<512x1024xf32>) -> tensor<512x1024xf32>
+  %s = linalg.reduce ins(%x : tensor<512x1024xf32>) outs(%init : tensor<512xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %t = arith.addf %in, %acc : f32
+      linalg.yield %t : f32
+    }
+  %n = linalg.negf ins(%s : tensor<512xf32>) outs(%r : tensor<512xf32>) -> tensor<512xf32>
+  return %x, %n : tensor<512x1024xf32>, tensor<512xf32>
 }
