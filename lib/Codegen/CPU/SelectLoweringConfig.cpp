@@ -160,9 +160,11 @@ struct RlxCpuSelectLoweringConfigPass
     }
     // Ops in loops that conversions tile themselves (attention's blocks)
     // are theirs to schedule until they move to this layer.
+    // An op without iterations (an empty dimension) has nothing to tile.
     for (auto op : getOperation().getBody().getOps<linalg::LinalgOp>()) {
       if (op->hasAttr(LoweringConfigAttr::kAttrName) ||
-          !op.hasPureTensorSemantics())
+          !op.hasPureTensorSemantics() ||
+          llvm::is_contained(op.getStaticLoopRanges(), 0))
         continue;
       LoweringConfigAttr config = getContractionConfig(op);
       if (!config)

@@ -123,3 +123,14 @@ func.func @elementwise(%a: tensor<512x1024xf32>, %e: tensor<512x1024xf32>, %r: t
   %n = linalg.negf ins(%s : tensor<512xf32>) outs(%r : tensor<512xf32>) -> tensor<512xf32>
   return %x, %n : tensor<512x1024xf32>, tensor<512xf32>
 }
+
+// -----
+
+// Ops without iterations (an empty dimension) get no schedule.
+// CHECK-LABEL: func.func @empty
+// CHECK-NOT: lowering_config
+func.func @empty(%a: tensor<0x65536xf32>, %b: tensor<65536x0xf32>, %m: tensor<0x0xf32>) -> (tensor<0x65536xf32>, tensor<0x0xf32>) {
+  %0 = linalg.exp ins(%a : tensor<0x65536xf32>) outs(%a : tensor<0x65536xf32>) -> tensor<0x65536xf32>
+  %1 = linalg.matmul ins(%a, %b : tensor<0x65536xf32>, tensor<65536x0xf32>) outs(%m : tensor<0x0xf32>) -> tensor<0x0xf32>
+  return %0, %1 : tensor<0x65536xf32>, tensor<0x0xf32>
+}
