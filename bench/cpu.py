@@ -51,6 +51,7 @@ import platform
 import re
 import statistics
 import subprocess
+import threading
 import sys
 import tempfile
 import time
@@ -257,7 +258,9 @@ def compile_cached(tools, cache, text, flags=()):
     src = so[:-3] + ".mlir"
     with open(src, "w") as f:
         f.write(text)
-    partial = so[:-3] + ".partial.so"  # rlx-compile names by the suffix
+    # Rows with the same text compile at once in the pool: each writes its
+    # own file (rlx-compile picks the output kind by the suffix).
+    partial = f"{so[:-3]}.{threading.get_ident()}.partial.so"
     proc = subprocess.run([compiler, src, "-o", partial, *flags],
                           capture_output=True, text=True)
     if proc.returncode != 0:

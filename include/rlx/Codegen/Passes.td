@@ -13,7 +13,7 @@ include "mlir/Pass/PassBase.td"
 
 def RlxCpuSelectLoweringConfig
     : Pass<"rlx-cpu-select-lowering-config", "::mlir::func::FuncOp"> {
-  let summary = "Choose thread, cache and register tiles of linalg ops for a CPU";
+  let summary = "Choose thread, cache and register tiles of contractions for a CPU";
   let description = [{
     Attaches an `rlx.lowering_config` to every floating-point contraction
     (matmul, batched matmul: a linalg op with one reduction loop whose body
@@ -26,12 +26,6 @@ def RlxCpuSelectLoweringConfig
     - cache tiles of 256 steps of the reduction;
     - thread tiles of 64 rows by 256 columns (one batch at a time), or of
       one register tile of rows when the whole problem fits in one.
-
-    All-parallel ops (elementwise, broadcasts, transposes) of at least
-    2 x 32768 elements get thread tiles of whole inner rows, about 32768
-    elements each, and no register tiles (LLVM vectorizes their inner
-    loops); fills (scheduled with the op they initialize) and epilogues of
-    reductions (scheduled with the reduction) get none.
 
     Only ops of the function body are scheduled: ops in loops that a
     conversion tiled itself (attention's blocks) are left to it.

@@ -27,8 +27,6 @@ constexpr int64_t kRegisterVectors = 2;
 constexpr int64_t kCacheReduction = 256;
 constexpr int64_t kThreadRows = 64;
 constexpr int64_t kThreadColumns = 256;
-// Elementwise thread tiles: enough work to outweigh a task's start.
-constexpr int64_t kThreadElements = 1 << 15;
 
 /// The largest multiple of `step` that divides `extent`, at most `limit` and
 /// at least `floor`; 0 when there is none.
@@ -65,15 +63,6 @@ int64_t getOuterTile(int64_t extent, int64_t preferred, int64_t step) {
     return 0;
   int64_t dividing = getDividingTile(extent, preferred, step, step);
   return dividing ? dividing : preferred;
-}
-
-/// Whether `op` reads the result of a reduction: an epilogue is scheduled
-/// with the reduction, by rlx-cpu-tile-and-fuse or rlx-fuse-epilogues.
-bool isEpilogue(linalg::LinalgOp op) {
-  return llvm::any_of(op->getOperands(), [](Value operand) {
-    auto producer = operand.getDefiningOp<linalg::LinalgOp>();
-    return producer && producer.getNumReductionLoops() > 0;
-  });
 }
 
 struct RlxCpuSelectLoweringConfigPass
@@ -127,29 +116,6 @@ struct RlxCpuSelectLoweringConfigPass
                                    vector);
   }
 
-  /// Thread tiles of whole inner rows for an all-parallel op with enough
-  /// elements to share out (kThreadElements per tile at least); no register
-  /// tiles: LLVM vectorizes the inner loop of each tile. Null otherwise.
-  LoweringConfigAttr getElementwiseConfig(linalg::LinalgOp op) {
-    SmallVector<int64_t> extents = op.getStaticLoopRanges();
-    if (extents.empty() || op.getNumLoops() != op.getNumParallelLoops() ||
-        llvm::any_of(extents, ShapedType::isDynamic) ||
-        isa<linalg::FillOp>(op) || op->use_empty() || isEpilogue(op))
-      return nullptr;
-    int64_t inner = 1;
-    for (int64_t extent : ArrayRef(extents).drop_front())
-      inner *= extent;
-    int64_t rowsPerTile =
-        std::max<int64_t>(1, llvm::divideCeil(kThreadElements, inner));
-    if (extents.front() < 2 * rowsPerTile)
-      return nullptr;
-    SmallVector<int64_t> distribution(extents.size(), 0);
-    distribution.front() = getOuterTile(extents.front(), rowsPerTile, 1);
-    SmallVector<int64_t> zeros(extents.size(), 0);
-    return LoweringConfigAttr::get(op->getContext(), distribution, zeros,
-                                   zeros);
-  }
-
   void runOnOperation() override {
     if (vectorBits < 32 || vectorBits % 32 != 0) {
       getOperation().emitError()
@@ -166,10 +132,7 @@ struct RlxCpuSelectLoweringConfigPass
           !op.hasPureTensorSemantics() ||
           llvm::is_contained(op.getStaticLoopRanges(), 0))
         continue;
-      LoweringConfigAttr config = getContractionConfig(op);
-      if (!config)
-        config = getElementwiseConfig(op);
-      if (config)
+      if (LoweringConfigAttr config = getContractionConfig(op))
         op->setAttr(LoweringConfigAttr::kAttrName, config);
     }
   }

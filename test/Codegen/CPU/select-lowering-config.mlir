@@ -103,29 +103,6 @@ func.func @prime_columns(%a: tensor<64x64xf32>, %b: tensor<64x37xf32>, %c: tenso
 
 // -----
 
-// All-parallel ops of at least 2 x 32768 elements: thread tiles of whole
-// rows, about 32768 elements each, no register tiles. A fill and an
-// epilogue of a reduction get none.
-// CHECK-LABEL: func.func @elementwise
-// CHECK: linalg.fill ins
-// CHECK: linalg.exp {rlx.lowering_config = #rlx.lowering_config<distribution = [32, 0], cache = [0, 0], vector = [0, 0]>}
-// CHECK: linalg.reduce
-// CHECK: linalg.negf ins
-func.func @elementwise(%a: tensor<512x1024xf32>, %e: tensor<512x1024xf32>, %r: tensor<512xf32>) -> (tensor<512x1024xf32>, tensor<512xf32>) {
-  %zero = arith.constant 0.0 : f32
-  %init = linalg.fill ins(%zero : f32) outs(%r : tensor<512xf32>) -> tensor<512xf32>
-  %x = linalg.exp ins(%a : tensor<512x1024xf32>) outs(%e : tensor<512x1024xf32>) -> tensor<512x1024xf32>
-  %s = linalg.reduce ins(%x : tensor<512x1024xf32>) outs(%init : tensor<512xf32>) dimensions = [1]
-    (%in: f32, %acc: f32) {
-      %t = arith.addf %in, %acc : f32
-      linalg.yield %t : f32
-    }
-  %n = linalg.negf ins(%s : tensor<512xf32>) outs(%r : tensor<512xf32>) -> tensor<512xf32>
-  return %x, %n : tensor<512x1024xf32>, tensor<512xf32>
-}
-
-// -----
-
 // Ops without iterations (an empty dimension) get no schedule.
 // CHECK-LABEL: func.func @empty
 // CHECK-NOT: lowering_config

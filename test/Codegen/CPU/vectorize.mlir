@@ -41,3 +41,15 @@ func.func @unscheduled(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %0 = linalg.matmul ins(%a, %a : tensor<4x4xf32>, tensor<4x4xf32>) outs(%a : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
+
+// -----
+
+// A config without register tiles (thread tiles only) leaves the op to the
+// loop lowering.
+// CHECK-LABEL: func.func @no_register_tiles
+// CHECK:         linalg.matmul
+func.func @no_register_tiles(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0], cache = [0, 0, 0], vector = [0, 0, 0]>}
+      ins(%a, %a : tensor<4x4xf32>, tensor<4x4xf32>) outs(%a : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
