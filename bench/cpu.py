@@ -57,6 +57,8 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from attention import module_text as attention_module_text  # noqa: E402
+
 for _var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS",
              "OMP_NUM_THREADS", "MKL_NUM_THREADS", "RLX_NUM_THREADS"):
     os.environ.pop(_var, None)
@@ -365,23 +367,9 @@ def conv_row(label, n, c, hw, k, kernel, stride, pad, groups=1):
 
 
 def attention_rows(b, h, s, d, causal):
-    t = ttype([b, h, s, d])
-    lse = ttype([b, h, s])
     mask = "causal" if causal else "none"
-    attrs = f"heads = {h} kv_heads = {h} mask = {mask}"
-    text = f"""
-func.func @forward(%q: {t}, %k: {t}, %v: {t}) -> {t} {{
-  %0 = rlx.attention bhsd %q, %k, %v {attrs}
-      : ({t}, {t}, {t}) -> {t}
-  return %0 : {t}
-}}
-func.func @backward(%q: {t}, %k: {t}, %v: {t}, %o: {t}, %do: {t},
-                    %lse: {lse}) -> ({t}, {t}, {t}) {{
-  %0:3 = rlx.attention_backward bhsd %q, %k, %v, %o, %do, %lse {attrs}
-      : ({t}, {t}, {t}, {t}, {t}, {lse}) -> ({t}, {t}, {t})
-  return %0#0, %0#1, %0#2 : {t}, {t}, {t}
-}}
-"""
+    # The module bench/attention.py measures for peak memory.
+    text = attention_module_text(b, h, s, d, causal)
     flops = 4 * b * h * s * s * d / (2 if causal else 1)
 
     def baseline(direction):
