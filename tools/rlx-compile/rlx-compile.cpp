@@ -327,6 +327,10 @@ int main(int argc, char **argv) {
                                             : "--no-split-reductions") +
                 " is a stage of the CPU pipeline only: it needs "
                 "--target=cpu");
+  // The host code's target, whose vector width the CPU pipeline tiles for.
+  std::unique_ptr<llvm::TargetMachine> machine = createHostTargetMachine(error);
+  if (!machine)
+    return fail(error);
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
     return fail("invalid pass manager options");
@@ -348,10 +352,6 @@ int main(int argc, char **argv) {
     rlx::buildGpuPipeline(pm, pipelineOptions);
   } else {
     rlx::CpuPipelineOptions pipelineOptions;
-    std::unique_ptr<llvm::TargetMachine> machine =
-        createHostTargetMachine(error);
-    if (!machine)
-      return fail(error);
     pipelineOptions.vectorBits = getVectorBits(*machine);
     pipelineOptions.fusePatterns = !noFuse && !noFusePatterns;
     pipelineOptions.formRegions = !noFuse && !noFormRegions;
@@ -403,10 +403,6 @@ int main(int argc, char **argv) {
       translateModuleToLLVMIR(*module, llvmContext, inputFile);
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createHostTargetMachine(error);
-  if (!machine)
-    return fail(error);
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(machine->getTargetTriple());
   // A program's functions, the kernels' binaries and loaders are the
