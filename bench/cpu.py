@@ -1010,6 +1010,9 @@ def main():
     parser.add_argument("--render", metavar="FILE",
                         help="measure nothing: write the tables and plots "
                              "of the results saved by --json")
+    parser.add_argument("--only", metavar="REGEX",
+                        help="measure only the rows whose name matches "
+                             "(and not the compile time)")
     parser.add_argument("--quiet-timeout", type=float, default=60,
                         help="seconds each row waits for an idle machine")
     parser.add_argument("--rlx-child", action="store_true",
@@ -1042,8 +1045,12 @@ def main():
                                   args.budget)
     log("OpenBLAS sgemm: " + ", ".join(
         f"{t}T {g:.1f} GFLOP/s" for t, g in ctx["sgemm"].items()))
-    results = run_rows(args, all_rows(args.quick), ctx, log)
-    compile_result = compile_time(args, 2 if args.quick else 12, log)
+    rows = all_rows(args.quick)
+    if args.only:
+        rows = [row for row in rows if re.search(args.only, row["name"])]
+    results = run_rows(args, rows, ctx, log)
+    compile_result = (None if args.only else
+                      compile_time(args, 2 if args.quick else 12, log))
     meta["busy_rows"] = sum(r["busy"] for r in results)
     if args.json:
         os.makedirs(os.path.dirname(os.path.abspath(args.json)),

@@ -50,12 +50,14 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
     tiling.fuseEpilogues = options.fuseEpilogues;
     pm.addNestedPass<func::FuncOp>(createRlxCpuTileAndFuse(tiling));
     pm.addPass(createCanonicalizerPass());
-    pm.addNestedPass<func::FuncOp>(createRlxCpuVectorize());
+    RlxCpuVectorizeOptions vectorize;
+    vectorize.strictFp = options.strictFp;
+    pm.addNestedPass<func::FuncOp>(createRlxCpuVectorize(vectorize));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
-  // Contractions without a lowering config (convolutions) keep their
-  // epilogues fused by row blocks.
+  // Reductions without a lowering config (grouped convolutions, pooling)
+  // keep their epilogues fused by row blocks.
   if (options.fuseEpilogues && !asOnGpu) {
     pm.addNestedPass<func::FuncOp>(createRlxFuseEpilogues());
     pm.addPass(createCanonicalizerPass());

@@ -1,8 +1,10 @@
 """Fusion checks: a module compiled fused (the default) and with --no-fuse
-must give the same bits, and both must match a PyTorch reference.
+must give the same bits in the strict floating-point mode (--strict-fp),
+and match a PyTorch reference, as must the fused module in the default mode
+(which contracts multiply-adds into FMAs, so its bits may differ).
 
 Each `Case` names a function of a .mlir file, input draws and a float64
-reference. `run_case` compiles the file both ways (once per file), checks
+reference. `run_case` compiles the file three ways (once per file), checks
 with --kernel-report that fusion did not add loop nests (and removed some,
 unless told otherwise), optionally checks what --rlx-form-regions and
 --rlx-fuse-patterns form, then runs every draw both ways: the outputs must
@@ -28,13 +30,17 @@ from rlx_testing import TOOLS, compare, recorded, run_function, target_args
 RECORD_DIR = os.environ.get("RLX_TEST_RECORD")
 
 
-def compile_module(src, so, fuse):
+def compile_module(src, so, fuse, strict):
     """Compiles `src` to `so`; returns {function: loop nests}, which only
-    the CPU pipeline reports (empty for other targets)."""
+    the CPU pipeline reports (empty for other targets). `strict`: with
+    --strict-fp, which only the CPU pipeline has (other targets round every
+    operation as written already)."""
     args = [os.path.join(TOOLS, "rlx-compile"), src, "-o", so] + (
         target_args() or ["--kernel-report"])
     if not fuse:
         args.append("--no-fuse")
+    if strict and not target_args():
+        args.append("--strict-fp")
     proc = subprocess.run(args, capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
         raise RuntimeError(f"rlx-compile failed:\n{proc.stderr[-2000:]}")
@@ -98,15 +104,18 @@ class Case:
         self.fused_ops = Counter(fused_ops)
 
 
-_compiled = {}  # (src, fuse) -> (.so path, {function: loop nests})
+_compiled = {}  # (src, fuse, strict) -> (.so, {function: loop nests})
 
 
-def compiled(src, tmp, fuse):
-    """`src` compiled fused or not (once): the .so and its loop-nest counts."""
-    if (src, fuse) not in _compiled:
-        so = f"{tmp}/m{len(_compiled)}_{'fused' if fuse else 'unfused'}.so"
-        _compiled[(src, fuse)] = so, compile_module(src, so, fuse)
-    return _compiled[(src, fuse)]
+def compiled(src, tmp, fuse, strict=True):
+    """`src` compiled fused or not, in the strict floating-point mode or
+    not (once each): the .so and its loop-nest counts."""
+    key = (src, fuse, strict)
+    if key not in _compiled:
+        so = (f"{tmp}/m{len(_compiled)}_{'fused' if fuse else 'unfused'}"
+              f"{'_strict' if strict else ''}.so")
+        _compiled[key] = so, compile_module(src, so, fuse, strict)
+    return _compiled[key]
 
 
 def run_case(case, tmp, report):
@@ -114,6 +123,10 @@ def run_case(case, tmp, report):
         so, nests = {}, {}
         for fuse in (True, False):
             so[fuse], nests[fuse] = compiled(case.src, tmp, fuse)
+        # The default floating-point mode, fused (the same module as the
+        # strict one where no target has a strict mode).
+        so["default"] = (compiled(case.src, tmp, True, strict=False)[0]
+                         if not target_args() else so[True])
         fused_n = nests[True].get(case.function)
         unfused_n = nests[False].get(case.function)
         if not target_args():  # Only the CPU pipeline counts loop nests.
@@ -157,9 +170,9 @@ def run_case(case, tmp, report):
             "" if target_args() else
             f" ({fused_n} vs {unfused_n} loop nests)")
         try:
-            got = {fuse: run_function(so[fuse], case.function, inputs,
-                                      f"{tmp}/{case.name}_{k}_{int(fuse)}")
-                   for fuse in (True, False)}
+            got = {mode: run_function(so[mode], case.function, inputs,
+                                      f"{tmp}/{case.name}_{k}_{mode}")
+                   for mode in (True, False, "default")}
             want = case.reference(*[torch.from_numpy(
                 np.asarray(x, dtype=np.float64)) for x in inputs])
             want = want if isinstance(want, tuple) else (want,)
@@ -171,13 +184,13 @@ def run_case(case, tmp, report):
                 if reason:
                     break
                 reason = identical(got[True][i], got[False][i])
-                for fuse in (True, False):
-                    reason = reason or compare(got[fuse][i], want[i],
+                for mode, label in ((True, "fused, strict"),
+                                    (False, "unfused, strict"),
+                                    ("default", "fused")):
+                    reason = reason or compare(got[mode][i], want[i],
                                                case.tol)
                     if reason:
-                        reason = (f"output {i} "
-                                  f"({'fused' if fuse else 'unfused'}): "
-                                  f"{reason}")
+                        reason = f"output {i} ({label}): {reason}"
                         break
             report.record(name, reason)
         except Exception as e:

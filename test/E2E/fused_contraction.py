@@ -3,7 +3,9 @@
 # The fused contractions (rlx.matmul_bias_act, rlx.matmul_residual,
 # rlx.conv_bias_act) as --rlx-fuse-patterns forms them from the unfused
 # graphs: each function is compiled fused and with --no-fuse, the outputs
-# must be identical bit for bit and match PyTorch (F.linear, F.conv1d,
+# must be identical bit for bit in the strict floating-point mode
+# (--strict-fp; the default mode's fused module is checked against PyTorch
+# only) and match PyTorch (F.linear, F.conv1d,
 # F.conv2d, activations) in float64, with every intermediate rounded to f16
 # in the f16 reference, as the graph stores it. The fused op must form, and
 # a fused matmul_bias_act must compile to no more loop nests than a bare

@@ -8,7 +8,8 @@
 # neighbours into one row region per row pass, a reduction region, or a
 # matmul with its operands' elementwise prologue and its epilogue) and with
 # --no-fuse (each row op alone in its own row region). Outputs must be identical bit
-# for bit and match PyTorch in float64 (f16: intermediates the graph stores
+# for bit in the strict floating-point mode (--strict-fp; the default mode's
+# fused module is checked against PyTorch only) and match PyTorch in float64 (f16: intermediates the graph stores
 # rounded to f16 in the reference too); fusion must reduce the loop-nest
 # count, and rlx.residual_layer_norm / rlx.residual_rms_norm must form.
 import tempfile

@@ -1,10 +1,12 @@
 # RUN: %oracle_python %s
 # REQUIRES: torch
-# Fusion must not change results: every case is compiled twice, fused (the
+# Fusion must not change results: every case is compiled fused (the
 # default: named fused ops, rlx regions, linalg elementwise and epilogue
-# fusion) and with --no-fuse, run with rlx-run on the same inputs; the two
-# outputs must be identical bit for bit (same dtype, shape and bytes, so NaN
-# positions and signed zeros too), and both must match a PyTorch float64
+# fusion) and with --no-fuse, both in the strict floating-point mode
+# (--strict-fp), and run with rlx-run on the same inputs; the two outputs
+# must be identical bit for bit (same dtype, shape and bytes, so NaN
+# positions and signed zeros too), and both, and the fused module in the
+# default mode (FMAs in fused epilogues), must match a PyTorch float64
 # reference within tolerance (rlx_testing.fusion). Each case also checks
 # with --kernel-report that fusion did reduce the number of loop nests where
 # it should. The fused contraction ops have their own file,

@@ -6,9 +6,13 @@
 # is summed by one thread, in the same order) and match PyTorch in float64.
 # Shapes: tiles that divide the loops, odd sizes (partial thread tiles,
 # register tiles that are the whole loop), a prime reduction, a batched
-# matmul, an epilogue fused per tile, an f16 matmul (f32 accumulation).
+# matmul, an epilogue fused per tile, an f16 matmul (f32 accumulation);
+# convolutions (register tiles of one window position: outer products of
+# filters and input rows), 3x3 with a fused bias + relu over a batch,
+# strided 7x7, 1x1, rows that no vector divides, and a depthwise one.
 # Tolerance: rtol 2e-5 + atol 2e-5 * sqrt(K) for f32 (K-term sums of
-# N(0,1) products), the f16 suite's for f16.
+# N(0,1) products; K = channels x window for convolutions), the f16 suite's
+# for f16.
 import os
 import tempfile
 
@@ -50,6 +54,48 @@ def matmul_case(name, m, k, n, elem="f32", batch=None, epilogue=False):
     cases.append((name, function, inputs, reference, tol))
 
 
+def conv_case(name, x_shape, w_shape, stride=1, pad=0, groups=1,
+              epilogue=False):
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    n, _, h, wd = x_shape
+    kh, kw = w_shape[2:]
+    o = [n, w_shape[0], (h + 2 * pad - kh) // stride + 1,
+         (wd + 2 * pad - kw) // stride + 1]
+    out = ttype(o, "f32")
+    inputs = [x, w]
+    body = (f"  %c = rlx.conv %a0, %a1 stride = [{stride}, {stride}] padding "
+            f"= [{pad}, {pad}, {pad}, {pad}] dilation = [1, 1] groups = "
+            f"{groups}\n      : ({type_of(x)}, {type_of(w)}) -> {out}\n")
+
+    def reference(x, w):
+        return F.conv2d(x, w, None, stride, pad, 1, groups)
+    if epilogue:
+        bias = rng.standard_normal([1, w_shape[0], 1, 1]).astype(np.float32)
+        inputs.append(bias)
+        body += (f"  %s = rlx.add %c, %a2 : ({out}, {type_of(bias)}) -> "
+                 f"{out}\n  %r = rlx.relu %s : {out}\n")
+
+        def reference(x, w, b):
+            return F.relu(F.conv2d(x, w, None, stride, pad, 1, groups) + b)
+    else:
+        body = body.replace("%c = ", "%r = ")
+    args = ", ".join(f"%a{i}: {type_of(t)}" for i, t in enumerate(inputs))
+    function = (f"func.func @{name}({args}) -> {out} {{\n{body}"
+                f"  return %r : {out}\n}}")
+    k = w_shape[1] * kh * kw
+    cases.append((name, function, inputs, reference,
+                  (2e-5, 2e-5 * np.sqrt(k))))
+
+
+conv_case("conv3x3_bias_relu_2x32x20x20", (2, 32, 20, 20), (48, 32, 3, 3),
+          pad=1, epilogue=True)
+conv_case("conv7x7_stride2_1x3x40x40", (1, 3, 40, 40), (16, 3, 7, 7),
+          stride=2, pad=3)
+conv_case("conv1x1_1x64x14x14", (1, 64, 14, 14), (32, 64, 1, 1))
+conv_case("conv3x3_odd_rows_1x8x13x37", (1, 8, 13, 37), (8, 8, 3, 3))
+conv_case("depthwise3x3_1x24x16x16", (1, 24, 16, 16), (24, 1, 3, 3), pad=1,
+          groups=24)
 matmul_case("square_256", 256, 256, 256)
 matmul_case("tall_300x1000x384", 300, 1000, 384)
 matmul_case("odd_33x65x17", 33, 65, 17)

@@ -93,7 +93,7 @@ func.func @linear_gelu(%x: tensor<32x64xf32>, %w: tensor<64x128xf32>, %b: tensor
 // pipeline fuses all three into the epilogue's row-block loop: 1, as many
 // as a bare f16 matmul (whose rounding generic is its epilogue) and fewer
 // than a bare f32 one (fill + matmul, nothing to fuse into). Unfused, the
-// fill is computed per thread tile of the matmul: 2.
+// fill is computed per thread tile of the matmul or convolution: 2.
 // expected-remark @below {{'matmul_f16' has 3 loop nests}}
 func.func @matmul_f16(%x: tensor<32x64xf16>, %w: tensor<64x128xf16>) -> tensor<32x128xf16> {
   %h = rlx.matmul %x, %w : (tensor<32x64xf16>, tensor<64x128xf16>) -> tensor<32x128xf16>
@@ -126,7 +126,7 @@ func.func @conv_bias_act(%x: tensor<2x3x16x16xf32>, %w: tensor<8x3x3x3xf32>, %b:
 // REGIONS: remark: 'conv_bias_act' has 3 loop nests
 // OPS:     remark: 'conv_bias_act' has 3 loop nests
 // FUSED:   remark: 'conv_bias_act' has 1 loop nest
-// NOFUSE:  remark: 'conv_bias_act' has 3 loop nests
+// NOFUSE:  remark: 'conv_bias_act' has 2 loop nests
 
 // A single elementwise op: one loop nest either way.
 // expected-remark @below {{'single' has 1 loop nest}}

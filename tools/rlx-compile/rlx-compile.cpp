@@ -126,6 +126,12 @@ cl::opt<bool> noFuseEpilogues(
     cl::desc("Run contraction epilogues after the whole contraction (no "
              "rlx-fuse-epilogues; CPU only)"),
     cl::init(false), cl::cat(fusionCategory));
+cl::opt<bool> strictFp(
+    "strict-fp",
+    cl::desc("Round every multiply and add as written (no fused "
+             "multiply-adds in elementwise code), so that fused and unfused "
+             "code give the same bits; CPU only"),
+    cl::init(false));
 cl::opt<bool> noSplitReductions(
     "no-split-reductions",
     cl::desc("Sum float reductions sequentially (no rlx-split-reductions; "
@@ -322,9 +328,11 @@ int main(int argc, char **argv) {
   if (!gpuBlocksOnCpu.empty() && target == Target::Cuda)
     return fail("--gpu-blocks-on-cpu runs GPU kernels on the CPU: it needs "
                 "--target=cpu");
-  if (target == Target::Cuda && (noFuseEpilogues || noSplitReductions))
-    return fail(llvm::Twine(noFuseEpilogues ? "--no-fuse-epilogues"
-                                            : "--no-split-reductions") +
+  if (target == Target::Cuda && (noFuseEpilogues || noSplitReductions ||
+                                 strictFp))
+    return fail(llvm::Twine(noFuseEpilogues     ? "--no-fuse-epilogues"
+                            : noSplitReductions ? "--no-split-reductions"
+                                                : "--strict-fp") +
                 " is a stage of the CPU pipeline only: it needs "
                 "--target=cpu");
   // The host code's target, whose vector width the CPU pipeline tiles for.
@@ -358,6 +366,7 @@ int main(int argc, char **argv) {
     pipelineOptions.fuseElementwise = !noFuse && !noFuseElementwise;
     pipelineOptions.fuseEpilogues = !noFuse && !noFuseEpilogues;
     pipelineOptions.splitReductions = !noSplitReductions;
+    pipelineOptions.strictFp = strictFp;
     pipelineOptions.kernelReport = kernelReport;
     pipelineOptions.gpuTiledContractions = gpuTilingOnCpu;
     pipelineOptions.sequentialByLines = sequentialByLines;

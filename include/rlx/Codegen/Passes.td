@@ -13,12 +13,14 @@ include "mlir/Pass/PassBase.td"
 
 def RlxCpuSelectLoweringConfig
     : Pass<"rlx-cpu-select-lowering-config", "::mlir::func::FuncOp"> {
-  let summary = "Choose thread, cache and register tiles of contractions for a CPU";
+  let summary = "Choose thread, cache and register tiles of contractions and convolutions for a CPU";
   let description = [{
     Attaches an `rlx.lowering_config` to every floating-point contraction
     (matmul, batched matmul: a linalg op with one reduction loop whose body
-    multiplies and adds) that has none, for a CPU with vectors of
-    `vector-bits` bits:
+    multiplies and adds) and convolution that has none, for a CPU with
+    vectors of `vector-bits` bits.
+
+    Contractions:
 
     - register tiles of 8 rows by two vectors of columns, one step of the
       reduction: 16 accumulators of `vector-bits` each, updated by
@@ -26,6 +28,21 @@ def RlxCpuSelectLoweringConfig
     - cache tiles of 256 steps of the reduction;
     - thread tiles of 64 rows by 256 columns (one batch at a time), or of
       one register tile of rows when the whole problem fits in one.
+
+    Convolutions (with filters or depthwise, any number of spatial
+    dimensions; `linalg::inferConvolutionDims`):
+
+    - register tiles of one image, one output row, up to two vectors of
+      output columns and as many output channels as make 16 vectors, and
+      one iteration of the input channel and window loops: the same
+      outer-product kernel as a matmul, with the filters' column broadcast
+      against a row of input;
+    - cache tiles of one output row;
+    - thread tiles of one image and 64 output channels, and of output rows
+      where that makes fewer than 16 tiles.
+
+    Columns come in whole vectors where they divide the loop, else in one
+    partly filled vector.
 
     Only ops of the function body are scheduled: ops in loops that a
     conversion tiled itself (attention's blocks) are left to it.
@@ -87,13 +104,26 @@ def RlxCpuVectorize : Pass<"rlx-cpu-vectorize", "::mlir::func::FuncOp"> {
   let description = [{
     Turns every linalg op with an `rlx.lowering_config` that has register
     tiles, and a static shape (a register tile), into vector ops with upstream `linalg::vectorize`.
+    A convolution tile with one iteration of each window loop is first
+    rewritten as the generic it is then: inputs read at `o * s + k * d` are
+    read at `o` from a slice with stride `s`, and the window loops are
+    dropped, which leaves a matmul-shaped contraction.
     Partial tiles at the end of a loop whose tiles do not divide it stay
-    loop nests for now. Multiply-add reductions become `vector.contract`, and
-    tensor slices fold into the transfers. Then loop-invariant subsets are
-    hoisted out of loops (`hoistLoopInvariantSubsets`), so an accumulator
-    tile stays in registers across the reduction loop instead of being read
-    and written once per step.
+    loop nests for now. Multiply-add reductions become `vector.contract`
+    (its first operand the one whose elements are broadcast, so vectors run
+    along the result's rows), and tensor slices fold into the transfers.
+    Elementwise multiply-adds on vectors become `vector.fma` (one rounding)
+    unless `strict-fp` is set. Then loop-invariant subsets are hoisted out
+    of loops (`hoistLoopInvariantSubsets`), so an accumulator tile stays in
+    registers across the reduction loop instead of being read and written
+    once per step.
   }];
+  let options = [
+    Option<"strictFp", "strict-fp", "bool", /*default=*/"false",
+           "Round every multiply and add of elementwise code separately, as "
+           "written, instead of contracting them into fused multiply-adds: "
+           "fused and unfused code then give the same bits">,
+  ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::tensor::TensorDialect"];
 }

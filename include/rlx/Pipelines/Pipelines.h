@@ -36,6 +36,12 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "(rlx-cpu-select-lowering-config, rlx-cpu-tile-and-fuse, "
                      "rlx-cpu-vectorize)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> strictFp{
+      *this, "strict-fp",
+      llvm::cl::desc("Round every multiply and add as written (no fused "
+                     "multiply-adds in elementwise code): fused and unfused "
+                     "code give the same bits"),
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> vectorBits{
       *this, "vector-bits",
       llvm::cl::desc("Width of the target's vector registers in bits"),

@@ -27,6 +27,9 @@ constexpr int64_t kRegisterVectors = 2;
 constexpr int64_t kCacheReduction = 256;
 constexpr int64_t kThreadRows = 64;
 constexpr int64_t kThreadColumns = 256;
+/// Convolutions are split into at least this many thread tiles where their
+/// rows allow, so that every core of a typical CPU gets a share.
+constexpr int64_t kMinThreadTiles = 16;
 
 /// The largest multiple of `step` that divides `extent`, at most `limit` and
 /// at least `floor`; 0 when there is none.
@@ -51,6 +54,22 @@ int64_t getRegisterTile(int64_t extent, int64_t preferred) {
   if (int64_t dividing = getDividingTile(extent, preferred, 1, preferred / 4))
     return dividing;
   return extent <= 2 * preferred ? extent : preferred;
+}
+
+/// A register tile of `extent` columns, at most `maxVectors` vectors of
+/// `lanes` lanes: whole vectors where they divide the loop, else the largest
+/// size of at least half a vector that does (one partly filled vector: LLVM
+/// splits odd-sized vectors longer than a register into pieces), else as
+/// `getRegisterTile` chooses.
+int64_t getColumnTile(int64_t extent, int64_t lanes, int64_t maxVectors) {
+  if (ShapedType::isDynamic(extent))
+    return lanes * maxVectors;
+  for (int64_t vectors = maxVectors; vectors >= 1; --vectors)
+    if (extent % (vectors * lanes) == 0)
+      return vectors * lanes;
+  if (int64_t size = getDividingTile(extent, lanes, 1, lanes / 2))
+    return size;
+  return getRegisterTile(extent, lanes * maxVectors);
 }
 
 /// A thread or cache tile of a loop of `extent` iterations: 0, untiled, when
@@ -96,7 +115,7 @@ struct RlxCpuSelectLoweringConfigPass
     }
     unsigned m = dims->m.front(), n = dims->n.front(), k = dims->k.front();
     vector[m] = getRegisterTile(extents[m], kRegisterRows);
-    vector[n] = getRegisterTile(extents[n], kRegisterVectors * lanes);
+    vector[n] = getColumnTile(extents[n], lanes, kRegisterVectors);
     vector[k] = 1;
     distribution[m] = getOuterTile(extents[m], kThreadRows, vector[m]);
     distribution[n] = getOuterTile(extents[n], kThreadColumns, vector[n]);
@@ -112,6 +131,71 @@ struct RlxCpuSelectLoweringConfigPass
     if (ShapedType::isStatic(extents[k]) && extents[k] > kCacheReduction)
       cache[k] = getDividingTile(extents[k], kCacheReduction, 1,
                                  kCacheReduction / 4);
+    return LoweringConfigAttr::get(op->getContext(), distribution, cache,
+                                   vector);
+  }
+
+  /// Convolutions (and depthwise ones) are tiled down to one window
+  /// position and one input channel per register tile, where they are
+  /// outer products like a matmul's: a vector of output columns times a
+  /// column of filters (output channels). Threads take images, output
+  /// channels and output rows; the cache tile is one output row, so the
+  /// filters' tiles sweep the rows of input it reads while they are cached.
+  LoweringConfigAttr getConvolutionConfig(linalg::LinalgOp op) {
+    if (!linalg::isaConvolutionOpInterface(op))
+      return nullptr;
+    FailureOr<linalg::ConvolutionDimensions> dims =
+        linalg::inferConvolutionDims(op);
+    auto resultType =
+        dyn_cast<ShapedType>(op.getDpsInitOperand(0)->get().getType());
+    if (failed(dims) || dims->outputImage.empty() ||
+        dims->outputChannel.size() + dims->depth.size() != 1 || !resultType ||
+        !isa<FloatType>(resultType.getElementType()) ||
+        op.hasDynamicShape())
+      return nullptr;
+    unsigned elementBits = resultType.getElementType().getIntOrFloatBitWidth();
+    int64_t lanes = std::max<int64_t>(1, vectorBits / elementBits);
+    SmallVector<int64_t> extents = op.getStaticLoopRanges();
+    unsigned loops = extents.size();
+    // Every loop not named below (batch, window, input channel) is one
+    // iteration per register tile.
+    SmallVector<int64_t> distribution(loops, 0), cache(loops, 0),
+        vector(loops, 1);
+    unsigned columns = dims->outputImage.back();
+    unsigned channels = dims->outputChannel.empty() ? dims->depth.front()
+                                                    : dims->outputChannel.front();
+    vector[columns] = getColumnTile(extents[columns], lanes, kRegisterVectors);
+    // As many accumulators as the matmul tile: more rows of channels when a
+    // row of columns fills fewer vectors.
+    int64_t vectorsPerRow = llvm::divideCeil(vector[columns], lanes);
+    vector[channels] = getRegisterTile(
+        extents[channels],
+        std::max<int64_t>(1, kRegisterRows * kRegisterVectors / vectorsPerRow));
+    for (unsigned image : dims->outputImage)
+      if (image != columns)
+        cache[image] = 1;
+
+    int64_t threadTiles = 1;
+    for (unsigned batch : dims->batch) {
+      distribution[batch] = getOuterTile(extents[batch], 1, 1);
+      threadTiles *= extents[batch];
+    }
+    distribution[channels] =
+        getOuterTile(extents[channels], kThreadRows, vector[channels]);
+    threadTiles *= distribution[channels]
+                       ? llvm::divideCeil(extents[channels],
+                                          distribution[channels])
+                       : 1;
+    // Rows of the first image dimension make up the rest of the tiles, so
+    // a single image still spreads over every core.
+    unsigned rows = dims->outputImage.front();
+    if (rows != columns && threadTiles < kMinThreadTiles) {
+      int64_t wanted = llvm::divideCeil(kMinThreadTiles, threadTiles);
+      int64_t size = std::max<int64_t>(1, extents[rows] / wanted);
+      while (extents[rows] % size != 0)
+        --size;
+      distribution[rows] = size < extents[rows] ? size : 0;
+    }
     return LoweringConfigAttr::get(op->getContext(), distribution, cache,
                                    vector);
   }
@@ -132,7 +216,10 @@ struct RlxCpuSelectLoweringConfigPass
           !op.hasPureTensorSemantics() ||
           llvm::is_contained(op.getStaticLoopRanges(), 0))
         continue;
-      if (LoweringConfigAttr config = getContractionConfig(op))
+      LoweringConfigAttr config = getContractionConfig(op);
+      if (!config)
+        config = getConvolutionConfig(op);
+      if (config)
         op->setAttr(LoweringConfigAttr::kAttrName, config);
     }
   }

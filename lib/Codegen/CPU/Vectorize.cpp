@@ -1,11 +1,24 @@
 //===- Vectorize.cpp - Register tiles to vector ops -----------------------===//
+//
+// Upstream `linalg::vectorize` takes any linalg op whose operands are read
+// through projected permutations, and 1-D convolutions. A 2-D or 3-D
+// convolution's register tile has one iteration of each window loop, and
+// then reads its input through `oh * s + kh * d` with `kh` = 0: a projected
+// permutation of a (strided) slice. Upstream's `DecomposeConvolution`
+// patterns would instead make it a 1-D convolution, whose vectorizer keeps
+// channels innermost (NWC) and transposes NCHW tiles in and out of every
+// step; reading the tile as a generic keeps the output row innermost, so
+// the tile is the same broadcast-multiply-add kernel as a matmul's.
+//
 #include "rlx/Codegen/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -22,9 +35,233 @@ namespace mlir::rlx {
 using namespace mlir;
 using namespace mlir::rlx;
 
+/// Replaces the convolution `op` (named or generic) whose window loops all
+/// have one iteration by its generic form in which unit loops index at 0
+/// and an input read at `o * s` is read at `o` from a slice with stride
+/// `s`. Fails and leaves `op` alone when an input would still not be read
+/// through a projected permutation.
+static FailureOr<linalg::GenericOp>
+rewriteUnitWindowConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
+  if (!linalg::isaConvolutionOpInterface(op) || op.hasDynamicShape())
+    return failure();
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(op);
+  if (failed(dims))
+    return failure();
+  MLIRContext *context = op.getContext();
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  unsigned numLoops = extents.size();
+  SmallVector<AffineExpr> windowLoopsAtZero;
+  for (unsigned loop = 0; loop < numLoops; ++loop)
+    windowLoopsAtZero.push_back(getAffineDimExpr(loop, context));
+  for (unsigned window : dims->filterLoop) {
+    if (extents[window] != 1)
+      return failure();
+    windowLoopsAtZero[window] = getAffineConstantExpr(0, context);
+  }
+
+  // Per input: its new map, and the strides of the slice it is read from.
+  // Window expressions (`o * s + k * d`) lose their window loop; a window
+  // loop read alone (by the filter) keeps its place.
+  SmallVector<AffineMap> maps;
+  SmallVector<SmallVector<int64_t>> sliceStrides;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    SmallVector<AffineExpr> results;
+    SmallVector<int64_t> strides;
+    for (AffineExpr expr : map.getResults()) {
+      if (!isa<AffineDimExpr>(expr))
+        expr = simplifyAffineExpr(
+            expr.replaceDimsAndSymbols(windowLoopsAtZero, {}), numLoops, 0);
+      int64_t stride = 1;
+      if (auto product = dyn_cast<AffineBinaryOpExpr>(expr);
+          product && product.getKind() == AffineExprKind::Mul) {
+        auto loop = dyn_cast<AffineDimExpr>(product.getLHS());
+        auto factor = dyn_cast<AffineConstantExpr>(product.getRHS());
+        if (!loop || !factor || factor.getValue() < 1)
+          return failure();
+        expr = loop;
+        stride = factor.getValue();
+      }
+      results.push_back(expr);
+      strides.push_back(stride);
+    }
+    map = AffineMap::get(numLoops, 0, results, context);
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
+      return failure();
+    maps.push_back(map);
+    sliceStrides.push_back(strides);
+  }
+
+
+  FailureOr<linalg::GenericOp> generic =
+      dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!*generic) {
+    rewriter.setInsertionPoint(op);
+    generic = linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generic))
+      return failure();
+  }
+  Location loc = generic->getLoc();
+  SmallVector<AffineMap> allMaps = generic->getIndexingMapsArray();
+  rewriter.setInsertionPoint(*generic);
+  rewriter.modifyOpInPlace(*generic, [&] {
+    for (auto [index, strides] : llvm::enumerate(sliceStrides)) {
+      allMaps[index] = maps[index];
+      if (llvm::all_of(strides, [](int64_t stride) { return stride == 1; }))
+        continue;
+      OpOperand *input = generic->getDpsInputOperand(index);
+      auto type = cast<RankedTensorType>(input->get().getType());
+      SmallVector<int64_t> sizes(type.getShape());
+      for (auto [dim, expr] : llvm::enumerate(maps[index].getResults()))
+        if (strides[dim] != 1)
+          sizes[dim] = extents[cast<AffineDimExpr>(expr).getPosition()];
+      SmallVector<int64_t> offsets(type.getRank(), 0);
+      input->set(tensor::ExtractSliceOp::create(
+          rewriter, loc, input->get(),
+          getAsIndexOpFoldResult(context, offsets),
+          getAsIndexOpFoldResult(context, sizes),
+          getAsIndexOpFoldResult(context, strides)));
+    }
+    generic->setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(allMaps));
+  });
+
+  linalg::ControlDropUnitDims dropUnitLoops;
+  dropUnitLoops.rankReductionStrategy = linalg::ControlDropUnitDims::
+      RankReductionStrategy::ExtractInsertSlice;
+  // The window loops, with one iteration each, go. The input channel loop
+  // stays as the reduction of the matmul-shaped tile that is left, and the
+  // loops of the result's dimensions stay so that the result tile is
+  // written whole by one transfer, which folds into the slices around it
+  // (the accumulator then moves out of the reduction loops).
+  llvm::SmallDenseSet<unsigned> droppedLoops(dims->filterLoop.begin(),
+                                             dims->filterLoop.end());
+  dropUnitLoops.controlFn = [&](Operation *) {
+    return llvm::filter_to_vector(
+        llvm::seq<unsigned>(0, numLoops),
+        [&](unsigned loop) { return droppedLoops.contains(loop); });
+  };
+  FailureOr<linalg::DropUnitDimsResult> dropped =
+      linalg::dropUnitDims(rewriter, *generic, dropUnitLoops);
+  if (failed(dropped))
+    return generic;
+  rewriter.replaceOp(*generic, dropped->replacements);
+  auto tile = cast<linalg::GenericOp>(dropped->resultOp.getOperation());
+
+  // Loops in the order of the result's dimensions, reductions last: the
+  // vectorizer builds its vectors in loop order, and any other order
+  // (depthwise convolutions have channels after the image's rows and
+  // columns) would transpose every operand into the result's layout.
+  SmallVector<unsigned> order;
+  for (AffineExpr expr : tile.getIndexingMapsArray().back().getResults())
+    if (auto loop = dyn_cast<AffineDimExpr>(expr))
+      order.push_back(loop.getPosition());
+  for (unsigned loop = 0; loop < tile.getNumLoops(); ++loop)
+    if (!llvm::is_contained(order, loop))
+      order.push_back(loop);
+  if (llvm::equal(order, llvm::seq<unsigned>(0, order.size())))
+    return tile;
+  return linalg::interchangeGenericOp(rewriter, tile, order);
+}
+
+/// Swaps the operands of `contract` when its first operand holds the
+/// result's innermost dimension and its second does not: the outer-product
+/// lowering broadcasts elements of the first operand against vectors of the
+/// second, so the vectors then run along the result's rows (a convolution
+/// tile reads its input first and its filter second) rather than across
+/// them, which would transpose the accumulators at every step.
+static void putRowOperandSecond(RewriterBase &rewriter,
+                                vector::ContractionOp contract) {
+  SmallVector<AffineMap> maps = contract.getIndexingMapsArray();
+  AffineExpr innermost = maps[2].getResults().back();
+  auto holdsInnermost = [&](AffineMap map) {
+    return llvm::is_contained(map.getResults(), innermost);
+  };
+  if (!holdsInnermost(maps[0]) || holdsInnermost(maps[1]))
+    return;
+  std::swap(maps[0], maps[1]);
+  Value lhs = contract.getLhs(), rhs = contract.getRhs();
+  rewriter.modifyOpInPlace(contract, [&] {
+    contract->setOperand(0, rhs);
+    contract->setOperand(1, lhs);
+    contract.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+}
+
 namespace {
+/// transpose(broadcast(x)) -> broadcast(shape_cast(x)) when the broadcast
+/// only adds leading dimensions and the transpose keeps x's own dimensions
+/// in order: x is then laid out with unit dimensions where the others go,
+/// and broadcast along them. The vectorizer broadcasts operands in loop
+/// order and transposes them into the result's layout; a depthwise
+/// filter's column of channels would otherwise be transposed, element by
+/// element, at every step. (Upstream's folder takes only transposes after
+/// which x broadcasts as it is.)
+struct BroadcastInTransposedLayout
+    : OpRewritePattern<vector::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransposeOp transpose,
+                                PatternRewriter &rewriter) const override {
+    auto broadcast =
+        transpose.getVector().getDefiningOp<vector::BroadcastOp>();
+    auto sourceType = broadcast
+                          ? dyn_cast<VectorType>(broadcast.getSourceType())
+                          : VectorType();
+    if (!sourceType || sourceType.isScalable())
+      return failure();
+    VectorType broadcastType = broadcast.getResultVectorType();
+    int64_t added = broadcastType.getRank() - sourceType.getRank();
+    if (broadcastType.getShape().drop_front(added) != sourceType.getShape())
+      return failure();
+    // Where each of x's dimensions goes, and the shape that puts it there.
+    ArrayRef<int64_t> permutation = transpose.getPermutation();
+    SmallVector<int64_t> laidOut(permutation.size(), 1);
+    int64_t previous = -1;
+    for (auto [to, from] : llvm::enumerate(permutation)) {
+      if (from < added)
+        continue;
+      if (static_cast<int64_t>(to) < previous)
+        return failure();
+      previous = to;
+      laidOut[to] = broadcastType.getDimSize(from);
+    }
+    Value source = vector::ShapeCastOp::create(
+        rewriter, transpose.getLoc(),
+        VectorType::get(laidOut, sourceType.getElementType()),
+        broadcast.getSource());
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(
+        transpose, transpose.getResultVectorType(), source);
+    return success();
+  }
+};
+
+/// addf(c, mulf(a, b)) -> fma(a, b, c) on vectors: one rounding instead of
+/// two, as the contractions' outer products do, and one instruction (LLVM
+/// fuses only under fast-math flags, which the lowering does not set).
+struct MultiplyAddToFma : OpRewritePattern<arith::AddFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::AddFOp add,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<VectorType>(add.getType()))
+      return failure();
+    for (unsigned operand = 0; operand < 2; ++operand) {
+      auto mul = add->getOperand(operand).getDefiningOp<arith::MulFOp>();
+      if (!mul || !mul->hasOneUse())
+        continue;
+      rewriter.replaceOpWithNewOp<vector::FMAOp>(
+          add, mul.getLhs(), mul.getRhs(), add->getOperand(1 - operand));
+      return success();
+    }
+    return failure();
+  }
+};
+
 struct RlxCpuVectorizePass
     : rlx::impl::RlxCpuVectorizeBase<RlxCpuVectorizePass> {
+  using Base::Base;
+
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     SmallVector<linalg::LinalgOp> candidates;
@@ -43,8 +280,16 @@ struct RlxCpuVectorizePass
           LoweringConfigAttr::kAttrName);
       // No register tiles in the config: not this pass's to vectorize.
       if (llvm::all_of(config.getVector(), [](int64_t s) { return s == 0; }) ||
-          op.hasDynamicShape() || failed(linalg::vectorizeOpPrecondition(op)))
+          op.hasDynamicShape())
         continue;
+      if (failed(linalg::vectorizeOpPrecondition(op))) {
+        FailureOr<linalg::GenericOp> generic =
+            rewriteUnitWindowConvolution(rewriter, op);
+        if (failed(generic) ||
+            failed(linalg::vectorizeOpPrecondition(*generic)))
+          continue;
+        op = *generic;
+      }
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::VectorizationResult> vectorized =
           linalg::vectorize(rewriter, op);
@@ -58,9 +303,12 @@ struct RlxCpuVectorizePass
 
     // Multiply-add reductions to vector.contract, slices into transfers.
     RewritePatternSet patterns(context);
-    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateSinkVectorOpsPatterns(patterns);
+    patterns.add<BroadcastInTransposedLayout>(context);
+    if (!strictFp)
+      patterns.add<MultiplyAddToFma>(context);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
     vector::TransferReadOp::getCanonicalizationPatterns(patterns, context);
     vector::TransferWriteOp::getCanonicalizationPatterns(patterns, context);
@@ -68,6 +316,10 @@ struct RlxCpuVectorizePass
     tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
+
+    getOperation().walk([&](vector::ContractionOp contract) {
+      putRowOperandSecond(rewriter, contract);
+    });
 
     // Innermost loops first, so an accumulator moves out of every loop it
     // does not depend on.

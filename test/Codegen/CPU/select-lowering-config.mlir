@@ -111,3 +111,64 @@ func.func @empty(%a: tensor<0x65536xf32>, %b: tensor<65536x0xf32>, %m: tensor<0x
   %1 = linalg.matmul ins(%a, %b : tensor<0x65536xf32>, tensor<65536x0xf32>) outs(%m : tensor<0x0xf32>) -> tensor<0x0xf32>
   return %0, %1 : tensor<0x65536xf32>, tensor<0x0xf32>
 }
+
+// -----
+
+// A convolution's register tile is one window position and one input
+// channel: 16 filters (output channels) by 14 output columns, one partly
+// filled 16-lane vector per filter, since no whole number of vectors divides
+// 56 (one full 8-lane vector at 256 bits). The cache tile is one output
+// row; one image of 64 filters is shared out by rows, 2 at a time, so that
+// there are at least 16 thread tiles.
+// CHECK-LABEL: func.func @conv
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 2, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0, 0], vector = [1, 16, 1, 14, 1, 1, 1]>
+// AVX2-LABEL: func.func @conv
+// AVX2: vector = [1, 16, 1, 8, 1, 1, 1]
+func.func @conv(%x: tensor<1x64x58x58xf32>, %w: tensor<64x64x3x3xf32>, %init: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x64x58x58xf32>, tensor<64x64x3x3xf32>) outs(%init : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+  return %0 : tensor<1x64x56x56xf32>
+}
+
+// -----
+
+// Strided: 112 output columns in one whole vector (16 lanes); threads take
+// 7 rows at a time. A batch of images is shared out an image at a time, with
+// 256 filters in thread tiles of 64, which already makes 16 thread tiles.
+// CHECK-LABEL: func.func @conv_strided
+// CHECK: distribution = [0, 0, 7, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0, 0], vector = [1, 16, 1, 16, 1, 1, 1]
+// CHECK: distribution = [1, 64, 0, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0, 0], vector = [1, 16, 1, 14, 1, 1, 1]
+func.func @conv_strided(%x: tensor<1x3x230x230xf32>, %w: tensor<64x3x7x7xf32>, %init: tensor<1x64x112x112xf32>,
+                        %y: tensor<4x128x16x16xf32>, %v: tensor<256x128x3x3xf32>, %init2: tensor<4x256x14x14xf32>)
+    -> (tensor<1x64x112x112xf32>, tensor<4x256x14x14xf32>) {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x3x230x230xf32>, tensor<64x3x7x7xf32>) outs(%init : tensor<1x64x112x112xf32>) -> tensor<1x64x112x112xf32>
+  %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%y, %v : tensor<4x128x16x16xf32>, tensor<256x128x3x3xf32>) outs(%init2 : tensor<4x256x14x14xf32>) -> tensor<4x256x14x14xf32>
+  return %0, %1 : tensor<1x64x112x112xf32>, tensor<4x256x14x14xf32>
+}
+
+// -----
+
+// A depthwise convolution's register tile is channels by columns too (its
+// loops are image, rows, columns, channels, window); a
+// pooling window (no filters) and a grouped convolution (groups and
+// filters per group) get no schedule.
+// CHECK-LABEL: func.func @depthwise_and_others
+// CHECK: linalg.depthwise_conv_2d_nchw_chw {{.*}}vector = [1, 1, 14, 16, 1, 1]
+// CHECK: linalg.pooling_nchw_max
+// CHECK-NOT: lowering_config
+// CHECK: linalg.conv_2d_ngchw_gfchw
+// CHECK-NOT: lowering_config
+func.func @depthwise_and_others(%x: tensor<1x32x30x30xf32>, %w: tensor<32x3x3xf32>, %init: tensor<1x32x28x28xf32>,
+                                %window: tensor<3x3xf32>, %gx: tensor<1x2x16x30x30xf32>, %gw: tensor<2x8x16x3x3xf32>,
+                                %ginit: tensor<1x2x8x28x28xf32>)
+    -> (tensor<1x32x28x28xf32>, tensor<1x32x28x28xf32>, tensor<1x2x8x28x28xf32>) {
+  %0 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x32x30x30xf32>, tensor<32x3x3xf32>) outs(%init : tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32>
+  %1 = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %window : tensor<1x32x30x30xf32>, tensor<3x3xf32>) outs(%init : tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32>
+  %2 = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%gx, %gw : tensor<1x2x16x30x30xf32>, tensor<2x8x16x3x3xf32>) outs(%ginit : tensor<1x2x8x28x28xf32>) -> tensor<1x2x8x28x28xf32>
+  return %0, %1, %2 : tensor<1x32x28x28xf32>, tensor<1x32x28x28xf32>, tensor<1x2x8x28x28xf32>
+}

@@ -1,4 +1,5 @@
 // RUN: rlx-opt %s --split-input-file --rlx-cpu-tile-and-fuse --canonicalize --rlx-cpu-vectorize --canonicalize | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-cpu-tile-and-fuse --canonicalize --rlx-cpu-vectorize=strict-fp --canonicalize | FileCheck %s --check-prefix=STRICT
 
 // A register tile becomes one vector.contract per reduction step; its
 // accumulator is read before the reduction loop, carried in registers
@@ -52,4 +53,82 @@ func.func @no_register_tiles(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0], cache = [0, 0, 0], vector = [0, 0, 0]>}
       ins(%a, %a : tensor<4x4xf32>, tensor<4x4xf32>) outs(%a : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// A convolution tiled to one window position and one input channel is read
+// as a matmul-shaped generic: the window loops drop out, the input row is
+// one vector, and the filter column is the contraction's first operand, so
+// its elements are broadcast against the row (an outer product per step)
+// while the accumulator stays in registers across the channel and window
+// loops.
+// CHECK-LABEL: func.func @conv_tiles
+// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} vector<1x8x1x8xf32>
+// CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<1x8x1x8xf32>)
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               %[[ROW:.*]] = vector.transfer_read %arg0{{.*}} : tensor<1x4x6x10xf32>, vector<1x1x1x8xf32>
+// CHECK:               %[[FILTERS:.*]] = vector.transfer_read %arg1{{.*}} : tensor<8x4x3x3xf32>, vector<8x1xf32>
+// CHECK:               vector.contract {{.*}} %[[FILTERS]], %[[ROW]], %{{.*}} : vector<8x1xf32>, vector<1x1x1x8xf32> into vector<1x8x1x8xf32>
+// CHECK-NOT:     linalg.conv
+func.func @conv_tiles(%x: tensor<1x4x6x10xf32>, %w: tensor<8x4x3x3xf32>, %init: tensor<1x8x4x8xf32>) -> tensor<1x8x4x8xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
+      rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0, 0], vector = [1, 8, 1, 8, 1, 1, 1]>}
+      ins(%x, %w : tensor<1x4x6x10xf32>, tensor<8x4x3x3xf32>) outs(%init : tensor<1x8x4x8xf32>) -> tensor<1x8x4x8xf32>
+  return %0 : tensor<1x8x4x8xf32>
+}
+
+// -----
+
+// With stride 2 the input row is read from a slice with stride 2.
+// CHECK-LABEL: func.func @strided_conv_tiles
+// CHECK:         tensor.extract_slice {{.*}} [1, 1, 1, 8] [1, 1, 2, 2] : tensor<1x1x1x15xf32> to tensor<1x1x1x8xf32>
+// CHECK:         vector.contract {{.*}} : vector<8x1xf32>, vector<1x1x1x8xf32> into vector<1x8x1x8xf32>
+// CHECK-NOT:     linalg.conv
+
+func.func @strided_conv_tiles(%x: tensor<1x2x9x17xf32>, %w: tensor<8x2x3x3xf32>, %init: tensor<1x8x4x8xf32>) -> tensor<1x8x4x8xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>,
+      rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0, 0], vector = [1, 8, 1, 8, 1, 1, 1]>}
+      ins(%x, %w : tensor<1x2x9x17xf32>, tensor<8x2x3x3xf32>) outs(%init : tensor<1x8x4x8xf32>) -> tensor<1x8x4x8xf32>
+  return %0 : tensor<1x8x4x8xf32>
+}
+
+// -----
+
+// A register tile that keeps the whole window is not a projected
+// permutation of its input: it stays a convolution (scalar loops later).
+// CHECK-LABEL: func.func @whole_window
+// CHECK:         linalg.conv_2d_nchw_fchw {{.*}} outs(%{{.*}} : tensor<1x8x1x8xf32>)
+// CHECK-NOT:     vector.contract
+
+func.func @whole_window(%x: tensor<1x4x6x10xf32>, %w: tensor<8x4x3x3xf32>, %init: tensor<1x8x4x8xf32>) -> tensor<1x8x4x8xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
+      rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0, 0], vector = [1, 8, 1, 8, 1, 3, 3]>}
+      ins(%x, %w : tensor<1x4x6x10xf32>, tensor<8x4x3x3xf32>) outs(%init : tensor<1x8x4x8xf32>) -> tensor<1x8x4x8xf32>
+  return %0 : tensor<1x8x4x8xf32>
+}
+
+// -----
+
+// A depthwise convolution's loops run channels after the image's rows and
+// columns; its register tile is rebuilt with loops in the result's order,
+// so no operand is transposed, and the filter's column of channels is
+// broadcast along the row. Its multiply-add is one fused multiply-add,
+// except in the strict mode, which rounds the product and the sum apart.
+// CHECK-LABEL: func.func @depthwise_tiles
+// CHECK:         %[[FILTERS:.*]] = vector.transfer_read {{.*}} : tensor<8x3x3xf32>, vector<8xf32>
+// CHECK:         %[[COLUMN:.*]] = vector.shape_cast %[[FILTERS]] : vector<8xf32> to vector<1x8x1x1xf32>
+// CHECK:         %[[SPREAD:.*]] = vector.broadcast %[[COLUMN]] : vector<1x8x1x1xf32> to vector<1x8x1x8xf32>
+// CHECK:         vector.fma %{{.*}}, %[[SPREAD]], %{{.*}} : vector<1x8x1x8xf32>
+// CHECK-NOT:     vector.transpose
+// STRICT-LABEL: func.func @depthwise_tiles
+// STRICT-NOT:    vector.fma
+// STRICT:        arith.mulf {{.*}} : vector<1x8x1x8xf32>
+// STRICT:        arith.addf {{.*}} : vector<1x8x1x8xf32>
+func.func @depthwise_tiles(%x: tensor<1x8x6x10xf32>, %w: tensor<8x3x3xf32>, %init: tensor<1x8x4x8xf32>) -> tensor<1x8x4x8xf32> {
+  %0 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
+      rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0, 0, 0, 0], cache = [0, 1, 0, 0, 0, 0], vector = [1, 1, 8, 8, 1, 1]>}
+      ins(%x, %w : tensor<1x8x6x10xf32>, tensor<8x3x3xf32>) outs(%init : tensor<1x8x4x8xf32>) -> tensor<1x8x4x8xf32>
+  return %0 : tensor<1x8x4x8xf32>
 }
