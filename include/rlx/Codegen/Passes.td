@@ -44,8 +44,9 @@ def RlxCpuSelectLoweringConfig
     Columns come in whole vectors where they divide the loop, else in one
     partly filled vector.
 
-    Only ops of the function body are scheduled: ops in loops that a
-    conversion tiled itself (attention's blocks) are left to it.
+    Ops in loops that a conversion made (the products of attention's
+    blocks) get cache and register tiles only: their loops already run in
+    parallel where they can.
 
     Tiles divide their loops where a size close to these does (so every
     tile has the same static shape), a loop that no size close to the

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
 
 namespace mlir::rlx {
@@ -208,20 +209,27 @@ struct RlxCpuSelectLoweringConfigPass
           << vectorBits.getValue();
       return signalPassFailure();
     }
-    // Ops in loops that conversions tile themselves (attention's blocks)
-    // are theirs to schedule until they move to this layer.
     // An op without iterations (an empty dimension) has nothing to tile.
-    for (auto op : getOperation().getBody().getOps<linalg::LinalgOp>()) {
+    getOperation().walk([&](linalg::LinalgOp op) {
       if (op->hasAttr(LoweringConfigAttr::kAttrName) ||
           !op.hasPureTensorSemantics() ||
           llvm::is_contained(op.getStaticLoopRanges(), 0))
-        continue;
+        return;
       LoweringConfigAttr config = getContractionConfig(op);
       if (!config)
         config = getConvolutionConfig(op);
-      if (config)
-        op->setAttr(LoweringConfigAttr::kAttrName, config);
-    }
+      if (!config)
+        return;
+      // Ops in loops that a conversion made (attention's blocks) already
+      // run in parallel where their loops do: they get cache and register
+      // tiles only.
+      if (op->getParentOfType<LoopLikeOpInterface>())
+        config = LoweringConfigAttr::get(
+            op->getContext(),
+            SmallVector<int64_t>(config.getDistribution().size(), 0),
+            config.getCache(), config.getVector());
+      op->setAttr(LoweringConfigAttr::kAttrName, config);
+    });
   }
 };
 } // namespace

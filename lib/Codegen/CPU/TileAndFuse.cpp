@@ -125,8 +125,7 @@ struct RlxCpuTileAndFusePass
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> configured;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (getLoweringConfig(op) && op.hasPureTensorSemantics() &&
-          !op->getParentOfType<scf::ForallOp>())
+      if (getLoweringConfig(op) && op.hasPureTensorSemantics())
         configured.push_back(op);
     });
     IRRewriter rewriter(&getContext());

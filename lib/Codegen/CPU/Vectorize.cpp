@@ -188,6 +188,16 @@ static void putRowOperandSecond(RewriterBase &rewriter,
   });
 }
 
+/// Whether `op` has an operand of i1 elements. Memory holds them a byte
+/// each (as numpy's bools), but a vector of i1 is loaded and stored as
+/// packed bits, so such an op stays a loop nest.
+static bool readsOrWritesBooleans(linalg::LinalgOp op) {
+  return llvm::any_of(op->getOperandTypes(), [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && shaped.getElementType().isInteger(1);
+  });
+}
+
 namespace {
 /// transpose(broadcast(x)) -> broadcast(shape_cast(x)) when the broadcast
 /// only adds leading dimensions and the transpose keeps x's own dimensions
@@ -280,7 +290,7 @@ struct RlxCpuVectorizePass
           LoweringConfigAttr::kAttrName);
       // No register tiles in the config: not this pass's to vectorize.
       if (llvm::all_of(config.getVector(), [](int64_t s) { return s == 0; }) ||
-          op.hasDynamicShape())
+          op.hasDynamicShape() || readsOrWritesBooleans(op))
         continue;
       if (failed(linalg::vectorizeOpPrecondition(op))) {
         FailureOr<linalg::GenericOp> generic =

@@ -172,3 +172,21 @@ func.func @depthwise_and_others(%x: tensor<1x32x30x30xf32>, %w: tensor<32x3x3xf3
       ins(%gx, %gw : tensor<1x2x16x30x30xf32>, tensor<2x8x16x3x3xf32>) outs(%ginit : tensor<1x2x8x28x28xf32>) -> tensor<1x2x8x28x28xf32>
   return %0, %1, %2 : tensor<1x32x28x28xf32>, tensor<1x32x28x28xf32>, tensor<1x2x8x28x28xf32>
 }
+
+// -----
+
+// A contraction in a loop a conversion made (attention's key blocks) gets
+// cache and register tiles but no thread tiles: the loop's enclosing
+// scf.forall already shares the work out.
+// CHECK-LABEL: func.func @in_a_loop
+// CHECK: scf.for
+// CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0], cache = [0, 0, 0], vector = [8, 32, 1]>}
+func.func @in_a_loop(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %n: index) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> tensor<64x64xf32> {
+    %0 = linalg.matmul ins(%acc, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%acc : tensor<64x64xf32>) -> tensor<64x64xf32>
+    scf.yield %0 : tensor<64x64xf32>
+  }
+  return %r : tensor<64x64xf32>
+}

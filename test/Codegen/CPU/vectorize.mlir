@@ -132,3 +132,24 @@ func.func @depthwise_tiles(%x: tensor<1x8x6x10xf32>, %w: tensor<8x3x3xf32>, %ini
       ins(%x, %w : tensor<1x8x6x10xf32>, tensor<8x3x3xf32>) outs(%init : tensor<1x8x4x8xf32>) -> tensor<1x8x4x8xf32>
   return %0 : tensor<1x8x4x8xf32>
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+// Booleans are stored a byte each, but vectors of i1 load and store packed
+// bits: an op reading a mask stays a loop nest.
+// CHECK-LABEL: func.func @boolean_mask
+// CHECK:         linalg.generic {{.*}} ins({{.*}} : tensor<4x16xf32>, tensor<16xi1>)
+// CHECK-NOT:     vector.transfer_read {{.*}}xi1>
+func.func @boolean_mask(%x: tensor<4x16xf32>, %keep: tensor<16xi1>, %out: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %minf = arith.constant 0xFF800000 : f32
+  %0 = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %keep : tensor<4x16xf32>, tensor<16xi1>) outs(%out : tensor<4x16xf32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [4, 16]>} {
+  ^bb0(%v: f32, %k: i1, %o: f32):
+    %r = arith.select %k, %v, %minf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
