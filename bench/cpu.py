@@ -3,7 +3,7 @@
 Never asserted anywhere: timings depend on the machine.
 
   make bench                                  # build, run, write the docs
-  /usr/bin/python3 bench/cpu.py [--quick] [--build build] [--runs 10]
+  /usr/bin/python3 bench/cpu.py [--quick] [--only REGEX] [--build build] [--runs 10]
                                 [--write docs/benchmarks.md] [--plots docs/bench]
                                 [--json docs/bench/cpu.json]
   /usr/bin/python3 bench/cpu.py --render docs/bench/cpu.json --write ...
@@ -30,7 +30,8 @@ Time is the median of up to --runs calls after one warm-up call, stopping
 after about --budget seconds per measurement (so the largest shapes get
 fewer runs; the table gives the count). A row whose warm-up alone takes more
 than 4x the budget is timed by that one call. `--quick` runs a small subset
-with at most 3 runs each.
+with at most 3 runs each; `--only REGEX` the rows whose name matches (and
+no compile-time measurement).
 
 The machine may be shared: before each row the script waits (up to
 --quiet-timeout seconds) until no other task is runnable, and marks the

@@ -23,6 +23,7 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
@@ -67,8 +68,12 @@ cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
                                cl::Required);
 cl::opt<std::string> outputFile("o", cl::desc("Output file"),
                                 cl::value_desc("path"), cl::Required);
-cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
-                           cl::Prefix, cl::init(3));
+// -O2 by measurement (docs/benchmarks.md): the pipeline vectorizes and
+// tiles before LLVM sees the code, and -O3 ran no row of `make bench`
+// measurably faster while compiling a 12-layer transformer 5x slower.
+cl::opt<unsigned> optLevel("O",
+                           cl::desc("LLVM optimization level (0-3, default 2)"),
+                           cl::Prefix, cl::init(2));
 cl::opt<std::string> targetCpu(
     "mcpu", cl::desc("Target CPU (default: the host CPU)"),
     cl::init(""));
@@ -285,6 +290,8 @@ int main(int argc, char **argv) {
   // --mlir-disable-threading: the per-function IR dumps above come out in
   // the order of the functions only when passes run on one thread.
   registerMLIRContextCLOptions();
+  // --mlir-timing: the pipeline's passes and the LLVM stages after it.
+  registerDefaultTimingManagerCLOptions();
   cl::ParseCommandLineOptions(argc, argv, "rlx module compiler\n");
   if (optLevel > 3)
     return fail("-O" + llvm::Twine(optLevel) + " is not in 0..3");
@@ -339,9 +346,14 @@ int main(int argc, char **argv) {
   std::unique_ptr<llvm::TargetMachine> machine = createHostTargetMachine(error);
   if (!machine)
     return fail(error);
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  TimingScope rootTiming = timing.getRootScope();
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
     return fail("invalid pass manager options");
+  TimingScope pipelineTiming = rootTiming.nest("rlx pipeline");
+  pm.enableTiming(pipelineTiming);
   if (target == Target::Cuda) {
     rlx::GpuPipelineOptions pipelineOptions;
     pipelineOptions.chip = chip;
@@ -377,6 +389,7 @@ int main(int argc, char **argv) {
   }
   if (failed(pm.run(*module)))
     return 1;
+  pipelineTiming.stop();
 
   auto writeOutput = [&](llvm::function_ref<void(llvm::raw_ostream &)> emit,
                          StringRef path) -> bool {
@@ -407,9 +420,11 @@ int main(int argc, char **argv) {
                ? 0
                : fail(error);
 
+  TimingScope translateTiming = rootTiming.nest("translate to LLVM IR");
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(*module, llvmContext, inputFile);
+  translateTiming.stop();
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
   llvmModule->setDataLayout(machine->createDataLayout());
@@ -420,11 +435,13 @@ int main(int argc, char **argv) {
   llvm::internalizeModule(*llvmModule, [](const llvm::GlobalValue &value) {
     return isAbiSymbol(value.getName());
   });
+  TimingScope optimizeTiming = rootTiming.nest("LLVM optimization");
   auto optimize = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
                                             machine.get());
   if (llvm::Error err = optimize(llvmModule.get()))
     return fail("LLVM optimization failed: " +
                 llvm::toString(std::move(err)));
+  optimizeTiming.stop();
   if (emitKind == EmitKind::LLVMIR)
     return writeOutput([&](llvm::raw_ostream &os) { llvmModule->print(os, nullptr); },
                        outputFile)
@@ -447,6 +464,7 @@ int main(int argc, char **argv) {
         openOutputFile(objectPath, &error);
     if (!object)
       return fail(error);
+    TimingScope codegenTiming = rootTiming.nest("LLVM code generation");
     llvm::legacy::PassManager codegen;
     if (machine->addPassesToEmitFile(codegen, object->os(), nullptr,
                                      llvm::CodeGenFileType::ObjectFile))
@@ -481,6 +499,7 @@ int main(int argc, char **argv) {
       RLX_LINKER_DRIVER, "-shared",          "-o", outputFile, objectPath,
       "-Wl,--as-needed", "-lomp",            "-lm", versionScriptFlag};
   std::string linkError;
+  TimingScope linkTiming = rootTiming.nest("link");
   int status = llvm::sys::ExecuteAndWait(RLX_LINKER_DRIVER, linkArgs,
                                          std::nullopt, {}, 0, 0, &linkError);
   if (status != 0)
