@@ -90,6 +90,17 @@ struct RlxCpuSelectLoweringConfigPass
           RlxCpuSelectLoweringConfigPass> {
   using Base::Base;
 
+  /// The lanes of a vector of the element type of `op`'s (first) result;
+  /// none when it is not a float.
+  std::optional<int64_t> getFloatResultLanes(linalg::LinalgOp op) {
+    auto resultType =
+        dyn_cast<ShapedType>(op.getDpsInitOperand(0)->get().getType());
+    if (!resultType || !isa<FloatType>(resultType.getElementType()))
+      return std::nullopt;
+    return std::max<int64_t>(
+        1, vectorBits / resultType.getElementType().getIntOrFloatBitWidth());
+  }
+
   /// Register tiles of outer products, cache tiles of the reduction,
   /// thread tiles of rows and columns; null for ops that are not float
   /// contractions with one m, n and k loop.
@@ -98,14 +109,10 @@ struct RlxCpuSelectLoweringConfigPass
       return nullptr;
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);
-    auto resultType =
-        dyn_cast<ShapedType>(op.getDpsInitOperand(0)->get().getType());
+    std::optional<int64_t> lanes = getFloatResultLanes(op);
     if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-        dims->k.size() != 1 || !resultType ||
-        !isa<FloatType>(resultType.getElementType()))
+        dims->k.size() != 1 || !lanes)
       return nullptr;
-    unsigned elementBits = resultType.getElementType().getIntOrFloatBitWidth();
-    int64_t lanes = std::max<int64_t>(1, vectorBits / elementBits);
     SmallVector<int64_t> extents = op.getStaticLoopRanges();
     unsigned loops = extents.size();
     SmallVector<int64_t> distribution(loops, 0), cache(loops, 0),
@@ -116,7 +123,7 @@ struct RlxCpuSelectLoweringConfigPass
     }
     unsigned m = dims->m.front(), n = dims->n.front(), k = dims->k.front();
     vector[m] = getRegisterTile(extents[m], kRegisterRows);
-    vector[n] = getColumnTile(extents[n], lanes, kRegisterVectors);
+    vector[n] = getColumnTile(extents[n], *lanes, kRegisterVectors);
     vector[k] = 1;
     distribution[m] = getOuterTile(extents[m], kThreadRows, vector[m]);
     distribution[n] = getOuterTile(extents[n], kThreadColumns, vector[n]);
@@ -147,15 +154,11 @@ struct RlxCpuSelectLoweringConfigPass
       return nullptr;
     FailureOr<linalg::ConvolutionDimensions> dims =
         linalg::inferConvolutionDims(op);
-    auto resultType =
-        dyn_cast<ShapedType>(op.getDpsInitOperand(0)->get().getType());
+    std::optional<int64_t> lanes = getFloatResultLanes(op);
     if (failed(dims) || dims->outputImage.empty() ||
-        dims->outputChannel.size() + dims->depth.size() != 1 || !resultType ||
-        !isa<FloatType>(resultType.getElementType()) ||
+        dims->outputChannel.size() + dims->depth.size() != 1 || !lanes ||
         op.hasDynamicShape())
       return nullptr;
-    unsigned elementBits = resultType.getElementType().getIntOrFloatBitWidth();
-    int64_t lanes = std::max<int64_t>(1, vectorBits / elementBits);
     SmallVector<int64_t> extents = op.getStaticLoopRanges();
     unsigned loops = extents.size();
     // Every loop not named below (batch, window, input channel) is one
@@ -165,10 +168,11 @@ struct RlxCpuSelectLoweringConfigPass
     unsigned columns = dims->outputImage.back();
     unsigned channels = dims->outputChannel.empty() ? dims->depth.front()
                                                     : dims->outputChannel.front();
-    vector[columns] = getColumnTile(extents[columns], lanes, kRegisterVectors);
+    vector[columns] =
+        getColumnTile(extents[columns], *lanes, kRegisterVectors);
     // As many accumulators as the matmul tile: more rows of channels when a
     // row of columns fills fewer vectors.
-    int64_t vectorsPerRow = llvm::divideCeil(vector[columns], lanes);
+    int64_t vectorsPerRow = llvm::divideCeil(vector[columns], *lanes);
     vector[channels] = getRegisterTile(
         extents[channels],
         std::max<int64_t>(1, kRegisterRows * kRegisterVectors / vectorsPerRow));

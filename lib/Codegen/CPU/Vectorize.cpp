@@ -10,6 +10,7 @@
 // step; reading the tile as a generic keeps the output row innermost, so
 // the tile is the same broadcast-multiply-add kernel as a matmul's.
 //
+//===----------------------------------------------------------------------===//
 #include "rlx/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -36,10 +37,11 @@ using namespace mlir;
 using namespace mlir::rlx;
 
 /// Replaces the convolution `op` (named or generic) whose window loops all
-/// have one iteration by its generic form in which unit loops index at 0
-/// and an input read at `o * s` is read at `o` from a slice with stride
-/// `s`. Fails and leaves `op` alone when an input would still not be read
-/// through a projected permutation.
+/// have one iteration by the generic it then is: inputs read at
+/// `o * s + k * d` are read at `o` from a slice with stride `s`, the window
+/// loops are dropped and the others follow the result's dimensions. Fails
+/// and leaves `op` alone when an input would still not be read through a
+/// projected permutation.
 static FailureOr<linalg::GenericOp>
 rewriteUnitWindowConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
   if (!linalg::isaConvolutionOpInterface(op) || op.hasDynamicShape())
@@ -92,7 +94,6 @@ rewriteUnitWindowConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
     maps.push_back(map);
     sliceStrides.push_back(strides);
   }
-
 
   FailureOr<linalg::GenericOp> generic =
       dyn_cast<linalg::GenericOp>(op.getOperation());
