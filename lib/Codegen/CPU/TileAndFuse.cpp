@@ -22,23 +22,9 @@ static LoweringConfigAttr getLoweringConfig(Operation *op) {
   return op->getAttrOfType<LoweringConfigAttr>(LoweringConfigAttr::kAttrName);
 }
 
-/// Whether `map` reads element for element: result i is loop i, or 0 where
-/// loop i has one iteration (canonicalization folds those to 0).
-static bool isElementwiseMap(AffineMap map, ArrayRef<int64_t> extents) {
-  if (map.getNumResults() != map.getNumDims())
-    return false;
-  for (auto [loop, expr] : llvm::enumerate(map.getResults())) {
-    auto constant = dyn_cast<AffineConstantExpr>(expr);
-    if (expr != getAffineDimExpr(loop, map.getContext()) &&
-        !(constant && constant.getValue() == 0 && extents[loop] == 1))
-      return false;
-  }
-  return true;
-}
-
 /// The all-parallel generic that reads `op`'s single result element for
-/// element and is its only user: the epilogue that computes each result
-/// tile right after it.
+/// element (an identity indexing map over its own loops) and is its only
+/// user: the epilogue that computes each result tile right after it.
 static linalg::GenericOp getFusibleEpilogue(linalg::LinalgOp op) {
   if (op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
     return nullptr;
@@ -47,8 +33,7 @@ static linalg::GenericOp getFusibleEpilogue(linalg::LinalgOp op) {
   if (!epilogue || !epilogue.hasPureTensorSemantics() ||
       epilogue.getNumLoops() != epilogue.getNumParallelLoops() ||
       !epilogue.isDpsInput(&use) ||
-      !isElementwiseMap(epilogue.getMatchingIndexingMap(&use),
-                        epilogue.getStaticLoopRanges()))
+      !epilogue.getMatchingIndexingMap(&use).isIdentity())
     return nullptr;
   return epilogue;
 }

@@ -88,7 +88,7 @@ struct ExpandToLinalg : OpConversionPattern<ExpandOp> {
         op, createIndexedCopy(
                 rewriter, op.getLoc(), adaptor.getInput(),
                 getBroadcastIndexingMap(op.getInput().getType(),
-                                        type.getRank()),
+                                        type.getShape()),
                 type));
     return success();
   }

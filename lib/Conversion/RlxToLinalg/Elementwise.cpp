@@ -27,7 +27,7 @@ struct ElementwiseToGeneric
     SmallVector<AffineMap> maps;
     for (Value operand : operands)
       maps.push_back(getBroadcastIndexingMap(
-          cast<RankedTensorType>(operand.getType()), rank));
+          cast<RankedTensorType>(operand.getType()), resultType.getShape()));
     maps.push_back(rewriter.getMultiDimIdentityMap(rank));
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);

@@ -91,7 +91,8 @@ struct GatedResidualToLinalg : OpConversionPattern<GatedResidualOp> {
         mapRows(rewriter, op.getLoc(), type,
                 {adaptor.getInput(), adaptor.getUpdate(), adaptor.getGate()},
                 {identity, identity,
-                 getBroadcastIndexingMap(op.getGate().getType(), rank)},
+                 getBroadcastIndexingMap(op.getGate().getType(),
+                                         type.getShape())},
                 [&](ScalarBuilder &s, ValueRange args) {
                   Value x = s.convert(args[0], computeType);
                   Value y = s.convert(args[1], computeType);

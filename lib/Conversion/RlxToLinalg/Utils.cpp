@@ -12,17 +12,6 @@ using namespace mlir;
 using namespace mlir::rlx;
 
 AffineMap mlir::rlx::getBroadcastIndexingMap(RankedTensorType operand,
-                                             int64_t resultRank) {
-  MLIRContext *context = operand.getContext();
-  int64_t lead = resultRank - operand.getRank();
-  SmallVector<AffineExpr> exprs;
-  for (auto [d, size] : llvm::enumerate(operand.getShape()))
-    exprs.push_back(size == 1 ? getAffineConstantExpr(0, context)
-                              : getAffineDimExpr(lead + d, context));
-  return AffineMap::get(resultRank, 0, exprs, context);
-}
-
-AffineMap mlir::rlx::getBroadcastIndexingMap(RankedTensorType operand,
                                              ArrayRef<int64_t> shape) {
   MLIRContext *context = operand.getContext();
   int64_t lead = shape.size() - operand.getRank();

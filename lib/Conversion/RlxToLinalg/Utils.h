@@ -9,14 +9,11 @@
 
 namespace mlir::rlx {
 
-/// The indexing map that reads `operand` while iterating over a
-/// `resultRank`-dimensional numpy-style broadcast: leading dimensions the
-/// operand lacks are dropped and its size-1 dimensions read index 0.
-AffineMap getBroadcastIndexingMap(RankedTensorType operand, int64_t resultRank);
-
-/// The same for a loop nest over `shape`, reading a size-1 dimension with
-/// the loop when the loop has size 1 too (a reduction loop must appear in
-/// some map).
+/// The indexing map that reads `operand` while iterating over a numpy-style
+/// broadcast to `shape`: leading dimensions the operand lacks are dropped,
+/// and its size-1 dimensions read index 0 where the loop is longer (a loop
+/// of size 1 reads them with the loop, so the map stays the identity where
+/// nothing broadcasts and every loop appears in some map).
 AffineMap getBroadcastIndexingMap(RankedTensorType operand,
                                   ArrayRef<int64_t> shape);
 

@@ -97,11 +97,9 @@ func.func @unscheduled(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
 
 // -----
 
-#first = affine_map<(n, f, h, w) -> (0, f, h, w)>
 #id = affine_map<(n, f, h, w) -> (n, f, h, w)>
-// An epilogue that reads a single image at index 0 (canonicalization folds
-// the one-iteration loop of the image to 0) still reads element for
-// element: it is the root, and the convolution is computed in its tiles.
+// A convolution's epilogue is the root, and the convolution and its fill
+// are computed in its tiles of rows.
 // CHECK-LABEL: func.func @conv_relu
 // CHECK:         scf.forall (%{{.*}}) = (0) to (4) step (2)
 // CHECK:           linalg.fill
@@ -118,7 +116,7 @@ func.func @conv_relu(%x: tensor<1x4x6x10xf32>, %w: tensor<8x4x3x3xf32>) -> tenso
   %conv = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
       rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 2, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0, 0], vector = [1, 8, 1, 8, 1, 1, 1]>}
       ins(%x, %w : tensor<1x4x6x10xf32>, tensor<8x4x3x3xf32>) outs(%acc : tensor<1x8x4x8xf32>) -> tensor<1x8x4x8xf32>
-  %out = linalg.generic {indexing_maps = [#first, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
       ins(%conv : tensor<1x8x4x8xf32>) outs(%empty : tensor<1x8x4x8xf32>) {
   ^bb0(%v: f32, %o: f32):
     %r = arith.maximumf %v, %zero : f32
