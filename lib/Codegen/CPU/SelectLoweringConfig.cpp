@@ -196,9 +196,8 @@ struct RlxCpuSelectLoweringConfigPass
     unsigned rows = dims->outputImage.front();
     if (rows != columns && threadTiles < kMinThreadTiles) {
       int64_t wanted = llvm::divideCeil(kMinThreadTiles, threadTiles);
-      int64_t size = std::max<int64_t>(1, extents[rows] / wanted);
-      while (extents[rows] % size != 0)
-        --size;
+      int64_t size = getDividingTile(
+          extents[rows], std::max<int64_t>(1, extents[rows] / wanted), 1, 1);
       distribution[rows] = size < extents[rows] ? size : 0;
     }
     return LoweringConfigAttr::get(op->getContext(), distribution, cache,
