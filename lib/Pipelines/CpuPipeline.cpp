@@ -45,6 +45,7 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
     // vector ops.
     RlxCpuSelectLoweringConfigOptions config;
     config.vectorBits = options.vectorBits;
+    config.strictFp = options.strictFp;
     pm.addNestedPass<func::FuncOp>(createRlxCpuSelectLoweringConfig(config));
     RlxCpuTileAndFuseOptions tiling;
     tiling.fuseEpilogues = options.fuseEpilogues;
@@ -122,6 +123,9 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.vectorContractLowering =
       vector::VectorContractLowering::OuterProduct;
+  // A horizontal reduction in any order (a tree) unless the strict mode
+  // keeps the scalar loop's order.
+  vectorToLLVM.reassociateFPReductions = !options.strictFp;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
@@ -130,6 +134,9 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
 }
 
 void mlir::rlx::buildBufferizationPipeline(OpPassManager &pm) {
+  // A tile computed into a new tensor and then inserted into a loop's
+  // result is computed in that result's slice instead (no copy).
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

@@ -18,7 +18,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from rlx_testing import Report, ttype
+from rlx_testing import Report, target_args, ttype
 from rlx_testing.fusion import Case, run_case
 
 
@@ -64,6 +64,20 @@ class Module:
                   self.randn([rows, cols])] for _ in range(2)]
         self.add(name, [("x", t), ("m", t), ("v", t)], body, [("%z", t)],
                  draws, reference)
+
+    def centered_rows(self, name, rows, cols):
+        # A reduction region alone when unfused, a stage of a row region
+        # when fused: rows long enough that float sums are split into
+        # blocks and lanes, which both must do alike in the strict mode.
+        t, s = self.t([rows, cols]), self.t([rows, 1])
+        body = (f"  %s = rlx.reduce sum %x axes = [1] keep_dim : {t} -> {s}\n"
+                f"  %y = rlx.sub %x, %s : ({t}, {s}) -> {t}")
+        r = self.rnd
+
+        def reference(x):
+            return r(x - r(x.sum(1, keepdim=True)))
+        draws = [[self.randn([rows, cols])] for _ in range(2)]
+        self.add(name, [("x", t)], body, [("%y", t)], draws, reference)
 
     def residual_norm(self, name, rows, cols, rms, beta=True):
         t, p = self.t([rows, cols]), self.t([cols])
@@ -154,6 +168,12 @@ def build(dtype):
     m = Module(dtype)
     m.masked_softmax("masked_softmax", 16, 64)
     m.masked_softmax("masked_softmax_odd", 7, 33)
+    # The GPU's row kernels sum a row in another order than its reduction
+    # kernels, so long rows are bit-identical fused and unfused on the CPU
+    # only.
+    if not target_args():
+        m.centered_rows("centered_rows", 6, 1024)
+        m.centered_rows("centered_rows_odd", 3, 1000)
     m.residual_norm("residual_layer_norm", 12, 48, rms=False)
     m.residual_norm("residual_rms_norm", 5, 31, rms=True, beta=False)
     m.residual_norm("residual_rms_norm_beta", 9, 16, rms=True)

@@ -13,7 +13,7 @@ include "mlir/Pass/PassBase.td"
 
 def RlxCpuSelectLoweringConfig
     : Pass<"rlx-cpu-select-lowering-config", "::mlir::func::FuncOp"> {
-  let summary = "Choose thread, cache and register tiles of contractions and convolutions for a CPU";
+  let summary = "Choose thread, cache and register tiles of contractions, convolutions and the ops in their loops for a CPU";
   let description = [{
     Attaches an `rlx.lowering_config` to every floating-point contraction
     (matmul, batched matmul: a linalg op with one reduction loop whose body
@@ -45,8 +45,15 @@ def RlxCpuSelectLoweringConfig
     partly filled vector.
 
     Ops in loops that a conversion made (the products of attention's
-    blocks) get cache and register tiles only: their loops already run in
-    parallel where they can.
+    blocks, the stages of a row) get cache and register tiles only: their
+    loops already run in parallel where they can. Other float ops there,
+    elementwise ops and reductions, get register tiles of up to four vectors
+    along the loop that walks their first operand's contiguous dimension
+    (one iteration of every other loop), unless an operand is read across
+    that loop (transposed) or the body reads tensors; a reduction's tile then
+    becomes one horizontal reduction. With `strict-fp`, reductions get none:
+    they are summed in the order every float reduction of the graph is, fused
+    or not.
 
     Tiles divide their loops where a size close to these does (so every
     tile has the same static shape), a loop that no size close to the
@@ -59,6 +66,9 @@ def RlxCpuSelectLoweringConfig
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
            "Width of the target's vector registers in bits (128: SSE/NEON, "
            "256: AVX2, 512: AVX-512)">,
+    Option<"strictFp", "strict-fp", "bool", /*default=*/"false",
+           "Leave reductions in loops to be summed as every other float "
+           "reduction is (no register tiles for them)">,
   ];
   let dependentDialects = ["::mlir::rlx::RlxDialect"];
 }
@@ -110,7 +120,12 @@ def RlxCpuVectorize : Pass<"rlx-cpu-vectorize", "::mlir::func::FuncOp"> {
     read at `o` from a slice with stride `s`, and the window loops are
     dropped, which leaves a matmul-shaped contraction.
     Partial tiles at the end of a loop whose tiles do not divide it stay
-    loop nests for now. Multiply-add reductions become `vector.contract`
+    loop nests for now. Elementwise ops and reductions are vectorized first,
+    and a reduction's tile along a row becomes one horizontal
+    `vector.reduction` per tile (upstream inner-reduction lowering of
+    `vector.multi_reduction`), so that a sum of products there is not taken
+    for a contraction. Then the contractions and convolutions: their
+    multiply-add reductions become `vector.contract`
     (its first operand the one whose elements are broadcast, so vectors run
     along the result's rows), and tensor slices fold into the transfers.
     Elementwise multiply-adds on vectors become `vector.fma` (one rounding)

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
 
@@ -31,6 +32,9 @@ constexpr int64_t kThreadColumns = 256;
 /// Convolutions are split into at least this many thread tiles where their
 /// rows allow, so that every core of a typical CPU gets a share.
 constexpr int64_t kMinThreadTiles = 16;
+/// Elementwise ops and reductions step through memory this many vectors at
+/// a time.
+constexpr int64_t kStreamVectors = 4;
 
 /// The largest multiple of `step` that divides `extent`, at most `limit` and
 /// at least `floor`; 0 when there is none.
@@ -204,6 +208,48 @@ struct RlxCpuSelectLoweringConfigPass
                                    vector);
   }
 
+  /// Elementwise ops and reductions in loops that are not contractions: register
+  /// tiles of up to four vectors along the loop that walks their first
+  /// operand's contiguous dimension (a reduction's reduced row, or the
+  /// columns that a reduction over rows accumulates into), one iteration of
+  /// every other loop. Null when some operand is read across that loop
+  /// (transposed) rather than along it or not at all (broadcast), or when the
+  /// op indexes tensors in its body.
+  LoweringConfigAttr getStreamingConfig(linalg::LinalgOp op) {
+    std::optional<int64_t> lanes = getFloatResultLanes(op);
+    if (!lanes || linalg::isaContractionOpInterface(op) ||
+        linalg::isaConvolutionOpInterface(op) ||
+        op.getNumDpsInputs() == 0 || op.hasDynamicShape())
+      return nullptr;
+    // In the strict mode a reduction keeps the order in which every float
+    // reduction of the graph, fused or not, is summed (rlx-split-reductions).
+    if (strictFp && op.getNumReductionLoops() > 0)
+      return nullptr;
+    bool readsInBody = false;
+    op->walk([&](tensor::ExtractOp) { readsInBody = true; });
+    if (readsInBody)
+      return nullptr;
+    AffineMap firstMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+    if (firstMap.getNumResults() == 0)
+      return nullptr;
+    auto inner = dyn_cast<AffineDimExpr>(firstMap.getResults().back());
+    if (!inner)
+      return nullptr;
+    unsigned loop = inner.getPosition();
+    for (AffineMap map : op.getIndexingMapsArray()) {
+      if (!map.isProjectedPermutation())
+        return nullptr;
+      std::optional<unsigned> position =
+          map.getResultPosition(getAffineDimExpr(loop, op.getContext()));
+      if (position && *position + 1 != map.getNumResults())
+        return nullptr;
+    }
+    SmallVector<int64_t> extents = op.getStaticLoopRanges();
+    SmallVector<int64_t> zeros(extents.size(), 0), vector(extents.size(), 1);
+    vector[loop] = getColumnTile(extents[loop], *lanes, kStreamVectors);
+    return LoweringConfigAttr::get(op->getContext(), zeros, zeros, vector);
+  }
+
   void runOnOperation() override {
     if (vectorBits < 32 || vectorBits % 32 != 0) {
       getOperation().emitError()
@@ -218,15 +264,18 @@ struct RlxCpuSelectLoweringConfigPass
           !op.hasPureTensorSemantics() ||
           llvm::is_contained(op.getStaticLoopRanges(), 0))
         return;
+      // Ops in loops that a conversion made (rows, attention's blocks)
+      // already run in parallel where their loops do: they get cache and
+      // register tiles only.
+      bool inLoop = op->getParentOfType<LoopLikeOpInterface>() != nullptr;
       LoweringConfigAttr config = getContractionConfig(op);
       if (!config)
         config = getConvolutionConfig(op);
+      if (!config && inLoop)
+        config = getStreamingConfig(op);
       if (!config)
         return;
-      // Ops in loops that a conversion made (attention's blocks) already
-      // run in parallel where their loops do: they get cache and register
-      // tiles only.
-      if (op->getParentOfType<LoopLikeOpInterface>())
+      if (inLoop)
         config = LoweringConfigAttr::get(
             op->getContext(),
             SmallVector<int64_t>(config.getDistribution().size(), 0),

@@ -273,44 +273,69 @@ struct RlxCpuVectorizePass
     : rlx::impl::RlxCpuVectorizeBase<RlxCpuVectorizePass> {
   using Base::Base;
 
+  /// Vectorizes register tile `op` in place; leaves it as it is when it is
+  /// not one (no register tiles in its config, a partial tile) or the
+  /// vectorizer does not take it: slower, not wrong. Partial tiles need
+  /// masked vectorization, which the contraction patterns below do not
+  /// keep consistent yet.
+  void vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp op) {
+    auto config =
+        op->getAttrOfType<LoweringConfigAttr>(LoweringConfigAttr::kAttrName);
+    if (llvm::all_of(config.getVector(), [](int64_t s) { return s == 0; }) ||
+        op.hasDynamicShape() || readsOrWritesBooleans(op))
+      return;
+    if (failed(linalg::vectorizeOpPrecondition(op))) {
+      FailureOr<linalg::GenericOp> generic =
+          rewriteUnitWindowConvolution(rewriter, op);
+      if (failed(generic) || failed(linalg::vectorizeOpPrecondition(*generic)))
+        return;
+      op = *generic;
+    }
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::VectorizationResult> vectorized =
+        linalg::vectorize(rewriter, op);
+    if (failed(vectorized))
+      return;
+    if (op->getNumResults() > 0)
+      rewriter.replaceOp(op, vectorized->replacements);
+    else
+      rewriter.eraseOp(op);
+  }
+
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    SmallVector<linalg::LinalgOp> candidates;
+    SmallVector<linalg::LinalgOp> products, others;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(LoweringConfigAttr::kAttrName) &&
-          op.hasPureTensorSemantics())
-        candidates.push_back(op);
+      if (!op->hasAttr(LoweringConfigAttr::kAttrName) ||
+          !op.hasPureTensorSemantics())
+        return;
+      if (linalg::isaContractionOpInterface(op) ||
+          linalg::isaConvolutionOpInterface(op))
+        products.push_back(op);
+      else
+        others.push_back(op);
     });
     IRRewriter rewriter(context);
-    for (linalg::LinalgOp op : candidates) {
-      // A partial tile (a dynamic shape) and an op the vectorizer does not
-      // handle stay loop nests: slower, not wrong. Partial tiles need masked
-      // vectorization, which the contraction patterns below do not keep
-      // consistent yet.
-      auto config = op->getAttrOfType<LoweringConfigAttr>(
-          LoweringConfigAttr::kAttrName);
-      // No register tiles in the config: not this pass's to vectorize.
-      if (llvm::all_of(config.getVector(), [](int64_t s) { return s == 0; }) ||
-          op.hasDynamicShape() || readsOrWritesBooleans(op))
-        continue;
-      if (failed(linalg::vectorizeOpPrecondition(op))) {
-        FailureOr<linalg::GenericOp> generic =
-            rewriteUnitWindowConvolution(rewriter, op);
-        if (failed(generic) ||
-            failed(linalg::vectorizeOpPrecondition(*generic)))
-          continue;
-        op = *generic;
-      }
-      rewriter.setInsertionPoint(op);
-      FailureOr<linalg::VectorizationResult> vectorized =
-          linalg::vectorize(rewriter, op);
-      if (failed(vectorized))
-        continue;
-      if (op->getNumResults() > 0)
-        rewriter.replaceOp(op, vectorized->replacements);
-      else
-        rewriter.eraseOp(op);
-    }
+
+    // Elementwise ops and reductions first. A reduction's tile of a row
+    // becomes one horizontal reduction per tile, before the patterns below
+    // could take a reduction of products (a sum of squares) for a
+    // contraction: its outer-product lowering would be one scalar
+    // multiply-add per element.
+    for (linalg::LinalgOp op : others)
+      vectorizeTile(rewriter, op);
+    SmallVector<Operation *> reductions;
+    getOperation().walk(
+        [&](vector::MultiDimReductionOp op) { reductions.push_back(op); });
+    RewritePatternSet reductionPatterns(context);
+    vector::populateVectorMultiReductionLoweringPatterns(
+        reductionPatterns, vector::VectorMultiReductionLowering::InnerReduction);
+    if (failed(applyOpPatternsGreedily(reductions,
+                                       std::move(reductionPatterns))))
+      return signalPassFailure();
+
+    for (linalg::LinalgOp op : products)
+      vectorizeTile(rewriter, op);
 
     // Multiply-add reductions to vector.contract, slices into transfers.
     RewritePatternSet patterns(context);

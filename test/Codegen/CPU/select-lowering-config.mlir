@@ -1,5 +1,6 @@
 // RUN: rlx-opt %s --split-input-file --rlx-cpu-select-lowering-config | FileCheck %s
 // RUN: rlx-opt %s --split-input-file --rlx-cpu-select-lowering-config=vector-bits=256 | FileCheck %s --check-prefix=AVX2
+// RUN: rlx-opt %s --split-input-file --rlx-cpu-select-lowering-config=strict-fp | FileCheck %s --check-prefix=STRICT
 // RUN: not rlx-opt %s --split-input-file --rlx-cpu-select-lowering-config=vector-bits=48 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-BITS
 
 // Register tiles of 8 rows by two vectors of columns (2 x 16 f32 lanes at
@@ -189,4 +190,65 @@ func.func @in_a_loop(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %n: index) ->
     scf.yield %0 : tensor<64x64xf32>
   }
   return %r : tensor<64x64xf32>
+}
+
+// -----
+
+// The stages of a row in a loop: a reduction along the row and an
+// elementwise op reading a broadcast scalar and a broadcast vector get
+// register tiles of four vectors along the row; a row of 1000 in one partly
+// filled vector of 10 (the largest size of at least half a vector that
+// divides it); a reduction over the rows accumulates vectors of columns; an
+// op reading its operand transposed gets none. With strict-fp, reductions
+// get none.
+// CHECK-LABEL: func.func @row_stages
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
+// CHECK: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
+// CHECK: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 10]>
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<64x8xf32>) {{[{]$}}
+// STRICT-LABEL: func.func @row_stages
+// STRICT: linalg.generic {{.*}} outs(%{{.*}} : tensor<1xf32>) {{[{]$}}
+// STRICT: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#rowsum = affine_map<(d0, d1) -> (d0)>
+#cols = affine_map<(d0, d1) -> (d1)>
+#colsum = affine_map<(d0, d1) -> (d1)>
+#transposed = affine_map<(d0, d1) -> (d1, d0)>
+func.func @row_stages(%x: tensor<8x1024xf32>, %g: tensor<1024xf32>, %y: tensor<8x1000xf32>, %t: tensor<8x64xf32>, %acc: tensor<1xf32>, %cols: tensor<1024xf32>, %out: tensor<1x1024xf32>, %odd: tensor<1x1000xf32>, %tr: tensor<64x8xf32>) -> (tensor<1xf32>, tensor<1x1024xf32>, tensor<1x1000xf32>, tensor<1024xf32>, tensor<64x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c1 = arith.constant 1 : index
+  %r:5 = scf.for %i = %c0 to %c8 step %c1 iter_args(%a0 = %acc, %a1 = %out, %a2 = %odd, %a3 = %cols, %a4 = %tr) -> (tensor<1xf32>, tensor<1x1024xf32>, tensor<1x1000xf32>, tensor<1024xf32>, tensor<64x8xf32>) {
+    %row = tensor.extract_slice %x[%i, 0] [1, 1024] [1, 1] : tensor<8x1024xf32> to tensor<1x1024xf32>
+    %sum = linalg.generic {indexing_maps = [#row, #rowsum], iterator_types = ["parallel", "reduction"]} ins(%row : tensor<1x1024xf32>) outs(%a0 : tensor<1xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %s = arith.addf %o, %in : f32
+      linalg.yield %s : f32
+    } -> tensor<1xf32>
+    %scale = tensor.extract %sum[%c0] : tensor<1xf32>
+    %scaled = linalg.generic {indexing_maps = [#row, #cols, #row], iterator_types = ["parallel", "parallel"]} ins(%row, %g : tensor<1x1024xf32>, tensor<1024xf32>) outs(%a1 : tensor<1x1024xf32>) {
+    ^bb0(%in: f32, %gi: f32, %o: f32):
+      %m = arith.mulf %in, %gi : f32
+      %d = arith.divf %m, %scale : f32
+      linalg.yield %d : f32
+    } -> tensor<1x1024xf32>
+    %orow = tensor.extract_slice %y[%i, 0] [1, 1000] [1, 1] : tensor<8x1000xf32> to tensor<1x1000xf32>
+    %neg = linalg.generic {indexing_maps = [#row, #row], iterator_types = ["parallel", "parallel"]} ins(%orow : tensor<1x1000xf32>) outs(%a2 : tensor<1x1000xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %n = arith.negf %in : f32
+      linalg.yield %n : f32
+    } -> tensor<1x1000xf32>
+    %colsums = linalg.generic {indexing_maps = [#row, #colsum], iterator_types = ["reduction", "parallel"]} ins(%x : tensor<8x1024xf32>) outs(%a3 : tensor<1024xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %s = arith.addf %o, %in : f32
+      linalg.yield %s : f32
+    } -> tensor<1024xf32>
+    %flipped = linalg.generic {indexing_maps = [#transposed, #row], iterator_types = ["parallel", "parallel"]} ins(%t : tensor<8x64xf32>) outs(%a4 : tensor<64x8xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      linalg.yield %in : f32
+    } -> tensor<64x8xf32>
+    scf.yield %sum, %scaled, %neg, %colsums, %flipped : tensor<1xf32>, tensor<1x1024xf32>, tensor<1x1000xf32>, tensor<1024xf32>, tensor<64x8xf32>
+  }
+  return %r#0, %r#1, %r#2, %r#3, %r#4 : tensor<1xf32>, tensor<1x1024xf32>, tensor<1x1000xf32>, tensor<1024xf32>, tensor<64x8xf32>
 }

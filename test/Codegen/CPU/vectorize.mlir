@@ -153,3 +153,30 @@ func.func @boolean_mask(%x: tensor<4x16xf32>, %keep: tensor<16xi1>, %out: tensor
   } -> tensor<4x16xf32>
   return %0 : tensor<4x16xf32>
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+// A reduction's register tiles along a row become one horizontal reduction
+// per tile, the accumulator carried as a scalar across the loop; a sum of
+// squares stays a multiply and a reduction (a vector.contract would lower
+// to one scalar multiply-add per element).
+// CHECK-LABEL: func.func @row_reduction
+// CHECK:         scf.for {{.*}} -> (vector<1xf32>)
+// CHECK:           %[[ROW:.*]] = vector.transfer_read {{.*}} : tensor<1x256xf32>, vector<1x64xf32>
+// CHECK:           %[[V:.*]] = vector.extract %[[ROW]][0] : vector<64xf32> from vector<1x64xf32>
+// CHECK:           %[[SQ:.*]] = arith.mulf %[[V]], %[[V]] : vector<64xf32>
+// CHECK:           vector.reduction <add>, %[[SQ]], %{{.*}} : vector<64xf32> into f32
+// CHECK-NOT:     vector.contract
+func.func @row_reduction(%x: tensor<1x256xf32>, %acc: tensor<1xf32>) -> tensor<1xf32> {
+  %0 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<1x256xf32>) outs(%acc : tensor<1xf32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>} {
+  ^bb0(%v: f32, %a: f32):
+    %sq = arith.mulf %v, %v : f32
+    %s = arith.addf %a, %sq : f32
+    linalg.yield %s : f32
+  } -> tensor<1xf32>
+  return %0 : tensor<1xf32>
+}
