@@ -16,9 +16,13 @@ def RlxCpuSelectLoweringConfig
   let summary = "Choose thread, cache and register tiles of contractions, convolutions and the ops in their loops for a CPU";
   let description = [{
     Attaches an `rlx.lowering_config` to every floating-point contraction
-    (matmul, batched matmul: a linalg op with one reduction loop whose body
-    multiplies and adds) and convolution that has none, for a CPU with
-    vectors of `vector-bits` bits.
+    (a linalg op whose body multiplies and adds, with one n loop: matmul,
+    batched matmul, a [batch, sequence, features] activation times a weight,
+    a projection from [heads, features]) and convolution that has none, for
+    a CPU with vectors of `vector-bits` bits. Of several m loops the
+    innermost makes the register rows and the others are taken one at a
+    time, like batches; of several k loops each takes one step per register
+    tile and the innermost is cut into cache tiles.
 
     Contractions:
 
@@ -46,7 +50,9 @@ def RlxCpuSelectLoweringConfig
 
     Ops in loops that a conversion made (the products of attention's
     blocks, the stages of a row) get cache and register tiles only: their
-    loops already run in parallel where they can. Other float ops there,
+    loops already run in parallel where they can. So do ops of fewer than
+    2^16 iterations: a parallel region's fork and join would cost more than
+    the threads save. Other float ops there,
     elementwise ops and reductions, get register tiles of up to four vectors
     along the loop that walks their first operand's contiguous dimension
     (one iteration of every other loop), unless an operand is read across
@@ -87,6 +93,9 @@ def RlxCpuTileAndFuse : Pass<"rlx-cpu-tile-and-fuse", "::mlir::func::FuncOp"> {
        destinations (`linalg.fill`) and an elementwise producer of the config
        op's first operand when each tile reads its own rows of it (a
        prologue), so the full-size intermediate results are never stored.
+       An op whose config has no thread tiles is tiled and fused the same
+       way at its `vector` level instead, in `scf.for` loops, when it has an
+       epilogue.
     2. Inside each thread tile, the config's op is tiled at the `cache` level
        (reduction tiles, an `scf.for`), then it and the root are tiled at the
        `vector` level; the root takes the config op's tile sizes of the loops
@@ -120,7 +129,8 @@ def RlxCpuVectorize : Pass<"rlx-cpu-vectorize", "::mlir::func::FuncOp"> {
     read at `o` from a slice with stride `s`, and the window loops are
     dropped, which leaves a matmul-shaped contraction.
     Partial tiles at the end of a loop whose tiles do not divide it stay
-    loop nests for now. Elementwise ops and reductions are vectorized first,
+    loop nests for now. A contraction tile with several (unit) reduction
+    loops keeps only the last, so its vector contraction is matmul-shaped. Elementwise ops and reductions are vectorized first,
     and a reduction's tile along a row becomes one horizontal
     `vector.reduction` per tile (upstream inner-reduction lowering of
     `vector.multi_reduction`), so that a sum of products there is not taken

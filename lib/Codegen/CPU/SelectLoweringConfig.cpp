@@ -32,6 +32,10 @@ constexpr int64_t kThreadColumns = 256;
 /// Convolutions are split into at least this many thread tiles where their
 /// rows allow, so that every core of a typical CPU gets a share.
 constexpr int64_t kMinThreadTiles = 16;
+/// Ops with fewer iterations than this (a few microseconds of work) are not
+/// split into thread tiles: a parallel region's fork and join would cost
+/// more than the threads save.
+constexpr int64_t kMinParallelIterations = int64_t(1) << 16;
 /// Elementwise ops and reductions step through memory this many vectors at
 /// a time.
 constexpr int64_t kStreamVectors = 4;
@@ -107,28 +111,36 @@ struct RlxCpuSelectLoweringConfigPass
 
   /// Register tiles of outer products, cache tiles of the reduction,
   /// thread tiles of rows and columns; null for ops that are not float
-  /// contractions with one m, n and k loop.
+  /// contractions with one n loop. Of several m loops (a matmul of a
+  /// [batch, sequence, features] activation by a weight) the innermost
+  /// makes the register rows and the others are taken one at a time, as
+  /// batches are; of several k loops (a projection from [heads, features])
+  /// the innermost is cut into cache tiles, and every k loop takes one step
+  /// per register tile.
   LoweringConfigAttr getContractionConfig(linalg::LinalgOp op) {
     if (!linalg::isaContractionOpInterface(op))
       return nullptr;
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);
     std::optional<int64_t> lanes = getFloatResultLanes(op);
-    if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-        dims->k.size() != 1 || !lanes)
+    if (failed(dims) || dims->m.empty() || dims->n.size() != 1 ||
+        dims->k.empty() || !lanes)
       return nullptr;
     SmallVector<int64_t> extents = op.getStaticLoopRanges();
     unsigned loops = extents.size();
     SmallVector<int64_t> distribution(loops, 0), cache(loops, 0),
         vector(loops, 0);
-    for (unsigned batch : dims->batch) {
-      distribution[batch] = getOuterTile(extents[batch], 1, 1);
-      vector[batch] = 1;
+    SmallVector<unsigned> outer(dims->batch.begin(), dims->batch.end());
+    outer.append(dims->m.begin(), std::prev(dims->m.end()));
+    for (unsigned loop : outer) {
+      distribution[loop] = getOuterTile(extents[loop], 1, 1);
+      vector[loop] = 1;
     }
-    unsigned m = dims->m.front(), n = dims->n.front(), k = dims->k.front();
+    for (unsigned loop : dims->k)
+      vector[loop] = 1;
+    unsigned m = dims->m.back(), n = dims->n.front(), k = dims->k.back();
     vector[m] = getRegisterTile(extents[m], kRegisterRows);
     vector[n] = getColumnTile(extents[n], *lanes, kRegisterVectors);
-    vector[k] = 1;
     distribution[m] = getOuterTile(extents[m], kThreadRows, vector[m]);
     distribution[n] = getOuterTile(extents[n], kThreadColumns, vector[n]);
     // A problem within one thread tile is shared out by register rows: it
@@ -265,8 +277,8 @@ struct RlxCpuSelectLoweringConfigPass
           llvm::is_contained(op.getStaticLoopRanges(), 0))
         return;
       // Ops in loops that a conversion made (rows, attention's blocks)
-      // already run in parallel where their loops do: they get cache and
-      // register tiles only.
+      // already run in parallel where their loops do, and small ops run on
+      // the calling thread: they get cache and register tiles only.
       bool inLoop = op->getParentOfType<LoopLikeOpInterface>() != nullptr;
       LoweringConfigAttr config = getContractionConfig(op);
       if (!config)
@@ -275,7 +287,15 @@ struct RlxCpuSelectLoweringConfigPass
         config = getStreamingConfig(op);
       if (!config)
         return;
-      if (inLoop)
+      // Counted up to the threshold only (no overflow); a dynamic size may
+      // be large.
+      int64_t iterations = 1;
+      for (int64_t extent : op.getStaticLoopRanges())
+        iterations = ShapedType::isDynamic(extent) ||
+                             extent >= kMinParallelIterations
+                         ? kMinParallelIterations
+                         : std::min(iterations * extent, kMinParallelIterations);
+      if (inLoop || iterations < kMinParallelIterations)
         config = LoweringConfigAttr::get(
             op->getContext(),
             SmallVector<int64_t>(config.getDistribution().size(), 0),

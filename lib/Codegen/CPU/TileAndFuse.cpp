@@ -136,16 +136,27 @@ struct RlxCpuTileAndFusePass
                         projectConfig(op, config));
     }
 
-    // Thread tiles, with the producers computed per tile.
-    SmallVector<int64_t> distribution = dropWholeLoopTiles(
+    // Thread tiles, with the producers computed per tile. An op without
+    // thread tiles (small, or in a loop that runs in parallel already)
+    // still has its epilogue fused: per register tile, in sequential loops.
+    SmallVector<int64_t> outerTiles = dropWholeLoopTiles(
         root, getLoweringConfig(root).getDistribution());
+    auto loopType = scf::SCFTilingOptions::LoopType::ForallOp;
+    auto untiled = [](ArrayRef<int64_t> sizes) {
+      return llvm::all_of(sizes, [](int64_t size) { return size == 0; });
+    };
+    if (untiled(outerTiles) && root != op) {
+      outerTiles =
+          dropWholeLoopTiles(root, getLoweringConfig(root).getVector());
+      loopType = scf::SCFTilingOptions::LoopType::ForOp;
+    }
     SmallVector<Operation *> tiledOps = {op};
     if (root != op)
       tiledOps.push_back(root);
-    if (llvm::any_of(distribution, [](int64_t size) { return size != 0; })) {
+    if (!untiled(outerTiles)) {
       scf::SCFTilingOptions tiling;
-      tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), distribution));
-      tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+      tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), outerTiles));
+      tiling.setLoopType(loopType);
       scf::SCFTileAndFuseOptions options;
       options.setTilingOptions(tiling);
       Operation *contraction = op;
@@ -165,7 +176,8 @@ struct RlxCpuTileAndFusePass
               rewriter, cast<TilingInterface>(root.getOperation()), options);
       if (failed(tiled))
         return root->emitError("rlx-cpu-tile-and-fuse: cannot tile at the "
-                               "distribution level of its lowering_config");
+                               "distribution (or, without one, register) "
+                               "level of its lowering_config");
       for (OpResult result : root->getResults())
         rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
       rewriter.eraseOp(root);

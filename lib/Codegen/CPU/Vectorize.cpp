@@ -165,6 +165,35 @@ rewriteUnitWindowConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
   return linalg::interchangeGenericOp(rewriter, tile, order);
 }
 
+/// Drops all but the last of the reduction loops of contraction tile `op`
+/// when they all have one iteration (a projection from [heads, features]
+/// takes one step of each per tile): the vector contraction is then
+/// matmul-shaped, which the outer-product lowering takes, instead of
+/// reducing one unit loop at a time through scalar reductions.
+static linalg::LinalgOp dropUnitReductionLoops(RewriterBase &rewriter,
+                                               linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  if (!generic || reductions.size() < 2 ||
+      llvm::any_of(reductions,
+                   [&](unsigned loop) { return extents[loop] != 1; }))
+    return op;
+  reductions.pop_back();
+  linalg::ControlDropUnitDims dropUnitLoops;
+  dropUnitLoops.rankReductionStrategy = linalg::ControlDropUnitDims::
+      RankReductionStrategy::ExtractInsertSlice;
+  dropUnitLoops.controlFn = [&](Operation *) { return reductions; };
+  rewriter.setInsertionPoint(generic);
+  FailureOr<linalg::DropUnitDimsResult> dropped =
+      linalg::dropUnitDims(rewriter, generic, dropUnitLoops);
+  if (failed(dropped))
+    return op;
+  rewriter.replaceOp(generic, dropped->replacements);
+  return cast<linalg::LinalgOp>(dropped->resultOp.getOperation());
+}
+
 /// Swaps the operands of `contract` when its first operand holds the
 /// result's innermost dimension and its second does not: the outer-product
 /// lowering broadcasts elements of the first operand against vectors of the
@@ -284,6 +313,8 @@ struct RlxCpuVectorizePass
     if (llvm::all_of(config.getVector(), [](int64_t s) { return s == 0; }) ||
         op.hasDynamicShape() || readsOrWritesBooleans(op))
       return;
+    if (linalg::isaContractionOpInterface(op))
+      op = dropUnitReductionLoops(rewriter, op);
     if (failed(linalg::vectorizeOpPrecondition(op))) {
       FailureOr<linalg::GenericOp> generic =
           rewriteUnitWindowConvolution(rewriter, op);

@@ -32,13 +32,17 @@ func.func @dividing(%a: tensor<128x1000xf32>, %b: tensor<1000x384xf32>, %c: tens
 
 // Small and odd shapes: a loop shorter than a register tile is one tile
 // (17 columns); 33 rows in register tiles of 3, which divide them, and the
-// problem, one thread tile, shared out by register rows. A reduction of 65
-// is not cut.
+// problem, one thread tile, shared out by register rows. A reduction of 200
+// is not cut. With a reduction of 65 the op has fewer than 2^16 iterations:
+// no thread tiles, it runs on the calling thread.
 // CHECK-LABEL: func.func @odd
 // CHECK: distribution = [3, 0, 0], cache = [0, 0, 0], vector = [3, 17, 1]
-func.func @odd(%a: tensor<33x65xf32>, %b: tensor<65x17xf32>, %c: tensor<33x17xf32>) -> tensor<33x17xf32> {
-  %0 = linalg.matmul ins(%a, %b : tensor<33x65xf32>, tensor<65x17xf32>) outs(%c : tensor<33x17xf32>) -> tensor<33x17xf32>
-  return %0 : tensor<33x17xf32>
+// CHECK: distribution = [0, 0, 0], cache = [0, 0, 0], vector = [3, 17, 1]
+func.func @odd(%a: tensor<33x200xf32>, %b: tensor<200x17xf32>, %c: tensor<33x17xf32>,
+               %sa: tensor<33x65xf32>, %sb: tensor<65x17xf32>) -> (tensor<33x17xf32>, tensor<33x17xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<33x200xf32>, tensor<200x17xf32>) outs(%c : tensor<33x17xf32>) -> tensor<33x17xf32>
+  %1 = linalg.matmul ins(%sa, %sb : tensor<33x65xf32>, tensor<65x17xf32>) outs(%c : tensor<33x17xf32>) -> tensor<33x17xf32>
+  return %0, %1 : tensor<33x17xf32>, tensor<33x17xf32>
 }
 
 // -----
@@ -251,4 +255,38 @@ func.func @row_stages(%x: tensor<8x1024xf32>, %g: tensor<1024xf32>, %y: tensor<8
     scf.yield %sum, %scaled, %neg, %colsums, %flipped : tensor<1xf32>, tensor<1x1024xf32>, tensor<1x1000xf32>, tensor<1024xf32>, tensor<64x8xf32>
   }
   return %r#0, %r#1, %r#2, %r#3, %r#4 : tensor<1xf32>, tensor<1x1024xf32>, tensor<1x1000xf32>, tensor<1024xf32>, tensor<64x8xf32>
+}
+
+// -----
+
+// A matmul of a [batch, sequence, features] activation by a weight has two
+// m loops: the sequence makes the register rows and the batch is taken one
+// at a time. A projection from [heads, features] has two k loops: each takes
+// one step per register tile, and the innermost is cut into cache tiles.
+// CHECK-LABEL: func.func @several_m_and_k
+// CHECK: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0, 0, 0], cache = [0, 0, 0, 0], vector = [1, 8, 32, 1]>
+// CHECK: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [1, 64, 0, 0, 0], cache = [0, 0, 0, 0, 256], vector = [1, 8, 32, 1, 1]>
+#act = affine_map<(b, s, n, k) -> (b, s, k)>
+#weight = affine_map<(b, s, n, k) -> (k, n)>
+#out = affine_map<(b, s, n, k) -> (b, s, n)>
+#heads = affine_map<(b, s, n, h, f) -> (b, s, h, f)>
+#wo = affine_map<(b, s, n, h, f) -> (h, f, n)>
+#proj = affine_map<(b, s, n, h, f) -> (b, s, n)>
+func.func @several_m_and_k(%x: tensor<2x32x128xf32>, %w: tensor<128x192xf32>, %acc: tensor<2x32x192xf32>,
+                           %a: tensor<2x128x4x512xf32>, %wo: tensor<4x512x128xf32>, %acc2: tensor<2x128x128xf32>) -> (tensor<2x32x192xf32>, tensor<2x128x128xf32>) {
+  %0 = linalg.generic {indexing_maps = [#act, #weight, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<2x32x128xf32>, tensor<128x192xf32>) outs(%acc : tensor<2x32x192xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %m = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x32x192xf32>
+  %1 = linalg.generic {indexing_maps = [#heads, #wo, #proj], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%a, %wo : tensor<2x128x4x512xf32>, tensor<4x512x128xf32>) outs(%acc2 : tensor<2x128x128xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %m = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x128x128xf32>
+  return %0, %1 : tensor<2x32x192xf32>, tensor<2x128x128xf32>
 }

@@ -124,3 +124,39 @@ func.func @conv_relu(%x: tensor<1x4x6x10xf32>, %w: tensor<8x4x3x3xf32>) -> tenso
   } -> tensor<1x8x4x8xf32>
   return %out : tensor<1x8x4x8xf32>
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+// Without thread tiles (a small op, or one in a loop that runs in parallel
+// already) the epilogue is still the root: sequential loops over register
+// tiles of 4 x 16 hold the fill, the matmul (its whole reduction, one step
+// per iteration) and the epilogue of each tile.
+// CHECK-LABEL: func.func @single_thread_epilogue
+// CHECK-NOT:     scf.forall
+// CHECK:         scf.for {{.*}} = %c0 to %c16 step %c4
+// CHECK:           scf.for {{.*}} = %c0 to %c32 step %c16
+// CHECK:             linalg.fill {{.*}} -> tensor<4x16xf32>
+// CHECK:             scf.for {{.*}} = %c0 to %c8 step %c1
+// CHECK:               linalg.matmul {{.*}} ins({{.*}} : tensor<4x1xf32>, tensor<1x16xf32>) outs({{.*}} : tensor<4x16xf32>)
+// CHECK:             linalg.generic {{.*}} ins({{.*}} : tensor<4x16xf32>, tensor<16xf32>) outs({{.*}} : tensor<4x16xf32>)
+// CHECK:               arith.maximumf
+// CHECK:               linalg.yield
+// CHECK-NOT:     linalg.
+// CHECK:         return
+func.func @single_thread_epilogue(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %bias: tensor<32xf32>) -> tensor<16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<16x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %mm = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0], cache = [0, 0, 0], vector = [4, 16, 1]>}
+      ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%acc : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %out = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<16x32xf32>, tensor<32xf32>) outs(%empty : tensor<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<16x32xf32>
+  return %out : tensor<16x32xf32>
+}

@@ -180,3 +180,25 @@ func.func @row_reduction(%x: tensor<1x256xf32>, %acc: tensor<1xf32>) -> tensor<1
   } -> tensor<1xf32>
   return %0 : tensor<1xf32>
 }
+
+// -----
+
+#heads = affine_map<(m, n, h, f) -> (m, h, f)>
+#wo = affine_map<(m, n, h, f) -> (h, f, n)>
+#proj = affine_map<(m, n, h, f) -> (m, n)>
+// A register tile of a contraction over two loops takes one step of each:
+// all but the last unit reduction loop are dropped, so the tile is one
+// matmul-shaped vector.contract (the outer-product lowering's form).
+// CHECK-LABEL: func.func @unit_reduction_loops
+// CHECK:         vector.contract {{{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}}} %{{.*}}, %{{.*}}, %{{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+func.func @unit_reduction_loops(%a: tensor<8x1x1xf32>, %w: tensor<1x1x32xf32>, %acc: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#heads, #wo, #proj], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%a, %w : tensor<8x1x1xf32>, tensor<1x1x32xf32>) outs(%acc : tensor<8x32xf32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0, 0], cache = [0, 0, 0, 0], vector = [8, 32, 1, 1]>} {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %m = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x32xf32>
+  return %0 : tensor<8x32xf32>
+}
