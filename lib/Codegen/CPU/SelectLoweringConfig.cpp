@@ -1,10 +1,12 @@
-//===- SelectLoweringConfig.cpp - CPU schedules for contractions ----------===//
+//===- SelectLoweringConfig.cpp - CPU schedules for linalg ops ------------===//
 //
 // The register tile is the outer-product micro-kernel of BLIS-style GEMMs:
 // 8 rows of the left operand broadcast against two vectors of a row of the
 // right one, 16 vector accumulators that stay in registers for a whole
 // cache tile of the reduction (32 vector registers on AVX-512, 16 on AVX2
-// where LLVM splits each vector in two; both fit).
+// where LLVM splits each vector in two; both fit). Convolutions get the same
+// kernel; elementwise ops and reductions inside conversion-made loops stream
+// through memory a few vectors at a time.
 //
 //===----------------------------------------------------------------------===//
 #include "rlx/Codegen/Passes.h"
@@ -220,8 +222,8 @@ struct RlxCpuSelectLoweringConfigPass
                                    vector);
   }
 
-  /// Elementwise ops and reductions in loops that are not contractions: register
-  /// tiles of up to four vectors along the loop that walks their first
+  /// Elementwise ops and reductions in loops that are not contractions:
+  /// register tiles of up to four vectors along the loop that walks their first
   /// operand's contiguous dimension (a reduction's reduced row, or the
   /// columns that a reduction over rows accumulates into), one iteration of
   /// every other loop. Null when some operand is read across that loop
@@ -291,10 +293,10 @@ struct RlxCpuSelectLoweringConfigPass
       // be large.
       int64_t iterations = 1;
       for (int64_t extent : op.getStaticLoopRanges())
-        iterations = ShapedType::isDynamic(extent) ||
-                             extent >= kMinParallelIterations
-                         ? kMinParallelIterations
-                         : std::min(iterations * extent, kMinParallelIterations);
+        iterations =
+            ShapedType::isDynamic(extent) || extent >= kMinParallelIterations
+                ? kMinParallelIterations
+                : std::min(iterations * extent, kMinParallelIterations);
       if (inLoop || iterations < kMinParallelIterations)
         config = LoweringConfigAttr::get(
             op->getContext(),

@@ -360,9 +360,10 @@ struct RlxCpuVectorizePass
         [&](vector::MultiDimReductionOp op) { reductions.push_back(op); });
     RewritePatternSet reductionPatterns(context);
     vector::populateVectorMultiReductionLoweringPatterns(
-        reductionPatterns, vector::VectorMultiReductionLowering::InnerReduction);
-    if (failed(applyOpPatternsGreedily(reductions,
-                                       std::move(reductionPatterns))))
+        reductionPatterns,
+        vector::VectorMultiReductionLowering::InnerReduction);
+    if (failed(
+            applyOpPatternsGreedily(reductions, std::move(reductionPatterns))))
       return signalPassFailure();
 
     for (linalg::LinalgOp op : products)
