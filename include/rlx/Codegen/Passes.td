@@ -52,14 +52,15 @@ def RlxCpuSelectLoweringConfig
     blocks, the stages of a row) get cache and register tiles only: their
     loops already run in parallel where they can. So do ops of fewer than
     2^16 iterations: a parallel region's fork and join would cost more than
-    the threads save. Other float ops there,
-    elementwise ops and reductions, get register tiles of up to four vectors
-    along the loop that walks their first operand's contiguous dimension
-    (one iteration of every other loop), unless an operand is read across
-    that loop (transposed) or the body reads tensors; a reduction's tile then
-    becomes one horizontal reduction. With `strict-fp`, reductions get none:
-    they are summed in the order every float reduction of the graph is, fused
-    or not.
+    the threads save.
+
+    Other float ops in those loops, elementwise ops and reductions, get
+    register tiles of up to four vectors along the loop that walks their
+    first operand's contiguous dimension (one iteration of every other
+    loop), unless an operand is read across that loop (transposed) or the
+    body reads tensors; a reduction's tile then becomes one horizontal
+    reduction. With `strict-fp`, reductions get none: they are summed in the
+    order every float reduction of the graph is, fused or not.
 
     Tiles divide their loops where a size close to these does (so every
     tile has the same static shape), a loop that no size close to the
@@ -130,8 +131,9 @@ def RlxCpuVectorize : Pass<"rlx-cpu-vectorize", "::mlir::func::FuncOp"> {
     dropped, which leaves a matmul-shaped contraction.
     Partial tiles at the end of a loop whose tiles do not divide it stay
     loop nests for now. A contraction tile with several (unit) reduction
-    loops keeps only the last, so its vector contraction is matmul-shaped. Elementwise ops and reductions are vectorized first,
-    and a reduction's tile along a row becomes one horizontal
+    loops keeps only the last, so its vector contraction is matmul-shaped.
+    Elementwise ops and reductions are vectorized first, and a reduction's
+    tile along a row becomes one horizontal
     `vector.reduction` per tile (upstream inner-reduction lowering of
     `vector.multi_reduction`), so that a sum of products there is not taken
     for a contraction. Then the contractions and convolutions: their

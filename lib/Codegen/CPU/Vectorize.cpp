@@ -36,6 +36,26 @@ namespace mlir::rlx {
 using namespace mlir;
 using namespace mlir::rlx;
 
+/// Drops `loops` (each of one iteration) from `generic` with upstream
+/// `linalg::dropUnitDims`, its operands sliced to the remaining dimensions;
+/// returns the new generic, or failure with `generic` left as it is.
+static FailureOr<linalg::GenericOp>
+dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp generic,
+              SmallVector<unsigned> loops) {
+  llvm::sort(loops);
+  linalg::ControlDropUnitDims control;
+  control.rankReductionStrategy =
+      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  control.controlFn = [&](Operation *) { return loops; };
+  rewriter.setInsertionPoint(generic);
+  FailureOr<linalg::DropUnitDimsResult> dropped =
+      linalg::dropUnitDims(rewriter, generic, control);
+  if (failed(dropped))
+    return failure();
+  rewriter.replaceOp(generic, dropped->replacements);
+  return cast<linalg::GenericOp>(dropped->resultOp.getOperation());
+}
+
 /// Replaces the convolution `op` (named or generic) whose window loops all
 /// have one iteration by the generic it then is: inputs read at
 /// `o * s + k * d` are read at `o` from a slice with stride `s`, the window
@@ -127,27 +147,17 @@ rewriteUnitWindowConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
     generic->setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(allMaps));
   });
 
-  linalg::ControlDropUnitDims dropUnitLoops;
-  dropUnitLoops.rankReductionStrategy = linalg::ControlDropUnitDims::
-      RankReductionStrategy::ExtractInsertSlice;
   // The window loops, with one iteration each, go. The input channel loop
   // stays as the reduction of the matmul-shaped tile that is left, and the
   // loops of the result's dimensions stay so that the result tile is
   // written whole by one transfer, which folds into the slices around it
   // (the accumulator then moves out of the reduction loops).
-  llvm::SmallDenseSet<unsigned> droppedLoops(dims->filterLoop.begin(),
-                                             dims->filterLoop.end());
-  dropUnitLoops.controlFn = [&](Operation *) {
-    return llvm::filter_to_vector(
-        llvm::seq<unsigned>(0, numLoops),
-        [&](unsigned loop) { return droppedLoops.contains(loop); });
-  };
-  FailureOr<linalg::DropUnitDimsResult> dropped =
-      linalg::dropUnitDims(rewriter, *generic, dropUnitLoops);
+  FailureOr<linalg::GenericOp> dropped = dropUnitLoops(
+      rewriter, *generic,
+      SmallVector<unsigned>(dims->filterLoop.begin(), dims->filterLoop.end()));
   if (failed(dropped))
     return generic;
-  rewriter.replaceOp(*generic, dropped->replacements);
-  auto tile = cast<linalg::GenericOp>(dropped->resultOp.getOperation());
+  linalg::GenericOp tile = *dropped;
 
   // Loops in the order of the result's dimensions, reductions last: the
   // vectorizer builds its vectors in loop order, and any other order
@@ -181,17 +191,9 @@ static linalg::LinalgOp dropUnitReductionLoops(RewriterBase &rewriter,
                    [&](unsigned loop) { return extents[loop] != 1; }))
     return op;
   reductions.pop_back();
-  linalg::ControlDropUnitDims dropUnitLoops;
-  dropUnitLoops.rankReductionStrategy = linalg::ControlDropUnitDims::
-      RankReductionStrategy::ExtractInsertSlice;
-  dropUnitLoops.controlFn = [&](Operation *) { return reductions; };
-  rewriter.setInsertionPoint(generic);
-  FailureOr<linalg::DropUnitDimsResult> dropped =
-      linalg::dropUnitDims(rewriter, generic, dropUnitLoops);
-  if (failed(dropped))
-    return op;
-  rewriter.replaceOp(generic, dropped->replacements);
-  return cast<linalg::LinalgOp>(dropped->resultOp.getOperation());
+  FailureOr<linalg::GenericOp> dropped =
+      dropUnitLoops(rewriter, generic, reductions);
+  return succeeded(dropped) ? linalg::LinalgOp(*dropped) : op;
 }
 
 /// Swaps the operands of `contract` when its first operand holds the
