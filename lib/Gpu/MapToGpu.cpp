@@ -252,6 +252,19 @@ static LogicalResult lowerToLoops(linalg::LinalgOp op, bool parallel,
   return replaceBy(linalg::linalgOpToParallelLoops(rewriter, op));
 }
 
+/// The buffer `value` is a view of, through subviews, casts and reshapes.
+static Value getRootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Whether `buffer` is host memory: a stack buffer of the host code.
+static bool isHostBuffer(Value buffer) {
+  Operation *alloca = getRootBuffer(buffer).getDefiningOp<memref::AllocaOp>();
+  return alloca && isOnHost(alloca);
+}
+
 /// Reports the first memref read or write left on the host.
 static LogicalResult checkHostCode(func::FuncOp func) {
   WalkResult result = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -267,7 +280,8 @@ static LogicalResult checkHostCode(func::FuncOp func) {
     for (const MemoryEffects::EffectInstance &effect : instances) {
       Value value = effect.getValue();
       if (!value || !isa<BaseMemRefType>(value.getType()) ||
-          !isa<MemoryEffects::Read, MemoryEffects::Write>(effect.getEffect()))
+          !isa<MemoryEffects::Read, MemoryEffects::Write>(effect.getEffect()) ||
+          isHostBuffer(value))
         continue;
       op->emitError() << "'" << op->getName()
                       << "' would access device memory from the host";
@@ -276,13 +290,6 @@ static LogicalResult checkHostCode(func::FuncOp func) {
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
-}
-
-/// The buffer `value` is a view of, through subviews, casts and reshapes.
-static Value getRootBuffer(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
 }
 
 /// Whether each kernel that uses `op`'s results can compute them itself:
@@ -389,6 +396,65 @@ static void sinkHostReadsIntoKernels(func::FuncOp func, RewriterBase &rewriter) 
   for (Operation *op : llvm::reverse(hostOps))
     if (op->use_empty())
       rewriter.eraseOp(op);
+}
+
+/// Reads back each element the host code itself needs from device memory
+/// (a loop's or a conditional's condition): a one-thread kernel copies it
+/// into a device scalar, which is copied into a host stack scalar and loaded
+/// from there. Both scalars are allocated once per read at the function's
+/// entry. (gpu.memcpy lowers only for buffers of the identity layout, which
+/// the element's view is not.)
+static void readBackHostLoads(func::FuncOp func, RewriterBase &rewriter) {
+  SmallVector<memref::LoadOp> loads;
+  func.walk([&](memref::LoadOp load) {
+    if (isOnHost(load) && !isHostBuffer(load.getMemRef()))
+      loads.push_back(load);
+  });
+  SmallVector<Value> deviceScalars;
+  for (memref::LoadOp load : loads) {
+    Location loc = load.getLoc();
+    auto scalarType = MemRefType::get({}, load.getType());
+    rewriter.setInsertionPointToStart(&func.getBody().front());
+    Value device = createAndWait<gpu::AllocOp>(
+                       rewriter, loc,
+                       [&](Type token, ValueRange dependencies) {
+                         return gpu::AllocOp::create(
+                             rewriter, loc, scalarType, token, dependencies,
+                             ValueRange(), ValueRange());
+                       })
+                       .getMemref();
+    deviceScalars.push_back(device);
+    Value host = memref::AllocaOp::create(rewriter, loc, scalarType);
+
+    rewriter.setInsertionPoint(load);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto launch =
+        gpu::LaunchOp::create(rewriter, loc, one, one, one, one, one, one);
+    rewriter.setInsertionPointToStart(&launch.getBody().front());
+    Value element = memref::LoadOp::create(rewriter, loc, load.getMemRef(),
+                                           load.getIndices());
+    memref::StoreOp::create(rewriter, loc, element, device);
+    gpu::TerminatorOp::create(rewriter, loc);
+    rewriter.setInsertionPointAfter(launch);
+    createAndWait<gpu::MemcpyOp>(
+        rewriter, loc, [&](Type token, ValueRange dependencies) {
+          return gpu::MemcpyOp::create(rewriter, loc, token, dependencies, host,
+                                       device);
+        });
+    rewriter.replaceOpWithNewOp<memref::LoadOp>(load, host);
+  }
+  for (Block &block : func.getBody()) {
+    auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
+    if (!ret)
+      continue;
+    rewriter.setInsertionPoint(ret);
+    for (Value device : deviceScalars)
+      createAndWait<gpu::DeallocOp>(
+          rewriter, ret.getLoc(), [&](Type token, ValueRange dependencies) {
+            return gpu::DeallocOp::create(rewriter, ret.getLoc(), token,
+                                          dependencies, device);
+          });
+  }
 }
 
 namespace {
@@ -512,6 +578,7 @@ struct RlxMapToGpuPass : rlx::impl::RlxMapToGpuBase<RlxMapToGpuPass> {
     finalizeParallelLoopToGPUConversion(func);
 
     sinkHostReadsIntoKernels(func, rewriter);
+    readBackHostLoads(func, rewriter);
     if (failed(checkHostCode(func)))
       return signalPassFailure();
   }

@@ -134,6 +134,8 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
 }
 
 void mlir::rlx::buildBufferizationPipeline(OpPassManager &pm) {
+  // Loops carry their tensors in one buffer, not a new one per iteration.
+  pm.addNestedPass<func::FuncOp>(createRlxCarryTensorsInPlace());
   // A tile computed into a new tensor and then inserted into a loop's
   // result is computed in that result's slice instead (no copy).
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
@@ -141,8 +143,8 @@ void mlir::rlx::buildBufferizationPipeline(OpPassManager &pm) {
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
-  // A loop carrying a tensor through out-of-place ops (an RNN step written
-  // with scf.for) yields a new buffer each iteration.
+  // What rlx-carry-tensors-in-place leaves out of place (a loop yielding a
+  // view of its carried tensor) yields a new buffer each iteration.
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   // A result written in place by a loop is then the loop's init buffer, an

@@ -3,8 +3,9 @@
 # Programs the fuzzer and a new user found broken (issue 13), against
 # PyTorch in float64: equal ops whose results are all returned (CSE merges
 # them into one buffer returned several times), a hand-written RNN loop
-# (scf.for carrying tensors through rlx ops), and upstream arith/math ops on
-# tensors mixed with rlx ops. Each case also runs folded (inputs as
+# (scf.for carrying tensors through rlx ops), scf.while and scf.if on values
+# the program computes, and upstream arith/math ops on tensors mixed with
+# rlx ops. Each case also runs folded (inputs as
 # constants).
 import numpy as np
 import torch
@@ -77,6 +78,62 @@ s.case("softmax_loop", """
        lambda x, w: torch.softmax(torch.softmax(torch.softmax(
            x * w, 1) * w, 1) * w, 1),
        out="tensor<3x5xf32>")
+
+# Carried tensors swapped each step (a <- b, b <- a + b): both are copied
+# into their own buffers, the second from a saved a.
+s.case("swap_loop", """
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r0, %r1 = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %a0, %b = %a1)
+      -> (tensor<6xf32>, tensor<6xf32>) {
+    %s = rlx.add %a, %b : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>
+    scf.yield %b, %s : tensor<6xf32>, tensor<6xf32>
+  }""",
+       [rand(6), rand(6)],
+       lambda a, b: (2 * a + 3 * b, 3 * a + 5 * b),
+       out=["tensor<6xf32>"] * 2)
+
+
+def double_until(x, limit):
+    while x[1, 2] < limit:
+        x = x + x
+    return x
+
+
+# A while loop whose condition reads an element the loop computes.
+s.case("while_loop", """
+  %r = scf.while (%h = %a0) : (tensor<3x4xf32>) -> tensor<3x4xf32> {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %v = tensor.extract %h[%c1, %c2] : tensor<3x4xf32>
+    %limit = arith.constant 100.0 : f32
+    %p = arith.cmpf olt, %v, %limit : f32
+    scf.condition(%p) %h : tensor<3x4xf32>
+  } do {
+  ^bb0(%h: tensor<3x4xf32>):
+    %n = rlx.add %h, %h : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+    scf.yield %n : tensor<3x4xf32>
+  }""",
+       [rng.uniform(0.5, 2, (3, 4)).astype(np.float32)],
+       lambda x: double_until(x, 100.0), out="tensor<3x4xf32>")
+# A conditional on a reduced value, taken both ways: one branch computes a
+# new tensor, the other passes its argument through.
+IF_POSITIVE = """
+  %s = rlx.reduce sum %a0 axes = [0, 1] : tensor<3x4xf32> -> tensor<f32>
+  %v = tensor.extract %s[] : tensor<f32>
+  %zero = arith.constant 0.0 : f32
+  %p = arith.cmpf ogt, %v, %zero : f32
+  %r = scf.if %p -> (tensor<3x4xf32>) {
+    %e = rlx.exp %a0 : tensor<3x4xf32>
+    scf.yield %e : tensor<3x4xf32>
+  } else {
+    scf.yield %a0 : tensor<3x4xf32>
+  }"""
+for name, shift in [("if_then", 1), ("if_else", -1)]:
+    s.case(name, IF_POSITIVE, [rand(3, 4) + shift * 3],
+           lambda x: torch.exp(x) if x.sum() > 0 else x,
+           out="tensor<3x4xf32>")
 
 
 def arith_mix(x, y):

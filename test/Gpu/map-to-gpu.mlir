@@ -203,12 +203,33 @@ func.func @rows(%x: memref<32x16xf32>, %o: memref<32x16xf32>) {
 
 // -----
 
-// Memory accesses that no kernel covers are errors, never host code over
-// device memory.
-func.func @host_read(%x: memref<4xf32>) -> f32 {
+// Memory accesses that no kernel covers and no read-back handles are
+// errors, never host code over device memory.
+func.func @host_vector_read(%x: memref<4xf32>) -> vector<4xf32> {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'memref.load' would access device memory from the host}}
-  %v = memref.load %x[%c0] : memref<4xf32>
+  // expected-error @+1 {{'vector.load' would access device memory from the host}}
+  %v = vector.load %x[%c0] : memref<4xf32>, vector<4xf32>
+  return %v : vector<4xf32>
+}
+
+// -----
+
+// An element the host returns is read back: a one-thread kernel copies it
+// to a device scalar, then to a host one.
+// CHECK-LABEL: func.func @host_read(
+// CHECK-SAME:    %[[X:.*]]: memref<4xf32>)
+// CHECK:         %[[DEV:.*]], %{{.*}} = gpu.alloc async {{.*}} () : memref<f32>
+// CHECK:         %[[HOST:.*]] = memref.alloca() : memref<f32>
+// CHECK:         gpu.launch
+// CHECK:           %[[E:.*]] = memref.load %[[X]][%{{.*}}] : memref<4xf32>
+// CHECK:           memref.store %[[E]], %[[DEV]][] : memref<f32>
+// CHECK:         gpu.memcpy async {{.*}} %[[HOST]], %[[DEV]]
+// CHECK:         %[[V:.*]] = memref.load %[[HOST]][] : memref<f32>
+// CHECK:         gpu.dealloc async {{.*}} %[[DEV]]
+// CHECK:         return %[[V]]
+func.func @host_read(%x: memref<4xf32>) -> f32 {
+  %c2 = arith.constant 2 : index
+  %v = memref.load %x[%c2] : memref<4xf32>
   return %v : f32
 }
 

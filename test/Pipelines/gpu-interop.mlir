@@ -6,8 +6,8 @@
 // The GPU pipeline on what crashed it or was missing (issue 13): function
 // declarations (examples/train_mlp.mlir declares its gradient function,
 // which rlx-autodiff defines, as in the CPU pipeline), one buffer returned
-// twice, upstream elementwise ops on tensors, and a loop carrying a tensor
-// in a new buffer each iteration (a diagnostic).
+// twice, upstream elementwise ops on tensors, and host loops and
+// conditionals carrying tensors, on conditions computed on the device.
 
 // TRAIN-DAG: llvm.func @rlx_fn_loss_grad(
 // TRAIN-DAG: llvm.func @rlx_fn_train_step(
@@ -49,15 +49,83 @@ func.func @arith_mixed(%x: tensor<4x5xf32>, %y: tensor<4x5xf32>) -> tensor<4x5xf
 
 // -----
 
+// A loop carrying a tensor through out-of-place ops carries it in the
+// result's buffer (rlx-carry-tensors-in-place): the step's scratch buffer
+// is allocated once, before the loop, and each step is three kernels.
+// CHECK-LABEL: llvm.func @rlx_fn_rnn(
+// CHECK:         llvm.call @mgpuMemAlloc
+// CHECK:         gpu.launch_func
+// CHECK:       ^bb1(
+// CHECK-NOT:     mgpuMemAlloc
+// CHECK:         gpu.launch_func @rnn_kernel_0::
+// CHECK-NEXT:    gpu.launch_func @rnn_kernel_1::
+// CHECK-NEXT:    gpu.launch_func @rnn_kernel_2::
+// CHECK-NOT:     mgpuMemAlloc
+// CHECK:         llvm.call @mgpuMemFree
+// CHECK:         llvm.return
 func.func @rnn(%x: tensor<2x4xf32>, %u: tensor<4x4xf32>) -> tensor<2x4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c5 = arith.constant 5 : index
   %r = scf.for %t = %c0 to %c5 step %c1 iter_args(%h = %x) -> (tensor<2x4xf32>) {
-    // expected-error @+1 {{this value is carried out of a host loop or conditional in a new buffer each time}}
     %hu = rlx.matmul %h, %u : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
     %hn = rlx.tanh %hu : tensor<2x4xf32>
     scf.yield %hn : tensor<2x4xf32>
   }
   return %r : tensor<2x4xf32>
+}
+
+// -----
+
+// A while loop whose condition reads an element the loop computes: a
+// one-thread kernel copies it to a device scalar, which is copied to the
+// host before the branch.
+// CHECK-LABEL: llvm.func @rlx_fn_double_until(
+// CHECK:         %[[HOST:.*]] = llvm.alloca
+// CHECK:       ^bb1:
+// CHECK:         gpu.launch_func @double_until_kernel_0::{{.*}} blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%[[ONE]], %[[ONE]], %[[ONE]])
+// CHECK:         llvm.call @mgpuMemcpy(%[[HOST]],
+// CHECK:         llvm.call @mgpuStreamSynchronize
+// CHECK:         %[[V:.*]] = llvm.load %[[HOST]] : !llvm.ptr -> f32
+// CHECK:         %[[P:.*]] = llvm.fcmp "olt" %[[V]]
+// CHECK:         llvm.cond_br %[[P]], ^bb2, ^bb3
+// CHECK:       ^bb2:
+// CHECK:         gpu.launch_func
+// CHECK:         llvm.br ^bb1
+func.func @double_until(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %r = scf.while (%h = %x) : (tensor<3x4xf32>) -> tensor<3x4xf32> {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %v = tensor.extract %h[%c1, %c2] : tensor<3x4xf32>
+    %limit = arith.constant 100.0 : f32
+    %p = arith.cmpf olt, %v, %limit : f32
+    scf.condition(%p) %h : tensor<3x4xf32>
+  } do {
+  ^bb0(%h: tensor<3x4xf32>):
+    %n = rlx.add %h, %h : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+    scf.yield %n : tensor<3x4xf32>
+  }
+  return %r : tensor<3x4xf32>
+}
+
+// -----
+
+// A conditional on a reduced value: both branches write the result's buffer.
+// CHECK-LABEL: llvm.func @rlx_fn_exp_if_positive(
+// CHECK:         llvm.call @mgpuMemcpy
+// CHECK:         llvm.cond_br
+// CHECK-NOT:     mgpuMemAlloc
+// CHECK:         llvm.return
+func.func @exp_if_positive(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %s = rlx.reduce sum %x axes = [0, 1] : tensor<3x4xf32> -> tensor<f32>
+  %v = tensor.extract %s[] : tensor<f32>
+  %zero = arith.constant 0.0 : f32
+  %p = arith.cmpf ogt, %v, %zero : f32
+  %r = scf.if %p -> (tensor<3x4xf32>) {
+    %e = rlx.exp %x : tensor<3x4xf32>
+    scf.yield %e : tensor<3x4xf32>
+  } else {
+    scf.yield %x : tensor<3x4xf32>
+  }
+  return %r : tensor<3x4xf32>
 }

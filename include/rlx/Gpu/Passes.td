@@ -206,10 +206,15 @@ def RlxMapToGpu : Pass<"rlx-map-to-gpu", "::mlir::func::FuncOp"> {
       returns), constants are copied to device buffers with `gpu.memcpy`,
       and `memref.copy` runs as a `linalg.copy` kernel.
 
+    - An element the host itself needs (a loop bound, a condition of
+      `scf.if` or `scf.while`, a returned scalar) and that no kernel can
+      compute instead is read back: a one-thread kernel copies it into a
+      device scalar, `gpu.memcpy` into a host stack scalar.
+
     Row and elementwise kernels are built as `gpu.launch` directly, the
-    others through upstream's parallel-loop-to-gpu patterns. Any memref read
-    or write left outside a kernel would make the host touch device memory:
-    it is reported at its location and the pass fails.
+    others through upstream's parallel-loop-to-gpu patterns. Any other
+    memref read or write left outside a kernel would make the host touch
+    device memory: it is reported at its location and the pass fails.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",

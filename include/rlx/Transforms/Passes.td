@@ -71,6 +71,30 @@ def RlxStridedCopyToLinalg : Pass<"rlx-strided-copy-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def RlxCarryTensorsInPlace
+    : Pass<"rlx-carry-tensors-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Write the tensors loops and conditionals yield into one buffer";
+  let description = [{
+    Runs on tensor-level IR, right before bufferization. A tensor that an
+    `scf.for` iteration yields is computed into a new buffer whenever it is
+    not written in place of the iteration's carried tensor (an RNN step
+    written as `matmul` then `tanh`); a tensor an `scf.if` yields is a new
+    buffer whenever its branch computes it. Each such value is copied into
+    its destination instead: the loop's iteration argument, or a
+    `tensor.empty` before the conditional. Empty-tensor elimination then
+    usually makes the value's producer write there directly, so the copy
+    folds away, and no buffer is allocated per iteration. The GPU pipeline
+    needs this (a device buffer allocated on the host cannot be freed by the
+    next iteration); on the CPU it saves a `malloc` per iteration.
+
+    A yielded value already written in place of the carried tensor (through
+    destination-passing ops, `tensor.insert_slice`, nested loops) is left
+    alone, as are dynamically shaped results of conditionals.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def RlxDistinctResultBuffers
     : Pass<"rlx-distinct-result-buffers", "::mlir::func::FuncOp"> {
   let summary = "Give every buffer a function returns its own allocation";
