@@ -6,7 +6,8 @@
 # is summed by one thread, in the same order) and match PyTorch in float64.
 # Shapes: tiles that divide the loops, odd sizes (partial thread tiles,
 # register tiles that are the whole loop), a prime reduction, a batched
-# matmul, an epilogue fused per tile, an f16 matmul (f32 accumulation);
+# matmul, an epilogue fused per tile, an f16 matmul (f32 accumulation),
+# matmuls that pack their right operand;
 # convolutions (register tiles of one window position: outer products of
 # filters and input rows), 3x3 with a fused bias + relu over a batch,
 # strided 7x7, 1x1, rows that no vector divides, and a depthwise one. Every
@@ -106,6 +107,10 @@ matmul_case("tiny_3x5x7", 3, 5, 7)
 matmul_case("batched_4x64x32x96", 64, 32, 96, batch=4)
 matmul_case("epilogue_128x64x256", 128, 64, 256, epilogue=True)
 matmul_case("f16_64x128x64", 64, 128, 64, elem="f16")
+# Right operands with rows of 1024 columns or more are packed into panels
+# per cache tile: panels of two vectors, and of one (1040 columns).
+matmul_case("packed_96x384x1024", 96, 384, 1024)
+matmul_case("packed_odd_40x300x1040", 40, 300, 1040)
 
 report = Report()
 with tempfile.TemporaryDirectory() as tmp:

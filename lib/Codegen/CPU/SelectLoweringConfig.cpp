@@ -4,9 +4,11 @@
 // 8 rows of the left operand broadcast against two vectors of a row of the
 // right one, 16 vector accumulators that stay in registers for a whole
 // cache tile of the reduction (32 vector registers on AVX-512, 16 on AVX2
-// where LLVM splits each vector in two; both fit). Convolutions get the same
-// kernel; elementwise ops and reductions inside conversion-made loops stream
-// through memory a few vectors at a time.
+// where LLVM splits each vector in two; both fit). A matmul with long rows
+// of its right operand packs each cache tile of it into panels of one
+// register tile's width, so a tile's reduction reads memory in order.
+// Convolutions get the same kernel; elementwise ops and reductions inside
+// conversion-made loops stream through memory a few vectors at a time.
 //
 //===----------------------------------------------------------------------===//
 #include "rlx/Codegen/Passes.h"
@@ -31,6 +33,12 @@ constexpr int64_t kRegisterVectors = 2;
 constexpr int64_t kCacheReduction = 256;
 constexpr int64_t kThreadRows = 64;
 constexpr int64_t kThreadColumns = 256;
+/// A matmul whose right operand has rows at least this long packs it: its
+/// cache tile's rows are then so far apart that they conflict in the cache
+/// (power-of-two rows all map to the same sets). A packed matmul's thread
+/// tile has up to this many rows, which reuse each packed panel.
+constexpr int64_t kPackedThreadRows = 512;
+constexpr int64_t kPackColumns = 1024;
 /// Convolutions are split into at least this many thread tiles where their
 /// rows allow, so that every core of a typical CPU gets a share.
 constexpr int64_t kMinThreadTiles = 16;
@@ -155,10 +163,45 @@ struct RlxCpuSelectLoweringConfigPass
     // A reduction that no cache tile divides is left whole: a partial tile
     // would make every tile's shape dynamic.
     if (ShapedType::isStatic(extents[k]) && extents[k] > kCacheReduction)
-      cache[k] = getDividingTile(extents[k], kCacheReduction, 1,
-                                 kCacheReduction / 4);
+      cache[k] =
+          getDividingTile(extents[k], kCacheReduction, 1, kCacheReduction / 4);
+    SmallVector<int64_t> packed;
+    if (isPackable(op, *dims, extents, distribution, vector)) {
+      // Each packed panel serves a thread tile of many rows, swept in cache
+      // tiles of register-tile rows.
+      packed.push_back(1);
+      cache[m] = getOuterTile(extents[m], kThreadRows, vector[m]);
+      distribution[m] = getOuterTile(extents[m], kPackedThreadRows,
+                                     std::max(cache[m], vector[m]));
+    }
     return LoweringConfigAttr::get(op->getContext(), distribution, cache,
-                                   vector);
+                                   vector, packed);
+  }
+
+  /// Whether `op`'s right operand is worth packing and can be: a plain
+  /// matmul (A[m, k] times B[k, n], nothing transposed or batched) of
+  /// static shape with long rows of B, whose thread tiles are whole panels.
+  static bool isPackable(linalg::LinalgOp op,
+                         const linalg::ContractionDimensions &dims,
+                         ArrayRef<int64_t> extents,
+                         ArrayRef<int64_t> distribution,
+                         ArrayRef<int64_t> vector) {
+    if (!dims.batch.empty() || dims.m.size() != 1 || dims.k.size() != 1 ||
+        op.getNumDpsInputs() != 2 || op.hasDynamicShape())
+      return false;
+    unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+    MLIRContext *context = op->getContext();
+    auto map = [&](unsigned first, unsigned second) {
+      return AffineMap::get(
+          extents.size(), 0,
+          {getAffineDimExpr(first, context), getAffineDimExpr(second, context)},
+          context);
+    };
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    int64_t threadColumns = distribution[n] ? distribution[n] : extents[n];
+    return maps[0] == map(m, k) && maps[1] == map(k, n) &&
+           maps[2] == map(m, n) && extents[n] >= kPackColumns &&
+           threadColumns > vector[n] && threadColumns % vector[n] == 0;
   }
 
   /// Convolutions (and depthwise ones) are tiled down to one window
@@ -184,10 +227,10 @@ struct RlxCpuSelectLoweringConfigPass
     SmallVector<int64_t> distribution(loops, 0), cache(loops, 0),
         vector(loops, 1);
     unsigned columns = dims->outputImage.back();
-    unsigned channels = dims->outputChannel.empty() ? dims->depth.front()
-                                                    : dims->outputChannel.front();
-    vector[columns] =
-        getColumnTile(extents[columns], *lanes, kRegisterVectors);
+    unsigned channels = dims->outputChannel.empty()
+                            ? dims->depth.front()
+                            : dims->outputChannel.front();
+    vector[columns] = getColumnTile(extents[columns], *lanes, kRegisterVectors);
     // As many accumulators as the matmul tile: more rows of channels when a
     // row of columns fills fewer vectors.
     int64_t vectorsPerRow = llvm::divideCeil(vector[columns], *lanes);
@@ -205,10 +248,10 @@ struct RlxCpuSelectLoweringConfigPass
     }
     distribution[channels] =
         getOuterTile(extents[channels], kThreadRows, vector[channels]);
-    threadTiles *= distribution[channels]
-                       ? llvm::divideCeil(extents[channels],
-                                          distribution[channels])
-                       : 1;
+    threadTiles *=
+        distribution[channels]
+            ? llvm::divideCeil(extents[channels], distribution[channels])
+            : 1;
     // Rows of the first image dimension make up the rest of the tiles, so
     // a single image still spreads over every core.
     unsigned rows = dims->outputImage.front();
@@ -219,7 +262,7 @@ struct RlxCpuSelectLoweringConfigPass
       distribution[rows] = size < extents[rows] ? size : 0;
     }
     return LoweringConfigAttr::get(op->getContext(), distribution, cache,
-                                   vector);
+                                   vector, /*packed=*/{});
   }
 
   /// Elementwise ops and reductions in loops that are not contractions:
@@ -232,8 +275,8 @@ struct RlxCpuSelectLoweringConfigPass
   LoweringConfigAttr getStreamingConfig(linalg::LinalgOp op) {
     std::optional<int64_t> lanes = getFloatResultLanes(op);
     if (!lanes || linalg::isaContractionOpInterface(op) ||
-        linalg::isaConvolutionOpInterface(op) ||
-        op.getNumDpsInputs() == 0 || op.hasDynamicShape())
+        linalg::isaConvolutionOpInterface(op) || op.getNumDpsInputs() == 0 ||
+        op.hasDynamicShape())
       return nullptr;
     // In the strict mode a reduction keeps the order in which every float
     // reduction of the graph, fused or not, is summed (rlx-split-reductions).
@@ -261,7 +304,8 @@ struct RlxCpuSelectLoweringConfigPass
     SmallVector<int64_t> extents = op.getStaticLoopRanges();
     SmallVector<int64_t> zeros(extents.size(), 0), vector(extents.size(), 1);
     vector[loop] = getColumnTile(extents[loop], *lanes, kStreamVectors);
-    return LoweringConfigAttr::get(op->getContext(), zeros, zeros, vector);
+    return LoweringConfigAttr::get(op->getContext(), zeros, zeros, vector,
+                                   /*packed=*/{});
   }
 
   void runOnOperation() override {
@@ -301,7 +345,7 @@ struct RlxCpuSelectLoweringConfigPass
         config = LoweringConfigAttr::get(
             op->getContext(),
             SmallVector<int64_t>(config.getDistribution().size(), 0),
-            config.getCache(), config.getVector());
+            config.getCache(), config.getVector(), config.getPacked());
       op->setAttr(LoweringConfigAttr::kAttrName, config);
     });
   }

@@ -1,8 +1,17 @@
 //===- TileAndFuse.cpp - Thread, cache and register tiles -----------------===//
+//
+// Tiling and fusion are upstream's (`scf::tileConsumerAndFuseProducersUsingSCF`,
+// `scf::tileUsingSCF`). Packing a matmul's right operand is written here:
+// upstream's `linalg::pack` packs whole operands (and the result with them),
+// while this packs each cache tile of B into register-tile panels inside
+// the thread tile, so the panels stay small and are reused across calls.
+//
+//===----------------------------------------------------------------------===//
 #include "rlx/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -50,16 +59,16 @@ static LoweringConfigAttr projectConfig(linalg::LinalgOp op,
       projected.push_back(sizes[cast<AffineDimExpr>(expr).getPosition()]);
     return projected;
   };
-  return LoweringConfigAttr::get(op->getContext(),
-                                 project(config.getDistribution()),
-                                 SmallVector<int64_t>(resultMap.getNumResults()),
-                                 project(config.getVector()));
+  return LoweringConfigAttr::get(
+      op->getContext(), project(config.getDistribution()),
+      SmallVector<int64_t>(resultMap.getNumResults()),
+      project(config.getVector()), /*packed=*/{});
 }
 
 /// Whether `value` is computed elementwise for the left operand of
-/// `contraction` (an op with reduction loops) only: a tile of result rows reads its own rows of it, so
-/// computing them per tile costs nothing extra (a right operand is read
-/// whole by every tile and stays materialized).
+/// `contraction` (an op with reduction loops) only: a tile of result rows reads
+/// its own rows of it, so computing them per tile costs nothing extra (a right
+/// operand is read whole by every tile and stays materialized).
 static bool isLeftPrologue(Value value, Operation *contraction) {
   auto generic = value.getDefiningOp<linalg::GenericOp>();
   auto linalgOp = cast<linalg::LinalgOp>(contraction);
@@ -102,6 +111,77 @@ static SmallVector<int64_t> dropWholeLoopTiles(Operation *op,
   return clamped;
 }
 
+/// The panels of a packed matmul: its right operand's cache tile
+/// B[k, n], copied as P[n / w, k, w] for panels `w` columns wide, and the
+/// matmul on them, C[m, n / w, w] += A[m, k] * P[n / w, k, w].
+struct PackedMatmul {
+  linalg::TransposeOp pack;
+  linalg::GenericOp contraction;
+};
+
+/// Rewrites the matmul-shaped cache tile `op` (A[m, k] times B[k, n], as
+/// rlx-cpu-select-lowering-config checks before it packs) to read its
+/// right operand from panels `panelWidth` columns wide. Each panel is
+/// contiguous along k, so a register tile's reduction walks memory in order
+/// instead of striding by a whole row of B. The result is reshaped back:
+/// C's [m, n / w, w] view is C itself.
+static FailureOr<PackedMatmul> packRightOperand(RewriterBase &rewriter,
+                                                linalg::LinalgOp op,
+                                                int64_t panelWidth) {
+  auto rhsType = dyn_cast<RankedTensorType>(op.getDpsInputs()[1].getType());
+  auto outType = dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  if (!rhsType || !outType || !rhsType.hasStaticShape() ||
+      !outType.hasStaticShape() || rhsType.getRank() != 2 || panelWidth <= 0 ||
+      rhsType.getDimSize(1) % panelWidth != 0)
+    return failure();
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::GenericOp> generic =
+      isa<linalg::GenericOp>(op.getOperation())
+          ? cast<linalg::GenericOp>(op.getOperation())
+          : linalg::generalizeNamedOp(rewriter, op);
+  if (failed(generic))
+    return failure();
+  MLIRContext *context = op->getContext();
+  Location loc = op.getLoc();
+  int64_t k = rhsType.getDimSize(0),
+          panels = rhsType.getDimSize(1) / panelWidth;
+  Type element = rhsType.getElementType();
+  SmallVector<ReassociationIndices> splitColumns = {{0}, {1, 2}};
+
+  rewriter.setInsertionPoint(*generic);
+  Value rhs = tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get({k, panels, panelWidth}, element),
+      generic->getDpsInputs()[1], splitColumns);
+  Value panelsInit = tensor::EmptyOp::create(
+      rewriter, loc, ArrayRef<int64_t>{panels, k, panelWidth}, element);
+  auto pack = linalg::TransposeOp::create(rewriter, loc, rhs, panelsInit,
+                                          ArrayRef<int64_t>{1, 0, 2});
+  Value out = tensor::ExpandShapeOp::create(
+      rewriter, loc,
+      RankedTensorType::get({outType.getDimSize(0), panels, panelWidth},
+                            outType.getElementType()),
+      generic->getDpsInits()[0], splitColumns);
+
+  // Loops (m, panel, column in panel, k).
+  AffineExpr m, panel, column, reduction;
+  bindDims(context, m, panel, column, reduction);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(4, 0, {m, reduction}, context),
+      AffineMap::get(4, 0, {panel, reduction, column}, context),
+      AffineMap::get(4, 0, {m, panel, column}, context)};
+  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  auto contraction = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{out.getType()},
+      ValueRange{generic->getDpsInputs()[0], pack.getResult()[0]},
+      ValueRange{out}, maps, iterators);
+  rewriter.inlineRegionBefore(generic->getRegion(), contraction.getRegion(),
+                              contraction.getRegion().end());
+  rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+      *generic, outType, contraction.getResult(0), splitColumns);
+  return PackedMatmul{pack, contraction};
+}
+
 namespace {
 struct RlxCpuTileAndFusePass
     : rlx::impl::RlxCpuTileAndFuseBase<RlxCpuTileAndFusePass> {
@@ -139,8 +219,8 @@ struct RlxCpuTileAndFusePass
     // Thread tiles, with the producers computed per tile. An op without
     // thread tiles (small, or in a loop that runs in parallel already)
     // still has its epilogue fused: per register tile, in sequential loops.
-    SmallVector<int64_t> outerTiles = dropWholeLoopTiles(
-        root, getLoweringConfig(root).getDistribution());
+    SmallVector<int64_t> outerTiles =
+        dropWholeLoopTiles(root, getLoweringConfig(root).getDistribution());
     auto loopType = scf::SCFTilingOptions::LoopType::ForallOp;
     auto untiled = [](ArrayRef<int64_t> sizes) {
       return llvm::all_of(sizes, [](int64_t size) { return size == 0; });
@@ -191,9 +271,18 @@ struct RlxCpuTileAndFusePass
     // Cache tiles, then register tiles, of each configured op in the tile.
     for (Operation *tiledOp : tiledOps) {
       LoweringConfigAttr tiledConfig = getLoweringConfig(tiledOp);
-      FailureOr<Operation *> current = tileWithLoops(
-          rewriter, cast<TilingInterface>(tiledOp),
-          dropWholeLoopTiles(tiledOp, tiledConfig.getCache()));
+      if (!tiledConfig.getPacked().empty()) {
+        if (failed(tilePacked(rewriter, cast<linalg::LinalgOp>(tiledOp),
+                              tiledConfig)))
+          return tiledOp->emitError(
+              "rlx-cpu-tile-and-fuse: cannot pack the right operand of this "
+              "op (packing needs a matmul-shaped contraction of static shape "
+              "whose panels divide its columns)");
+        continue;
+      }
+      FailureOr<Operation *> current =
+          tileWithLoops(rewriter, cast<TilingInterface>(tiledOp),
+                        dropWholeLoopTiles(tiledOp, tiledConfig.getCache()));
       if (succeeded(current))
         current = tileWithLoops(
             rewriter, cast<TilingInterface>(*current),
@@ -203,6 +292,55 @@ struct RlxCpuTileAndFusePass
                                   "cache and vector levels of its "
                                   "lowering_config");
     }
+    return success();
+  }
+
+  /// The cache and register tiles of a matmul that packs its right operand
+  /// (loops m, n, k): the reduction is cut into cache tiles, each tile of B
+  /// is packed once, and the rows are swept in cache tiles that all read
+  /// the same panels. The pack is copied a register-tile row at a time.
+  LogicalResult tilePacked(RewriterBase &rewriter, linalg::LinalgOp op,
+                           LoweringConfigAttr config) {
+    ArrayRef<int64_t> cache = config.getCache(), vector = config.getVector();
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+        dims->k.size() != 1 || op.getNumLoops() != 3)
+      return failure();
+    unsigned m = dims->m.front(), n = dims->n.front(), k = dims->k.front();
+    SmallVector<int64_t> reductionTiles(3, 0);
+    reductionTiles[k] = cache[k];
+    FailureOr<Operation *> tile =
+        tileWithLoops(rewriter, cast<TilingInterface>(op.getOperation()),
+                      dropWholeLoopTiles(op, reductionTiles));
+    if (failed(tile))
+      return failure();
+    FailureOr<PackedMatmul> packed =
+        packRightOperand(rewriter, cast<linalg::LinalgOp>(*tile), vector[n]);
+    if (failed(packed))
+      return failure();
+    // Loops of the packed contraction: m, panel, column in panel, k.
+    FailureOr<Operation *> rows = tileWithLoops(
+        rewriter, cast<TilingInterface>(packed->contraction.getOperation()),
+        dropWholeLoopTiles(packed->contraction, {cache[m], 0, 0, 0}));
+    if (failed(rows))
+      return failure();
+    SmallVector<int64_t> registerTile = {vector[m], 1, vector[n], vector[k]};
+    MLIRContext *context = op->getContext();
+    auto zeros = [](size_t size) { return SmallVector<int64_t>(size, 0); };
+    (*rows)->setAttr(LoweringConfigAttr::kAttrName,
+                     LoweringConfigAttr::get(context, zeros(4), zeros(4),
+                                             registerTile, /*packed=*/{}));
+    SmallVector<int64_t> packTile = {1, 1, vector[n]};
+    packed->pack->setAttr(LoweringConfigAttr::kAttrName,
+                          LoweringConfigAttr::get(context, zeros(3), zeros(3),
+                                                  packTile, /*packed=*/{}));
+    if (failed(tileWithLoops(rewriter, cast<TilingInterface>(*rows),
+                             dropWholeLoopTiles(*rows, registerTile))) ||
+        failed(tileWithLoops(rewriter,
+                             cast<TilingInterface>(packed->pack.getOperation()),
+                             dropWholeLoopTiles(packed->pack, packTile))))
+      return failure();
     return success();
   }
 };

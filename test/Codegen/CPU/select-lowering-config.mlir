@@ -290,3 +290,30 @@ func.func @several_m_and_k(%x: tensor<2x32x128xf32>, %w: tensor<128x192xf32>, %a
   } -> tensor<2x128x128xf32>
   return %0, %1 : tensor<2x32x192xf32>, tensor<2x128x128xf32>
 }
+
+// -----
+
+// Rows of the right operand of 1024 columns or more: its cache tiles are
+// packed into panels (packed = [1]), each swept by thread tiles of up to 512
+// rows in cache tiles of 64. Not packed: shorter rows, a transposed right
+// operand, a batched matmul.
+// CHECK-LABEL: func.func @packed
+// CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [512, 256, 0], cache = [64, 0, 256], vector = [8, 32, 1], packed = [1]>}
+// CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 208, 0], cache = [0, 0, 150], vector = [8, 16, 1], packed = [1]>}
+// CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 256, 0], cache = [0, 0, 256], vector = [8, 32, 1]>}
+// CHECK: linalg.matmul indexing_maps = {{.*}} {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 256, 0], cache = [0, 0, 256], vector = [8, 32, 1]>}
+// CHECK: linalg.batch_matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 64, 256, 0], cache = [0, 0, 0, 256], vector = [1, 8, 32, 1]>}
+func.func @packed(%a: tensor<2048x2048xf32>, %b: tensor<2048x2048xf32>, %c: tensor<2048x2048xf32>,
+                  %a2: tensor<40x300xf32>, %b2: tensor<300x1040xf32>, %c2: tensor<40x1040xf32>,
+                  %b3: tensor<2048x768xf32>, %c3: tensor<2048x768xf32>,
+                  %bt: tensor<1024x2048xf32>, %ct: tensor<2048x1024xf32>,
+                  %ba: tensor<2x128x512xf32>, %bb: tensor<2x512x1024xf32>, %bc: tensor<2x128x1024xf32>)
+    -> (tensor<2048x2048xf32>, tensor<40x1040xf32>, tensor<2048x768xf32>, tensor<2048x1024xf32>, tensor<2x128x1024xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<2048x2048xf32>, tensor<2048x2048xf32>) outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  %1 = linalg.matmul ins(%a2, %b2 : tensor<40x300xf32>, tensor<300x1040xf32>) outs(%c2 : tensor<40x1040xf32>) -> tensor<40x1040xf32>
+  %2 = linalg.matmul ins(%a, %b3 : tensor<2048x2048xf32>, tensor<2048x768xf32>) outs(%c3 : tensor<2048x768xf32>) -> tensor<2048x768xf32>
+  %3 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %bt : tensor<2048x2048xf32>, tensor<1024x2048xf32>) outs(%ct : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  %4 = linalg.batch_matmul ins(%ba, %bb : tensor<2x128x512xf32>, tensor<2x512x1024xf32>) outs(%bc : tensor<2x128x1024xf32>) -> tensor<2x128x1024xf32>
+  return %0, %1, %2, %3, %4 : tensor<2048x2048xf32>, tensor<40x1040xf32>, tensor<2048x768xf32>, tensor<2048x1024xf32>, tensor<2x128x1024xf32>
+}

@@ -160,3 +160,38 @@ func.func @single_thread_epilogue(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %b
   } -> tensor<16x32xf32>
   return %out : tensor<16x32xf32>
 }
+
+// -----
+
+// A matmul that packs its right operand: per thread tile of 64 x 128 and
+// cache tile of 32 reduction steps, B's 32 x 128 tile is copied into four
+// panels of 32 columns, P[4, 32, 32] (one register-tile row at a time);
+// the rows are then swept in cache tiles of 16, each register tile of
+// 8 x 32 reading one panel. The thread tile covers all 64 rows, so threads
+// share out columns only. C is viewed as [rows, 4, 32] (the same memory).
+// CHECK-LABEL: func.func @packed
+// CHECK:         scf.forall (%{{.*}}) = (0) to (256) step (128)
+// CHECK:           linalg.fill
+// CHECK:           scf.for %[[K:.*]] = %c0 to %c64 step %c32
+// CHECK:             %[[B:.*]] = tensor.extract_slice {{.*}}[%[[K]], 0] [32, 128] [1, 1]
+// CHECK:             %[[B3:.*]] = tensor.expand_shape %[[B]] {{\[\[}}0], [1, 2]] output_shape [32, 4, 32]
+// CHECK:             %[[P0:.*]] = tensor.empty() : tensor<4x32x32xf32>
+// CHECK:             %[[P:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[P0]]) -> (tensor<4x32x32xf32>)
+// CHECK:               scf.for
+// CHECK:                 tensor.extract_slice %[[B3]]
+// CHECK:             %[[C3:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [64, 4, 32]
+// CHECK:             scf.for {{.*}} step %c16 iter_args(%{{.*}} = %[[C3]])
+// CHECK:               scf.for {{.*}} step %c8
+// CHECK:                 scf.for {{.*}} to %c4
+// CHECK:                   scf.for {{.*}} to %c32 step %c1
+// CHECK:                     linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x1xf32>, tensor<1x1x32xf32>) outs(%{{.*}} : tensor<8x1x32xf32>)
+// CHECK-SAME:                rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0, 0], cache = [0, 0, 0, 0], vector = [8, 1, 32, 1]>
+// CHECK:             tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : tensor<64x4x32xf32> into tensor<64x128xf32>
+func.func @packed(%a: tensor<64x64xf32>, %b: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x256xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 128, 0], cache = [16, 0, 32], vector = [8, 32, 1], packed = [1]>}
+      ins(%a, %b : tensor<64x64xf32>, tensor<64x256xf32>) outs(%c : tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %0 : tensor<64x256xf32>
+}

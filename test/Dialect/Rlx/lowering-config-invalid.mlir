@@ -50,3 +50,12 @@ func.func @bad_syntax(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
       ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+
+// -----
+
+func.func @packs_left_operand(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{lowering_config can pack only input 1 (the right operand of a contraction)}}
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [4, 4, 0], cache = [0, 0, 0], vector = [4, 4, 1], packed = [0]>}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}

@@ -17,3 +17,12 @@ func.func @scheduled(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
   } -> tensor<64x64xf32>
   return %1 : tensor<64x64xf32>
 }
+
+// The packed inputs round-trip; without any, nothing is printed.
+// CHECK-LABEL: func.func @packed
+// CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 64, 0], cache = [16, 0, 32], vector = [8, 32, 1], packed = [1]>}
+func.func @packed(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 64, 0], cache = [16, 0, 32], vector = [8, 32, 1], packed = [1]>}
+      ins(%a, %a : tensor<64x64xf32>, tensor<64x64xf32>) outs(%a : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}

@@ -21,7 +21,8 @@ using namespace mlir::rlx;
 LogicalResult
 LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            ArrayRef<int64_t> distribution,
-                           ArrayRef<int64_t> cache, ArrayRef<int64_t> vector) {
+                           ArrayRef<int64_t> cache, ArrayRef<int64_t> vector,
+                           ArrayRef<int64_t> packed) {
   if (distribution.size() != cache.size() ||
       distribution.size() != vector.size())
     return emitError() << "lowering_config levels have "
@@ -31,6 +32,9 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (ArrayRef<int64_t> level : {distribution, cache, vector})
     if (llvm::any_of(level, [](int64_t size) { return size < 0; }))
       return emitError() << "lowering_config tile sizes must be >= 0";
+  if (llvm::any_of(packed, [](int64_t input) { return input != 1; }))
+    return emitError() << "lowering_config can pack only input 1 (the right "
+                          "operand of a contraction)";
   return success();
 }
 

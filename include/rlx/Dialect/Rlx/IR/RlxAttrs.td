@@ -26,22 +26,33 @@ def Rlx_LoweringConfigAttr : Rlx_Attr<"LoweringConfig", "lowering_config"> {
       the cache (an `scf.for`).
     - `vector`: register tiles, each one vectorized whole
       (`linalg::vectorize`; with masks where a tile is partial).
+    - `packed` (optional): the inputs whose cache tiles are copied, once
+      per cache tile, into panels one register tile wide that the register
+      tiles then read contiguously. Only input 1 (the right operand) of a
+      matmul-shaped contraction can be packed; its panels are
+      `vector[n]` columns wide and hold the cache tile's whole reduction
+      range (data tiling at the cache level, as BLIS packs B).
 
     ```mlir
     %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<
            distribution = [64, 256, 0], cache = [0, 0, 256], vector = [8, 32, 1]>}
          ins(%a, %b : tensor<512x512xf32>, tensor<512x512xf32>)
          outs(%acc : tensor<512x512xf32>) -> tensor<512x512xf32>
+    %1 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<
+           distribution = [64, 256, 0], cache = [0, 0, 256], vector = [8, 32, 1],
+           packed = [1]>} ...
     ```
   }];
   let parameters = (ins
     ArrayRefParameter<"int64_t", "tile sizes of the thread level">:$distribution,
     ArrayRefParameter<"int64_t", "tile sizes of the cache level">:$cache,
-    ArrayRefParameter<"int64_t", "tile sizes of the register level">:$vector
+    ArrayRefParameter<"int64_t", "tile sizes of the register level">:$vector,
+    OptionalArrayRefParameter<"int64_t",
+        "inputs whose cache tiles are packed into register-tile panels">:$packed
   );
   let assemblyFormat = [{
     `<` `distribution` `=` `[` $distribution `]` `,` `cache` `=` `[` $cache `]`
-    `,` `vector` `=` `[` $vector `]` `>`
+    `,` `vector` `=` `[` $vector `]` (`,` `packed` `=` `[` $packed^ `]`)? `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
