@@ -33,12 +33,58 @@ static Value copyIntoNewBuffer(OpBuilder &b, Location loc, Value buffer) {
   return memref::CastOp::create(b, loc, type, copy);
 }
 
+/// Where `value` is a reshape of an allocation used by nothing else (a
+/// row loop's [rows, 1] result returned as [rows]), allocates the
+/// reshaped buffer itself and makes the old allocation a view of it, so
+/// that the returned value is an allocation, which out-parameter promotion
+/// then replaces by the caller's buffer (instead of copying into it).
+/// Returns the new allocation, or null.
+static Value allocateReshapeDirectly(OpBuilder &b, Value value) {
+  Operation *reshape = value.getDefiningOp();
+  if (!isa_and_present<memref::CollapseShapeOp, memref::ExpandShapeOp>(
+          reshape) ||
+      !value.hasOneUse())
+    return Value();
+  auto alloc = reshape->getOperand(0).getDefiningOp<memref::AllocOp>();
+  auto type = cast<MemRefType>(value.getType());
+  if (!alloc || !alloc.getType().hasStaticShape() ||
+      !alloc.getType().getLayout().isIdentity() ||
+      !type.getLayout().isIdentity())
+    return Value();
+  b.setInsertionPoint(alloc);
+  Value direct = memref::AllocOp::create(b, alloc.getLoc(), type,
+                                         alloc.getAlignmentAttr());
+  Value view;
+  if (auto collapse = dyn_cast<memref::CollapseShapeOp>(reshape))
+    view = memref::ExpandShapeOp::create(b, alloc.getLoc(),
+                                         alloc.getType().getShape(), direct,
+                                         collapse.getReassociationIndices());
+  else
+    view = memref::CollapseShapeOp::create(
+        b, alloc.getLoc(), direct,
+        cast<memref::ExpandShapeOp>(reshape).getReassociationIndices());
+  if (view.getType() != alloc.getType()) {
+    view.getDefiningOp()->erase();
+    direct.getDefiningOp()->erase();
+    return Value();
+  }
+  alloc.replaceAllUsesWith(view);
+  alloc.erase();
+  value.replaceAllUsesWith(direct);
+  reshape->erase();
+  return direct;
+}
+
 namespace {
 struct RlxDistinctResultBuffersPass
     : rlx::impl::RlxDistinctResultBuffersBase<RlxDistinctResultBuffersPass> {
   void runOnOperation() override {
     getOperation().walk([](func::ReturnOp ret) {
       OpBuilder b(ret);
+      for (OpOperand &operand : ret->getOpOperands())
+        if (isa<MemRefType>(operand.get().getType()))
+          allocateReshapeDirectly(b, operand.get());
+      b.setInsertionPoint(ret);
       for (OpOperand &operand : ret->getOpOperands()) {
         Value value = operand.get();
         if (!isa<MemRefType>(value.getType()) ||

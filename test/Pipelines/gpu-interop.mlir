@@ -129,3 +129,18 @@ func.func @exp_if_positive(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
   }
   return %r : tensor<3x4xf32>
 }
+
+// -----
+
+// A row op whose rows each give one value (cross-entropy's per-row loss)
+// is one kernel: the row loop's [rows, 1] result is allocated as the
+// returned [rows] buffer, so it writes the caller's buffer directly
+// instead of a copy kernel following it.
+// CHECK-LABEL: llvm.func @rlx_fn_cross_entropy(
+// CHECK-COUNT-1: gpu.launch_func
+// CHECK-NOT:     gpu.launch_func
+// CHECK:         llvm.return
+func.func @cross_entropy(%x: tensor<64x1000xf32>, %t: tensor<64x1000xf32>) -> tensor<64xf32> {
+  %0 = rlx.softmax_cross_entropy %x, %t : (tensor<64x1000xf32>, tensor<64x1000xf32>) -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}

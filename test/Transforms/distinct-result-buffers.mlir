@@ -82,3 +82,48 @@ func.func @distinct(%x: memref<3xf32>, %y: memref<3xf32>) -> (memref<3xf32>, mem
 }
 // CHECK-LABEL: func.func private @declaration(
 func.func private @declaration() -> (memref<3xf32>, memref<3xf32>)
+
+// A reshape of an allocation returned (a row loop's [rows, 1] result
+// returned as [rows]): the reshaped buffer is allocated and the old
+// allocation becomes a view of it, so the result is written in the
+// caller's buffer, not copied there. Reshaped twice into the results, or a
+// reshape that is not the allocation's: left alone.
+// CHECK-LABEL: func.func @reshaped(
+// CHECK:         %[[R:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+// CHECK:         %[[V:.*]] = memref.expand_shape %[[R]] {{\[\[}}0, 1]] output_shape [4, 1] : memref<4xf32> into memref<4x1xf32>
+// CHECK:         "test.fill"(%[[V]])
+// CHECK:         %[[E:.*]] = memref.alloc() : memref<2x3xf32>
+// CHECK:         %[[EV:.*]] = memref.collapse_shape %[[E]] {{\[\[}}0, 1]] : memref<2x3xf32> into memref<6xf32>
+// CHECK:         "test.fill"(%[[EV]])
+// CHECK:         return %[[R]], %[[E]]
+// OUT-LABEL: func.func @reshaped(
+// OUT-SAME:      %[[OUT0:[a-z0-9]+]]: memref<4xf32>, %[[OUT1:[a-z0-9]+]]: memref<2x3xf32>) {
+// OUT-NOT:       memref.alloc
+// OUT-NOT:       memref.copy
+// OUT:           memref.expand_shape %[[OUT0]]
+// OUT:           memref.collapse_shape %[[OUT1]]
+// OUT:           return
+func.func @reshaped() -> (memref<4xf32>, memref<2x3xf32>) {
+  %a = memref.alloc() {alignment = 64 : i64} : memref<4x1xf32>
+  "test.fill"(%a) : (memref<4x1xf32>) -> ()
+  %r = memref.collapse_shape %a [[0, 1]] : memref<4x1xf32> into memref<4xf32>
+  %b = memref.alloc() : memref<6xf32>
+  "test.fill"(%b) : (memref<6xf32>) -> ()
+  %e = memref.expand_shape %b [[0, 1]] output_shape [2, 3] : memref<6xf32> into memref<2x3xf32>
+  return %r, %e : memref<4xf32>, memref<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @reshaped_untouched(
+// CHECK:         %[[A:.*]] = memref.alloc() : memref<4x1xf32>
+// CHECK:         %[[R:.*]] = memref.collapse_shape %[[A]]
+// CHECK:         %[[S:.*]] = memref.collapse_shape %arg0
+// CHECK:         %[[C:.*]] = memref.alloc() : memref<4xf32>
+// CHECK:         memref.copy %[[R]], %[[C]]
+// CHECK:         return %[[R]], %[[C]], %[[S]]
+func.func @reshaped_untouched(%x: memref<2x2xf32>) -> (memref<4xf32>, memref<4xf32>, memref<4xf32>) {
+  %a = memref.alloc() : memref<4x1xf32>
+  "test.fill"(%a) : (memref<4x1xf32>) -> ()
+  %r = memref.collapse_shape %a [[0, 1]] : memref<4x1xf32> into memref<4xf32>
+  %s = memref.collapse_shape %x [[0, 1]] : memref<2x2xf32> into memref<4xf32>
+  return %r, %r, %s : memref<4xf32>, memref<4xf32>, memref<4xf32>
+}

@@ -106,7 +106,12 @@ def RlxDistinctResultBuffers
     occurrence, so that every result becomes its own out-parameter:
     upstream's out-parameter promotion with `hoist-static-allocs` replaces
     a returned allocation by its out-parameter and would otherwise see the
-    erased allocation again at the next occurrence.
+    erased allocation again at the next occurrence. A returned reshape of
+    an allocation that nothing else returns (a row loop's `[rows, 1]`
+    result returned as `[rows]`) becomes an allocation of the returned
+    shape, the old one a view of it, so that the result too is computed in
+    the caller's buffer rather than copied there (on the GPU, a copy kernel
+    fewer).
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
