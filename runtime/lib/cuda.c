@@ -63,32 +63,10 @@ static rlx_status_t load_driver(struct driver *driver) {
                              "CUDA driver %s lacks %s", path, symbol);         \
     }                                                                          \
   } while (0)
-  RLX_RESOLVE(cuInit, "cuInit");
-  RLX_RESOLVE(cuGetErrorName, "cuGetErrorName");
-  RLX_RESOLVE(cuGetErrorString, "cuGetErrorString");
-  RLX_RESOLVE(cuDeviceGetCount, "cuDeviceGetCount");
-  RLX_RESOLVE(cuDeviceGet, "cuDeviceGet");
-  RLX_RESOLVE(cuDeviceGetName, "cuDeviceGetName");
-  RLX_RESOLVE(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
-  RLX_RESOLVE(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
-  RLX_RESOLVE(cuCtxSetCurrent, "cuCtxSetCurrent");
-  RLX_RESOLVE(cuStreamCreate, "cuStreamCreate");
-  RLX_RESOLVE(cuStreamDestroy, "cuStreamDestroy_v2");
-  RLX_RESOLVE(cuStreamSynchronize, "cuStreamSynchronize");
-  RLX_RESOLVE(cuMemAlloc, "cuMemAlloc_v2");
-  RLX_RESOLVE(cuMemFree, "cuMemFree_v2");
-  RLX_RESOLVE(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
-  RLX_RESOLVE(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
-  RLX_RESOLVE(cuMemcpyAsync, "cuMemcpyAsync");
-  RLX_RESOLVE(cuModuleLoadDataEx, "cuModuleLoadDataEx");
-  RLX_RESOLVE(cuModuleUnload, "cuModuleUnload");
-  RLX_RESOLVE(cuModuleGetFunction, "cuModuleGetFunction");
-  RLX_RESOLVE(cuLaunchKernel, "cuLaunchKernel");
-  RLX_RESOLVE(cuEventCreate, "cuEventCreate");
-  RLX_RESOLVE(cuEventDestroy, "cuEventDestroy_v2");
-  RLX_RESOLVE(cuEventRecord, "cuEventRecord");
-  /* Every driver has the first version; _v2 arrived with CUDA 12.8. */
-  RLX_RESOLVE(cuEventElapsedTime, "cuEventElapsedTime");
+#define RLX_RESOLVE_FUNCTION(name, symbol, parameters)                         \
+  RLX_RESOLVE(name, #symbol);
+  RLX_CUDA_DRIVER_FUNCTIONS(RLX_RESOLVE_FUNCTION)
+#undef RLX_RESOLVE_FUNCTION
 #undef RLX_RESOLVE
   return NULL;
 }

@@ -6,64 +6,17 @@
 
 #include "rlx/cuda.h"
 
+#include "cuda_driver.h"
 #include "internal.h"
 
 #include <pthread.h>
 
-/* The few driver types and constants used here, as cuda.h defines them; the
- * runtime builds without the CUDA toolkit. */
-typedef int CUresult;
-typedef int CUdevice;
-typedef void *CUcontext;
-typedef void *CUmodule;
-typedef void *CUfunction;
-typedef void *CUstream;
-typedef void *CUevent;
-typedef unsigned long long CUdeviceptr;
-enum {
-  CUDA_SUCCESS = 0,
-  CUDA_ERROR_OUT_OF_MEMORY = 2,
-  CUDA_ERROR_NO_DEVICE = 100,
-  CUDA_ERROR_INVALID_DEVICE = 101,
-  CUDA_ERROR_INVALID_PTX = 218,
-  CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
-  CUDA_ERROR_NOT_FOUND = 500,
-  CU_JIT_OPTIMIZATION_LEVEL = 7,
-  CU_JIT_ERROR_LOG_BUFFER = 5,
-  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
-};
-
 /* Driver entry points, resolved once per context. */
 struct driver {
   void *library;
-  CUresult (*cuInit)(unsigned);
-  CUresult (*cuGetErrorName)(CUresult, const char **);
-  CUresult (*cuGetErrorString)(CUresult, const char **);
-  CUresult (*cuDeviceGetCount)(int *);
-  CUresult (*cuDeviceGet)(CUdevice *, int);
-  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
-  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
-  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
-  CUresult (*cuCtxSetCurrent)(CUcontext);
-  CUresult (*cuStreamCreate)(CUstream *, unsigned);
-  CUresult (*cuStreamDestroy)(CUstream);
-  CUresult (*cuStreamSynchronize)(CUstream);
-  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
-  CUresult (*cuMemFree)(CUdeviceptr);
-  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
-  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
-  CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
-  CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
-                                 void **);
-  CUresult (*cuModuleUnload)(CUmodule);
-  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
-  CUresult (*cuEventCreate)(CUevent *, unsigned);
-  CUresult (*cuEventDestroy)(CUevent);
-  CUresult (*cuEventRecord)(CUevent, CUstream);
-  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
+#define RLX_DRIVER_FIELD(name, symbol, parameters) CUresult(*name) parameters;
+  RLX_CUDA_DRIVER_FUNCTIONS(RLX_DRIVER_FIELD)
+#undef RLX_DRIVER_FIELD
 };
 
 /* A block of device memory; `bytes` is its size class. */

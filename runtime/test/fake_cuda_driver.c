@@ -20,17 +20,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "../lib/cuda_driver.h"
+
 #define EXPORT __attribute__((visibility("default")))
 
-typedef int CUresult;
-enum {
-  SUCCESS = 0,
-  ERROR_INVALID_VALUE = 1,
-  ERROR_OUT_OF_MEMORY = 2,
-  ERROR_INVALID_PTX = 218,
-  ERROR_NOT_FOUND = 500,
-  ERROR_LAUNCH_FAILED = 719,
-};
+/* The driver's signatures, checked against the definitions below. */
+#define RLX_FAKE_DECLARATION(name, symbol, parameters)                         \
+  EXPORT CUresult symbol parameters;
+RLX_CUDA_DRIVER_FUNCTIONS(RLX_FAKE_DECLARATION)
+#undef RLX_FAKE_DECLARATION
 
 static int fails(const char *mode) {
   const char *current = getenv("RLX_FAKE_CUDA");
@@ -63,73 +61,73 @@ EXPORT int rlx_fake_cuda_calls(const char *name) {
 }
 
 EXPORT CUresult cuInit(unsigned flags) {
-  return flags == 0 ? SUCCESS : ERROR_INVALID_VALUE;
+  return flags == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 EXPORT CUresult cuGetErrorName(CUresult result, const char **name) {
   switch (result) {
-  case ERROR_OUT_OF_MEMORY:
+  case CUDA_ERROR_OUT_OF_MEMORY:
     *name = "CUDA_ERROR_OUT_OF_MEMORY";
-    return SUCCESS;
-  case ERROR_INVALID_PTX:
+    return CUDA_SUCCESS;
+  case CUDA_ERROR_INVALID_PTX:
     *name = "CUDA_ERROR_INVALID_PTX";
-    return SUCCESS;
-  case ERROR_LAUNCH_FAILED:
+    return CUDA_SUCCESS;
+  case CUDA_ERROR_LAUNCH_FAILED:
     *name = "CUDA_ERROR_LAUNCH_FAILED";
-    return SUCCESS;
+    return CUDA_SUCCESS;
   }
   *name = "CUDA_ERROR_UNKNOWN";
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuGetErrorString(CUresult result, const char **text) {
-  *text = result == ERROR_LAUNCH_FAILED ? "unspecified launch failure"
+  *text = result == CUDA_ERROR_LAUNCH_FAILED ? "unspecified launch failure"
                                         : "fake driver error";
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuDeviceGetCount(int *count) {
   *count = fails("no-device") ? 0 : 1;
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuDeviceGet(int *device, int ordinal) {
   *device = ordinal;
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuDeviceGetName(char *name, int size, int device) {
   (void)device;
   strncpy(name, "Fake GPU", (size_t)size);
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 
 static int primary_context;
 EXPORT CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
   (void)device;
   *context = &primary_context;
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 EXPORT CUresult cuDevicePrimaryCtxRelease_v2(int device) {
   (void)device;
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 EXPORT CUresult cuCtxSetCurrent(void *context) {
-  return context ? SUCCESS : ERROR_INVALID_VALUE;
+  return context ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 static int stream;
 EXPORT CUresult cuStreamCreate(void **out, unsigned flags) {
   (void)flags;
   *out = &stream;
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 EXPORT CUresult cuStreamDestroy_v2(void *s) {
-  return s ? SUCCESS : ERROR_INVALID_VALUE;
+  return s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 EXPORT CUresult cuStreamSynchronize(void *s) {
   (void)s;
-  return fails("launch-fail") ? ERROR_LAUNCH_FAILED : SUCCESS;
+  return fails("launch-fail") ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS;
 }
 
 /* Whether the next allocation fails: with "oom-after-N" the device holds N
@@ -145,38 +143,38 @@ static int allocation_fails(void) {
 EXPORT CUresult cuMemAlloc_v2(unsigned long long *pointer, size_t bytes) {
   log_call("cuMemAlloc %zu", bytes);
   if (allocation_fails())
-    return ERROR_OUT_OF_MEMORY;
+    return CUDA_ERROR_OUT_OF_MEMORY;
   void *memory = calloc(1, bytes);
   if (!memory)
-    return ERROR_OUT_OF_MEMORY;
+    return CUDA_ERROR_OUT_OF_MEMORY;
   ++num_allocs;
   *pointer = (unsigned long long)(size_t)memory;
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 EXPORT CUresult cuMemFree_v2(unsigned long long pointer) {
   log_call("cuMemFree");
   ++num_frees;
   free((void *)(size_t)pointer);
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 EXPORT CUresult cuMemcpyHtoD_v2(unsigned long long dst, const void *src,
                                 size_t bytes) {
   log_call("cuMemcpyHtoD %zu", bytes);
   memcpy((void *)(size_t)dst, src, bytes);
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 EXPORT CUresult cuMemcpyDtoH_v2(void *dst, unsigned long long src,
                                 size_t bytes) {
   log_call("cuMemcpyDtoH %zu", bytes);
   memcpy(dst, (const void *)(size_t)src, bytes);
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 EXPORT CUresult cuMemcpyAsync(unsigned long long dst, unsigned long long src,
                               size_t bytes, void *s) {
   (void)s;
   log_call("cuMemcpyAsync %zu", bytes);
   memmove((void *)(size_t)dst, (const void *)(size_t)src, bytes);
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 
 /* A module keeps its PTX, where cuModuleGetFunction looks for entries. */
@@ -196,23 +194,23 @@ EXPORT CUresult cuModuleLoadDataEx(void **out, const void *image,
     struct module *module = calloc(1, sizeof(*module));
     if (!module || !(module->ptx = strdup(image))) {
       free(module);
-      return ERROR_OUT_OF_MEMORY;
+      return CUDA_ERROR_OUT_OF_MEMORY;
     }
     const char *target = strstr(module->ptx, ".target ");
     log_call("cuModuleLoadDataEx %.*s", target ? (int)strcspn(target, "\n") : 0,
              target ? target : "");
     *out = module;
-    return SUCCESS;
+    return CUDA_SUCCESS;
   }
   for (unsigned i = 0; i < count; ++i)
     if (options[i] == 5) /* CU_JIT_ERROR_LOG_BUFFER */
       strcpy(values[i], "ptxas fatal   : Unresolved extern function 'f'");
-  return ERROR_INVALID_PTX;
+  return CUDA_ERROR_INVALID_PTX;
 }
 EXPORT CUresult cuModuleUnload(void *m) {
   struct module *module = m;
   if (!module)
-    return ERROR_INVALID_VALUE;
+    return CUDA_ERROR_INVALID_VALUE;
   while (module->functions) {
     struct function *next = module->functions->next;
     free(module->functions);
@@ -220,7 +218,7 @@ EXPORT CUresult cuModuleUnload(void *m) {
   }
   free(module->ptx);
   free(module);
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 EXPORT CUresult cuModuleGetFunction(void **out, void *m, const char *name) {
   struct module *module = m;
@@ -228,23 +226,23 @@ EXPORT CUresult cuModuleGetFunction(void **out, void *m, const char *name) {
   snprintf(entry, sizeof(entry), ".entry %s(", name);
   if (strlen(name) >= sizeof(module->functions->name) ||
       !strstr(module->ptx, entry))
-    return ERROR_NOT_FOUND;
+    return CUDA_ERROR_NOT_FOUND;
   log_call("cuModuleGetFunction %s", name);
   struct function *function = module->functions;
   while (function && strcmp(function->name, name) != 0)
     function = function->next;
   if (function) {
     *out = function;
-    return SUCCESS;
+    return CUDA_SUCCESS;
   }
   function = calloc(1, sizeof(*function));
   if (!function)
-    return ERROR_OUT_OF_MEMORY;
+    return CUDA_ERROR_OUT_OF_MEMORY;
   strcpy(function->name, name);
   function->next = module->functions;
   module->functions = function;
   *out = function;
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                                unsigned bx, unsigned by, unsigned bz,
@@ -255,7 +253,7 @@ EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
   log_call("cuLaunchKernel %s grid %u %u %u block %u %u %u shared %u",
            function->name, gx, gy, gz, bx, by, bz, shared);
   ++num_launches;
-  return gx == 0 || bx == 0 ? ERROR_INVALID_VALUE : SUCCESS;
+  return gx == 0 || bx == 0 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
 /* An event is the host's monotonic clock, in milliseconds, at its record. */
@@ -263,27 +261,27 @@ EXPORT CUresult cuEventCreate(void **out, unsigned flags) {
   (void)flags;
   double *event = calloc(1, sizeof(*event));
   if (!event)
-    return ERROR_OUT_OF_MEMORY;
+    return CUDA_ERROR_OUT_OF_MEMORY;
   *out = event;
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 EXPORT CUresult cuEventDestroy_v2(void *event) {
   if (!event)
-    return ERROR_INVALID_VALUE;
+    return CUDA_ERROR_INVALID_VALUE;
   free(event);
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 EXPORT CUresult cuEventRecord(void *event, void *s) {
   (void)s;
   struct timespec now;
   if (!event || clock_gettime(CLOCK_MONOTONIC, &now) != 0)
-    return ERROR_INVALID_VALUE;
+    return CUDA_ERROR_INVALID_VALUE;
   *(double *)event = (double)now.tv_sec * 1e3 + (double)now.tv_nsec / 1e6;
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
 EXPORT CUresult cuEventElapsedTime(float *ms, void *start, void *end) {
   if (!start || !end)
-    return ERROR_INVALID_VALUE;
+    return CUDA_ERROR_INVALID_VALUE;
   *ms = (float)(*(double *)end - *(double *)start);
-  return SUCCESS;
+  return CUDA_SUCCESS;
 }
