@@ -57,6 +57,23 @@ static OpTy createAndWait(
   return op;
 }
 
+/// Frees each of `buffers` (device memory) before every return of `func`.
+static void freeBeforeReturns(func::FuncOp func, ArrayRef<Value> buffers,
+                              RewriterBase &rewriter) {
+  for (Block &block : func.getBody()) {
+    auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
+    if (!ret)
+      continue;
+    rewriter.setInsertionPoint(ret);
+    for (Value buffer : buffers)
+      createAndWait<gpu::DeallocOp>(
+          rewriter, ret.getLoc(), [&](Type token, ValueRange dependencies) {
+            return gpu::DeallocOp::create(rewriter, ret.getLoc(), token,
+                                          dependencies, buffer);
+          });
+  }
+}
+
 /// Places host buffers in device memory: allocations become gpu.alloc,
 /// constants are copied into device buffers, and every such buffer is freed
 /// before the function returns. Buffers inside row loops are per-thread.
@@ -127,18 +144,7 @@ static LogicalResult placeBuffers(func::FuncOp func, RewriterBase &rewriter) {
                                        device, global.getResult());
         });
   }
-  for (Block &block : func.getBody()) {
-    auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
-    if (!ret)
-      continue;
-    rewriter.setInsertionPoint(ret);
-    for (Value buffer : deviceBuffers)
-      createAndWait<gpu::DeallocOp>(
-          rewriter, ret.getLoc(), [&](Type token, ValueRange dependencies) {
-            return gpu::DeallocOp::create(rewriter, ret.getLoc(), token,
-                                          dependencies, buffer);
-          });
-  }
+  freeBeforeReturns(func, deviceBuffers, rewriter);
   return success();
 }
 
@@ -443,18 +449,7 @@ static void readBackHostLoads(func::FuncOp func, RewriterBase &rewriter) {
         });
     rewriter.replaceOpWithNewOp<memref::LoadOp>(load, host);
   }
-  for (Block &block : func.getBody()) {
-    auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
-    if (!ret)
-      continue;
-    rewriter.setInsertionPoint(ret);
-    for (Value device : deviceScalars)
-      createAndWait<gpu::DeallocOp>(
-          rewriter, ret.getLoc(), [&](Type token, ValueRange dependencies) {
-            return gpu::DeallocOp::create(rewriter, ret.getLoc(), token,
-                                          dependencies, device);
-          });
-  }
+  freeBeforeReturns(func, deviceScalars, rewriter);
 }
 
 namespace {
