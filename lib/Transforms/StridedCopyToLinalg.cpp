@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::rlx {
@@ -18,9 +19,11 @@ struct RlxStridedCopyToLinalgPass
   void runOnOperation() override {
     SmallVector<memref::CopyOp> strided;
     getOperation()->walk([&](memref::CopyOp copy) {
+      // As the LLVM lowering decides between memcpy and memrefCopy.
       auto isContiguous = [](Value v) {
         auto type = dyn_cast<MemRefType>(v.getType());
-        return type && type.getLayout().isIdentity();
+        return type && (type.getLayout().isIdentity() ||
+                        memref::isStaticShapeAndContiguousRowMajor(type));
       };
       if (!isContiguous(copy.getSource()) || !isContiguous(copy.getTarget()))
         strided.push_back(copy);

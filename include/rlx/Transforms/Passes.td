@@ -66,7 +66,9 @@ def RlxStridedCopyToLinalg : Pass<"rlx-strided-copy-to-linalg"> {
     contiguous calls `memrefCopy` from MLIR's C runner utilities. Compiled
     rlx modules do not link that library, so such copies (e.g. returning a
     strided view) become `linalg.copy`, which lowers to plain loops.
-    Contiguous copies stay `memref.copy` (a `memcpy`).
+    Contiguous copies stay `memref.copy` (a `memcpy`): identity layouts and
+    views that are one contiguous run of static shape, as the LLVM lowering
+    tells them apart (a packed panel's row of a matmul, a row of a tile).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
