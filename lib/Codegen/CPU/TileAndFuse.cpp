@@ -308,6 +308,18 @@ struct RlxCpuTileAndFusePass
         dims->k.size() != 1 || op.getNumLoops() != 3)
       return failure();
     unsigned m = dims->m.front(), n = dims->n.front(), k = dims->k.front();
+    // Only A[m, k] times B[k, n] into C[m, n]: the panels are cut from B's
+    // rows as they are laid out.
+    MLIRContext *context = op->getContext();
+    auto map = [&](unsigned first, unsigned second) {
+      return AffineMap::get(3, 0,
+                            {getAffineDimExpr(first, context),
+                             getAffineDimExpr(second, context)},
+                            context);
+    };
+    if (op.getIndexingMapsArray() !=
+        SmallVector<AffineMap>{map(m, k), map(k, n), map(m, n)})
+      return failure();
     SmallVector<int64_t> reductionTiles(3, 0);
     reductionTiles[k] = cache[k];
     FailureOr<Operation *> tile =
@@ -326,7 +338,6 @@ struct RlxCpuTileAndFusePass
     if (failed(rows))
       return failure();
     SmallVector<int64_t> registerTile = {vector[m], 1, vector[n], vector[k]};
-    MLIRContext *context = op->getContext();
     auto zeros = [](size_t size) { return SmallVector<int64_t>(size, 0); };
     (*rows)->setAttr(LoweringConfigAttr::kAttrName,
                      LoweringConfigAttr::get(context, zeros(4), zeros(4),
