@@ -1,7 +1,8 @@
 //===- TileAndFuse.cpp - Thread, cache and register tiles -----------------===//
 //
-// Tiling and fusion are upstream's (`scf::tileConsumerAndFuseProducersUsingSCF`,
-// `scf::tileUsingSCF`). Packing a matmul's right operand is written here:
+// Tiling and fusion are upstream's
+// (`scf::tileConsumerAndFuseProducersUsingSCF`, `scf::tileUsingSCF`).
+// Packing a matmul's right operand is written here:
 // upstream's `linalg::pack` packs whole operands (and the result with them),
 // while this packs each cache tile of B into register-tile panels inside
 // the thread tile, so the panels stay small and are reused across calls.
