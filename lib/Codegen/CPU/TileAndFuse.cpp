@@ -313,10 +313,10 @@ struct RlxCpuTileAndFusePass
     // rows as they are laid out.
     MLIRContext *context = op->getContext();
     auto map = [&](unsigned first, unsigned second) {
-      return AffineMap::get(3, 0,
-                            {getAffineDimExpr(first, context),
-                             getAffineDimExpr(second, context)},
-                            context);
+      return AffineMap::get(
+          3, 0,
+          {getAffineDimExpr(first, context), getAffineDimExpr(second, context)},
+          context);
     };
     if (op.getIndexingMapsArray() !=
         SmallVector<AffineMap>{map(m, k), map(k, n), map(m, n)})
