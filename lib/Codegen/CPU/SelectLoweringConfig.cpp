@@ -11,6 +11,7 @@
 // conversion-made loops stream through memory a few vectors at a time.
 //
 //===----------------------------------------------------------------------===//
+#include "MatmulLoops.h"
 #include "rlx/Codegen/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -166,7 +167,7 @@ struct RlxCpuSelectLoweringConfigPass
       cache[k] =
           getDividingTile(extents[k], kCacheReduction, 1, kCacheReduction / 4);
     SmallVector<int64_t> packed;
-    if (isPackable(op, *dims, extents, distribution, vector)) {
+    if (isPackable(op, extents, distribution, vector)) {
       // Each packed panel serves a thread tile of many rows, swept in cache
       // tiles of register-tile rows.
       packed.push_back(1);
@@ -181,27 +182,16 @@ struct RlxCpuSelectLoweringConfigPass
   /// Whether `op`'s right operand is worth packing and can be: a plain
   /// matmul (A[m, k] times B[k, n], nothing transposed or batched) of
   /// static shape with long rows of B, whose thread tiles are whole panels.
-  static bool isPackable(linalg::LinalgOp op,
-                         const linalg::ContractionDimensions &dims,
-                         ArrayRef<int64_t> extents,
+  static bool isPackable(linalg::LinalgOp op, ArrayRef<int64_t> extents,
                          ArrayRef<int64_t> distribution,
                          ArrayRef<int64_t> vector) {
-    if (!dims.batch.empty() || dims.m.size() != 1 || dims.k.size() != 1 ||
-        op.getNumDpsInputs() != 2 || op.hasDynamicShape())
+    std::optional<MatmulLoops> loops = getMatmulLoops(op);
+    if (!loops || op.hasDynamicShape())
       return false;
-    unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
-    MLIRContext *context = op->getContext();
-    auto map = [&](unsigned first, unsigned second) {
-      return AffineMap::get(
-          extents.size(), 0,
-          {getAffineDimExpr(first, context), getAffineDimExpr(second, context)},
-          context);
-    };
-    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    unsigned n = loops->n;
     int64_t threadColumns = distribution[n] ? distribution[n] : extents[n];
-    return maps[0] == map(m, k) && maps[1] == map(k, n) &&
-           maps[2] == map(m, n) && extents[n] >= kPackColumns &&
-           threadColumns > vector[n] && threadColumns % vector[n] == 0;
+    return extents[n] >= kPackColumns && threadColumns > vector[n] &&
+           threadColumns % vector[n] == 0;
   }
 
   /// Convolutions (and depthwise ones) are tiled down to one window

@@ -8,6 +8,7 @@
 // the thread tile, so the panels stay small and are reused across calls.
 //
 //===----------------------------------------------------------------------===//
+#include "MatmulLoops.h"
 #include "rlx/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -303,24 +304,11 @@ struct RlxCpuTileAndFusePass
   LogicalResult tilePacked(RewriterBase &rewriter, linalg::LinalgOp op,
                            LoweringConfigAttr config) {
     ArrayRef<int64_t> cache = config.getCache(), vector = config.getVector();
-    FailureOr<linalg::ContractionDimensions> dims =
-        linalg::inferContractionDims(op);
-    if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-        dims->k.size() != 1 || op.getNumLoops() != 3)
+    // The panels are cut from B's rows as they are laid out.
+    std::optional<MatmulLoops> loops = getMatmulLoops(op);
+    if (!loops)
       return failure();
-    unsigned m = dims->m.front(), n = dims->n.front(), k = dims->k.front();
-    // Only A[m, k] times B[k, n] into C[m, n]: the panels are cut from B's
-    // rows as they are laid out.
-    MLIRContext *context = op->getContext();
-    auto map = [&](unsigned first, unsigned second) {
-      return AffineMap::get(
-          3, 0,
-          {getAffineDimExpr(first, context), getAffineDimExpr(second, context)},
-          context);
-    };
-    if (op.getIndexingMapsArray() !=
-        SmallVector<AffineMap>{map(m, k), map(k, n), map(m, n)})
-      return failure();
+    auto [m, n, k] = *loops;
     SmallVector<int64_t> reductionTiles(3, 0);
     reductionTiles[k] = cache[k];
     FailureOr<Operation *> tile =
@@ -339,6 +327,7 @@ struct RlxCpuTileAndFusePass
     if (failed(rows))
       return failure();
     SmallVector<int64_t> registerTile = {vector[m], 1, vector[n], vector[k]};
+    MLIRContext *context = op->getContext();
     auto zeros = [](size_t size) { return SmallVector<int64_t>(size, 0); };
     (*rows)->setAttr(LoweringConfigAttr::kAttrName,
                      LoweringConfigAttr::get(context, zeros(4), zeros(4),

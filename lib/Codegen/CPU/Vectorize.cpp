@@ -39,9 +39,9 @@ using namespace mlir::rlx;
 /// Drops `loops` (each of one iteration) from `generic` with upstream
 /// `linalg::dropUnitDims`, its operands sliced to the remaining dimensions;
 /// returns the new generic, or failure with `generic` left as it is.
-static FailureOr<linalg::GenericOp>
-dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp generic,
-              SmallVector<unsigned> loops) {
+static FailureOr<linalg::GenericOp> dropUnitLoops(RewriterBase &rewriter,
+                                                  linalg::GenericOp generic,
+                                                  SmallVector<unsigned> loops) {
   llvm::sort(loops);
   linalg::ControlDropUnitDims control;
   control.rankReductionStrategy =
@@ -139,8 +139,7 @@ rewriteUnitWindowConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
           sizes[dim] = extents[cast<AffineDimExpr>(expr).getPosition()];
       SmallVector<int64_t> offsets(type.getRank(), 0);
       input->set(tensor::ExtractSliceOp::create(
-          rewriter, loc, input->get(),
-          getAsIndexOpFoldResult(context, offsets),
+          rewriter, loc, input->get(), getAsIndexOpFoldResult(context, offsets),
           getAsIndexOpFoldResult(context, sizes),
           getAsIndexOpFoldResult(context, strides)));
     }
@@ -239,14 +238,12 @@ namespace {
 /// filter's column of channels would otherwise be transposed, element by
 /// element, at every step. (Upstream's folder takes only transposes after
 /// which x broadcasts as it is.)
-struct BroadcastInTransposedLayout
-    : OpRewritePattern<vector::TransposeOp> {
+struct BroadcastInTransposedLayout : OpRewritePattern<vector::TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(vector::TransposeOp transpose,
                                 PatternRewriter &rewriter) const override {
-    auto broadcast =
-        transpose.getVector().getDefiningOp<vector::BroadcastOp>();
+    auto broadcast = transpose.getVector().getDefiningOp<vector::BroadcastOp>();
     auto sourceType = broadcast
                           ? dyn_cast<VectorType>(broadcast.getSourceType())
                           : VectorType();
