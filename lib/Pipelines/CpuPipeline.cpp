@@ -28,8 +28,7 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createRlxExportAbi());
   addFusionPasses(pm, options.fusePatterns, options.formRegions);
   pm.addNestedPass<func::FuncOp>(
-      createRlxToLinalg({options.attentionQueryTile, options.attentionKeyTile,
-                         options.sequentialByLines}));
+      createRlxToLinalg({options.sequentialByLines}));
   // Upstream elementwise ops on tensors written next to rlx ops.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
@@ -46,17 +45,28 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
     RlxCpuSelectLoweringConfigOptions config;
     config.vectorBits = options.vectorBits;
     config.strictFp = options.strictFp;
-    pm.addNestedPass<func::FuncOp>(createRlxCpuSelectLoweringConfig(config));
-    RlxCpuTileAndFuseOptions tiling;
+    config.attentionQueryTile = options.attentionQueryTile;
+    config.attentionKeyTile = options.attentionKeyTile;
+    RlxTileAndFuseOptions tiling;
     tiling.fuseEpilogues = options.fuseEpilogues;
-    pm.addNestedPass<func::FuncOp>(createRlxCpuTileAndFuse(tiling));
-    pm.addPass(createCanonicalizerPass());
+    // Twice: ops that decompose when tiled (attention) leave linalg ops in
+    // their tiles, which the second round schedules and tiles; it leaves
+    // what the first round tiled as it is.
+    for (int round = 0; round < 2; ++round) {
+      pm.addNestedPass<func::FuncOp>(createRlxCpuSelectLoweringConfig(config));
+      pm.addNestedPass<func::FuncOp>(createRlxTileAndFuse(tiling));
+      pm.addPass(createCanonicalizerPass());
+    }
     RlxCpuVectorizeOptions vectorize;
     vectorize.strictFp = options.strictFp;
     pm.addNestedPass<func::FuncOp>(createRlxCpuVectorize(vectorize));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
+  // Attention in the GPU's blocks, as the GPU pipeline tiles it.
+  if (asOnGpu)
+    addGpuTilingPasses(pm, options.attentionQueryTile,
+                       options.attentionKeyTile);
   // Reductions without a lowering config (grouped convolutions, pooling)
   // keep their epilogues fused by row blocks.
   if (options.fuseEpilogues && !asOnGpu) {
@@ -170,6 +180,16 @@ void mlir::rlx::addFusionPasses(OpPassManager &pm, bool fusePatterns,
     pm.addNestedPass<func::FuncOp>(createRlxFusePatterns());
   if (formRegions)
     pm.addNestedPass<func::FuncOp>(createRlxFormRegions());
+}
+
+void mlir::rlx::addGpuTilingPasses(OpPassManager &pm, int64_t queryTile,
+                                   int64_t keyTile) {
+  RlxGpuSelectLoweringConfigOptions config;
+  config.attentionQueryTile = queryTile;
+  config.attentionKeyTile = keyTile;
+  pm.addNestedPass<func::FuncOp>(createRlxGpuSelectLoweringConfig(config));
+  pm.addNestedPass<func::FuncOp>(createRlxTileAndFuse());
+  pm.addPass(createCanonicalizerPass());
 }
 
 void mlir::rlx::buildFusionPipeline(OpPassManager &pm) {

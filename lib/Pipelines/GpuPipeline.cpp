@@ -30,14 +30,16 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
   pm.addPass(createRlxExportAbi({AbiTarget::Cuda}));
   addFusionPasses(pm, options.fusePatterns, options.formRegions);
   // Scans and scatter-adds by lines: one kernel, not one launch per step.
-  pm.addNestedPass<func::FuncOp>(createRlxToLinalg(
-      {options.attentionQueryTile, options.attentionKeyTile,
-       /*sequentialByLines=*/true}));
+  pm.addNestedPass<func::FuncOp>(
+      createRlxToLinalg({/*sequentialByLines=*/true}));
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createRlxFuseElementwise());
   pm.addPass(createCSEPass());
+  // Attention's blocks: tiled on tensors and decomposed into linalg ops,
+  // which the kernels below map to threads.
+  addGpuTilingPasses(pm, options.attentionQueryTile, options.attentionKeyTile);
 
   buildBufferizationPipeline(pm);
 

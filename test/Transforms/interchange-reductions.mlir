@@ -48,18 +48,3 @@ func.func @batched_matmul(%a: tensor<2x4x8xf32>, %b: tensor<8x16xf32>) -> tensor
   return %0 : tensor<2x4x16xf32>
 }
 
-// -----
-
-// Attention's tile contractions: q · kᵀ over the transposed key tile and
-// p · v both end with the contiguous loop (keys, then features) innermost.
-// The row max and row sum keep their order.
-// CHECK-LABEL: func.func @attention(
-// CHECK:         linalg.transpose
-// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
-// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
-// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
-// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
-func.func @attention(%q: tensor<1x8x2x4xf32>) -> tensor<1x8x2x4xf32> {
-  %0 = rlx.attention bshd %q, %q, %q heads = 2 kv_heads = 2 mask = none : (tensor<1x8x2x4xf32>, tensor<1x8x2x4xf32>, tensor<1x8x2x4xf32>) -> tensor<1x8x2x4xf32>
-  return %0 : tensor<1x8x2x4xf32>
-}

@@ -74,7 +74,7 @@ func.func @mse(%a: tensor<16x8xf32>, %b: tensor<16x8xf32>) -> tensor<f32> {
 // matmul + bias + gelu: one contraction region, lowered to fill + matmul +
 // epilogue = 3; 4 unfused. In rlx-compile --rlx-fuse-patterns first makes it
 // one rlx.matmul_bias_act (fill, matmul, one epilogue) and the CPU pipeline
-// then computes all three per thread tile (rlx-cpu-tile-and-fuse): 1.
+// then computes all three per thread tile (rlx-tile-and-fuse): 1.
 // Unfused, the matmul's thread tiles still initialize their own results:
 // 3.
 // expected-remark @below {{'linear_gelu' has 3 loop nests}}

@@ -48,8 +48,14 @@ def RlxCpuSelectLoweringConfig
     Columns come in whole vectors where they divide the loop, else in one
     partly filled vector.
 
-    Ops in loops that a conversion made (the products of attention's
-    blocks, the stages of a row) get cache and register tiles only: their
+    Attention's tile ops (`rlx.online_attention`, `rlx.attention_dq`,
+    `rlx.attention_dkdv`) get thread tiles of one batch, one head and
+    `attention-query-tile` queries (`attention-key-tile` keys for dk and
+    dv) and cache tiles of the other sequence, sizes that divide their
+    loops where one of at least a quarter of these does.
+
+    Ops in loops (the products of attention's tiles after decomposition,
+    the stages of a row) get cache and register tiles only: their
     loops already run in parallel where they can. So do ops of fewer than
     2^16 iterations: a parallel region's fork and join would cost more than
     the threads save.
@@ -76,11 +82,40 @@ def RlxCpuSelectLoweringConfig
     Option<"strictFp", "strict-fp", "bool", /*default=*/"false",
            "Leave reductions in loops to be summed as every other float "
            "reduction is (no register tiles for them)">,
+    Option<"attentionQueryTile", "attention-query-tile", "int64_t",
+           /*default=*/"64", "Queries per rlx.online_attention thread tile">,
+    Option<"attentionKeyTile", "attention-key-tile", "int64_t",
+           /*default=*/"64", "Keys per step of rlx.online_attention's online "
+           "softmax (its cache tile)">,
   ];
   let dependentDialects = ["::mlir::rlx::RlxDialect"];
 }
 
-def RlxCpuTileAndFuse : Pass<"rlx-cpu-tile-and-fuse", "::mlir::func::FuncOp"> {
+def RlxGpuSelectLoweringConfig
+    : Pass<"rlx-gpu-select-lowering-config", "::mlir::func::FuncOp"> {
+  let summary = "Choose the block tiles of attention for an NVIDIA GPU";
+  let description = [{
+    Attaches an `rlx.lowering_config` to every `rlx.online_attention`,
+    `rlx.attention_dq` and `rlx.attention_dkdv` that has none: thread tiles
+    (the GPU's blocks) of one batch, one head (kv head for dk and dv) and
+    `attention-query-tile` queries (`attention-key-tile` keys for dk and
+    dv), and cache tiles of the other sequence, the steps of each block.
+    The tiles of a loop shorter than the size are the whole loop; when that
+    leaves a single block, the parallel sequence is split into two tiles
+    or more where it can be. `rlx-tile-and-fuse` then tiles and decomposes
+    the ops; the GPU pipeline maps the result to blocks and threads after
+    bufferization.
+  }];
+  let options = [
+    Option<"attentionQueryTile", "attention-query-tile", "int64_t",
+           /*default=*/"32", "Queries per block of rlx.online_attention">,
+    Option<"attentionKeyTile", "attention-key-tile", "int64_t",
+           /*default=*/"32", "Keys per step of a block's online softmax">,
+  ];
+  let dependentDialects = ["::mlir::rlx::RlxDialect"];
+}
+
+def RlxTileAndFuse : Pass<"rlx-tile-and-fuse", "::mlir::func::FuncOp"> {
   let summary = "Tile ops with an rlx.lowering_config into thread, cache and register tiles";
   let description = [{
     Runs on linalg on tensors, through upstream `TilingInterface`. For every
@@ -102,6 +137,19 @@ def RlxCpuTileAndFuse : Pass<"rlx-cpu-tile-and-fuse", "::mlir::func::FuncOp"> {
        `vector` level; the root takes the config op's tile sizes of the loops
        it shares with it, and its own copy of the config.
 
+    Ops that are not linalg ops (`rlx.online_attention`) are tiled through
+    the same interface: at the `distribution` level into an `scf.forall`
+    with the ops that initialize their destinations, their elementwise
+    consumers fused into it (upstream `scf::tileAndFuseConsumer`), then at
+    the `cache` level into `scf.for` loops; attention's key loop visits only
+    the keys its tile's queries can see. An op that decomposes
+    (`linalg::AggregatedOpInterface`) is then decomposed into linalg ops,
+    tile by tile, for the next round of config selection and tiling; its
+    loop-carried state is kept as slices without unit dimensions.
+
+    The tiles of a level that cover their whole loop are not tiled, so a
+    second run leaves what the first one tiled as it is.
+
     Reduction loops are tiled in order, so every result element is summed
     in the same order at any thread count.
 
@@ -115,6 +163,8 @@ def RlxCpuTileAndFuse : Pass<"rlx-cpu-tile-and-fuse", "::mlir::func::FuncOp"> {
            "config's op into its thread tiles">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::rlx::RlxDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];

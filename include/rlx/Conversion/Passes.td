@@ -19,11 +19,11 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
     `scf.forall` over the lines along the axis, each line computed by an
     `scf.for` of scalar code: one parallel loop, which the GPU pipeline runs
     as one kernel of one thread per line. `rlx.attention` becomes
-    FlashAttention tiles: loops over batches, heads and query tiles, and an
-    `scf.for` over key tiles carrying the online-softmax state;
-    `rlx.attention_backward` loops over key tiles and, inside, over the
-    query tiles of every head of the group, recomputing the probabilities.
-    No `[S_q, S_k]` tensor exists; the tile sizes are options.
+    `rlx.online_attention` and its normalization, `rlx.attention_backward`
+    `rlx.attention_dq` and `rlx.attention_dkdv`: destination-style ops
+    that the codegen layer tiles (`rlx-tile-and-fuse`) and decomposes into
+    linalg ops tile by tile, so that no `[S_q, S_k]` tensor exists. How
+    they are tiled is not decided here.
 
     Reductions and row ops have one lowering each, the region's: first every
     row op (softmax, log_softmax, layer_norm, rms_norm, the softmax losses)
@@ -34,10 +34,6 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
     without a lowering is a located error naming it.
   }];
   let options = [
-    Option<"attentionQueryTile", "attention-query-tile", "int64_t",
-           /*default=*/"64", "Queries per rlx.attention tile">,
-    Option<"attentionKeyTile", "attention-key-tile", "int64_t",
-           /*default=*/"64", "Keys per rlx.attention tile">,
     Option<"sequentialByLines", "sequential-by-lines", "bool",
            /*default=*/"false",
            "Run every scan (cumsum, cumprod, cummax) and gather_backward's "

@@ -33,7 +33,7 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "tile-and-vectorize",
       llvm::cl::desc("Tile contractions and their epilogues into thread, "
                      "cache and register tiles and vectorize them "
-                     "(rlx-cpu-select-lowering-config, rlx-cpu-tile-and-fuse, "
+                     "(rlx-cpu-select-lowering-config, rlx-tile-and-fuse, "
                      "rlx-cpu-vectorize)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> strictFp{
@@ -165,6 +165,12 @@ void buildGpuPipeline(OpPassManager &pm, const GpuPipelineOptions &options);
 /// The fusion pipeline, `rlx-fuse`: rlx-fuse-patterns, then
 /// rlx-form-regions, on every function.
 void buildFusionPipeline(OpPassManager &pm);
+
+/// The GPU's tiling on tensors: attention's tile ops in blocks of
+/// `queryTile` queries and steps of `keyTile` keys (or the reverse for dk
+/// and dv), decomposed into linalg ops. Used by the GPU pipeline and the
+/// CPU pipeline's GPU test modes.
+void addGpuTilingPasses(OpPassManager &pm, int64_t queryTile, int64_t keyTile);
 
 /// The passes of `rlx-fuse` that are enabled.
 void addFusionPasses(OpPassManager &pm, bool fusePatterns, bool formRegions);

@@ -11,14 +11,17 @@
 // conversion-made loops stream through memory a few vectors at a time.
 //
 //===----------------------------------------------------------------------===//
-#include "MatmulLoops.h"
+#include "Common/AttentionConfig.h"
+#include "Common/MatmulLoops.h"
 #include "rlx/Codegen/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
+#include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
 namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXCPUSELECTLOWERINGCONFIG
@@ -298,6 +301,19 @@ struct RlxCpuSelectLoweringConfigPass
                                    /*packed=*/{});
   }
 
+  /// Attention's tiles divide their loop where a size of at least a
+  /// quarter of the preferred one does.
+  static int64_t getAttentionTile(const Range &range, int64_t preferred) {
+    std::optional<int64_t> extent = getConstantIntValue(range.size);
+    if (!extent)
+      return preferred;
+    if (*extent <= preferred)
+      return *extent;
+    int64_t dividing = getDividingTile(*extent, preferred, 1,
+                                       std::max<int64_t>(1, preferred / 4));
+    return dividing ? dividing : preferred;
+  }
+
   void runOnOperation() override {
     if (vectorBits < 32 || vectorBits % 32 != 0) {
       getOperation().emitError()
@@ -306,6 +322,21 @@ struct RlxCpuSelectLoweringConfigPass
           << vectorBits.getValue();
       return signalPassFailure();
     }
+    if (attentionQueryTile <= 0 || attentionKeyTile <= 0) {
+      getOperation().emitError()
+          << "rlx-cpu-select-lowering-config: attention tile sizes must be "
+             "positive, got "
+          << attentionQueryTile.getValue() << " queries and "
+          << attentionKeyTile.getValue() << " keys";
+      return signalPassFailure();
+    }
+    getOperation().walk([&](Operation *op) {
+      if (op->hasAttr(LoweringConfigAttr::kAttrName))
+        return;
+      if (LoweringConfigAttr config = getAttentionConfig(
+              op, attentionQueryTile, attentionKeyTile, getAttentionTile))
+        op->setAttr(LoweringConfigAttr::kAttrName, config);
+    });
     // An op without iterations (an empty dimension) has nothing to tile.
     getOperation().walk([&](linalg::LinalgOp op) {
       if (op->hasAttr(LoweringConfigAttr::kAttrName) ||

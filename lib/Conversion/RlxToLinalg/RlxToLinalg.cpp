@@ -19,9 +19,8 @@ namespace mlir::rlx {
 using namespace mlir;
 using namespace mlir::rlx;
 
-void mlir::rlx::populateRlxToLinalgPatterns(
-    RewritePatternSet &patterns, AttentionTileSizes attentionTiles,
-    bool sequentialByLines) {
+void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns,
+                                            bool sequentialByLines) {
   populateElementwiseToLinalgPatterns(patterns);
   populateLinearToLinalgPatterns(patterns);
   populateDataMovementToLinalgPatterns(patterns);
@@ -31,7 +30,7 @@ void mlir::rlx::populateRlxToLinalgPatterns(
   populateScanToLinalgPatterns(patterns, sequentialByLines);
   populateRegionToLinalgPatterns(patterns);
   populateFusedOpToLinalgPatterns(patterns);
-  populateAttentionToLinalgPatterns(patterns, attentionTiles);
+  populateAttentionToLinalgPatterns(patterns);
   populateGradSpatialToLinalgPatterns(patterns, sequentialByLines);
 }
 
@@ -64,22 +63,17 @@ struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (attentionQueryTile <= 0 || attentionKeyTile <= 0) {
-      getOperation()->emitError("attention tile sizes must be positive, got ")
-          << attentionQueryTile.getValue() << " queries and "
-          << attentionKeyTile.getValue() << " keys";
-      return signalPassFailure();
-    }
     MLIRContext *context = &getContext();
     wrapInRegions(getOperation());
     ConversionTarget target(*context);
     target.addIllegalDialect<RlxDialect>();
+    // The code generation forms of attention, which the codegen layer tiles.
+    target.addLegalOp<OnlineAttentionOp, AttentionDqOp, AttentionDkDvOp>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, scf::SCFDialect,
                            tensor::TensorDialect>();
     RewritePatternSet patterns(context);
-    populateRlxToLinalgPatterns(
-        patterns, {attentionQueryTile, attentionKeyTile}, sequentialByLines);
+    populateRlxToLinalgPatterns(patterns, sequentialByLines);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

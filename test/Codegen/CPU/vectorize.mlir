@@ -1,5 +1,5 @@
-// RUN: rlx-opt %s --split-input-file --rlx-cpu-tile-and-fuse --canonicalize --rlx-cpu-vectorize --canonicalize | FileCheck %s
-// RUN: rlx-opt %s --split-input-file --rlx-cpu-tile-and-fuse --canonicalize --rlx-cpu-vectorize=strict-fp --canonicalize | FileCheck %s --check-prefix=STRICT
+// RUN: rlx-opt %s --split-input-file --rlx-tile-and-fuse --canonicalize --rlx-cpu-vectorize --canonicalize | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-tile-and-fuse --canonicalize --rlx-cpu-vectorize=strict-fp --canonicalize | FileCheck %s --check-prefix=STRICT
 
 // A register tile becomes one vector.contract per reduction step; its
 // accumulator is read before the reduction loop, carried in registers

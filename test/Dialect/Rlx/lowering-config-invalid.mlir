@@ -59,3 +59,13 @@ func.func @packs_left_operand(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
       ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+
+// -----
+
+// rlx.attention takes the config of its online form: (batch, head, query,
+// key).
+func.func @attention_loops(%q: tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xf32> {
+  // expected-error @+1 {{'rlx.lowering_config' has 3 tile sizes per level, but the op has 4 loops}}
+  %0 = rlx.attention bshd %q, %q, %q heads = 2 kv_heads = 2 mask = none {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 1, 4], cache = [0, 0, 0], vector = [0, 0, 0]>} : (tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xf32>
+  return %0 : tensor<1x8x2x16xf32>
+}

@@ -34,15 +34,10 @@ void populateFusedOpToLinalgPatterns(RewritePatternSet &patterns);
 /// wraps them first.
 void populateRegionToLinalgPatterns(RewritePatternSet &patterns);
 
-/// Tile sizes of the online-softmax attention lowering: queries per tile and
-/// keys per tile (both positive).
-struct AttentionTileSizes {
-  int64_t query = 64;
-  int64_t key = 64;
-};
-/// rlx.attention and rlx.attention_backward as FlashAttention(-2) tiles.
-void populateAttentionToLinalgPatterns(RewritePatternSet &patterns,
-                                       AttentionTileSizes tiles);
+/// rlx.attention and rlx.attention_backward as their code generation forms
+/// (rlx.online_attention; rlx.attention_dq and rlx.attention_dkdv), which
+/// the codegen layer tiles.
+void populateAttentionToLinalgPatterns(RewritePatternSet &patterns);
 
 /// The spatial and indexing backward ops: conv_backward_input/weight,
 /// pool_backward, gather_backward, cumsum_backward and rope_backward.
@@ -55,7 +50,6 @@ void populateGradSpatialToLinalgPatterns(RewritePatternSet &patterns,
 /// All of the above; `sequentialByLines` chooses the by-lines form of scans
 /// and of gather_backward.
 void populateRlxToLinalgPatterns(RewritePatternSet &patterns,
-                                 AttentionTileSizes attentionTiles = {},
                                  bool sequentialByLines = false);
 
 } // namespace mlir::rlx

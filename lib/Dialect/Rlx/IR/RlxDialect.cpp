@@ -62,11 +62,16 @@ LogicalResult RlxDialect::verifyOperationAttribute(Operation *op,
   if (!config)
     return op->emitError() << "'" << LoweringConfigAttr::kAttrName
                            << "' must be a #rlx.lowering_config";
-  auto tileable = dyn_cast<TilingInterface>(op);
-  if (!tileable)
-    return op->emitError() << "'" << LoweringConfigAttr::kAttrName
-                           << "' is only meaningful on ops that can be tiled";
-  size_t loops = tileable.getLoopIteratorTypes().size();
+  // rlx.attention passes its config on to the rlx.online_attention it
+  // lowers to, whose loops are (batch, head, query, key).
+  size_t loops = 4;
+  if (!isa<AttentionOp>(op)) {
+    auto tileable = dyn_cast<TilingInterface>(op);
+    if (!tileable)
+      return op->emitError() << "'" << LoweringConfigAttr::kAttrName
+                             << "' is only meaningful on ops that can be tiled";
+    loops = tileable.getLoopIteratorTypes().size();
+  }
   if (config.getDistribution().size() != loops)
     return op->emitError() << "'" << LoweringConfigAttr::kAttrName
                            << "' has " << config.getDistribution().size()

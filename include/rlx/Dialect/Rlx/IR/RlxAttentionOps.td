@@ -6,11 +6,15 @@
 #ifndef RLX_DIALECT_RLX_IR_RLXATTENTIONOPS_TD
 #define RLX_DIALECT_RLX_IR_RLXATTENTIONOPS_TD
 
+include "mlir/Dialect/Linalg/IR/LinalgInterfaces.td"
 include "mlir/IR/EnumAttr.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/Interfaces/TilingInterface.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "rlx/Dialect/Rlx/IR/RlxDialect.td"
 include "rlx/Dialect/Rlx/IR/RlxEnums.td"
+include "rlx/Dialect/Rlx/IR/RlxInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // Enums
@@ -158,6 +162,201 @@ def Rlx_AttentionBackwardOp : Rlx_Op<"attention_backward",
     functional-type(operands, results)
   }]);
   let extraClassDeclaration = Rlx_AttentionScaleDeclaration;
+}
+
+//===----------------------------------------------------------------------===//
+// Code generation forms
+//===----------------------------------------------------------------------===//
+
+// Destination-style ops that the codegen layer tiles (TilingInterface) and
+// decomposes into linalg ops tile by tile. They share the score rule of
+// rlx.attention with a `diagonal` operand instead of the sequence lengths
+// (query i sees key j through a causal mask when j <= i + diagonal): a
+// tile keeps its positions, diagonal + a - c at query offset a and key
+// offset c.
+defvar Rlx_AttentionTileAttributes = (ins Rlx_AttentionLayout:$layout,
+                                          Rlx_AttentionMask:$mask_kind,
+                                          OptionalAttr<Rlx_I64Attr>:$window,
+                                          F64Attr:$scale,
+                                          OptionalAttr<F64Attr>:$softcap);
+defvar Rlx_AttentionTileAttributesFormat = [{
+    `mask_kind` `=` $mask_kind (`window` `=` $window^)?
+    `scale` `=` $scale (`softcap` `=` $softcap^)? attr-dict `->`
+    type(results)
+}];
+defvar Rlx_AttentionTileMaskFormat = [{
+    (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`diagonal` `(` $diagonal^ `)`)?
+}];
+defvar Rlx_AttentionTileDeclaration = [{
+    /// Whether the mask is a function of positions (causal, sliding
+    /// window), which the diagonal places.
+    bool hasPositionalMask() {
+      return getMaskKind() == AttentionMask::Causal ||
+             getMaskKind() == AttentionMask::SlidingWindow;
+    }
+}];
+class Rlx_AttentionTileOp<string mnemonic, list<Trait> traits = []>
+    : Rlx_Op<mnemonic, [
+        Pure, AttrSizedOperandSegments, DestinationStyleOpInterface,
+        DeclareOpInterfaceMethods<TilingInterface, [
+          "getIterationDomain", "getLoopIteratorTypes",
+          "getTiledImplementation", "getResultTilePosition"]>,
+        DeclareOpInterfaceMethods<AggregatedOpInterface,
+                                  ["decomposeOperation"]>,
+        DeclareOpInterfaceMethods<Rlx_PositionalMaskOpInterface>]
+        # traits> {
+  let hasVerifier = 1;
+}
+
+def Rlx_OnlineAttentionOp : Rlx_AttentionTileOp<"online_attention"> {
+  let summary = "one online-softmax step of attention, destination-style";
+  let description = [{
+    The form of `rlx.attention` that code generation tiles. It updates the
+    running state of FlashAttention's online softmax, `acc` (the output
+    before normalization, q's layout with v's head dimension), `max` (the
+    running row maximum `m`) and `sum` (the running `l = sum_j exp(s[i, j] -
+    m[i])`), `[B, H, S_q]` each, all in the computation type, with the keys
+    of `k` and `v`:
+
+        m'   = max(m, max_j s[i, j])
+        l'   = l * exp(m - m') + sum_j exp(s[i, j] - m')
+        acc' = acc * exp(m - m') + sum_j exp(s[i, j] - m') v[j]
+
+    with the scores `s` of `rlx.attention` (scale, softcap, bias, masks).
+    Starting from `acc = 0`, `m = -inf`, `l = 0`, one op over all keys, or
+    one op per tile of keys applied in turn, leaves `acc / l` = attention's
+    output and `m + log(l)` its logsumexp.
+
+    Its loops are (batch, head, query, key), the key loop a reduction: tiles
+    of the first three own disjoint slices of the state, and tiles of keys
+    update the same slice one after the other. A tile keeps its positions:
+    query `i` sees key `j` of the op's operands through the `causal` and
+    `sliding_window` masks when `j <= i + diagonal` (and `j >= i + diagonal
+    - window`); `rlx.attention` starts at `diagonal = S_k - S_q`. Query head
+    `h` reads key/value head `h / (H / H_kv)`; a tile holds one head or all
+    of them. Layouts `bshd` and `bhsd` (`bsd` is `bshd` with one head).
+
+    `decomposeOperation` writes one op with one batch and one head (a tile)
+    as linalg ops on its `[S_q, D]`, `[S_k, D]` and `[S_k, D_v]` matrices.
+  }];
+  let arguments = !con((ins AnyRankedTensor:$q, AnyRankedTensor:$k,
+                            AnyRankedTensor:$v, Optional<AnyRankedTensor>:$mask,
+                            Optional<Index>:$diagonal, AnyRankedTensor:$acc,
+                            AnyRankedTensor:$max, AnyRankedTensor:$sum),
+                       Rlx_AttentionTileAttributes);
+  let results = (outs AnyRankedTensor:$updated_acc,
+                      AnyRankedTensor:$updated_max,
+                      AnyRankedTensor:$updated_sum);
+  let assemblyFormat = !strconcat([{
+    $layout `ins` `(` $q `,` $k `,` $v `:` type($q) `,` type($k) `,` type($v)
+    `)`
+  }], Rlx_AttentionTileMaskFormat, [{
+    `outs` `(` $acc `,` $max `,` $sum `:` type($acc) `,` type($max) `,`
+    type($sum) `)`
+  }], Rlx_AttentionTileAttributesFormat);
+  let extraClassDeclaration = !strconcat([{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return ::mlir::MutableOperandRange(
+          getOperation(), getAccMutable().getOperandNumber(), 3);
+    }
+  }], Rlx_AttentionTileDeclaration);
+}
+
+def Rlx_AttentionDqOp : Rlx_AttentionTileOp<"attention_dq"> {
+  let summary = "attention's query gradient (and bias gradient), destination-style";
+  let description = [{
+    The part of `rlx.attention_backward` that is parallel over queries, in
+    the form code generation tiles: adds to `dq` (q's layout, the
+    computation type)
+
+        p  = exp(s - logsumexp)          (0 for masked keys)
+        ds = p * (dout · vᵀ - delta)
+        dq += scale * (ds * softcap'(x)) · k
+
+    over the keys of `k` and `v`, with `delta = rowsum(dout * out)` and
+    `logsumexp` given (`[B, H, S_q]`, the computation type) and the scores
+    `s` of `rlx.attention` (score rule and `diagonal` as in
+    `rlx.online_attention`). With a `dbias` init (`mask = bias`) it also
+    adds `ds` to it, summed over the axes the bias broadcasts (`[B or 1, H
+    or 1, S_q, S_k]`, the computation type).
+
+    Its loops are (batch, head, query, key): the key loop is a reduction,
+    and so are the batch and head loops when the bias gradient broadcasts
+    over them. `decomposeOperation` writes one batch and one head as linalg
+    ops.
+  }];
+  let arguments = !con((ins AnyRankedTensor:$q, AnyRankedTensor:$k,
+                            AnyRankedTensor:$v, AnyRankedTensor:$dout,
+                            AnyRankedTensor:$logsumexp,
+                            AnyRankedTensor:$delta,
+                            Optional<AnyRankedTensor>:$mask,
+                            Optional<Index>:$diagonal, AnyRankedTensor:$dq,
+                            Optional<AnyRankedTensor>:$dbias),
+                       Rlx_AttentionTileAttributes);
+  let results = (outs AnyRankedTensor:$updated_dq,
+                      Optional<AnyRankedTensor>:$updated_dbias);
+  let assemblyFormat = !strconcat([{
+    $layout `ins` `(` $q `,` $k `,` $v `,` $dout `,` $logsumexp `,` $delta
+    `:` type($q) `,` type($k) `,` type($v) `,` type($dout) `,`
+    type($logsumexp) `,` type($delta) `)`
+  }], Rlx_AttentionTileMaskFormat, [{
+    `outs` `(` $dq `:` type($dq) `)`
+    (`dbias` `(` $dbias^ `:` type($dbias) `)`)?
+  }], Rlx_AttentionTileAttributesFormat);
+  let extraClassDeclaration = !strconcat([{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return ::mlir::MutableOperandRange(
+          getOperation(), getDqMutable().getOperandNumber(),
+          getDbias() ? 2 : 1);
+    }
+  }], Rlx_AttentionTileDeclaration);
+}
+
+def Rlx_AttentionDkDvOp : Rlx_AttentionTileOp<"attention_dkdv"> {
+  let summary = "attention's key and value gradients, destination-style";
+  let description = [{
+    The part of `rlx.attention_backward` that is parallel over keys, in the
+    form code generation tiles: adds to `dk` and `dv` (k's and v's layout,
+    the computation type)
+
+        p   = exp(s - logsumexp)         (0 for masked keys)
+        dv += pᵀ · dout
+        ds  = p * (dout · vᵀ - delta)
+        dk += scale * (ds * softcap'(x))ᵀ · q
+
+    over the queries of every query head that reads each key/value head,
+    with `delta = rowsum(dout * out)` and `logsumexp` given and the score
+    rule and `diagonal` of `rlx.online_attention`.
+
+    Its loops are (batch, kv head, key, group member, query): query head
+    `h * G + g` (`G = H / H_kv`) reads kv head `h`; the group and query
+    loops are reductions. A tile holds one group member or all of them.
+    `decomposeOperation` writes one batch and one query head as linalg ops.
+  }];
+  let arguments = !con((ins AnyRankedTensor:$q, AnyRankedTensor:$k,
+                            AnyRankedTensor:$v, AnyRankedTensor:$dout,
+                            AnyRankedTensor:$logsumexp,
+                            AnyRankedTensor:$delta,
+                            Optional<AnyRankedTensor>:$mask,
+                            Optional<Index>:$diagonal, AnyRankedTensor:$dk,
+                            AnyRankedTensor:$dv),
+                       Rlx_AttentionTileAttributes);
+  let results = (outs AnyRankedTensor:$updated_dk,
+                      AnyRankedTensor:$updated_dv);
+  let assemblyFormat = !strconcat([{
+    $layout `ins` `(` $q `,` $k `,` $v `,` $dout `,` $logsumexp `,` $delta
+    `:` type($q) `,` type($k) `,` type($v) `,` type($dout) `,`
+    type($logsumexp) `,` type($delta) `)`
+  }], Rlx_AttentionTileMaskFormat, [{
+    `outs` `(` $dk `,` $dv `:` type($dk) `,` type($dv) `)`
+  }], Rlx_AttentionTileAttributesFormat);
+  let extraClassDeclaration = !strconcat([{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return ::mlir::MutableOperandRange(
+          getOperation(), getDkMutable().getOperandNumber(), 2);
+    }
+  }], Rlx_AttentionTileDeclaration);
 }
 
 #endif // RLX_DIALECT_RLX_IR_RLXATTENTIONOPS_TD

@@ -154,4 +154,26 @@ def Rlx_GradientOpInterface : OpInterface<"GradientOpInterface"> {
   ];
 }
 
+def Rlx_PositionalMaskOpInterface : OpInterface<"PositionalMaskOpInterface"> {
+  let cppNamespace = "::mlir::rlx";
+  let description = [{
+    A tileable op (attention's code generation forms) whose causal or
+    sliding-window mask can hide whole tiles of one of its reduction loops
+    from every element of a tile: the keys no query of a query tile sees,
+    the queries that see none of a key tile's keys. Tiling asks for the
+    range that is visible from the op (a tile) and visits only that part
+    of the loop.
+  }];
+  let methods = [
+    InterfaceMethod<[{The loop (of `TilingInterface`'s iteration domain)
+      that the mask restricts.}],
+      "unsigned", "getMaskedLoop", (ins)>,
+    InterfaceMethod<[{The iterations [low, high) of the masked loop that
+      some element of the op sees; the whole loop without a positional
+      mask.}],
+      "std::pair<::mlir::OpFoldResult, ::mlir::OpFoldResult>",
+      "getVisibleRange", (ins "::mlir::OpBuilder &":$b)>,
+  ];
+}
+
 #endif // RLX_DIALECT_RLX_IR_RLXINTERFACES_TD

@@ -1,7 +1,7 @@
 //===- MatmulLoops.h - Loops of a plain matmul ------------------*- C++ -*-===//
 //
 // Shared by rlx-cpu-select-lowering-config (whether to pack a matmul's right
-// operand) and rlx-cpu-tile-and-fuse (whether a config's packing applies).
+// operand) and rlx-tile-and-fuse (whether a config's packing applies).
 //
 //===----------------------------------------------------------------------===//
 #ifndef RLX_LIB_CODEGEN_CPU_MATMULLOOPS_H

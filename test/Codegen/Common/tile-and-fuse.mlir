@@ -1,5 +1,5 @@
-// RUN: rlx-opt %s --split-input-file --rlx-cpu-tile-and-fuse --canonicalize | FileCheck %s
-// RUN: rlx-opt %s --split-input-file --rlx-cpu-tile-and-fuse=fuse-epilogues=false --canonicalize | FileCheck %s --check-prefix=NO-EPILOGUE
+// RUN: rlx-opt %s --split-input-file --rlx-tile-and-fuse --canonicalize | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-tile-and-fuse=fuse-epilogues=false --canonicalize | FileCheck %s --check-prefix=NO-EPILOGUE
 
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>

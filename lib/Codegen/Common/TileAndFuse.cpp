@@ -12,6 +12,7 @@
 #include "rlx/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -19,10 +20,13 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
+#include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
 namespace mlir::rlx {
-#define GEN_PASS_DEF_RLXCPUTILEANDFUSE
+#define GEN_PASS_DEF_RLXTILEANDFUSE
 #include "rlx/Codegen/Passes.h.inc"
 } // namespace mlir::rlx
 
@@ -105,12 +109,36 @@ static FailureOr<Operation *> tileWithLoops(RewriterBase &rewriter,
 static SmallVector<int64_t> dropWholeLoopTiles(Operation *op,
                                                ArrayRef<int64_t> sizes) {
   SmallVector<int64_t> clamped(sizes);
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-    for (auto [size, extent] :
-         llvm::zip_equal(clamped, linalgOp.getStaticLoopRanges()))
-      if (ShapedType::isStatic(extent) && size >= extent)
-        size = 0;
+  OpBuilder b(op);
+  SmallVector<Range> domain = cast<TilingInterface>(op).getIterationDomain(b);
+  for (auto [size, range] : llvm::zip_equal(clamped, domain)) {
+    std::optional<int64_t> extent = getConstantIntValue(range.size);
+    if (extent && size >= *extent)
+      size = 0;
+  }
   return clamped;
+}
+
+/// Runs `loop`, which tiles the masked loop of `op`, only over the part of
+/// it that some element of `op` sees (causal and sliding-window masks hide
+/// the rest from whole tiles): from the tile holding the first visible
+/// iteration to the last one. The loop's steps stay where they were,
+/// multiples of the tile size, so tiles keep their sizes.
+static void skipHiddenTiles(RewriterBase &rewriter,
+                            PositionalMaskOpInterface op, scf::ForOp loop) {
+  rewriter.setInsertionPoint(loop);
+  auto [low, high] = op.getVisibleRange(rewriter);
+  Location loc = op.getLoc();
+  AffineExpr first, step;
+  bindDims(rewriter.getContext(), first);
+  bindSymbols(rewriter.getContext(), step);
+  OpFoldResult lowerBound = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, first.floorDiv(step) * step, {low, loop.getStep()});
+  rewriter.modifyOpInPlace(loop, [&] {
+    loop.setLowerBound(
+        getValueOrCreateConstantIndexOp(rewriter, loc, lowerBound));
+    loop.setUpperBound(getValueOrCreateConstantIndexOp(rewriter, loc, high));
+  });
 }
 
 /// The panels of a packed matmul: its right operand's cache tile
@@ -184,25 +212,214 @@ static FailureOr<PackedMatmul> packRightOperand(RewriterBase &rewriter,
   return PackedMatmul{pack, contraction};
 }
 
+/// The batch and head dimensions of each init of attention's tile op
+/// `op`: the layout's for values of q's, k's or v's layout, the leading two
+/// of the row state ([B, H, S]) and of the bias gradient ([B, H, S_q, S_k]).
+static SmallVector<std::pair<ArrayRef<int64_t>, SmallVector<unsigned>>>
+getStateBatchAndHeadDims(Operation *op) {
+  SmallVector<std::pair<ArrayRef<int64_t>, SmallVector<unsigned>>> dims;
+  auto layoutAttr = op->getAttrOfType<AttentionLayoutAttr>("layout");
+  if (!layoutAttr || !isa<PositionalMaskOpInterface>(op))
+    return dims;
+  std::optional<int64_t> headAxis =
+      AttentionOp::getHeadAxis(layoutAttr.getValue());
+  if (!headAxis)
+    return dims;
+  SmallVector<unsigned> layoutDims = {0, static_cast<unsigned>(*headAxis)};
+  auto dps = cast<DestinationStyleOpInterface>(op);
+  for (OpOperand &init : dps.getDpsInitsMutable()) {
+    auto type = cast<RankedTensorType>(init.get().getType());
+    bool biasGradient = isa<AttentionDqOp>(op) &&
+                        init.getOperandNumber() == dps.getNumDpsInputs() + 1;
+    dims.push_back({type.getShape(), type.getRank() == 3 || biasGradient
+                                         ? SmallVector<unsigned>{0, 1}
+                                         : layoutDims});
+  }
+  return dims;
+}
+
+/// Drops the unit batch and head dimensions of the ops around attention's
+/// loops in a thread tile (the state's initialization, the consumers that
+/// normalize or convert it), after the loops carry the state's [S, D] and
+/// [S] slices (upstream `hoistLoopInvariantSubsets`): the state is then
+/// buffers of those shapes rather than views of 4-D ones, as GPU kernels,
+/// which place buffers in shared memory, need. `stateDims` gives, for the
+/// shape of each state value, its batch and head dimensions.
+static void dropStateUnitDims(
+    RewriterBase &rewriter, scf::ForallOp forall,
+    ArrayRef<std::pair<ArrayRef<int64_t>, SmallVector<unsigned>>> stateDims) {
+  for (linalg::FillOp fill :
+       llvm::make_early_inc_range(forall.getBody()->getOps<linalg::FillOp>())) {
+    rewriter.setInsertionPoint(fill);
+    (void)linalg::generalizeNamedOp(rewriter, fill);
+  }
+  linalg::ControlDropUnitDims options;
+  options.rankReductionStrategy =
+      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  options.controlFn = [&](Operation *op) -> SmallVector<unsigned> {
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic || op->getParentOp() != forall ||
+        generic.getNumDpsInits() != 1)
+      return {};
+    ArrayRef<int64_t> shape =
+        cast<RankedTensorType>(generic.getDpsInits()[0].getType()).getShape();
+    for (const auto &[stateShape, dims] : stateDims)
+      if (stateShape == shape &&
+          generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+              .isIdentity())
+        return dims;
+    return {};
+  };
+  RewritePatternSet patterns(forall.getContext());
+  linalg::populateFoldUnitExtentDimsPatterns(patterns, options);
+  tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns,
+                                                      forall.getContext());
+  tensor::InsertSliceOp::getCanonicalizationPatterns(patterns,
+                                                     forall.getContext());
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  (void)applyPatternsGreedily(forall.getRegion(), std::move(patterns));
+}
+
 namespace {
-struct RlxCpuTileAndFusePass
-    : rlx::impl::RlxCpuTileAndFuseBase<RlxCpuTileAndFusePass> {
+struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> configured;
-    getOperation().walk([&](linalg::LinalgOp op) {
-      if (getLoweringConfig(op) && op.hasPureTensorSemantics())
+    SmallVector<Operation *> configured;
+    getOperation().walk([&](TilingInterface op) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation());
+      if (getLoweringConfig(op) &&
+          (!linalgOp || linalgOp.hasPureTensorSemantics()))
         configured.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     // An op with a config of its own can be fused as another's epilogue;
     // it is then gone.
     llvm::SmallPtrSet<Operation *, 8> fusedRoots;
-    for (linalg::LinalgOp op : configured)
-      if (!fusedRoots.contains(op) &&
-          failed(tileAndFuse(rewriter, op, fusedRoots)))
+    for (Operation *op : configured) {
+      if (fusedRoots.contains(op))
+        continue;
+      LogicalResult tiled =
+          isa<linalg::LinalgOp>(op)
+              ? tileAndFuse(rewriter, cast<linalg::LinalgOp>(op), fusedRoots)
+              : tileAndDecompose(rewriter, cast<TilingInterface>(op));
+      if (failed(tiled))
         return signalPassFailure();
+    }
+  }
+
+  /// An op that decomposes into linalg ops (attention): thread tiles with
+  /// its destinations' producers and its elementwise consumers computed per
+  /// tile, then cache tiles, each of which is decomposed. The decomposition's
+  /// ops are scheduled and tiled like any others, by the next round of
+  /// config selection and tiling.
+  LogicalResult tileAndDecompose(RewriterBase &rewriter, TilingInterface op) {
+    LoweringConfigAttr config = getLoweringConfig(op);
+    SmallVector<int64_t> threadTiles =
+        dropWholeLoopTiles(op, config.getDistribution());
+    Operation *tiledOp = op;
+    scf::ForallOp threadLoop;
+    if (llvm::any_of(threadTiles, [](int64_t size) { return size != 0; })) {
+      scf::SCFTilingOptions tiling;
+      tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), threadTiles));
+      tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+      scf::SCFTileAndFuseOptions options;
+      options.setTilingOptions(tiling);
+      // The query gradient with a bias gradient that broadcasts over
+      // batches or heads: a thread tile then holds every batch or head of
+      // its queries and steps through them, each step updating another
+      // slice of dq. That state stays in the destination (initialized
+      // before the loop) rather than in a tile-local buffer viewed slice by
+      // slice, which GPU kernels cannot place.
+      auto dq = dyn_cast<AttentionDqOp>(op.getOperation());
+      bool stateInDestination = dq && dq.getDbias() &&
+                                llvm::count(op.getLoopIteratorTypes(),
+                                            utils::IteratorType::reduction) > 1;
+      options.setFusionControlFn(
+          [&](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
+              -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+            if (stateInDestination)
+              return std::nullopt;
+            if (isDestination || isa<linalg::FillOp>(producer.getOwner()))
+              return scf::SCFTileAndFuseOptions::ControlFnResult{};
+            return std::nullopt;
+          });
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTileAndFuseResult> tiled =
+          scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
+      if (failed(tiled))
+        return op->emitError("rlx-tile-and-fuse: cannot tile at the "
+                             "distribution level of its lowering_config");
+      for (OpResult result : op->getResults())
+        rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
+      tiledOp = tiled->tiledAndFusedOps.front();
+      rewriter.eraseOp(op);
+      // Elementwise consumers of the results (attention's normalization)
+      // compute their tiles in the same iteration.
+      SmallVector<LoopLikeOpInterface> loops = tiled->loops;
+      SmallVector<Operation *> consumers;
+      for (Operation *user : loops.front()->getUsers())
+        if (auto generic = dyn_cast<linalg::GenericOp>(user))
+          if (generic.getNumLoops() == generic.getNumParallelLoops() &&
+              !llvm::is_contained(consumers, user))
+            consumers.push_back(user);
+      for (Operation *consumer : consumers) {
+        FailureOr<scf::SCFFuseConsumerOfSliceResult> fused =
+            scf::tileAndFuseConsumer(rewriter, consumer, loops);
+        if (failed(fused))
+          continue;
+        if (consumer->use_empty())
+          rewriter.eraseOp(consumer);
+      }
+      // Consumer fusion replaces the loop.
+      threadLoop = cast<scf::ForallOp>(loops.front());
+    }
+
+    SmallVector<int64_t> cacheTiles =
+        dropWholeLoopTiles(tiledOp, config.getCache());
+    SmallVector<LoopLikeOpInterface> cacheLoops;
+    if (llvm::any_of(cacheTiles, [](int64_t size) { return size != 0; })) {
+      scf::SCFTilingOptions tiling;
+      tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), cacheTiles));
+      rewriter.setInsertionPoint(tiledOp);
+      FailureOr<scf::SCFTilingResult> tiled =
+          scf::tileUsingSCF(rewriter, cast<TilingInterface>(tiledOp), tiling);
+      if (failed(tiled))
+        return tiledOp->emitError("rlx-tile-and-fuse: cannot tile at the "
+                                  "cache level of its lowering_config");
+      // The loop of the masked dimension, if it was tiled.
+      if (auto masked = dyn_cast<PositionalMaskOpInterface>(tiledOp)) {
+        unsigned dim = masked.getMaskedLoop();
+        if (cacheTiles[dim] != 0) {
+          size_t loop =
+              llvm::count_if(ArrayRef<int64_t>(cacheTiles).take_front(dim),
+                             [](int64_t size) { return size != 0; });
+          skipHiddenTiles(rewriter, masked,
+                          cast<scf::ForOp>(tiled->loops[loop]));
+        }
+      }
+      rewriter.replaceOp(tiledOp, tiled->replacements);
+      tiledOp = tiled->tiledOps.front();
+      cacheLoops = tiled->loops;
+    }
+
+    auto aggregate = dyn_cast<linalg::AggregatedOpInterface>(tiledOp);
+    if (!aggregate)
+      return success();
+    auto stateDims = getStateBatchAndHeadDims(tiledOp);
+    rewriter.setInsertionPoint(tiledOp);
+    FailureOr<SmallVector<Value>> decomposed =
+        aggregate.decomposeOperation(rewriter);
+    if (failed(decomposed))
+      return failure();
+    rewriter.replaceOp(tiledOp, *decomposed);
+    // Innermost first: each loop then carries slices of what the next one
+    // out carries.
+    for (LoopLikeOpInterface loop : llvm::reverse(cacheLoops))
+      hoistLoopInvariantSubsets(rewriter, loop);
+    if (threadLoop)
+      dropStateUnitDims(rewriter, threadLoop, stateDims);
+    return success();
   }
 
   LogicalResult tileAndFuse(RewriterBase &rewriter, linalg::LinalgOp op,
@@ -257,7 +474,7 @@ struct RlxCpuTileAndFusePass
           scf::tileConsumerAndFuseProducersUsingSCF(
               rewriter, cast<TilingInterface>(root.getOperation()), options);
       if (failed(tiled))
-        return root->emitError("rlx-cpu-tile-and-fuse: cannot tile at the "
+        return root->emitError("rlx-tile-and-fuse: cannot tile at the "
                                "distribution (or, without one, register) "
                                "level of its lowering_config");
       for (OpResult result : root->getResults())
@@ -277,7 +494,7 @@ struct RlxCpuTileAndFusePass
         if (failed(tilePacked(rewriter, cast<linalg::LinalgOp>(tiledOp),
                               tiledConfig)))
           return tiledOp->emitError(
-              "rlx-cpu-tile-and-fuse: cannot pack the right operand of this "
+              "rlx-tile-and-fuse: cannot pack the right operand of this "
               "op (packing needs a matmul-shaped contraction of static shape "
               "whose panels divide its columns)");
         continue;
@@ -290,7 +507,7 @@ struct RlxCpuTileAndFusePass
             rewriter, cast<TilingInterface>(*current),
             dropWholeLoopTiles(*current, tiledConfig.getVector()));
       if (failed(current))
-        return tiledOp->emitError("rlx-cpu-tile-and-fuse: cannot tile at the "
+        return tiledOp->emitError("rlx-tile-and-fuse: cannot tile at the "
                                   "cache and vector levels of its "
                                   "lowering_config");
     }

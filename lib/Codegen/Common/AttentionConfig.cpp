@@ -1,0 +1,39 @@
+//===- AttentionConfig.cpp - Schedules of attention's tile ops ------------===//
+#include "Common/AttentionConfig.h"
+
+#include "rlx/Dialect/Rlx/IR/RlxOps.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+LoweringConfigAttr mlir::rlx::getAttentionConfig(Operation *op,
+                                                 int64_t queryTile,
+                                                 int64_t keyTile,
+                                                 TileSizeFn tile) {
+  if (!isa<OnlineAttentionOp, AttentionDqOp, AttentionDkDvOp>(op))
+    return nullptr;
+  auto tileable = cast<TilingInterface>(op);
+  OpBuilder b(op);
+  SmallVector<Range> domain = tileable.getIterationDomain(b);
+  SmallVector<int64_t> distribution, cache;
+  if (isa<AttentionDkDvOp>(op)) {
+    // (batch, kv head, key, group member, query).
+    distribution = {1, 1, tile(domain[2], keyTile), 0, 0};
+    cache = {0, 0, 0, 1, tile(domain[4], queryTile)};
+  } else {
+    // (batch, head, query, key): batches and heads that reduce (into a
+    // broadcast bias gradient) are steps inside the thread tile.
+    SmallVector<utils::IteratorType> iterators =
+        tileable.getLoopIteratorTypes();
+    auto parallel = [&](unsigned loop) {
+      return iterators[loop] == utils::IteratorType::parallel;
+    };
+    distribution = {parallel(0) ? 1 : 0, parallel(1) ? 1 : 0,
+                    tile(domain[2], queryTile), 0};
+    cache = {parallel(0) ? 0 : 1, parallel(1) ? 0 : 1, 0,
+             tile(domain[3], keyTile)};
+  }
+  return LoweringConfigAttr::get(op->getContext(), distribution, cache,
+                                 SmallVector<int64_t>(distribution.size(), 0),
+                                 /*packed=*/{});
+}

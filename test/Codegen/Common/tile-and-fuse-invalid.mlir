@@ -1,0 +1,56 @@
+// RUN: rlx-opt %s --split-input-file --rlx-tile-and-fuse -verify-diagnostics -o /dev/null
+
+// What rlx-tile-and-fuse cannot do with a lowering_config is an error
+// at the op, never a silently different schedule.
+
+// Packing needs a matmul-shaped contraction.
+func.func @packed_batch(%a: tensor<2x8x8xf32>, %b: tensor<2x8x64xf32>, %c: tensor<2x8x64xf32>) -> tensor<2x8x64xf32> {
+  // expected-error @+1 {{cannot pack the right operand of this op}}
+  %0 = linalg.batch_matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0, 0, 0], cache = [0, 0, 0, 0], vector = [1, 8, 32, 1], packed = [1]>}
+      ins(%a, %b : tensor<2x8x8xf32>, tensor<2x8x64xf32>) outs(%c : tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+  return %0 : tensor<2x8x64xf32>
+}
+
+// -----
+
+// Panels must divide the columns of the thread tile.
+func.func @packed_partial_panels(%a: tensor<8x8xf32>, %b: tensor<8x48xf32>, %c: tensor<8x48xf32>) -> tensor<8x48xf32> {
+  // expected-error @+1 {{cannot pack the right operand of this op}}
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0], cache = [0, 0, 0], vector = [8, 32, 1], packed = [1]>}
+      ins(%a, %b : tensor<8x8xf32>, tensor<8x48xf32>) outs(%c : tensor<8x48xf32>) -> tensor<8x48xf32>
+  return %0 : tensor<8x48xf32>
+}
+
+// -----
+
+// The panels are cut from B's rows: a transposed B cannot be packed.
+func.func @packed_transposed(%a: tensor<8x8xf32>, %bt: tensor<64x8xf32>, %c: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  // expected-error @+1 {{cannot pack the right operand of this op}}
+  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %bt : tensor<8x8xf32>, tensor<64x8xf32>) outs(%c : tensor<8x64xf32>)
+      {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0], cache = [0, 0, 0], vector = [8, 32, 1], packed = [1]>} -> tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
+}
+
+// -----
+
+// A thread tile of grouped heads must hold one head or all of them: two of
+// four query heads over two kv heads would read half a kv head each.
+func.func @attention_head_tile(%q: tensor<1x8x4x16xf32>, %k: tensor<1x8x2x16xf32>, %acc: tensor<1x8x4x16xf32>, %m: tensor<1x4x8xf32>) -> tensor<1x8x4x16xf32> {
+  // expected-error @+4 {{a tile of grouped heads must hold one head or all of them}}
+  // expected-error @+3 {{faild to tile operation}}
+  // expected-error @+2 {{failed to generate tiling loops}}
+  // expected-error @+1 {{rlx-tile-and-fuse: cannot tile at the distribution level of its lowering_config}}
+  %0:3 = rlx.online_attention bshd ins(%q, %k, %k : tensor<1x8x4x16xf32>, tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>) outs(%acc, %m, %m : tensor<1x8x4x16xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>) mask_kind = none scale = 1.0 {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 2, 8, 0], cache = [0, 0, 0, 4], vector = [0, 0, 0, 0]>} -> tensor<1x8x4x16xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>
+  return %0#0 : tensor<1x8x4x16xf32>
+}
+
+// -----
+
+// Decomposition writes one batch and one head: a config that keeps two
+// heads in a tile cannot be decomposed.
+func.func @attention_decompose(%q: tensor<1x8x2x16xf32>, %acc: tensor<1x8x2x16xf32>, %m: tensor<1x2x8xf32>) -> tensor<1x8x2x16xf32> {
+  // expected-error @+1 {{decomposes one batch and one head at a time (tile those loops by 1 first)}}
+  %0:3 = rlx.online_attention bshd ins(%q, %q, %q : tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>) outs(%acc, %m, %m : tensor<1x8x2x16xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>) mask_kind = none scale = 1.0 {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 4, 0], cache = [0, 0, 0, 4], vector = [0, 0, 0, 0]>} -> tensor<1x8x2x16xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>
+  return %0#0 : tensor<1x8x2x16xf32>
+}

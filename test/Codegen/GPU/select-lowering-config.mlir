@@ -1,0 +1,24 @@
+// RUN: rlx-opt %s --rlx-gpu-select-lowering-config | FileCheck %s
+// RUN: rlx-opt %s --rlx-gpu-select-lowering-config="attention-query-tile=1 attention-key-tile=16" | FileCheck %s --check-prefix=QUERY1
+// RUN: not rlx-opt %s --rlx-gpu-select-lowering-config=attention-query-tile=-1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+
+// A GPU block per batch, head and 32 queries, stepping through 32 keys at
+// a time; a shorter loop (20 keys) is one tile.
+// BAD: attention tile sizes must be positive, got -1 queries and 32 keys
+
+// CHECK-LABEL: func.func @attention
+// CHECK:         rlx.online_attention {{.*}} {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 1, 32, 0], cache = [0, 0, 0, 20], vector = [0, 0, 0, 0]>}
+// QUERY1:        rlx.online_attention {{.*}} {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 1, 1, 0], cache = [0, 0, 0, 16], vector = [0, 0, 0, 0]>}
+func.func @attention(%q: tensor<1x100x2x16xf32>, %k: tensor<1x20x2x16xf32>, %acc: tensor<1x100x2x16xf32>, %m: tensor<1x2x100xf32>) -> tensor<1x100x2x16xf32> {
+  %0:3 = rlx.online_attention bshd ins(%q, %k, %k : tensor<1x100x2x16xf32>, tensor<1x20x2x16xf32>, tensor<1x20x2x16xf32>) outs(%acc, %m, %m : tensor<1x100x2x16xf32>, tensor<1x2x100xf32>, tensor<1x2x100xf32>) mask_kind = none scale = 1.0 -> tensor<1x100x2x16xf32>, tensor<1x2x100xf32>, tensor<1x2x100xf32>
+  return %0#0 : tensor<1x100x2x16xf32>
+}
+
+// A kernel needs blocks: with one batch, one head and 20 queries (one
+// tile), the queries are split in two tiles of 10.
+// CHECK-LABEL: func.func @one_block
+// CHECK:         rlx.online_attention {{.*}} {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 1, 10, 0], cache = [0, 0, 0, 20], vector = [0, 0, 0, 0]>}
+func.func @one_block(%q: tensor<1x20x1x16xf32>, %acc: tensor<1x20x1x16xf32>, %m: tensor<1x1x20xf32>) -> tensor<1x20x1x16xf32> {
+  %0:3 = rlx.online_attention bshd ins(%q, %q, %q : tensor<1x20x1x16xf32>, tensor<1x20x1x16xf32>, tensor<1x20x1x16xf32>) outs(%acc, %m, %m : tensor<1x20x1x16xf32>, tensor<1x1x20xf32>, tensor<1x1x20xf32>) mask_kind = none scale = 1.0 -> tensor<1x20x1x16xf32>, tensor<1x1x20xf32>, tensor<1x1x20xf32>
+  return %0#0 : tensor<1x20x1x16xf32>
+}
