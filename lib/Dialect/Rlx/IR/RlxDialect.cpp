@@ -64,19 +64,30 @@ LogicalResult RlxDialect::verifyOperationAttribute(Operation *op,
                            << "' must be a #rlx.lowering_config";
   // rlx.attention passes its config on to the rlx.online_attention it
   // lowers to, whose loops are (batch, head, query, key).
-  size_t loops = 4;
+  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
   if (!isa<AttentionOp>(op)) {
     auto tileable = dyn_cast<TilingInterface>(op);
     if (!tileable)
       return op->emitError() << "'" << LoweringConfigAttr::kAttrName
                              << "' is only meaningful on ops that can be tiled";
-    loops = tileable.getLoopIteratorTypes().size();
+    iterators = tileable.getLoopIteratorTypes();
   }
+  size_t loops = iterators.size();
   if (config.getDistribution().size() != loops)
     return op->emitError() << "'" << LoweringConfigAttr::kAttrName
                            << "' has " << config.getDistribution().size()
                            << " tile sizes per level, but the op has "
                            << loops << " loops";
+  // Thread tiles run at once: tiles of a reduction would write the same
+  // results.
+  for (auto [loop, size] : llvm::enumerate(config.getDistribution()))
+    if (size != 0 && iterators[loop] == utils::IteratorType::reduction)
+      return op->emitError()
+             << "'" << LoweringConfigAttr::kAttrName << "' splits reduction loop "
+             << loop
+             << " into thread tiles (distribution), which would write the "
+                "same results at once";
   return success();
 }
 
