@@ -337,6 +337,16 @@ public:
             b, loc, d + a - c, {diagonal, query.offset, key.offset}));
   }
 
+  /// Appends the tile's mask and diagonal, where the op has them.
+  void appendMaskAndDiagonal(SmallVectorImpl<Value> &operands, Value mask,
+                             AttentionMask kind, Value diagonal, LoopTile batch,
+                             LoopTile head, LoopTile query, LoopTile key) {
+    if (mask)
+      operands.push_back(extractMask(mask, kind, batch, head, query, key));
+    if (diagonal)
+      operands.push_back(getDiagonal(diagonal, query, key));
+  }
+
   /// The kv heads a tile of query heads reads: the same ones without
   /// groups, head / group for one head, all of them for all heads.
   FailureOr<LoopTile> getKvHeads(Operation *op, Value q, Value k,
@@ -489,11 +499,8 @@ OnlineAttentionOp::getTiledImplementation(OpBuilder &b,
       slicer.extractLayout(getQ(), batch, head, query),
       slicer.extractLayout(getK(), batch, *kvHead, key),
       slicer.extractLayout(getV(), batch, *kvHead, key)};
-  if (Value mask = getMask())
-    operands.push_back(
-        slicer.extractMask(mask, getMaskKind(), batch, head, query, key));
-  if (Value diagonal = getDiagonal())
-    operands.push_back(slicer.getDiagonal(diagonal, query, key));
+  slicer.appendMaskAndDiagonal(operands, getMask(), getMaskKind(),
+                               getDiagonal(), batch, head, query, key);
   SmallVector<Value> inits = {
       slicer.extractLayout(getAcc(), batch, head, query),
       slicer.extractRows(getMax(), batch, head, query),
@@ -566,11 +573,8 @@ AttentionDqOp::getTiledImplementation(OpBuilder &b,
       slicer.extractLayout(getDout(), batch, head, query),
       slicer.extractRows(getLogsumexp(), batch, head, query),
       slicer.extractRows(getDelta(), batch, head, query)};
-  if (Value mask = getMask())
-    operands.push_back(
-        slicer.extractMask(mask, getMaskKind(), batch, head, query, key));
-  if (Value diagonal = getDiagonal())
-    operands.push_back(slicer.getDiagonal(diagonal, query, key));
+  slicer.appendMaskAndDiagonal(operands, getMask(), getMaskKind(),
+                               getDiagonal(), batch, head, query, key);
   SmallVector<Value> inits = {
       slicer.extractLayout(getDq(), batch, head, query)};
   if (Value dbias = getDbias())
@@ -667,11 +671,8 @@ AttentionDkDvOp::getTiledImplementation(OpBuilder &b,
       slicer.extractLayout(getDout(), batch, head, query),
       slicer.extractRows(getLogsumexp(), batch, head, query),
       slicer.extractRows(getDelta(), batch, head, query)};
-  if (Value mask = getMask())
-    operands.push_back(
-        slicer.extractMask(mask, getMaskKind(), batch, head, query, key));
-  if (Value diagonal = getDiagonal())
-    operands.push_back(slicer.getDiagonal(diagonal, query, key));
+  slicer.appendMaskAndDiagonal(operands, getMask(), getMaskKind(),
+                               getDiagonal(), batch, head, query, key);
   SmallVector<Value> inits = {
       slicer.extractLayout(getDk(), batch, kvHead, key),
       slicer.extractLayout(getDv(), batch, kvHead, key)};
