@@ -337,6 +337,19 @@ public:
             b, loc, d + a - c, {diagonal, query.offset, key.offset}));
   }
 
+  /// The tile's q and its k and v (of the kv heads its query heads read),
+  /// for ops whose loops are (batch, head, query, key).
+  FailureOr<SmallVector<Value>>
+  extractQueryKeyValue(Operation *op, Value q, Value k, Value v, LoopTile batch,
+                       LoopTile head, LoopTile query, LoopTile key) {
+    FailureOr<LoopTile> kvHead = getKvHeads(op, q, k, head);
+    if (failed(kvHead))
+      return failure();
+    return SmallVector<Value>{extractLayout(q, batch, head, query),
+                              extractLayout(k, batch, *kvHead, key),
+                              extractLayout(v, batch, *kvHead, key)};
+  }
+
   /// Appends the tile's mask and diagonal, where the op has them.
   void appendMaskAndDiagonal(SmallVectorImpl<Value> &operands, Value mask,
                              AttentionMask kind, Value diagonal, LoopTile batch,
@@ -492,21 +505,18 @@ OnlineAttentionOp::getTiledImplementation(OpBuilder &b,
   TileSlicer slicer(b, getLoc(), getLayout());
   LoopTile batch{offsets[0], sizes[0]}, head{offsets[1], sizes[1]},
       query{offsets[2], sizes[2]}, key{offsets[3], sizes[3]};
-  FailureOr<LoopTile> kvHead = slicer.getKvHeads(*this, getQ(), getK(), head);
-  if (failed(kvHead))
+  FailureOr<SmallVector<Value>> operands = slicer.extractQueryKeyValue(
+      *this, getQ(), getK(), getV(), batch, head, query, key);
+  if (failed(operands))
     return failure();
-  SmallVector<Value> operands = {
-      slicer.extractLayout(getQ(), batch, head, query),
-      slicer.extractLayout(getK(), batch, *kvHead, key),
-      slicer.extractLayout(getV(), batch, *kvHead, key)};
-  slicer.appendMaskAndDiagonal(operands, getMask(), getMaskKind(),
+  slicer.appendMaskAndDiagonal(*operands, getMask(), getMaskKind(),
                                getDiagonal(), batch, head, query, key);
   SmallVector<Value> inits = {
       slicer.extractLayout(getAcc(), batch, head, query),
       slicer.extractRows(getMax(), batch, head, query),
       slicer.extractRows(getSum(), batch, head, query)};
-  llvm::append_range(operands, inits);
-  return slicer.finish(*this, operands, inits);
+  llvm::append_range(*operands, inits);
+  return slicer.finish(*this, *operands, inits);
 }
 
 LogicalResult OnlineAttentionOp::getResultTilePosition(
@@ -563,25 +573,22 @@ AttentionDqOp::getTiledImplementation(OpBuilder &b,
   TileSlicer slicer(b, getLoc(), getLayout());
   LoopTile batch{offsets[0], sizes[0]}, head{offsets[1], sizes[1]},
       query{offsets[2], sizes[2]}, key{offsets[3], sizes[3]};
-  FailureOr<LoopTile> kvHead = slicer.getKvHeads(*this, getQ(), getK(), head);
-  if (failed(kvHead))
+  FailureOr<SmallVector<Value>> operands = slicer.extractQueryKeyValue(
+      *this, getQ(), getK(), getV(), batch, head, query, key);
+  if (failed(operands))
     return failure();
-  SmallVector<Value> operands = {
-      slicer.extractLayout(getQ(), batch, head, query),
-      slicer.extractLayout(getK(), batch, *kvHead, key),
-      slicer.extractLayout(getV(), batch, *kvHead, key),
-      slicer.extractLayout(getDout(), batch, head, query),
-      slicer.extractRows(getLogsumexp(), batch, head, query),
-      slicer.extractRows(getDelta(), batch, head, query)};
-  slicer.appendMaskAndDiagonal(operands, getMask(), getMaskKind(),
+  operands->append({slicer.extractLayout(getDout(), batch, head, query),
+                    slicer.extractRows(getLogsumexp(), batch, head, query),
+                    slicer.extractRows(getDelta(), batch, head, query)});
+  slicer.appendMaskAndDiagonal(*operands, getMask(), getMaskKind(),
                                getDiagonal(), batch, head, query, key);
   SmallVector<Value> inits = {
       slicer.extractLayout(getDq(), batch, head, query)};
   if (Value dbias = getDbias())
     inits.push_back(
         slicer.extractMask(dbias, getMaskKind(), batch, head, query, key));
-  llvm::append_range(operands, inits);
-  return slicer.finish(*this, operands, inits);
+  llvm::append_range(*operands, inits);
+  return slicer.finish(*this, *operands, inits);
 }
 
 LogicalResult AttentionDqOp::getResultTilePosition(
