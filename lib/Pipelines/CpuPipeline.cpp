@@ -38,6 +38,10 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   // The GPU test modes see the linalg ops the GPU pipeline sees.
   bool asOnGpu =
       options.gpuTiledContractions || !options.gpuBlocksOnCpu.empty();
+  // The order in which long sums add up (blocks, lanes) is the graph's,
+  // fixed before any schedule is chosen: every schedule then keeps it.
+  if (options.splitReductions && !asOnGpu)
+    pm.addNestedPass<func::FuncOp>(createRlxSplitReductions());
   if (options.tileAndVectorize && !asOnGpu) {
     // The codegen layer: schedules chosen per op for this CPU, then thread,
     // cache and register tiles with their elementwise neighbours fused, then
@@ -73,8 +77,6 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createRlxFuseEpilogues());
     pm.addPass(createCanonicalizerPass());
   }
-  if (options.splitReductions && !asOnGpu)
-    pm.addNestedPass<func::FuncOp>(createRlxSplitReductions());
   if (!asOnGpu)
     pm.addNestedPass<func::FuncOp>(createRlxInterchangeReductions());
   if (options.kernelReport)

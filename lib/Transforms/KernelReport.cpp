@@ -2,6 +2,7 @@
 #include "rlx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
@@ -21,10 +22,14 @@ struct RlxKernelReportPass
       if (func.isExternal())
         return;
       // Outermost loop constructs: a linalg op or an scf loop with no loop
-      // around it.
+      // around it, or the write of a register tile computed there (not of
+      // an accumulator that a loop carried).
       unsigned loopNests = 0;
       func->walk<WalkOrder::PreOrder>([&](Operation *op) {
-        if (isa<linalg::LinalgOp, LoopLikeOpInterface>(op)) {
+        auto write = dyn_cast<vector::TransferWriteOp>(op);
+        if (isa<linalg::LinalgOp, LoopLikeOpInterface>(op) ||
+            (write &&
+             !write.getVector().getDefiningOp<LoopLikeOpInterface>())) {
           ++loopNests;
           return WalkResult::skip();
         }

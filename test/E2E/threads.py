@@ -10,9 +10,12 @@
 # matmuls that pack their right operand;
 # convolutions (register tiles of one window position: outer products of
 # filters and input rows), 3x3 with a fused bias + relu over a batch,
-# strided 7x7, 1x1, rows that no vector divides, and a depthwise one. Every
-# case but tiny_3x5x7 has at least 2^16 iterations, so it is split into
-# thread tiles (smaller ops run on the calling thread).
+# strided 7x7, 1x1, rows that no vector divides, a depthwise and a grouped
+# one; pooling windows, sums over rows, over columns and over everything
+# (split into blocks and lanes), and an elementwise op. Every case but
+# tiny_3x5x7 has at least 2^16 iterations, so it is split into thread tiles
+# (smaller ops run on the calling thread; the total mean has no parallel
+# loop and runs on one).
 # Tolerance: rtol 2e-5 + atol 2e-5 * sqrt(K) for f32 (K-term sums of
 # N(0,1) products; K = channels x window for convolutions), the f16 suite's
 # for f16.
@@ -111,6 +114,58 @@ matmul_case("f16_64x128x64", 64, 128, 64, elem="f16")
 # per cache tile: panels of two vectors, and of one (1040 columns).
 matmul_case("packed_96x384x1024", 96, 384, 1024)
 matmul_case("packed_odd_40x300x1040", 40, 300, 1040)
+
+
+
+def text_case(name, inputs, body, out, reference, tol):
+    """A function of `inputs` (numpy arrays) computing `%r` of type `out`
+    by `body`; `reference` takes the float64 torch inputs."""
+    args = ", ".join(f"%a{i}: {type_of(t)}" for i, t in enumerate(inputs))
+    function = (f"func.func @{name}({args}) -> {out} {{\n{body}"
+                f"  return %r : {out}\n}}")
+    cases.append((name, function, inputs, reference, tol))
+
+
+def normal(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+# Ops the layer schedules with streaming tiles: thread tiles of rows (never
+# of a reduced loop) with vectors along the contiguous dimension.
+x = normal(256, 1024)
+text_case("grouped_conv_2x16x18x18", [normal(2, 16, 18, 18),
+                                      normal(24, 8, 3, 3)],
+          "  %r = rlx.conv %a0, %a1 stride = [1, 1] padding = [0, 0, 0, 0] "
+          "dilation = [1, 1] groups = 2\n      : (tensor<2x16x18x18xf32>, "
+          "tensor<24x8x3x3xf32>) -> tensor<2x24x16x16xf32>\n",
+          ttype([2, 24, 16, 16], "f32"),
+          lambda x, w: F.conv2d(x, w, groups=2),
+          (2e-5, 2e-5 * np.sqrt(72)))
+text_case("max_pool_2x32x64x64", [normal(2, 32, 64, 64)],
+          "  %r = rlx.pool max %a0 kernel = [3, 3] stride = [2, 2] padding "
+          "= [1, 1, 1, 1] : tensor<2x32x64x64xf32> -> "
+          "tensor<2x32x32x32xf32>\n", ttype([2, 32, 32, 32], "f32"),
+          lambda x: F.max_pool2d(x, 3, 2, 1), (0, 0))
+text_case("avg_pool_2x32x64x64", [normal(2, 32, 64, 64)],
+          "  %r = rlx.pool avg %a0 kernel = [2, 2] stride = [2, 2] padding "
+          "= [0, 0, 0, 0] : tensor<2x32x64x64xf32> -> "
+          "tensor<2x32x32x32xf32>\n", ttype([2, 32, 32, 32], "f32"),
+          lambda x: F.avg_pool2d(x, 2, 2), (1e-6, 1e-6))
+text_case("row_sums_256x1024", [x],
+          "  %r = rlx.reduce sum %a0 axes = [1] : tensor<256x1024xf32> -> "
+          "tensor<256xf32>\n", ttype([256], "f32"),
+          lambda x: x.sum(1), (1e-6, 1e-6 * np.sqrt(1024)))
+text_case("column_sums_256x1024", [x],
+          "  %r = rlx.reduce sum %a0 axes = [0] : tensor<256x1024xf32> -> "
+          "tensor<1024xf32>\n", ttype([1024], "f32"),
+          lambda x: x.sum(0), (1e-6, 1e-6 * np.sqrt(256)))
+text_case("total_mean_256x1024", [x],
+          "  %r = rlx.reduce mean %a0 axes = [0, 1] : tensor<256x1024xf32> "
+          "-> tensor<f32>\n", ttype([], "f32"),
+          lambda x: x.mean(), (1e-6, 1e-6))
+text_case("gelu_262144", [normal(262144)],
+          "  %r = rlx.gelu %a0 : tensor<262144xf32>\n",
+          ttype([262144], "f32"), F.gelu, (1e-6, 1e-6))
 
 report = Report()
 with tempfile.TemporaryDirectory() as tmp:

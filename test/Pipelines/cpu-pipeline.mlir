@@ -30,7 +30,7 @@
 // CHECK-NOT:     llvm.intr.exp
 // CHECK:         llvm.return
 // LIBEXP-LABEL:  llvm.func @rlx_fn_mlp(
-// LIBEXP:          llvm.intr.exp(%{{.*}}) : (f32) -> f32
+// LIBEXP:          llvm.intr.exp(%{{.*}}) : (vector<16xf32>) -> vector<16xf32>
 // CHECK-LABEL: llvm.func @_mlir_ciface_rlx_fn_mlp(
 // CHECK-SAME:      %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr)
 // CHECK-NOT:     llvm.func
@@ -45,7 +45,8 @@ func.func @mlp(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) ->
 
 // Mixed element types and ranks at the boundary: f16, bf16 and i1 (stored
 // as a byte) with rank-0 tensors, whose descriptors have no sizes or strides.
-// bf16 conversions are expanded to integer operations.
+// bf16 conversions are expanded to integer operations (on the vectors of
+// the bf16 result's register tile).
 
 // CHECK-LABEL: llvm.func @rlx_fn_mixed(
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr -> bf16
@@ -53,8 +54,8 @@ func.func @mlp(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) ->
 // CHECK:         llvm.fptrunc %{{.*}} : f32 to f16
 // CHECK-DAG:     llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr
 // CHECK-DAG:     llvm.store %{{.*}}, %{{.*}} : i1, !llvm.ptr
-// CHECK-DAG:     llvm.bitcast %{{.*}} : i16 to bf16
-// CHECK-DAG:     llvm.store %{{.*}}, %{{.*}} : bf16, !llvm.ptr
+// CHECK-DAG:     llvm.bitcast %{{.*}} : vector<3xi16> to vector<3xbf16>
+// CHECK-DAG:     llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : vector<3xbf16>, !llvm.ptr
 // CHECK:         llvm.return
 // CHECK-LABEL: llvm.func @_mlir_ciface_rlx_fn_mixed(
 // CHECK-SAME:      %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr)
@@ -73,8 +74,9 @@ func.func @mixed(%a: tensor<3xf16>, %b: tensor<bf16>, %c: tensor<3xi1>) -> (tens
   return %2, %4, %5 : tensor<3xf16>, tensor<i1>, tensor<3xbf16>
 }
 
-// With fusion (the default) two elementwise ops share one loop; without it
-// each has its own, and the intermediate goes through memory.
+// With fusion (the default) two elementwise ops share one loop over
+// register tiles; without it each has its own, and the intermediate goes
+// through memory.
 
 // FUSED-LABEL: llvm.func @rlx_fn_chain(
 // FUSED-COUNT-1: llvm.cond_br
@@ -88,14 +90,14 @@ func.func @mixed(%a: tensor<3xf16>, %b: tensor<bf16>, %c: tensor<3xi1>) -> (tens
 // UNFUSED-COUNT-2: llvm.cond_br
 // UNFUSED-NOT:     llvm.cond_br
 // UNFUSED-LABEL: llvm.func @_mlir_ciface_rlx_fn_chain(
-func.func @chain(%a: tensor<8xf32>) -> tensor<8xf32> {
-  %0 = rlx.neg %a : tensor<8xf32>
-  %1 = rlx.exp %0 : tensor<8xf32>
-  return %1 : tensor<8xf32>
+func.func @chain(%a: tensor<1024xf32>) -> tensor<1024xf32> {
+  %0 = rlx.neg %a : tensor<1024xf32>
+  %1 = rlx.exp %0 : tensor<1024xf32>
+  return %1 : tensor<1024xf32>
 }
 
 // The manifest describes the tensor-level signatures, results as `res`.
-// CHECK:       llvm.mlir.global external constant @rlx_manifest("rlx-module 1\0Afunc mlp 3 1\0Aarg f32 2 4 8\0Aarg f32 2 8 16\0Aarg f32 1 16\0Ares f32 2 4 16\0Afunc mixed 3 3\0Aarg f16 1 3\0Aarg bf16 0\0Aarg i1 1 3\0Ares f16 1 3\0Ares i1 0\0Ares bf16 1 3\0Afunc chain 1 1\0Aarg f32 1 8\0Ares f32 1 8\0A\00")
+// CHECK:       llvm.mlir.global external constant @rlx_manifest("rlx-module 1\0Afunc mlp 3 1\0Aarg f32 2 4 8\0Aarg f32 2 8 16\0Aarg f32 1 16\0Ares f32 2 4 16\0Afunc mixed 3 3\0Aarg f16 1 3\0Aarg bf16 0\0Aarg i1 1 3\0Ares f16 1 3\0Ares i1 0\0Ares bf16 1 3\0Afunc chain 1 1\0Aarg f32 1 1024\0Ares f32 1 1024\0A\00")
 
 // One uniform entry point per exported function: args[i] holds the i-th
 // descriptor pointer, inputs then outputs.
@@ -113,7 +115,7 @@ func.func @chain(%a: tensor<8xf32>) -> tensor<8xf32> {
 // In LLVM IR the manifest is an exported NUL-terminated byte array, erff a
 // libm declaration, and each entry point a `void (ptr)` function.
 
-// LLVMIR:      @rlx_manifest = constant [206 x i8] c"rlx-module 1\0Afunc mlp 3 1\0Aarg f32 2 4 8\0Aarg f32 2 8 16\0Aarg f32 1 16\0Ares f32 2 4 16\0Afunc mixed 3 3\0Aarg f16 1 3\0Aarg bf16 0\0Aarg i1 1 3\0Ares f16 1 3\0Ares i1 0\0Ares bf16 1 3\0Afunc chain 1 1\0Aarg f32 1 8\0Ares f32 1 8\0A\00"
+// LLVMIR:      @rlx_manifest = constant [212 x i8] c"rlx-module 1\0Afunc mlp 3 1\0Aarg f32 2 4 8\0Aarg f32 2 8 16\0Aarg f32 1 16\0Ares f32 2 4 16\0Afunc mixed 3 3\0Aarg f16 1 3\0Aarg bf16 0\0Aarg i1 1 3\0Ares f16 1 3\0Ares i1 0\0Ares bf16 1 3\0Afunc chain 1 1\0Aarg f32 1 1024\0Ares f32 1 1024\0A\00"
 // LLVMIR-DAG:  declare float @erff(float)
 // LLVMIR-DAG:  declare ptr @malloc(i64)
 // LLVMIR-LABEL: define void @rlx_fn_mlp(

@@ -8,7 +8,8 @@
 // that each result is its own out-parameter.
 // CHECK-LABEL: func.func @equal_ops(
 // CHECK-SAME:      %[[X:[a-z0-9]+]]: memref<3xf32>, %[[OUT0:[a-z0-9]+]]: memref<3xf32>, %[[OUT1:[a-z0-9]+]]: memref<3xf32>)
-// CHECK:         linalg.generic {{.*}} ins(%[[X]] : memref<3xf32>) outs(%[[OUT0]] : memref<3xf32>)
+// CHECK:         vector.transfer_read %[[X]]
+// CHECK:         vector.transfer_write %{{.*}}, %[[OUT0]]
 // CHECK:         memref.copy %[[OUT0]], %[[OUT1]]
 // CHECK-NEXT:    return
 func.func @equal_ops(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
@@ -63,12 +64,12 @@ func.func @rnn(%x: tensor<5x2x3xf32>, %w: tensor<3x4xf32>, %u: tensor<4x4xf32>) 
 // Upstream elementwise ops on tensors become linalg and fuse with the rlx
 // ops around them: one loop nest.
 // CHECK-LABEL: func.func @arith_mixed(
-// CHECK:         linalg.generic
-// CHECK:           arith.addf
+// CHECK:         scf.for
+// CHECK:           arith.addf {{.*}} : vector<1x5xf32>
 // CHECK:           math.tanh
 // CHECK:           arith.mulf
 // CHECK:           math.exp
-// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     scf.for
 // CHECK:         return
 func.func @arith_mixed(%x: tensor<4x5xf32>, %y: tensor<4x5xf32>) -> tensor<4x5xf32> {
   %s = arith.addf %x, %y : tensor<4x5xf32>

@@ -13,16 +13,18 @@ include "mlir/Pass/PassBase.td"
 
 def RlxCpuSelectLoweringConfig
     : Pass<"rlx-cpu-select-lowering-config", "::mlir::func::FuncOp"> {
-  let summary = "Choose thread, cache and register tiles of contractions, convolutions and the ops in their loops for a CPU";
+  let summary = "Choose thread, cache and register tiles of linalg ops and attention for a CPU";
   let description = [{
-    Attaches an `rlx.lowering_config` to every floating-point contraction
-    (a linalg op whose body multiplies and adds, with one n loop: matmul,
+    Attaches an `rlx.lowering_config` to every floating-point linalg op
+    that has none, for a CPU with vectors of `vector-bits` bits: to
+    contractions (a linalg op whose body multiplies and adds: matmul,
     batched matmul, a [batch, sequence, features] activation times a weight,
-    a projection from [heads, features]) and convolution that has none, for
-    a CPU with vectors of `vector-bits` bits. Of several m loops the
-    innermost makes the register rows and the others are taken one at a
-    time, like batches; of several k loops each takes one step per register
-    tile and the innermost is cut into cache tiles.
+    a matrix times a batch of matrices, a projection from [heads,
+    features]), to convolutions and pooling windows, and to elementwise ops
+    and reductions. Of several m (or n) loops the innermost makes the
+    register rows (columns) and the others are taken one at a time, like
+    batches; of several k loops each takes one step per register tile and
+    the innermost is cut into cache tiles.
 
     Contractions:
 
@@ -33,8 +35,10 @@ def RlxCpuSelectLoweringConfig
     - thread tiles of 64 rows by 256 columns (one batch at a time), or of
       one register tile of rows when the whole problem fits in one.
 
-    Convolutions (with filters or depthwise, any number of spatial
-    dimensions; `linalg::inferConvolutionDims`):
+    Convolutions (with filters, grouped or depthwise, any number of spatial
+    dimensions; `linalg::inferConvolutionDims`) and pooling windows (no
+    filters: a register tile of one row of columns), when output columns
+    are the result's contiguous dimension:
 
     - register tiles of one image, one output row, up to two vectors of
       output columns and as many output channels as make 16 vectors, and
@@ -42,8 +46,8 @@ def RlxCpuSelectLoweringConfig
       outer-product kernel as a matmul, with the filters' column broadcast
       against a row of input;
     - cache tiles of one output row;
-    - thread tiles of one image and 64 output channels, and of output rows
-      where that makes fewer than 16 tiles.
+    - thread tiles of one image, one group and 64 output channels, and of
+      output rows where that makes fewer than 16 tiles.
 
     Columns come in whole vectors where they divide the loop, else in one
     partly filled vector.
@@ -60,13 +64,18 @@ def RlxCpuSelectLoweringConfig
     2^16 iterations: a parallel region's fork and join would cost more than
     the threads save.
 
-    Other float ops in those loops, elementwise ops and reductions, get
-    register tiles of up to four vectors along the loop that walks their
-    first operand's contiguous dimension (one iteration of every other
-    loop), unless an operand is read across that loop (transposed) or the
-    body reads tensors; a reduction's tile then becomes one horizontal
-    reduction. With `strict-fp`, reductions get none: they are summed in the
-    order every float reduction of the graph is, fused or not.
+    Other float ops, elementwise ops and reductions, get register tiles of
+    up to four vectors along the loop that walks their first operand's
+    contiguous dimension (one iteration of every other loop), unless an
+    operand is read across that loop (transposed) or the body reads
+    tensors; a reduction's tile along a reduced loop then becomes one
+    horizontal reduction. Outside loops, their outermost parallel loops
+    are split into at least 16 thread tiles of whole register tiles (never
+    a reduced loop). With `strict-fp`, a reduction whose vectors would run
+    along a reduced loop gets none: it is summed in the order every float
+    reduction of the graph is, fused or not. An elementwise op that reads
+    the single-use result of a reduction left without a config gets none
+    either (rlx-fuse-epilogues fuses it into that reduction's row blocks).
 
     Tiles divide their loops where a size close to these does (so every
     tile has the same static shape), a loop that no size close to the
@@ -80,8 +89,9 @@ def RlxCpuSelectLoweringConfig
            "Width of the target's vector registers in bits (128: SSE/NEON, "
            "256: AVX2, 512: AVX-512)">,
     Option<"strictFp", "strict-fp", "bool", /*default=*/"false",
-           "Leave reductions in loops to be summed as every other float "
-           "reduction is (no register tiles for them)">,
+           "Leave reductions whose vectors would run along a reduced loop "
+           "to be summed as every other float reduction is (no tiles for "
+           "them)">,
     Option<"attentionQueryTile", "attention-query-tile", "int64_t",
            /*default=*/"64", "Queries per rlx.online_attention thread tile">,
     Option<"attentionKeyTile", "attention-key-tile", "int64_t",
@@ -121,9 +131,9 @@ def RlxTileAndFuse : Pass<"rlx-tile-and-fuse", "::mlir::func::FuncOp"> {
     Runs on linalg on tensors, through upstream `TilingInterface`. For every
     op with an `rlx.lowering_config` (the config's op):
 
-    1. The root is the op itself, or the elementwise consumer that reads its
-       single-use result element for element (a contraction's epilogue: bias,
-       activation, residual, cast). The root is tiled at the `distribution`
+    1. The root is the op itself, or, for an op with reduction loops, the
+       elementwise consumer that reads its single-use result element for
+       element (a contraction's epilogue: bias, activation, residual, cast). The root is tiled at the `distribution`
        level into an `scf.forall` (`scf::tileConsumerAndFuseProducersUsingSCF`),
        and fused into each tile are the config's op, the ops that initialize
        destinations (`linalg.fill`) and an elementwise producer of the config
@@ -146,6 +156,15 @@ def RlxTileAndFuse : Pass<"rlx-tile-and-fuse", "::mlir::func::FuncOp"> {
     (`linalg::AggregatedOpInterface`) is then decomposed into linalg ops,
     tile by tile, for the next round of config selection and tiling; its
     loop-carried state is kept as slices without unit dimensions.
+
+    Ops with reduction loops and ops that are not linalg ops are tiled
+    first, with what they fuse; elementwise ops that none of them took are
+    tiled after. Before an elementwise op whose result no loop yields is
+    tiled, an input that only it reads (produced by another op, read element
+    for element as the result is written) replaces its `tensor.empty`
+    destination, and the payload reads that element from the destination:
+    the tiles then overwrite the dead input, as the untiled op would after
+    bufferization, rather than a new buffer each.
 
     The tiles of a level that cover their whole loop are not tiled, so a
     second run leaves what the first one tiled as it is.

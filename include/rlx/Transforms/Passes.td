@@ -383,8 +383,10 @@ def RlxKernelReport : Pass<"rlx-kernel-report"> {
   let description = [{
     Emits one remark per function, `'NAME' has N loop nests`, counting its
     outermost loop constructs: structured (linalg) ops and `scf` loops not
-    nested in another loop. Each becomes one loop nest on CPU and one kernel
-    on GPU. Run it after lowering and fusion (rlx-compile
+    nested in another loop, and the vector writes outside any loop of a
+    value not carried by a loop (an op whose whole iteration space is one
+    register tile). Each becomes one loop
+    nest on CPU and one kernel on GPU. Run it after lowering and fusion (rlx-compile
     `--kernel-report` runs it at that point of the CPU pipeline).
   }];
 }

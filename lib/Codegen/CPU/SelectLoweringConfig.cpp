@@ -125,20 +125,20 @@ struct RlxCpuSelectLoweringConfigPass
 
   /// Register tiles of outer products, cache tiles of the reduction,
   /// thread tiles of rows and columns; null for ops that are not float
-  /// contractions with one n loop. Of several m loops (a matmul of a
-  /// [batch, sequence, features] activation by a weight) the innermost
-  /// makes the register rows and the others are taken one at a time, as
-  /// batches are; of several k loops (a projection from [heads, features])
-  /// the innermost is cut into cache tiles, and every k loop takes one step
-  /// per register tile.
+  /// contractions. Of several m loops (a matmul of a [batch, sequence,
+  /// features] activation by a weight) the innermost makes the register rows
+  /// and the others are taken one at a time, as batches are; so are the
+  /// outer n loops (a matrix times a batch of matrices); of several k loops (a
+  /// projection from [heads, features]) the innermost is cut into cache tiles,
+  /// and every k loop takes one step per register tile.
   LoweringConfigAttr getContractionConfig(linalg::LinalgOp op) {
     if (!linalg::isaContractionOpInterface(op))
       return nullptr;
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);
     std::optional<int64_t> lanes = getFloatResultLanes(op);
-    if (failed(dims) || dims->m.empty() || dims->n.size() != 1 ||
-        dims->k.empty() || !lanes)
+    if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty() ||
+        !lanes)
       return nullptr;
     SmallVector<int64_t> extents = op.getStaticLoopRanges();
     unsigned loops = extents.size();
@@ -146,13 +146,14 @@ struct RlxCpuSelectLoweringConfigPass
         vector(loops, 0);
     SmallVector<unsigned> outer(dims->batch.begin(), dims->batch.end());
     outer.append(dims->m.begin(), std::prev(dims->m.end()));
+    outer.append(dims->n.begin(), std::prev(dims->n.end()));
     for (unsigned loop : outer) {
       distribution[loop] = getOuterTile(extents[loop], 1, 1);
       vector[loop] = 1;
     }
     for (unsigned loop : dims->k)
       vector[loop] = 1;
-    unsigned m = dims->m.back(), n = dims->n.front(), k = dims->k.back();
+    unsigned m = dims->m.back(), n = dims->n.back(), k = dims->k.back();
     vector[m] = getRegisterTile(extents[m], kRegisterRows);
     vector[n] = getColumnTile(extents[n], *lanes, kRegisterVectors);
     distribution[m] = getOuterTile(extents[m], kThreadRows, vector[m]);
@@ -197,12 +198,15 @@ struct RlxCpuSelectLoweringConfigPass
            threadColumns % vector[n] == 0;
   }
 
-  /// Convolutions (and depthwise ones) are tiled down to one window
-  /// position and one input channel per register tile, where they are
-  /// outer products like a matmul's: a vector of output columns times a
-  /// column of filters (output channels). Threads take images, output
-  /// channels and output rows; the cache tile is one output row, so the
-  /// filters' tiles sweep the rows of input it reads while they are cached.
+  /// Convolutions (plain, grouped and depthwise) and pooling windows are
+  /// tiled down to one window position and one input channel per register
+  /// tile, where they are outer products like a matmul's: a vector of
+  /// output columns times a column of filters (output channels; none for a
+  /// pooling window, whose tile is one row of columns). Threads take images,
+  /// groups, channels and output rows; the cache tile is one output row, so
+  /// the filters' tiles sweep the rows of input it reads while they are
+  /// cached. Null unless output columns are the result's contiguous
+  /// dimension (channels-last layouts).
   LoweringConfigAttr getConvolutionConfig(linalg::LinalgOp op) {
     if (!linalg::isaConvolutionOpInterface(op))
       return nullptr;
@@ -210,41 +214,56 @@ struct RlxCpuSelectLoweringConfigPass
         linalg::inferConvolutionDims(op);
     std::optional<int64_t> lanes = getFloatResultLanes(op);
     if (failed(dims) || dims->outputImage.empty() ||
-        dims->outputChannel.size() + dims->depth.size() != 1 || !lanes ||
-        op.hasDynamicShape())
+        dims->outputChannel.size() > 1 || !lanes || op.hasDynamicShape())
+      return nullptr;
+    unsigned columns = dims->outputImage.back();
+    AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    if (resultMap.getNumResults() == 0 ||
+        resultMap.getResults().back() !=
+            getAffineDimExpr(columns, op.getContext()))
       return nullptr;
     SmallVector<int64_t> extents = op.getStaticLoopRanges();
     unsigned loops = extents.size();
-    // Every loop not named below (batch, window, input channel) is one
-    // iteration per register tile.
+    // Every loop not named below (batch, group, window, input channel) is
+    // one iteration per register tile.
     SmallVector<int64_t> distribution(loops, 0), cache(loops, 0),
         vector(loops, 1);
-    unsigned columns = dims->outputImage.back();
-    unsigned channels = dims->outputChannel.empty()
-                            ? dims->depth.front()
-                            : dims->outputChannel.front();
+    // The filters: output channels, or a depthwise convolution's channels;
+    // the groups of a grouped one are taken one at a time, like images.
+    std::optional<unsigned> channels;
+    SmallVector<unsigned> batches(dims->batch.begin(), dims->batch.end());
+    if (!dims->outputChannel.empty()) {
+      channels = dims->outputChannel.front();
+      batches.append(dims->depth.begin(), dims->depth.end());
+    } else if (!dims->depth.empty()) {
+      channels = dims->depth.back();
+      batches.append(dims->depth.begin(), std::prev(dims->depth.end()));
+    }
     vector[columns] = getColumnTile(extents[columns], *lanes, kRegisterVectors);
     // As many accumulators as the matmul tile: more rows of channels when a
     // row of columns fills fewer vectors.
     int64_t vectorsPerRow = llvm::divideCeil(vector[columns], *lanes);
-    vector[channels] = getRegisterTile(
-        extents[channels],
-        std::max<int64_t>(1, kRegisterRows * kRegisterVectors / vectorsPerRow));
+    if (channels)
+      vector[*channels] = getRegisterTile(
+          extents[*channels],
+          std::max<int64_t>(1,
+                            kRegisterRows * kRegisterVectors / vectorsPerRow));
     for (unsigned image : dims->outputImage)
       if (image != columns)
         cache[image] = 1;
 
     int64_t threadTiles = 1;
-    for (unsigned batch : dims->batch) {
+    for (unsigned batch : batches) {
       distribution[batch] = getOuterTile(extents[batch], 1, 1);
       threadTiles *= extents[batch];
     }
-    distribution[channels] =
-        getOuterTile(extents[channels], kThreadRows, vector[channels]);
-    threadTiles *=
-        distribution[channels]
-            ? llvm::divideCeil(extents[channels], distribution[channels])
-            : 1;
+    if (channels) {
+      distribution[*channels] =
+          getOuterTile(extents[*channels], kThreadRows, vector[*channels]);
+      if (distribution[*channels])
+        threadTiles *=
+            llvm::divideCeil(extents[*channels], distribution[*channels]);
+    }
     // Rows of the first image dimension make up the rest of the tiles, so
     // a single image still spreads over every core.
     unsigned rows = dims->outputImage.front();
@@ -258,22 +277,20 @@ struct RlxCpuSelectLoweringConfigPass
                                    vector, /*packed=*/{});
   }
 
-  /// Elementwise ops and reductions in loops that are not contractions:
-  /// register tiles of up to four vectors along the loop that walks their first
+  /// Elementwise ops and reductions that are not contractions: register
+  /// tiles of up to four vectors along the loop that walks their first
   /// operand's contiguous dimension (a reduction's reduced row, or the
   /// columns that a reduction over rows accumulates into), one iteration of
-  /// every other loop. Null when some operand is read across that loop
-  /// (transposed) rather than along it or not at all (broadcast), or when the
-  /// op indexes tensors in its body.
+  /// every other loop; thread tiles of the outermost parallel loops. Null
+  /// when some operand is read across that loop (transposed) rather than
+  /// along it or not at all (broadcast), when the op indexes tensors in its
+  /// body, or, in the strict mode, when the vectors would run along a
+  /// reduction (summed in another order than the scalar loop's).
   LoweringConfigAttr getStreamingConfig(linalg::LinalgOp op) {
     std::optional<int64_t> lanes = getFloatResultLanes(op);
     if (!lanes || linalg::isaContractionOpInterface(op) ||
         linalg::isaConvolutionOpInterface(op) || op.getNumDpsInputs() == 0 ||
         op.hasDynamicShape())
-      return nullptr;
-    // In the strict mode a reduction keeps the order in which every float
-    // reduction of the graph, fused or not, is summed (rlx-split-reductions).
-    if (strictFp && op.getNumReductionLoops() > 0)
       return nullptr;
     bool readsInBody = false;
     op->walk([&](tensor::ExtractOp) { readsInBody = true; });
@@ -286,6 +303,9 @@ struct RlxCpuSelectLoweringConfigPass
     if (!inner)
       return nullptr;
     unsigned loop = inner.getPosition();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    if (strictFp && iterators[loop] == utils::IteratorType::reduction)
+      return nullptr;
     for (AffineMap map : op.getIndexingMapsArray()) {
       if (!map.isProjectedPermutation())
         return nullptr;
@@ -295,10 +315,46 @@ struct RlxCpuSelectLoweringConfigPass
         return nullptr;
     }
     SmallVector<int64_t> extents = op.getStaticLoopRanges();
-    SmallVector<int64_t> zeros(extents.size(), 0), vector(extents.size(), 1);
+    SmallVector<int64_t> distribution(extents.size(), 0),
+        cache(extents.size(), 0), vector(extents.size(), 1);
     vector[loop] = getColumnTile(extents[loop], *lanes, kStreamVectors);
-    return LoweringConfigAttr::get(op->getContext(), zeros, zeros, vector,
-                                   /*packed=*/{});
+    // Thread tiles from the outermost parallel loop in: each loop is split
+    // into as many tiles as are still wanted, in whole register tiles that
+    // divide it where some size does.
+    int64_t wanted = kMinThreadTiles;
+    for (auto [dim, extent] : llvm::enumerate(extents)) {
+      if (wanted <= 1)
+        break;
+      int64_t step = vector[dim];
+      int64_t steps = extent / step;
+      if (iterators[dim] != utils::IteratorType::parallel || steps <= 1)
+        continue;
+      if (steps <= wanted) {
+        distribution[dim] = step;
+        wanted = llvm::divideCeil(wanted, steps);
+        continue;
+      }
+      int64_t size = step * llvm::divideCeil(steps, wanted);
+      int64_t dividing = getDividingTile(extent, size, step, step);
+      distribution[dim] = dividing ? dividing : size;
+      wanted = 1;
+    }
+    return LoweringConfigAttr::get(op->getContext(), distribution, cache,
+                                   vector, /*packed=*/{});
+  }
+
+  /// Whether `op` reads the single-use result of a reduction that has no
+  /// config (a contraction this pass does not schedule): rlx-fuse-epilogues
+  /// then computes it per block of the reduction's rows, which it could not
+  /// once `op` were tiled on its own.
+  static bool isUnscheduledEpilogue(linalg::LinalgOp op) {
+    return op.getNumLoops() == op.getNumParallelLoops() &&
+           llvm::any_of(op.getDpsInputs(), [](Value input) {
+             auto producer = input.getDefiningOp<linalg::LinalgOp>();
+             return producer && input.hasOneUse() &&
+                    producer.getNumReductionLoops() > 0 &&
+                    !producer->hasAttr(LoweringConfigAttr::kAttrName);
+           });
   }
 
   /// Attention's tiles divide their loop where a size of at least a
@@ -350,7 +406,7 @@ struct RlxCpuSelectLoweringConfigPass
       LoweringConfigAttr config = getContractionConfig(op);
       if (!config)
         config = getConvolutionConfig(op);
-      if (!config && inLoop)
+      if (!config && !isUnscheduledEpilogue(op))
         config = getStreamingConfig(op);
       if (!config)
         return;

@@ -174,22 +174,26 @@ rewriteUnitWindowConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
   return linalg::interchangeGenericOp(rewriter, tile, order);
 }
 
-/// Drops all but the last of the reduction loops of contraction tile `op`
-/// when they all have one iteration (a projection from [heads, features]
-/// takes one step of each per tile): the vector contraction is then
-/// matmul-shaped, which the outer-product lowering takes, instead of
-/// reducing one unit loop at a time through scalar reductions.
+/// Drops the reduction loops of tile `op` when they all have one iteration,
+/// all but the last of them for a contraction. A contraction (a projection
+/// from [heads, features] takes one step of each k loop per tile) is then
+/// matmul-shaped, which the outer-product lowering takes; a reduction whose
+/// vectors run along a parallel loop (the lanes of a split sum, a sum over
+/// rows) becomes an elementwise accumulation. Either way no unit loop is
+/// reduced through scalar reductions, one element at a time.
 static linalg::LinalgOp dropUnitReductionLoops(RewriterBase &rewriter,
                                                linalg::LinalgOp op) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   SmallVector<unsigned> reductions;
   op.getReductionDims(reductions);
   SmallVector<int64_t> extents = op.getStaticLoopRanges();
-  if (!generic || reductions.size() < 2 ||
+  bool contraction = linalg::isaContractionOpInterface(op);
+  if (!generic || reductions.size() < (contraction ? 2 : 1) ||
       llvm::any_of(reductions,
                    [&](unsigned loop) { return extents[loop] != 1; }))
     return op;
-  reductions.pop_back();
+  if (contraction)
+    reductions.pop_back();
   FailureOr<linalg::GenericOp> dropped =
       dropUnitLoops(rewriter, generic, reductions);
   return succeeded(dropped) ? linalg::LinalgOp(*dropped) : op;
@@ -312,8 +316,7 @@ struct RlxCpuVectorizePass
     if (llvm::all_of(config.getVector(), [](int64_t s) { return s == 0; }) ||
         op.hasDynamicShape() || readsOrWritesBooleans(op))
       return;
-    if (linalg::isaContractionOpInterface(op))
-      op = dropUnitReductionLoops(rewriter, op);
+    op = dropUnitReductionLoops(rewriter, op);
     if (failed(linalg::vectorizeOpPrecondition(op))) {
       FailureOr<linalg::GenericOp> generic =
           rewriteUnitWindowConvolution(rewriter, op);

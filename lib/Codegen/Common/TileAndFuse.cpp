@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
@@ -85,6 +86,70 @@ static bool isLeftPrologue(Value value, Operation *contraction) {
          llvm::all_of(value.getUsers(), [&](Operation *user) {
            return user == contraction || isa<tensor::ExtractSliceOp>(user);
          });
+}
+
+/// Makes all-parallel `op`, whose destination is a `tensor.empty`, write
+/// into an input that only it reads, produced by another op (not a function
+/// argument, which is read-only) and read element for element as the result
+/// is written: the payload then reads that element from the destination.
+/// Untiled, such ops bufferize in place of their dead input anyway (an
+/// elementwise access); tiled into an `scf.forall`, the tiles read their
+/// input through the loop's shared output only after this rewrite, and
+/// bufferization otherwise gives each op's result a new buffer. A result
+/// that a loop yields keeps its `tensor.empty`, which rlx-carry-tensors-in-
+/// place turns into the loop's carried buffer.
+static linalg::GenericOp useDeadInputAsDestination(RewriterBase &rewriter,
+                                                   linalg::GenericOp op) {
+  // An op that reads its indices (linalg.index) and nothing but its
+  // destination is one upstream's vectorizer writes back with a malformed
+  // transfer; such ops keep their inputs.
+  if (op.getNumDpsInits() != 1 || op.hasIndexSemantics() ||
+      llvm::any_of(op->getUsers(),
+                   [](Operation *user) { return isa<scf::YieldOp>(user); }) ||
+      op.getNumLoops() != op.getNumParallelLoops() ||
+      !op.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() ||
+      op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)))
+    return op;
+  AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value value = input->get();
+    if (value.getType() != op.getResultTypes()[0] || !value.hasOneUse() ||
+        !value.getDefiningOp() || op.getMatchingIndexingMap(input) != resultMap)
+      continue;
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (OpOperand *other : op.getDpsInputOperands()) {
+      if (other == input)
+        continue;
+      inputs.push_back(other->get());
+      maps.push_back(op.getMatchingIndexingMap(other));
+    }
+    maps.push_back(resultMap);
+    rewriter.setInsertionPoint(op);
+    auto rewritten = linalg::GenericOp::create(
+        rewriter, op.getLoc(), op.getResultTypes(), inputs, ValueRange{value},
+        maps, op.getIteratorTypesArray());
+    rewritten->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    // The payload's block arguments: the remaining inputs, then the
+    // destination, which stands for the input that became it.
+    Block &body = op.getRegion().front();
+    Block *newBody = rewriter.createBlock(&rewritten.getRegion());
+    SmallVector<Value> arguments;
+    for (BlockArgument argument : body.getArguments())
+      if (argument.getArgNumber() != input->getOperandNumber() &&
+          argument.getArgNumber() != body.getNumArguments() - 1)
+        arguments.push_back(
+            newBody->addArgument(argument.getType(), argument.getLoc()));
+    BlockArgument destination =
+        newBody->addArgument(body.getArguments().back().getType(), op.getLoc());
+    arguments.insert(arguments.begin() + input->getOperandNumber(),
+                     destination);
+    arguments.push_back(destination);
+    rewriter.mergeBlocks(&body, newBody, arguments);
+    rewriter.replaceOp(op, rewritten->getResults());
+    return rewritten;
+  }
+  return op;
 }
 
 /// Tiles `op` with `sizes` into scf.for loops, replacing it; returns the
@@ -285,24 +350,36 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<Operation *> configured;
+    // Ops that fuse their neighbours into their tiles (reductions fuse an
+    // elementwise epilogue, contractions also a prologue, attention its
+    // consumers) go first; elementwise ops that none of them took are then
+    // tiled on their own.
+    SmallVector<Operation *> fusing, elementwise;
     getOperation().walk([&](TilingInterface op) {
       auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation());
-      if (getLoweringConfig(op) &&
-          (!linalgOp || linalgOp.hasPureTensorSemantics()))
-        configured.push_back(op);
+      if (!getLoweringConfig(op) ||
+          (linalgOp && !linalgOp.hasPureTensorSemantics()))
+        return;
+      if (linalgOp && linalgOp.getNumLoops() == linalgOp.getNumParallelLoops())
+        elementwise.push_back(op);
+      else
+        fusing.push_back(op);
     });
     IRRewriter rewriter(&getContext());
-    // An op with a config of its own can be fused as another's epilogue;
-    // it is then gone.
-    llvm::SmallPtrSet<Operation *, 8> fusedRoots;
-    for (Operation *op : configured) {
-      if (fusedRoots.contains(op))
+    // Ops fused into another's tiles, and then erased.
+    llvm::SmallPtrSet<Operation *, 8> fused;
+    for (Operation *op : llvm::concat<Operation *>(fusing, elementwise)) {
+      if (fused.contains(op))
         continue;
+      // A producer fused into all of its users' tiles is left unused.
+      if (isOpTriviallyDead(op)) {
+        rewriter.eraseOp(op);
+        continue;
+      }
       LogicalResult tiled =
           isa<linalg::LinalgOp>(op)
-              ? tileAndFuse(rewriter, cast<linalg::LinalgOp>(op), fusedRoots)
-              : tileAndDecompose(rewriter, cast<TilingInterface>(op));
+              ? tileAndFuse(rewriter, cast<linalg::LinalgOp>(op), fused)
+              : tileAndDecompose(rewriter, cast<TilingInterface>(op), fused);
       if (failed(tiled))
         return signalPassFailure();
     }
@@ -313,7 +390,8 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
   /// tile, then cache tiles, each of which is decomposed. The decomposition's
   /// ops are scheduled and tiled like any others, by the next round of
   /// config selection and tiling.
-  LogicalResult tileAndDecompose(RewriterBase &rewriter, TilingInterface op) {
+  LogicalResult tileAndDecompose(RewriterBase &rewriter, TilingInterface op,
+                                 llvm::SmallPtrSetImpl<Operation *> &fused) {
     LoweringConfigAttr config = getLoweringConfig(op);
     SmallVector<int64_t> threadTiles =
         dropWholeLoopTiles(op, config.getDistribution());
@@ -364,12 +442,14 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
               !llvm::is_contained(consumers, user))
             consumers.push_back(user);
       for (Operation *consumer : consumers) {
-        FailureOr<scf::SCFFuseConsumerOfSliceResult> fused =
+        FailureOr<scf::SCFFuseConsumerOfSliceResult> fusedConsumer =
             scf::tileAndFuseConsumer(rewriter, consumer, loops);
-        if (failed(fused))
+        if (failed(fusedConsumer))
           continue;
-        if (consumer->use_empty())
+        if (consumer->use_empty()) {
+          fused.insert(consumer);
           rewriter.eraseOp(consumer);
+        }
       }
       // Consumer fusion replaces the loop.
       threadLoop = cast<scf::ForallOp>(loops.front());
@@ -423,14 +503,19 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
   }
 
   LogicalResult tileAndFuse(RewriterBase &rewriter, linalg::LinalgOp op,
-                            llvm::SmallPtrSetImpl<Operation *> &fusedRoots) {
+                            llvm::SmallPtrSetImpl<Operation *> &fused) {
+    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+      op = useDeadInputAsDestination(rewriter, generic);
     LoweringConfigAttr config = getLoweringConfig(op);
     linalg::LinalgOp root = op;
-    linalg::GenericOp epilogue =
-        fuseEpilogues ? getFusibleEpilogue(op) : nullptr;
+    // Elementwise ops fuse with each other in rlx-fuse-elementwise, or
+    // stay apart when the user asked for that.
+    linalg::GenericOp epilogue = fuseEpilogues && op.getNumReductionLoops() > 0
+                                     ? getFusibleEpilogue(op)
+                                     : nullptr;
     if (epilogue) {
       root = epilogue;
-      fusedRoots.insert(epilogue);
+      fused.insert(epilogue);
       epilogue->setAttr(LoweringConfigAttr::kAttrName,
                         projectConfig(op, config));
     }

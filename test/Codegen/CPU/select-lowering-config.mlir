@@ -80,12 +80,13 @@ func.func @batched(%a: tensor<16x64x64xf32>, %b: tensor<16x64x64xf32>, %c: tenso
 
 // -----
 
-// A user's schedule is kept; integer contractions and ops that are not
-// contractions get none.
+// A user's schedule is kept; integer contractions get none; a small
+// elementwise op gets register tiles of four vectors along its rows and no
+// thread tiles.
 // CHECK-LABEL: func.func @untouched
 // CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [16, 16, 0], cache = [0, 0, 0], vector = [4, 16, 1]>}
 // CHECK: linalg.matmul ins
-// CHECK: linalg.add ins
+// CHECK: linalg.add {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>}
 func.func @untouched(%a: tensor<64x64xf32>, %i: tensor<64x64xi32>) -> (tensor<64x64xf32>, tensor<64x64xi32>, tensor<64x64xf32>) {
   %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [16, 16, 0], cache = [0, 0, 0], vector = [4, 16, 1]>}
       ins(%a, %a : tensor<64x64xf32>, tensor<64x64xf32>) outs(%a : tensor<64x64xf32>) -> tensor<64x64xf32>
@@ -156,15 +157,14 @@ func.func @conv_strided(%x: tensor<1x3x230x230xf32>, %w: tensor<64x3x7x7xf32>, %
 // -----
 
 // A depthwise convolution's register tile is channels by columns too (its
-// loops are image, rows, columns, channels, window); a
-// pooling window (no filters) and a grouped convolution (groups and
-// filters per group) get no schedule.
+// loops are image, rows, columns, channels, window). A pooling window has
+// no filters: its register tile is one row of columns, and its thread tiles
+// are channels. A grouped convolution takes its groups one at a time, as
+// images, and tiles its filters per group.
 // CHECK-LABEL: func.func @depthwise_and_others
 // CHECK: linalg.depthwise_conv_2d_nchw_chw {{.*}}vector = [1, 1, 14, 16, 1, 1]
-// CHECK: linalg.pooling_nchw_max
-// CHECK-NOT: lowering_config
-// CHECK: linalg.conv_2d_ngchw_gfchw
-// CHECK-NOT: lowering_config
+// CHECK: linalg.pooling_nchw_max {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 1, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0], vector = [1, 1, 1, 14, 1, 1]>
+// CHECK: linalg.conv_2d_ngchw_gfchw {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 1, 0, 2, 0, 0, 0, 0], cache = [0, 0, 0, 1, 0, 0, 0, 0], vector = [1, 1, 8, 1, 14, 1, 1, 1]>
 func.func @depthwise_and_others(%x: tensor<1x32x30x30xf32>, %w: tensor<32x3x3xf32>, %init: tensor<1x32x28x28xf32>,
                                 %window: tensor<3x3xf32>, %gx: tensor<1x2x16x30x30xf32>, %gw: tensor<2x8x16x3x3xf32>,
                                 %ginit: tensor<1x2x8x28x28xf32>)
@@ -204,7 +204,8 @@ func.func @in_a_loop(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %n: index) ->
 // filled vector of 10 (the largest size of at least half a vector that
 // divides it); a reduction over the rows accumulates vectors of columns; an
 // op reading its operand transposed gets none. With strict-fp, reductions
-// get none.
+// whose vectors would run along the reduced loop get none; the column sums
+// keep each sum's order and are vectorized.
 // CHECK-LABEL: func.func @row_stages
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
 // CHECK: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
@@ -214,6 +215,8 @@ func.func @in_a_loop(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %n: index) ->
 // STRICT-LABEL: func.func @row_stages
 // STRICT: linalg.generic {{.*}} outs(%{{.*}} : tensor<1xf32>) {{[{]$}}
 // STRICT: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
+// STRICT: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 10]>
+// STRICT: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
 #row = affine_map<(d0, d1) -> (d0, d1)>
 #rowsum = affine_map<(d0, d1) -> (d0)>
 #cols = affine_map<(d0, d1) -> (d1)>
@@ -316,4 +319,65 @@ func.func @packed(%a: tensor<2048x2048xf32>, %b: tensor<2048x2048xf32>, %c: tens
       ins(%a, %bt : tensor<2048x2048xf32>, tensor<1024x2048xf32>) outs(%ct : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
   %4 = linalg.batch_matmul ins(%ba, %bb : tensor<2x128x512xf32>, tensor<2x512x1024xf32>) outs(%bc : tensor<2x128x1024xf32>) -> tensor<2x128x1024xf32>
   return %0, %1, %2, %3, %4 : tensor<2048x2048xf32>, tensor<40x1040xf32>, tensor<2048x768xf32>, tensor<2048x1024xf32>, tensor<2x128x1024xf32>
+}
+
+// -----
+
+// Outside loops, large elementwise ops and reductions also get thread tiles:
+// the outermost parallel loops split into at least 16 tiles, in whole
+// register tiles that divide them. A vector of 2^20 elements in 16 tiles of
+// 65536; [8192, 1024] rows in 16 tiles of 512 rows; a sum over rows in
+// tiles of columns (never of the reduced loop); [4, 4096, 64] in 4 x 4 tiles;
+// a sum of everything (no parallel loop) in none. The strict mode keeps the
+// column sums, whose vectors run along the parallel columns.
+// CHECK-LABEL: func.func @standalone
+// CHECK: linalg.generic {{.*}}lowering_config<distribution = [65536], cache = [0], vector = [64]>
+// CHECK: linalg.generic {{.*}}lowering_config<distribution = [512, 0], cache = [0, 0], vector = [1, 64]>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}lowering_config<distribution = [512, 0], cache = [0, 0], vector = [1, 64]>
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}}lowering_config<distribution = [0, 64], cache = [0, 0], vector = [1, 64]>
+// CHECK: linalg.generic {{.*}}lowering_config<distribution = [1, 1024, 0], cache = [0, 0, 0], vector = [1, 1, 64]>
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]{{.*}}lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
+// STRICT-LABEL: func.func @standalone
+// STRICT: iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<8192x1024xf32>) outs(%{{.*}} : tensor<8192xf32>) {
+// STRICT: iterator_types = ["reduction", "parallel"]{{.*}}lowering_config<distribution = [0, 64], cache = [0, 0], vector = [1, 64]>
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+#cols = affine_map<(d0, d1) -> (d1)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#all = affine_map<(d0, d1) -> ()>
+func.func @standalone(%v: tensor<1048576xf32>, %m: tensor<8192x1024xf32>, %r: tensor<8192xf32>,
+                      %c: tensor<1024xf32>, %t: tensor<4x4096x64xf32>, %s: tensor<f32>)
+    -> (tensor<1048576xf32>, tensor<8192x1024xf32>, tensor<8192xf32>, tensor<1024xf32>, tensor<4x4096x64xf32>, tensor<f32>) {
+  %0 = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%v : tensor<1048576xf32>) outs(%v : tensor<1048576xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<1048576xf32>
+  %1 = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%m : tensor<8192x1024xf32>) outs(%m : tensor<8192x1024xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<8192x1024xf32>
+  %2 = linalg.generic {indexing_maps = [#id2, #rows], iterator_types = ["parallel", "reduction"]} ins(%m : tensor<8192x1024xf32>) outs(%r : tensor<8192xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %a = arith.addf %o, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<8192xf32>
+  %3 = linalg.generic {indexing_maps = [#id2, #cols], iterator_types = ["reduction", "parallel"]} ins(%m : tensor<8192x1024xf32>) outs(%c : tensor<1024xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %a = arith.addf %o, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<1024xf32>
+  %4 = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%t : tensor<4x4096x64xf32>) outs(%t : tensor<4x4096x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<4x4096x64xf32>
+  %5 = linalg.generic {indexing_maps = [#id2, #all], iterator_types = ["reduction", "reduction"]} ins(%m : tensor<8192x1024xf32>) outs(%s : tensor<f32>) {
+  ^bb0(%in: f32, %o: f32):
+    %a = arith.addf %o, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<f32>
+  return %0, %1, %2, %3, %4, %5 : tensor<1048576xf32>, tensor<8192x1024xf32>, tensor<8192xf32>, tensor<1024xf32>, tensor<4x4096x64xf32>, tensor<f32>
 }

@@ -202,3 +202,30 @@ func.func @unit_reduction_loops(%a: tensor<8x1x1xf32>, %w: tensor<1x1x32xf32>, %
   } -> tensor<8x32xf32>
   return %0 : tensor<8x32xf32>
 }
+
+// -----
+
+#in = affine_map<(r, b, k, l) -> (r, b, k, l)>
+#out = affine_map<(r, b, k, l) -> (r, b, l)>
+// A split sum's register tile runs its vectors along the 16 lanes (a
+// parallel loop) with one step of the reduced loop: the unit reduction is
+// dropped, and each step adds a vector of lanes to the accumulator, which
+// stays in a register across the reduced loop (no scalar reductions, in
+// either mode).
+// CHECK-LABEL: func.func @lane_sums
+// CHECK:         scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<1x1x16xf32>)
+// CHECK:           %[[V:.*]] = vector.transfer_read
+// CHECK:           arith.addf %[[ACC]], %[[V]] : vector<1x1x16xf32>
+// CHECK-NOT:     vector.reduction
+// STRICT-LABEL: func.func @lane_sums
+// STRICT:         arith.addf %{{.*}}, %{{.*}} : vector<1x1x16xf32>
+func.func @lane_sums(%x: tensor<1x4x16x16xf32>, %acc: tensor<1x4x16xf32>) -> tensor<1x4x16xf32> {
+  %0 = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%x : tensor<1x4x16x16xf32>) outs(%acc : tensor<1x4x16xf32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0, 0], cache = [0, 0, 0, 0], vector = [1, 1, 1, 16]>} {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %o, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x16xf32>
+  return %0 : tensor<1x4x16xf32>
+}

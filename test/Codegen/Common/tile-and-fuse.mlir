@@ -195,3 +195,58 @@ func.func @packed(%a: tensor<64x64xf32>, %b: tensor<64x256xf32>) -> tensor<64x25
       ins(%a, %b : tensor<64x64xf32>, tensor<64x256xf32>) outs(%c : tensor<64x256xf32>) -> tensor<64x256xf32>
   return %0 : tensor<64x256xf32>
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+// Elementwise ops with configs of their own are tiled on their own, after
+// the ops that fuse them: the prologue of the matmul is still computed in
+// the matmul's thread tiles. The first op of the chain reads a function
+// argument (read-only) and writes a new tensor; the second reads the first's
+// result, which nothing else reads: that result becomes its destination,
+// so its tiles overwrite it (the forall's shared output) and read it from
+// there. No elementwise op is fused as another's epilogue.
+// CHECK-LABEL: func.func @elementwise_order
+// CHECK:         %[[MM:.*]] = scf.forall
+// CHECK:           math.exp
+// CHECK:           linalg.matmul
+// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<64x32xf32>
+// CHECK:         %[[NEG:.*]] = scf.forall {{.*}} shared_outs(%{{.*}} = %[[EMPTY]])
+// CHECK:           arith.negf
+// CHECK:         scf.forall {{.*}} shared_outs(%[[OUT:.*]] = %[[NEG]])
+// CHECK:           %[[TILE:.*]] = tensor.extract_slice %[[OUT]]
+// CHECK:           scf.for {{.*}} iter_args(%[[ROWS:.*]] = %[[TILE]])
+// CHECK:             %[[ROW:.*]] = tensor.extract_slice %[[ROWS]]
+// CHECK:             linalg.generic {{.*}} outs(%[[ROW]] : tensor<1x32xf32>)
+// CHECK:               math.tanh
+func.func @elementwise_order(%a: tensor<16x32xf32>, %b: tensor<32x32xf32>, %x: tensor<64x32xf32>)
+    -> (tensor<16x32xf32>, tensor<64x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ea = tensor.empty() : tensor<16x32xf32>
+  %pa = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<16x32xf32>) outs(%ea : tensor<16x32xf32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [8, 0], cache = [0, 0], vector = [1, 32]>} {
+  ^bb0(%v: f32, %o: f32):
+    %e = math.exp %v : f32
+    linalg.yield %e : f32
+  } -> tensor<16x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%ea : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %mm = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [8, 0, 0], cache = [0, 0, 0], vector = [8, 32, 1]>}
+      ins(%pa, %b : tensor<16x32xf32>, tensor<32x32xf32>) outs(%acc : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %ex = tensor.empty() : tensor<64x32xf32>
+  %neg = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<64x32xf32>) outs(%ex : tensor<64x32xf32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [16, 0], cache = [0, 0], vector = [1, 32]>} {
+  ^bb0(%v: f32, %o: f32):
+    %n = arith.negf %v : f32
+    linalg.yield %n : f32
+  } -> tensor<64x32xf32>
+  %th = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%neg : tensor<64x32xf32>) outs(%ex : tensor<64x32xf32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [16, 0], cache = [0, 0], vector = [1, 32]>} {
+  ^bb0(%v: f32, %o: f32):
+    %t = math.tanh %v : f32
+    linalg.yield %t : f32
+  } -> tensor<64x32xf32>
+  return %mm, %th : tensor<16x32xf32>, tensor<64x32xf32>
+}
