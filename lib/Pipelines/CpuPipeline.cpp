@@ -53,10 +53,13 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
     config.attentionKeyTile = options.attentionKeyTile;
     RlxTileAndFuseOptions tiling;
     tiling.fuseEpilogues = options.fuseEpilogues;
-    // Twice: ops that decompose when tiled (attention) leave linalg ops in
-    // their tiles, which the second round schedules and tiles; it leaves
-    // what the first round tiled as it is.
+    // Twice: ops that decompose when tiled (attention, rows) leave linalg
+    // ops in their tiles, whose sums split as any others before the second
+    // round schedules and tiles them; it leaves what the first round tiled
+    // as it is.
     for (int round = 0; round < 2; ++round) {
+      if (round == 1 && options.splitReductions)
+        pm.addNestedPass<func::FuncOp>(createRlxSplitReductions());
       pm.addNestedPass<func::FuncOp>(createRlxCpuSelectLoweringConfig(config));
       pm.addNestedPass<func::FuncOp>(createRlxTileAndFuse(tiling));
       pm.addPass(createCanonicalizerPass());
@@ -67,8 +70,11 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
-  // Attention in the GPU's blocks, as the GPU pipeline tiles it.
-  if (asOnGpu)
+  // Attention in the GPU's blocks, as the GPU pipeline tiles it. Without
+  // the CPU's schedules, the ops that only lower through their tiles'
+  // decomposition (attention, rows) are tiled the same way, and the rest
+  // become scalar loops.
+  if (asOnGpu || !options.tileAndVectorize)
     addGpuTilingPasses(pm, options.attentionQueryTile,
                        options.attentionKeyTile);
   // Reductions without a lowering config (grouped convolutions, pooling)

@@ -37,8 +37,8 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createRlxFuseElementwise());
   pm.addPass(createCSEPass());
-  // Attention's blocks: tiled on tensors and decomposed into linalg ops,
-  // which the kernels below map to threads.
+  // Attention's blocks and the rows of row ops: tiled on tensors and
+  // decomposed into linalg ops, which the kernels below map to threads.
   addGpuTilingPasses(pm, options.attentionQueryTile, options.attentionKeyTile);
 
   buildBufferizationPipeline(pm);

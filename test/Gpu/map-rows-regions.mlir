@@ -1,23 +1,26 @@
-// RUN: rlx-opt %s --rlx-fuse --rlx-to-linalg --canonicalize --linalg-fuse-elementwise-ops --cse --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --buffer-results-to-out-params="hoist-static-allocs modify-public-functions" --canonicalize --rlx-map-to-gpu --canonicalize | FileCheck %s
+// RUN: rlx-opt %s --rlx-fuse --rlx-to-linalg --canonicalize --linalg-fuse-elementwise-ops --cse --rlx-gpu-select-lowering-config --rlx-tile-and-fuse --canonicalize --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --buffer-results-to-out-params="hoist-static-allocs modify-public-functions" --cse --canonicalize --rlx-map-to-gpu --canonicalize | FileCheck %s
 
 // Row regions as the GPU pipeline lowers them, one block per row.
 
-// Layer norm (bf16): the row converted to f32 in shared memory, the mean
-// and the variance two block reductions, the normalized row written to the
-// output directly (the bf16 buffer bufferization copied out is not
-// allocated). Every stage reads the row where the same thread wrote it: no
-// barrier.
+// Layer norm (bf16): the row converted to f32 and the centered row (each
+// read by two stages) in shared memory, the mean and the variance two block
+// reductions, the normalized row written to the output directly (the bf16
+// buffer bufferization copied out is not allocated), gamma and beta
+// converted where they are read. Every stage reads the row where the same
+// thread wrote it: no barrier.
 // CHECK-LABEL: func.func @layer_norm
 // CHECK:         gpu.launch blocks(%[[B:[^,]*]], {{.*}}) in (%{{.*}} = %c16, {{.*}}) threads(%[[TID:[^,]*]], {{.*}}) in (%{{.*}} = %c256,
-// CHECK-SAME:      workgroup(%[[ROW:.*]] : memref<1x256xf32, #gpu.address_space<workgroup>>) {
+// CHECK-SAME:      workgroup(%[[ROW:[^ ]*]] : memref<1x256xf32, #gpu.address_space<workgroup>>, %{{[^ ]*}} : memref<1x256xf32, #gpu.address_space<workgroup>>) {
+// CHECK:           %[[OUT:.*]] = memref.subview %arg3[%[[B]], 0] [1, 256]
 // CHECK:           scf.for %{{.*}} = %[[TID]] to %c256 step %c256 {
 // CHECK:             arith.extf
 // CHECK:             memref.store %{{.*}}, %[[ROW]]
 // CHECK:           gpu.all_reduce add
 // CHECK:           gpu.all_reduce add
 // CHECK:           math.rsqrt
-// CHECK:           %[[OUT:.*]] = memref.subview %arg3[%[[B]], 0] [1, 256]
 // CHECK:           scf.for
+// CHECK:             memref.load %arg1
+// CHECK:             arith.extf %{{.*}} : bf16 to f32
 // CHECK:             arith.truncf
 // CHECK:             memref.store %{{.*}}, %[[OUT]]
 // CHECK-NOT:       gpu.barrier
@@ -39,6 +42,7 @@
 // row's loss written by one thread.
 // CHECK-LABEL: func.func @cross_entropy
 // CHECK:         gpu.launch blocks(%[[R:[^,]*]], {{.*}}) in (%{{.*}} = %c64, {{.*}}) threads(%[[TID:[^,]*]], {{.*}}) in (%{{.*}} = %c256,
+// CHECK:           %[[OUT:.*]] = memref.subview %{{.*}}[%[[R]], 0] [1, 1]
 // CHECK:           %[[P:.*]]:2 = scf.for %{{.*}} = %[[TID]] to %c1000 step %c256 iter_args
 // CHECK:             arith.select
 // CHECK:             arith.addf
@@ -48,10 +52,10 @@
 // CHECK:           scf.for %{{.*}} = %[[TID]] to %c1000 step %c256 iter_args
 // CHECK:             math.exp
 // CHECK:           gpu.all_reduce add
-// CHECK:           math.log
-// CHECK:           %[[OUT:.*]] = memref.subview %{{.*}}[%[[R]], 0] [1, 1]
+// CHECK:           %[[LOSS:.*]] = memref.collapse_shape %[[OUT]]
 // CHECK:           scf.for %{{.*}} = %[[TID]] to %c1 step %c256 {
-// CHECK:             memref.store %{{.*}}, %[[OUT]]
+// CHECK:             math.log
+// CHECK:             memref.store %{{.*}}, %[[LOSS]]
 
 // Softmax over the last axis of a 3-d tensor: 4x8 rows on 32 blocks, the
 // row position recovered from the block id; rows of 100 on 128 threads.
@@ -108,8 +112,8 @@ func.func @softmax_short(%x: tensor<1000x1xf32>) -> tensor<1000x1xf32> {
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, {{.*}}) threads({{.*}}) in (%{{.*}} = %c256,
 // CHECK:           gpu.all_reduce maximumf
 // CHECK:         gpu.launch
-// CHECK-NEXT:      %[[MAX:.*]] = memref.load %[[ACC]][]
-// CHECK:           scf.for
+// CHECK-NEXT:      scf.for
+// CHECK:             %[[MAX:.*]] = memref.load %[[ACC]][]
 // CHECK:             vector.broadcast %[[MAX]]
 // CHECK:             math.exp %{{.*}} : vector<4xf32>
 // CHECK:           gpu.all_reduce add

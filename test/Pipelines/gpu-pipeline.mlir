@@ -3,7 +3,7 @@
 // RUN: rlx-opt %s --rlx-gpu-pipeline | FileCheck %s --check-prefix=BIN
 // RUN: rlx-opt %s --rlx-gpu-pipeline="chip=sm_90 block-size=128" | FileCheck %s --check-prefix=SM90
 // RUN: rlx-opt %s --rlx-gpu-pipeline="max-blocks=8" | FileCheck %s --check-prefix=GRID
-// RUN: rlx-opt %s --rlx-fuse --rlx-to-linalg --canonicalize --linalg-fuse-elementwise-ops --cse --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --buffer-results-to-out-params="hoist-static-allocs modify-public-functions" --canonicalize --rlx-map-to-gpu --canonicalize | FileCheck %s --check-prefix=KERNELS
+// RUN: rlx-opt %s --rlx-fuse --rlx-to-linalg --canonicalize --linalg-fuse-elementwise-ops --cse --rlx-gpu-select-lowering-config --rlx-tile-and-fuse --canonicalize --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --buffer-results-to-out-params="hoist-static-allocs modify-public-functions" --canonicalize --rlx-map-to-gpu --canonicalize | FileCheck %s --check-prefix=KERNELS
 
 // The stages up to the kernels (the GPU pipeline's first half): the
 // elementwise chain is one fused grid-stride kernel over 64x1000 elements

@@ -8,7 +8,7 @@
 // has. Counts, by what each op lowers to:
 // - an elementwise op, or a whole rlx.region: one linalg.generic;
 // - a row op (rlx.softmax, rlx.layer_norm, ...), or a whole row region:
-//   one scf.forall over rows;
+//   one rlx.rows (a loop over rows once tiled);
 // - rlx.matmul: two (linalg.fill of the accumulator + linalg.matmul).
 // rlx-compile additionally runs linalg elementwise fusion unless --no-fuse;
 // it merges a generic into its consumer only when that is its one use.

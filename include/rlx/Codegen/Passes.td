@@ -13,7 +13,7 @@ include "mlir/Pass/PassBase.td"
 
 def RlxCpuSelectLoweringConfig
     : Pass<"rlx-cpu-select-lowering-config", "::mlir::func::FuncOp"> {
-  let summary = "Choose thread, cache and register tiles of linalg ops and attention for a CPU";
+  let summary = "Choose thread, cache and register tiles of linalg ops, attention and rows for a CPU";
   let description = [{
     Attaches an `rlx.lowering_config` to every floating-point linalg op
     that has none, for a CPU with vectors of `vector-bits` bits: to
@@ -56,7 +56,9 @@ def RlxCpuSelectLoweringConfig
     `rlx.attention_dkdv`) get thread tiles of one batch, one head and
     `attention-query-tile` queries (`attention-key-tile` keys for dk and
     dv) and cache tiles of the other sequence, sizes that divide their
-    loops where one of at least a quarter of these does.
+    loops where one of at least a quarter of these does. `rlx.rows` gets
+    thread tiles of one row (a cache tile of one row, a step of a loop,
+    when it is in a loop or has fewer than 2^16 elements).
 
     Ops in loops (the products of attention's tiles after decomposition,
     the stages of a row) get cache and register tiles only: their
@@ -103,10 +105,11 @@ def RlxCpuSelectLoweringConfig
 
 def RlxGpuSelectLoweringConfig
     : Pass<"rlx-gpu-select-lowering-config", "::mlir::func::FuncOp"> {
-  let summary = "Choose the block tiles of attention for an NVIDIA GPU";
+  let summary = "Choose the block tiles of attention and rows for an NVIDIA GPU";
   let description = [{
-    Attaches an `rlx.lowering_config` to every `rlx.online_attention`,
-    `rlx.attention_dq` and `rlx.attention_dkdv` that has none: thread tiles
+    Attaches an `rlx.lowering_config` to every `rlx.rows` that has none
+    (a block per row), and to every `rlx.online_attention`,
+    `rlx.attention_dq` and `rlx.attention_dkdv`: thread tiles
     (the GPU's blocks) of one batch, one head (kv head for dk and dv) and
     `attention-query-tile` queries (`attention-key-tile` keys for dk and
     dv), and cache tiles of the other sequence, the steps of each block.
@@ -147,10 +150,11 @@ def RlxTileAndFuse : Pass<"rlx-tile-and-fuse", "::mlir::func::FuncOp"> {
        `vector` level; the root takes the config op's tile sizes of the loops
        it shares with it, and its own copy of the config.
 
-    Ops that are not linalg ops (`rlx.online_attention`) are tiled through
-    the same interface: at the `distribution` level into an `scf.forall`
-    with the ops that initialize their destinations, their elementwise
-    consumers fused into it (upstream `scf::tileAndFuseConsumer`), then at
+    Ops that are not linalg ops (`rlx.online_attention`, `rlx.rows`) are
+    tiled through the same interface: at the `distribution` level into an
+    `scf.forall` with the ops that initialize their destinations (and, for
+    rows, elementwise producers that only convert their inputs), their
+    elementwise consumers fused into it (upstream `scf::tileAndFuseConsumer`), then at
     the `cache` level into `scf.for` loops; attention's key loop visits only
     the keys its tile's queries can see. An op that decomposes
     (`linalg::AggregatedOpInterface`) is then decomposed into linalg ops,

@@ -11,8 +11,8 @@
 // conversion-made loops stream through memory a few vectors at a time.
 //
 //===----------------------------------------------------------------------===//
-#include "Common/AttentionConfig.h"
 #include "Common/MatmulLoops.h"
+#include "Common/TileOpConfigs.h"
 #include "rlx/Codegen/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -306,15 +306,22 @@ struct RlxCpuSelectLoweringConfigPass
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
     if (strictFp && iterators[loop] == utils::IteratorType::reduction)
       return nullptr;
+    SmallVector<int64_t> extents = op.getStaticLoopRanges();
+    // The vector loop walks every operand's innermost dimension that is
+    // not a broadcast or of size 1 (a per-row value of a row's tile).
+    auto isUnit = [&](AffineExpr expr) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      return !dim || extents[dim.getPosition()] == 1;
+    };
     for (AffineMap map : op.getIndexingMapsArray()) {
-      if (!map.isProjectedPermutation())
+      if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
         return nullptr;
       std::optional<unsigned> position =
           map.getResultPosition(getAffineDimExpr(loop, op.getContext()));
-      if (position && *position + 1 != map.getNumResults())
+      if (position && extents[loop] != 1 &&
+          !llvm::all_of(map.getResults().drop_front(*position + 1), isUnit))
         return nullptr;
     }
-    SmallVector<int64_t> extents = op.getStaticLoopRanges();
     SmallVector<int64_t> distribution(extents.size(), 0),
         cache(extents.size(), 0), vector(extents.size(), 1);
     vector[loop] = getColumnTile(extents[loop], *lanes, kStreamVectors);
@@ -346,14 +353,25 @@ struct RlxCpuSelectLoweringConfigPass
   /// Whether `op` reads the single-use result of a reduction that has no
   /// config (a contraction this pass does not schedule): rlx-fuse-epilogues
   /// then computes it per block of the reduction's rows, which it could not
-  /// once `op` were tiled on its own.
+  /// once `op` were tiled on its own. A reduction of a single row (a row
+  /// op's tile) has no rows to block.
   static bool isUnscheduledEpilogue(linalg::LinalgOp op) {
+    auto hasManyRows = [](linalg::LinalgOp producer) {
+      int64_t rows = 1;
+      for (auto [extent, iterator] :
+           llvm::zip(producer.getStaticLoopRanges(),
+                     producer.getIteratorTypesArray()))
+        if (iterator == utils::IteratorType::parallel)
+          rows = ShapedType::isDynamic(extent) ? 2 : rows * extent;
+      return rows > 1;
+    };
     return op.getNumLoops() == op.getNumParallelLoops() &&
-           llvm::any_of(op.getDpsInputs(), [](Value input) {
+           llvm::any_of(op.getDpsInputs(), [&](Value input) {
              auto producer = input.getDefiningOp<linalg::LinalgOp>();
              return producer && input.hasOneUse() &&
                     producer.getNumReductionLoops() > 0 &&
-                    !producer->hasAttr(LoweringConfigAttr::kAttrName);
+                    !producer->hasAttr(LoweringConfigAttr::kAttrName) &&
+                    hasManyRows(producer);
            });
   }
 
@@ -389,8 +407,16 @@ struct RlxCpuSelectLoweringConfigPass
     getOperation().walk([&](Operation *op) {
       if (op->hasAttr(LoweringConfigAttr::kAttrName))
         return;
-      if (LoweringConfigAttr config = getAttentionConfig(
-              op, attentionQueryTile, attentionKeyTile, getAttentionTile))
+      LoweringConfigAttr config = getAttentionConfig(
+          op, attentionQueryTile, attentionKeyTile, getAttentionTile);
+      // Rows in a parallel loop already (a conversion's), or too few to
+      // share, are a loop on the calling thread.
+      if (auto rows = dyn_cast<RowsOp>(op))
+        config = getRowsConfig(
+            op, !op->getParentOfType<LoopLikeOpInterface>() &&
+                    ShapedType::getNumElements(rows.getIterationShape()) >=
+                        kMinParallelIterations);
+      if (config)
         op->setAttr(LoweringConfigAttr::kAttrName, config);
     });
     // An op without iterations (an empty dimension) has nothing to tile.

@@ -88,6 +88,22 @@ static bool isLeftPrologue(Value value, Operation *contraction) {
          });
 }
 
+/// Whether `value` is computed elementwise for `rows` (an rlx.rows) only,
+/// as the conversion of an input to the computation type is: a tile of
+/// rows then computes its part (its rows, or all of a broadcast input) with
+/// its stages, which on the GPU is one kernel rather than two. A generic
+/// that computes from its indices alone (an iota) reads nothing worth
+/// fusing and would be recomputed for every row.
+static bool isRowsPrologue(Value value, Operation *rows) {
+  auto generic = value.getDefiningOp<linalg::GenericOp>();
+  return generic && generic.getNumDpsInputs() > 0 &&
+         !generic.hasIndexSemantics() &&
+         generic.getNumLoops() == generic.getNumParallelLoops() &&
+         llvm::all_of(value.getUsers(), [&](Operation *user) {
+           return user == rows || isa<tensor::ExtractSliceOp>(user);
+         });
+}
+
 /// Makes all-parallel `op`, whose destination is a `tensor.empty`, write
 /// into an input that only it reads, produced by another op (not a function
 /// argument, which is read-only) and read element for element as the result
@@ -192,7 +208,8 @@ static SmallVector<int64_t> dropWholeLoopTiles(Operation *op,
 static void skipHiddenTiles(RewriterBase &rewriter,
                             PositionalMaskOpInterface op, scf::ForOp loop) {
   rewriter.setInsertionPoint(loop);
-  auto [low, high] = op.getVisibleRange(rewriter);
+  auto range = op.getVisibleRange(rewriter);
+  OpFoldResult low = range.first, high = range.second;
   Location loc = op.getLoc();
   AffineExpr first, step;
   bindDims(rewriter.getContext(), first);
@@ -385,7 +402,7 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     }
   }
 
-  /// An op that decomposes into linalg ops (attention): thread tiles with
+  /// An op that decomposes into linalg ops (attention, rows): thread tiles with
   /// its destinations' producers and its elementwise consumers computed per
   /// tile, then cache tiles, each of which is decomposed. The decomposition's
   /// ops are scheduled and tiled like any others, by the next round of
@@ -397,6 +414,7 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
         dropWholeLoopTiles(op, config.getDistribution());
     Operation *tiledOp = op;
     scf::ForallOp threadLoop;
+    SmallVector<linalg::GenericOp> prologues;
     if (llvm::any_of(threadTiles, [](int64_t size) { return size != 0; })) {
       scf::SCFTilingOptions tiling;
       tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), threadTiles));
@@ -418,7 +436,8 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
               -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
             if (stateInDestination)
               return std::nullopt;
-            if (isDestination || isa<linalg::FillOp>(producer.getOwner()))
+            if (isDestination || isa<linalg::FillOp>(producer.getOwner()) ||
+                (isa<RowsOp>(op) && isRowsPrologue(producer, op)))
               return scf::SCFTileAndFuseOptions::ControlFnResult{};
             return std::nullopt;
           });
@@ -431,6 +450,9 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
       for (OpResult result : op->getResults())
         rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
       tiledOp = tiled->tiledAndFusedOps.front();
+      for (Operation *fusedOp : tiled->tiledAndFusedOps)
+        if (auto generic = dyn_cast<linalg::GenericOp>(fusedOp))
+          prologues.push_back(generic);
       rewriter.eraseOp(op);
       // Elementwise consumers of the results (attention's normalization)
       // compute their tiles in the same iteration.
@@ -493,13 +515,41 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     if (failed(decomposed))
       return failure();
     rewriter.replaceOp(tiledOp, *decomposed);
+    fusePrologues(rewriter, prologues);
     // Innermost first: each loop then carries slices of what the next one
     // out carries.
     for (LoopLikeOpInterface loop : llvm::reverse(cacheLoops))
       hoistLoopInvariantSubsets(rewriter, loop);
-    if (threadLoop)
+    if (threadLoop && !stateDims.empty())
       dropStateUnitDims(rewriter, threadLoop, stateDims);
     return success();
+  }
+
+  /// Fuses each prologue fused into a row tile into the one generic of the
+  /// decomposition that reads it, so that the conversion (a bf16 gamma to
+  /// f32) happens where the value is used, not into a buffer per tile.
+  static void fusePrologues(RewriterBase &rewriter,
+                            ArrayRef<linalg::GenericOp> prologues) {
+    for (linalg::GenericOp prologue : prologues) {
+      if (!prologue->hasOneUse())
+        continue;
+      OpOperand &use = *prologue->use_begin();
+      if (!linalg::areElementwiseOpsFusable(&use))
+        continue;
+      Operation *consumer = use.getOwner();
+      rewriter.setInsertionPoint(consumer);
+      FailureOr<linalg::ElementwiseOpFusionResult> fusion =
+          linalg::fuseElementwiseOps(rewriter, &use);
+      if (failed(fusion))
+        continue;
+      for (auto [original, replacement] : fusion->replacements)
+        rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &u) {
+          return u.getOwner() != prologue;
+        });
+      rewriter.eraseOp(consumer);
+      if (prologue->use_empty())
+        rewriter.eraseOp(prologue);
+    }
   }
 
   LogicalResult tileAndFuse(RewriterBase &rewriter, linalg::LinalgOp op,

@@ -2,12 +2,13 @@
 //
 // On the GPU, tiles on tensors are blocks: attention gets a block per
 // (batch, head, tile of queries) running the online softmax over tiles of
-// keys, the shape the GPU kernels (rlx-gpu-tile-contractions, rlx-map-to-gpu)
-// then map to threads after bufferization. Other ops are mapped there too,
-// from their loops; they get no config here yet.
+// keys, and rlx.rows a block per row, the shapes the GPU kernels
+// (rlx-gpu-tile-contractions, rlx-map-to-gpu) then map to threads after
+// bufferization. Other ops are mapped there too, from their loops; they get
+// no config here yet.
 //
 //===----------------------------------------------------------------------===//
-#include "Common/AttentionConfig.h"
+#include "Common/TileOpConfigs.h"
 #include "rlx/Codegen/Passes.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -75,6 +76,11 @@ struct RlxGpuSelectLoweringConfigPass
     getOperation().walk([&](Operation *op) {
       if (op->hasAttr(LoweringConfigAttr::kAttrName))
         return;
+      // A block per row, which its threads share.
+      if (LoweringConfigAttr config = getRowsConfig(op, /*distribute=*/true)) {
+        op->setAttr(LoweringConfigAttr::kAttrName, config);
+        return;
+      }
       LoweringConfigAttr config =
           getAttentionConfig(op, attentionQueryTile, attentionKeyTile, tile);
       if (!config)

@@ -67,8 +67,11 @@ struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
     wrapInRegions(getOperation());
     ConversionTarget target(*context);
     target.addIllegalDialect<RlxDialect>();
-    // The code generation forms of attention, which the codegen layer tiles.
-    target.addLegalOp<OnlineAttentionOp, AttentionDqOp, AttentionDkDvOp>();
+    // The code generation forms of attention and row regions, which the
+    // codegen layer tiles; a row region's body moves into its rlx.rows.
+    target.addLegalOp<OnlineAttentionOp, AttentionDqOp, AttentionDkDvOp,
+                      RowsOp>();
+    target.markOpRecursivelyLegal<RowsOp>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, scf::SCFDialect,
                            tensor::TensorDialect>();

@@ -11,36 +11,12 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-AffineMap mlir::rlx::getBroadcastIndexingMap(RankedTensorType operand,
-                                             ArrayRef<int64_t> shape) {
-  MLIRContext *context = operand.getContext();
-  int64_t lead = shape.size() - operand.getRank();
-  SmallVector<AffineExpr> exprs;
-  for (auto [d, size] : llvm::enumerate(operand.getShape()))
-    exprs.push_back(size != shape[lead + d]
-                        ? getAffineConstantExpr(0, context)
-                        : getAffineDimExpr(lead + d, context));
-  return AffineMap::get(shape.size(), 0, exprs, context);
-}
-
 AffineMap mlir::rlx::getLoopsMap(MLIRContext *context, int64_t numLoops,
                                  ArrayRef<int64_t> dims) {
   SmallVector<AffineExpr> exprs;
   for (int64_t d : dims)
     exprs.push_back(getAffineDimExpr(d, context));
   return AffineMap::get(numLoops, 0, exprs, context);
-}
-
-Value mlir::rlx::createEmptyTensor(OpBuilder &b, Location loc,
-                                   RankedTensorType type) {
-  return tensor::EmptyOp::create(b, loc, type.getShape(),
-                                 type.getElementType());
-}
-
-Value mlir::rlx::createFilledTensor(OpBuilder &b, Location loc,
-                                    RankedTensorType type, Value value) {
-  Value empty = createEmptyTensor(b, loc, type);
-  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
 }
 
 Value mlir::rlx::createIndexedCopy(OpBuilder &b, Location loc, Value input,
@@ -85,24 +61,6 @@ Value mlir::rlx::convertElements(OpBuilder &b, Location loc, Value input,
                        return ScalarBuilder(nested, nestedLoc)
                            .convert(x, elementType);
                      });
-}
-
-SmallVector<ReassociationIndices>
-mlir::rlx::getKeepDimReassociation(int64_t rank, ArrayRef<int64_t> axes) {
-  SmallVector<ReassociationIndices> groups;
-  ReassociationIndices leading;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!llvm::is_contained(axes, d)) {
-      groups.push_back(leading);
-      leading.clear();
-      groups.back().push_back(d);
-    } else if (groups.empty()) {
-      leading.push_back(d);
-    } else {
-      groups.back().push_back(d);
-    }
-  }
-  return groups;
 }
 
 Value mlir::rlx::createLineLoop(

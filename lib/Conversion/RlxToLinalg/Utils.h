@@ -6,40 +6,19 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "rlx/Dialect/Rlx/IR/BodyGenerics.h"
 
 namespace mlir::rlx {
-
-/// The indexing map that reads `operand` while iterating over a numpy-style
-/// broadcast to `shape`: leading dimensions the operand lacks are dropped,
-/// and its size-1 dimensions read index 0 where the loop is longer (a loop
-/// of size 1 reads them with the loop, so the map stays the identity where
-/// nothing broadcasts and every loop appears in some map).
-AffineMap getBroadcastIndexingMap(RankedTensorType operand,
-                                  ArrayRef<int64_t> shape);
 
 /// The map of a `numLoops`-loop generic that reads the loops `dims`, in
 /// that order.
 AffineMap getLoopsMap(MLIRContext *context, int64_t numLoops,
                       ArrayRef<int64_t> dims);
 
-/// An uninitialized tensor of `type`.
-Value createEmptyTensor(OpBuilder &b, Location loc, RankedTensorType type);
-
-/// A tensor of `type` filled with `value`.
-Value createFilledTensor(OpBuilder &b, Location loc, RankedTensorType type,
-                         Value value);
-
 /// A tensor of `resultType` whose element at index i is `input[inputMap(i)]`:
 /// broadcasts, strided and reversed reads are all this one parallel copy.
 Value createIndexedCopy(OpBuilder &b, Location loc, Value input,
                         AffineMap inputMap, RankedTensorType resultType);
-
-/// Groups for expanding a tensor whose `axes` were reduced away back to rank
-/// `rank` with those axes as size-1 dimensions: each reduced axis joins the
-/// group of the nearest kept axis before it (leading ones join the first
-/// kept axis); no groups when every axis was reduced.
-SmallVector<ReassociationIndices> getKeepDimReassociation(int64_t rank,
-                                                          ArrayRef<int64_t> axes);
 
 /// Applies `convert` (scalar to scalar) to every element of `input`, giving a
 /// tensor of `resultType` (same shape).

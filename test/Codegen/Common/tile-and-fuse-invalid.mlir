@@ -54,3 +54,22 @@ func.func @attention_decompose(%q: tensor<1x8x2x16xf32>, %acc: tensor<1x8x2x16xf
   %0:3 = rlx.online_attention bshd ins(%q, %q, %q : tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>) outs(%acc, %m, %m : tensor<1x8x2x16xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>) mask_kind = none scale = 1.0 {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 4, 0], cache = [0, 0, 0, 4], vector = [0, 0, 0, 0]>} -> tensor<1x8x2x16xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>
   return %0#0 : tensor<1x8x2x16xf32>
 }
+
+// -----
+
+// A tile of rlx.rows holds whole rows: a cache tile of the row axis is an
+// error naming the axis (then upstream's and the pass's, naming the level).
+func.func @rows_split_row(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  // expected-error @+4 {{cannot split row axis 1: a tile holds whole rows}}
+  // expected-error @+3 {{to tile operation}}
+  // expected-error @+2 {{failed to generate tiling loops}}
+  // expected-error @+1 {{cannot tile at the cache level}}
+  %r = rlx.rows ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [1, 4], vector = [0, 0]>} {
+  ^bb0(%a: tensor<4x8xf32>):
+    %0 = rlx.reduce max %a axes = [1] keep_dim : tensor<4x8xf32> -> tensor<4x1xf32>
+    %1 = rlx.sub %a, %0 : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+    rlx.yield %1 : tensor<4x8xf32>
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}

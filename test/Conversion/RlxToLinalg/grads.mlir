@@ -1,4 +1,4 @@
-// RUN: rlx-opt %s --rlx-to-linalg -split-input-file | FileCheck %s
+// RUN: rlx-opt %s --rlx-to-linalg --rlx-gpu-select-lowering-config --rlx-tile-and-fuse --canonicalize -split-input-file | FileCheck %s
 
 // The activation gradients are elementwise ops: one generic whose body is
 // the forward op's buildGradient.

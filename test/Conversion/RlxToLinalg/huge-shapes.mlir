@@ -13,11 +13,11 @@
 // CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<4294967296xi64>)
 // CHECK-NEXT:      ^bb0(%{{.*}}: i64):
 // CHECK-NEXT:        linalg.index 0 : index
-// CHECK:         scf.forall (%{{.*}}) in (4)
+// CHECK:         rlx.rows ins({{.*}}tensor<4x4294967296xf32>{{.*}}) outs(%{{.*}} : tensor<4x1xf32>)
 // CHECK-LABEL: func.func @cross_entropy_labels_backward(
 // CHECK-NOT:     arith.constant dense<[
 // CHECK:         linalg.index 0 : index
-// CHECK:         scf.forall (%{{.*}}) in (4)
+// CHECK:         rlx.rows ins({{.*}}) outs(%{{.*}} : tensor<4x4294967296xf32>)
 func.func @cross_entropy_labels(%l: tensor<4x4294967296xf32>, %y: tensor<4xi32>) -> tensor<4xf32> {
   %0 = rlx.softmax_cross_entropy_with_labels %l, %y : (tensor<4x4294967296xf32>, tensor<4xi32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>

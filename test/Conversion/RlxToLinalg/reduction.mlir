@@ -281,59 +281,21 @@ func.func @mean_keep_dim(%a: tensor<4x6xf32>) -> tensor<4x1xf32> {
 
 // -----
 
-// softmax = exp(x - max) / sum(exp(x - max)) becomes an `rlx.region row`
-// lowered to an scf.forall over the rows. Per row: a max reduction generic
-// over the row slice, its scalar extracted; e = exp(x - max) staged once in
-// a row buffer (a parallel generic), since both the sum stage and the final
-// division read it; a sum reduction of e; then the final generic computes
-// e / sum into the row's slice of the shared output, inserted in parallel.
-
-// CHECK-DAG:   #[[ID:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
-// CHECK-DAG:   #[[ROW:map[0-9]*]] = affine_map<(d0, d1) -> (d0)>
+// softmax = exp(x - max) / sum(exp(x - max)) becomes an rlx.rows whose
+// body is the decomposition (RowOps.cpp), which the codegen layer tiles by
+// rows and lowers stage by stage (test/Codegen/Common/tile-and-fuse-rows.mlir).
 // CHECK-LABEL: func.func @softmax(
 // CHECK-SAME:      %[[X:.*]]: tensor<2x3xf32>) -> tensor<2x3xf32>
-// CHECK-NOT:     rlx.
 // CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<2x3xf32>
-// CHECK:         %[[FORALL:.*]] = scf.forall (%[[I:.*]]) in (2) shared_outs(%[[OUT:.*]] = %[[EMPTY]]) -> (tensor<2x3xf32>) {
-// CHECK:           %[[XR:.*]] = tensor.extract_slice %[[X]][%[[I]], 0] [1, 3] [1, 1] : tensor<2x3xf32> to tensor<1x3xf32>
-// CHECK:           %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK:           %[[MAXINIT:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<1xf32>)
-// CHECK:           %[[MAXT:.*]] = linalg.generic
-// CHECK-SAME:          indexing_maps = [#[[ID]], #[[ROW]]]
-// CHECK-SAME:          iterator_types = ["parallel", "reduction"]
-// CHECK-SAME:          ins(%[[XR]] : tensor<1x3xf32>) outs(%[[MAXINIT]] : tensor<1xf32>)
-// CHECK:             arith.maximumf
-// CHECK:           %[[MAX:.*]] = tensor.extract %[[MAXT]][%{{.*}}] : tensor<1xf32>
-// CHECK:           %[[XR2:.*]] = tensor.extract_slice %[[X]][%[[I]], 0] [1, 3] [1, 1]
-// CHECK:           %[[EXPS:.*]] = linalg.generic
-// CHECK-SAME:          indexing_maps = [#[[ID]], #[[ID]]]
-// CHECK-SAME:          iterator_types = ["parallel", "parallel"]
-// CHECK-SAME:          ins(%[[XR2]] : tensor<1x3xf32>)
-// CHECK:           ^bb0(%[[A:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
-// CHECK:             %[[D:.*]] = arith.subf %[[A]], %[[MAX]] : f32
-// CHECK:             %[[E:.*]] = math.exp %[[D]] : f32
-// CHECK-NEXT:        linalg.yield %[[E]] : f32
-// CHECK:           %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK:           %[[SUMINIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<1xf32>)
-// CHECK:           %[[SUMT:.*]] = linalg.generic
-// CHECK-SAME:          indexing_maps = [#[[ID]], #[[ROW]]]
-// CHECK-SAME:          iterator_types = ["parallel", "reduction"]
-// CHECK-SAME:          ins(%[[EXPS]] : tensor<1x3xf32>) outs(%[[SUMINIT]] : tensor<1xf32>)
-// CHECK-NOT:         math.exp
-// CHECK:             arith.addf
-// CHECK:           %[[SUM:.*]] = tensor.extract %[[SUMT]][%{{.*}}] : tensor<1xf32>
-// CHECK:           %[[OUTR:.*]] = tensor.extract_slice %[[OUT]][%[[I]], 0] [1, 3] [1, 1]
-// CHECK:           %[[R:.*]] = linalg.generic
-// CHECK-SAME:          indexing_maps = [#[[ID]], #[[ID]]]
-// CHECK-SAME:          iterator_types = ["parallel", "parallel"]
-// CHECK-SAME:          ins(%[[EXPS]] : tensor<1x3xf32>) outs(%[[OUTR]] : tensor<1x3xf32>)
-// CHECK:           ^bb0(%[[E2:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
-// CHECK-NOT:         math.exp
-// CHECK:             %[[Q:.*]] = arith.divf %[[E2]], %[[SUM]] : f32
-// CHECK-NEXT:        linalg.yield %[[Q]] : f32
-// CHECK:           scf.forall.in_parallel {
-// CHECK-NEXT:        tensor.parallel_insert_slice %[[R]] into %[[OUT]][%[[I]], %{{.*}}] [1, 3] [1, 1] : tensor<1x3xf32> into tensor<2x3xf32>
-// CHECK:         return %[[FORALL]] : tensor<2x3xf32>
+// CHECK:         %[[ROWS:.*]] = rlx.rows ins(%[[X]] : tensor<2x3xf32>) outs(%[[EMPTY]] : tensor<2x3xf32>) {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: tensor<2x3xf32>):
+// CHECK-NEXT:      %[[MAX:.*]] = rlx.reduce max %[[A]] axes = [1] keep_dim
+// CHECK-NEXT:      %[[D:.*]] = rlx.sub %[[A]], %[[MAX]]
+// CHECK-NEXT:      %[[E:.*]] = rlx.exp %[[D]]
+// CHECK-NEXT:      %[[SUM:.*]] = rlx.reduce sum %[[E]] axes = [1] keep_dim
+// CHECK-NEXT:      %[[Q:.*]] = rlx.div %[[E]], %[[SUM]]
+// CHECK-NEXT:      rlx.yield %[[Q]] : tensor<2x3xf32>
+// CHECK:         return %[[ROWS]] : tensor<2x3xf32>
 func.func @softmax(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = rlx.softmax %a axis = -1 : tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
@@ -341,50 +303,23 @@ func.func @softmax(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 // -----
 
-// log_softmax = (x - max) - log(sum(exp(x - max))), along a middle axis: the
-// rows are the (d0, d2) pairs. f16 is widened once into an f32 row buffer,
-// the shifted row x - max is staged (read by the sum stage and the final
-// generic), log(sum) is a per-row scalar, and the final generic rounds once
-// to f16.
-
-// CHECK-DAG:   #[[ID:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-// CHECK-DAG:   #[[ROW:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// log_softmax = (x - max) - log(sum(exp(x - max))), along a middle axis:
+// the rows are the (d0, d2) pairs. f16 is widened once at the start and
+// rounded once at the end; the arithmetic is in f32.
 // CHECK-LABEL: func.func @log_softmax_f16(
 // CHECK-SAME:      %[[X:.*]]: tensor<2x3x4xf16>) -> tensor<2x3x4xf16>
-// CHECK:         %[[FORALL:.*]] = scf.forall (%[[I:.*]], %[[J:.*]]) in (2, 4) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<2x3x4xf16>) {
-// CHECK:           %[[XR:.*]] = tensor.extract_slice %[[X]][%[[I]], 0, %[[J]]] [1, 3, 1] [1, 1, 1] : tensor<2x3x4xf16> to tensor<1x3x1xf16>
-// CHECK:           %[[XF:.*]] = linalg.generic
-// CHECK-SAME:          iterator_types = ["parallel", "parallel", "parallel"]
-// CHECK-SAME:          ins(%[[XR]] : tensor<1x3x1xf16>) outs(%{{.*}} : tensor<1x3x1xf32>)
-// CHECK:             arith.extf %{{.*}} : f16 to f32
-// CHECK:           %[[MAXT:.*]] = linalg.generic
-// CHECK-SAME:          indexing_maps = [#[[ID]], #[[ROW]]]
-// CHECK-SAME:          iterator_types = ["parallel", "reduction", "parallel"]
-// CHECK-SAME:          ins(%[[XF]] : tensor<1x3x1xf32>) outs(%{{.*}} : tensor<1x1xf32>)
-// CHECK:             arith.maximumf
-// CHECK:           %[[MAX:.*]] = tensor.extract %[[MAXT]]
-// CHECK:           %[[SH:.*]] = linalg.generic
-// CHECK-SAME:          iterator_types = ["parallel", "parallel", "parallel"]
-// CHECK-SAME:          ins(%[[XF]] : tensor<1x3x1xf32>)
-// CHECK:             arith.subf %{{.*}}, %[[MAX]] : f32
-// CHECK:           %[[SUMT:.*]] = linalg.generic
-// CHECK-SAME:          indexing_maps = [#[[ID]], #[[ROW]]]
-// CHECK-SAME:          iterator_types = ["parallel", "reduction", "parallel"]
-// CHECK-SAME:          ins(%[[SH]] : tensor<1x3x1xf32>) outs(%{{.*}} : tensor<1x1xf32>)
-// CHECK:             math.exp
-// CHECK:             arith.addf
-// CHECK:           %[[SUM:.*]] = tensor.extract %[[SUMT]]
-// CHECK:           %[[OUTR:.*]] = tensor.extract_slice %[[OUT]][%[[I]], 0, %[[J]]] [1, 3, 1] [1, 1, 1]
-// CHECK:           %[[LOG:.*]] = math.log %[[SUM]] : f32
-// CHECK:           %[[R:.*]] = linalg.generic
-// CHECK-SAME:          ins(%[[SH]] : tensor<1x3x1xf32>) outs(%[[OUTR]] : tensor<1x3x1xf16>)
-// CHECK:           ^bb0(%[[S:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f16):
-// CHECK:             %[[Y:.*]] = arith.subf %[[S]], %[[LOG]] : f32
-// CHECK:             %[[T:.*]] = arith.truncf %[[Y]] : f32 to f16
-// CHECK:             linalg.yield %[[T]] : f16
-// CHECK:           scf.forall.in_parallel {
-// CHECK-NEXT:        tensor.parallel_insert_slice %[[R]] into %[[OUT]][%[[I]], %{{.*}}, %[[J]]] [1, 3, 1] [1, 1, 1] : tensor<1x3x1xf16> into tensor<2x3x4xf16>
-// CHECK:         return %[[FORALL]] : tensor<2x3x4xf16>
+// CHECK:         %[[ROWS:.*]] = rlx.rows ins(%[[X]] : tensor<2x3x4xf16>) outs(%{{.*}} : tensor<2x3x4xf16>) {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: tensor<2x3x4xf16>):
+// CHECK-NEXT:      %[[XF:.*]] = rlx.cast %[[A]] : tensor<2x3x4xf16> -> tensor<2x3x4xf32>
+// CHECK-NEXT:      %[[MAX:.*]] = rlx.reduce max %[[XF]] axes = [1] keep_dim : tensor<2x3x4xf32> -> tensor<2x1x4xf32>
+// CHECK-NEXT:      %[[SH:.*]] = rlx.sub %[[XF]], %[[MAX]]
+// CHECK-NEXT:      %[[E:.*]] = rlx.exp %[[SH]]
+// CHECK-NEXT:      %[[SUM:.*]] = rlx.reduce sum %[[E]] axes = [1] keep_dim
+// CHECK-NEXT:      %[[LOG:.*]] = rlx.log %[[SUM]] : tensor<2x1x4xf32>
+// CHECK-NEXT:      %[[R:.*]] = rlx.sub %[[SH]], %[[LOG]]
+// CHECK-NEXT:      %[[RH:.*]] = rlx.cast %[[R]] : tensor<2x3x4xf32> -> tensor<2x3x4xf16>
+// CHECK-NEXT:      rlx.yield %[[RH]] : tensor<2x3x4xf16>
+// CHECK:         return %[[ROWS]] : tensor<2x3x4xf16>
 func.func @log_softmax_f16(%a: tensor<2x3x4xf16>) -> tensor<2x3x4xf16> {
   %0 = rlx.log_softmax %a axis = 1 : tensor<2x3x4xf16>
   return %0 : tensor<2x3x4xf16>

@@ -134,51 +134,18 @@ func.func @bf16_chain(%x: tensor<3xbf16>) -> tensor<3xbf16> {
 
 // -----
 
-// A row region becomes an scf.forall over the rows (the kept axes) whose
-// shared output is the region's result. Per row, each stage of dependent
-// reductions is one reduction generic over the row slice; its result is
-// extracted to a scalar and finished at row level (the mean's divf by 8).
-// The centered row is read by the second stage and by the result, so it is
-// staged once in a row buffer; the final generic writes the row's slice of
-// the output, inserted with parallel_insert_slice.
-// CHECK-DAG:   #[[ID:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
-// CHECK-DAG:   #[[ACC:map[0-9]*]] = affine_map<(d0, d1) -> (d0)>
+// A row region becomes an rlx.rows with the same body and a tensor.empty
+// destination per result, which the codegen layer tiles by rows and
+// decomposes (test/Codegen/Common/tile-and-fuse-rows.mlir).
 // CHECK-LABEL: func.func @row_center(
 // CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<4x8xf32>)
-// CHECK-NOT:     rlx.
 // CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<4x8xf32>
-// CHECK:         %[[FORALL:.*]] = scf.forall (%[[I:.*]]) in (4) shared_outs(%[[OUT:.*]] = %[[EMPTY]]) -> (tensor<4x8xf32>) {
-// CHECK:           %[[XR:.*]] = tensor.extract_slice %[[X]][%[[I]], 0] [1, 8] [1, 1] : tensor<4x8xf32> to tensor<1x8xf32>
-// CHECK:           %[[SUMT:.*]] = linalg.generic
-// CHECK-SAME:          indexing_maps = [#[[ID]], #[[ACC]]]
-// CHECK-SAME:          iterator_types = ["parallel", "reduction"]
-// CHECK-SAME:          ins(%[[XR]] : tensor<1x8xf32>) outs(%{{.*}} : tensor<1xf32>)
-// CHECK:             arith.addf
-// CHECK:           %[[SUM:.*]] = tensor.extract %[[SUMT]][%{{.*}}] : tensor<1xf32>
-// CHECK:           %[[COUNT:.*]] = arith.constant 8.000000e+00 : f32
-// CHECK:           %[[MEAN:.*]] = arith.divf %[[SUM]], %[[COUNT]] : f32
-// CHECK:           %[[CEN:.*]] = linalg.generic
-// CHECK-SAME:          indexing_maps = [#[[ID]], #[[ID]]]
-// CHECK-SAME:          iterator_types = ["parallel", "parallel"]
-// CHECK:             arith.subf %{{.*}}, %[[MEAN]] : f32
-// CHECK:           %[[SQT:.*]] = linalg.generic
-// CHECK-SAME:          indexing_maps = [#[[ID]], #[[ACC]]]
-// CHECK-SAME:          iterator_types = ["parallel", "reduction"]
-// CHECK-SAME:          ins(%[[CEN]] : tensor<1x8xf32>) outs(%{{.*}} : tensor<1xf32>)
-// CHECK:             %[[SQ:.*]] = arith.mulf %[[C:.*]], %[[C]] : f32
-// CHECK:             arith.addf %{{.*}}, %[[SQ]] : f32
-// CHECK:           %[[SS:.*]] = tensor.extract %[[SQT]][%{{.*}}] : tensor<1xf32>
-// CHECK:           %[[OUTR:.*]] = tensor.extract_slice %[[OUT]][%[[I]], 0] [1, 8] [1, 1]
-// CHECK:           %[[R:.*]] = linalg.generic
-// CHECK-SAME:          iterator_types = ["parallel", "parallel"]
-// CHECK-SAME:          ins(%[[CEN]] : tensor<1x8xf32>) outs(%[[OUTR]] : tensor<1x8xf32>)
-// CHECK:             %[[Q:.*]] = arith.divf %{{.*}}, %[[SS]] : f32
-// CHECK-NEXT:        linalg.yield %[[Q]] : f32
-// CHECK:           scf.forall.in_parallel {
-// CHECK-NEXT:        tensor.parallel_insert_slice %[[R]] into %[[OUT]][%[[I]], %{{.*}}] [1, 8] [1, 1] : tensor<1x8xf32> into tensor<4x8xf32>
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
-// CHECK-NEXT:    return %[[FORALL]] : tensor<4x8xf32>
+// CHECK:         %[[ROWS:.*]] = rlx.rows ins(%[[X]] : tensor<4x8xf32>) outs(%[[EMPTY]] : tensor<4x8xf32>) {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: tensor<4x8xf32>):
+// CHECK-NEXT:      %[[MEAN:.*]] = rlx.reduce mean %[[A]] axes = [1] keep_dim
+// CHECK:           rlx.yield
+// CHECK-NEXT:    } -> tensor<4x8xf32>
+// CHECK-NEXT:    return %[[ROWS]] : tensor<4x8xf32>
 func.func @row_center(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %r = rlx.region row ins(%x : tensor<4x8xf32>) -> tensor<4x8xf32> {
   ^bb0(%a: tensor<4x8xf32>):
@@ -194,68 +161,13 @@ func.func @row_center(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-// A row axis of size 1: every value is one per row, so the row is a scalar
-// read with tensor.extract and the reduction is a scalar combine with the
-// identity (no linalg.generic at all); f16 intermediates are still rounded.
-// The result is a 1x1 tensor.from_elements inserted into the output.
-// CHECK-LABEL: func.func @row_size_one(
-// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<4x1xf16>)
-// CHECK-NOT:     linalg.generic
-// CHECK:         %[[FORALL:.*]] = scf.forall (%[[I:.*]]) in (4) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<4x1xf16>) {
-// CHECK:           %[[V:.*]] = tensor.extract %[[X]][%[[I]], %{{.*}}] : tensor<4x1xf16>
-// CHECK:           %[[VE:.*]] = arith.extf %[[V]] : f16 to f32
-// CHECK:           %[[E:.*]] = math.exp %[[VE]] : f32
-// CHECK:           %[[EH:.*]] = arith.truncf %[[E]] : f32 to f16
-// CHECK:           %[[EE:.*]] = arith.extf %[[EH]] : f16 to f32
-// CHECK:           %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK:           %[[S:.*]] = arith.addf %[[EE]], %[[ZERO]] : f32
-// CHECK:           %[[SH:.*]] = arith.truncf %[[S]] : f32 to f16
-// CHECK:           %[[SE:.*]] = arith.extf %[[SH]] : f16 to f32
-// CHECK:           %[[Q:.*]] = arith.divf %[[EE]], %[[SE]] : f32
-// CHECK:           %[[QH:.*]] = arith.truncf %[[Q]] : f32 to f16
-// CHECK:           %[[T:.*]] = tensor.from_elements %[[QH]] : tensor<1x1xf16>
-// CHECK:           scf.forall.in_parallel {
-// CHECK-NEXT:        tensor.parallel_insert_slice %[[T]] into %[[OUT]][%[[I]], %{{.*}}] [1, 1] [1, 1] : tensor<1x1xf16> into tensor<4x1xf16>
-// CHECK-NOT:     linalg.generic
-// CHECK:         return %[[FORALL]]
-func.func @row_size_one(%x: tensor<4x1xf16>) -> tensor<4x1xf16> {
-  %r = rlx.region row ins(%x : tensor<4x1xf16>) -> tensor<4x1xf16> {
-  ^bb0(%a: tensor<4x1xf16>):
-    %e = rlx.exp %a : tensor<4x1xf16>
-    %0 = rlx.reduce sum %e axes = [1] keep_dim : tensor<4x1xf16> -> tensor<4x1xf16>
-    %1 = rlx.div %e, %0 : (tensor<4x1xf16>, tensor<4x1xf16>) -> tensor<4x1xf16>
-    rlx.yield %1 : tensor<4x1xf16>
-  }
-  return %r : tensor<4x1xf16>
-}
-
-// -----
-
-// Reducing the middle axis of a rank-3 tensor: the forall runs over the two
-// kept axes, the row slice is [1, 5, 1], and the reduction generic reduces
-// d1. A per-row result is written as a 1x1x1 from_elements slice of its own
-// shared output next to the per-element one.
-// CHECK-DAG:   #[[ID3:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-// CHECK-DAG:   #[[ACC:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// Several results: one destination each, per-element and per-row.
 // CHECK-LABEL: func.func @row_middle_axis(
-// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<2x5x3xf32>)
-// CHECK:         %[[FORALL:.*]]:2 = scf.forall (%[[I:.*]], %[[J:.*]]) in (2, 3) shared_outs(%[[OUT:.*]] = %{{.*}}, %[[SOUT:.*]] = %{{.*}}) -> (tensor<2x5x3xf32>, tensor<2x1x3xf32>) {
-// CHECK:           %[[XR:.*]] = tensor.extract_slice %[[X]][%[[I]], 0, %[[J]]] [1, 5, 1] [1, 1, 1] : tensor<2x5x3xf32> to tensor<1x5x1xf32>
-// CHECK:           %[[SUMT:.*]] = linalg.generic
-// CHECK-SAME:          indexing_maps = [#[[ID3]], #[[ACC]]]
-// CHECK-SAME:          iterator_types = ["parallel", "reduction", "parallel"]
-// CHECK-SAME:          ins(%[[XR]] : tensor<1x5x1xf32>) outs(%{{.*}} : tensor<1x1xf32>)
-// CHECK:           %[[SUM:.*]] = tensor.extract %[[SUMT]][%{{.*}}, %{{.*}}] : tensor<1x1xf32>
-// CHECK:           %[[OUTR:.*]] = tensor.extract_slice %[[OUT]][%[[I]], 0, %[[J]]] [1, 5, 1] [1, 1, 1]
-// CHECK:           %[[R:.*]] = linalg.generic
-// CHECK-SAME:          iterator_types = ["parallel", "parallel", "parallel"]
-// CHECK-SAME:          outs(%[[OUTR]] : tensor<1x5x1xf32>)
-// CHECK:             arith.mulf %{{.*}}, %[[SUM]] : f32
-// CHECK:           %[[S:.*]] = tensor.from_elements %[[SUM]] : tensor<1x1x1xf32>
-// CHECK:           scf.forall.in_parallel {
-// CHECK-NEXT:        tensor.parallel_insert_slice %[[R]] into %[[OUT]][%[[I]], %{{.*}}, %[[J]]] [1, 5, 1] [1, 1, 1] : tensor<1x5x1xf32> into tensor<2x5x3xf32>
-// CHECK-NEXT:        tensor.parallel_insert_slice %[[S]] into %[[SOUT]][%[[I]], %{{.*}}, %[[J]]] [1, 1, 1] [1, 1, 1] : tensor<1x1x1xf32> into tensor<2x1x3xf32>
-// CHECK:         return %[[FORALL]]#0, %[[FORALL]]#1
+// CHECK-DAG:     %[[E0:.*]] = tensor.empty() : tensor<2x5x3xf32>
+// CHECK-DAG:     %[[E1:.*]] = tensor.empty() : tensor<2x1x3xf32>
+// CHECK:         %[[ROWS:.*]]:2 = rlx.rows ins(%{{.*}} : tensor<2x5x3xf32>) outs(%[[E0]], %[[E1]] : tensor<2x5x3xf32>, tensor<2x1x3xf32>)
+// CHECK:         } -> tensor<2x5x3xf32>, tensor<2x1x3xf32>
+// CHECK-NEXT:    return %[[ROWS]]#0, %[[ROWS]]#1
 func.func @row_middle_axis(%x: tensor<2x5x3xf32>) -> (tensor<2x5x3xf32>, tensor<2x1x3xf32>) {
   %r:2 = rlx.region row ins(%x : tensor<2x5x3xf32>) -> tensor<2x5x3xf32>, tensor<2x1x3xf32> {
   ^bb0(%a: tensor<2x5x3xf32>):

@@ -110,7 +110,7 @@ func.func @other_terminator(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @yield_outside_region(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'rlx.yield' op expects parent op 'rlx.region'}}
+  // expected-error @+1 {{'rlx.yield' op expects parent op to be one of 'rlx.region, rlx.rows'}}
   rlx.yield %x : tensor<4xf32>
 }
 
@@ -431,4 +431,44 @@ func.func @contraction_epilogue_shape(%x: tensor<4x4xf32>, %v: tensor<4xf32>) ->
     rlx.yield %2 : tensor<4x4xf32>
   }
   return %r : tensor<4x4xf32>
+}
+
+// -----
+
+// rlx.rows takes one destination of each result's type.
+func.func @rows_out_type(%x: tensor<2x4xf32>, %o: tensor<2x4xf16>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'rlx.rows' op expected type of operand #1 ('tensor<2x4xf16>') to match type of corresponding result ('tensor<2x4xf32>')}}
+  %r = rlx.rows ins(%x : tensor<2x4xf32>) outs(%o : tensor<2x4xf16>) {
+  ^bb0(%a: tensor<2x4xf32>):
+    %0 = rlx.reduce max %a axes = [1] keep_dim : tensor<2x4xf32> -> tensor<2x1xf32>
+    %1 = rlx.sub %a, %0 : (tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+    rlx.yield %1 : tensor<2x4xf32>
+  } -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
+// Its body is a row region's: reductions that keep their axes.
+func.func @rows_no_keep_dim(%x: tensor<2x4xf32>, %o: tensor<2xf32>) -> tensor<2xf32> {
+  %r = rlx.rows ins(%x : tensor<2x4xf32>) outs(%o : tensor<2xf32>) {
+  ^bb0(%a: tensor<2x4xf32>):
+    // expected-error @+1 {{must keep the reduced axes (keep_dim) inside a row region}}
+    %0 = rlx.reduce max %a axes = [1] : tensor<2x4xf32> -> tensor<2xf32>
+    rlx.yield %0 : tensor<2xf32>
+  } -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+// And it needs a reduction.
+func.func @rows_no_reduction(%x: tensor<2x4xf32>, %o: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{a row region must contain a reduction}}
+  %r = rlx.rows ins(%x : tensor<2x4xf32>) outs(%o : tensor<2x4xf32>) {
+  ^bb0(%a: tensor<2x4xf32>):
+    %0 = rlx.exp %a : tensor<2x4xf32>
+    rlx.yield %0 : tensor<2x4xf32>
+  } -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
 }

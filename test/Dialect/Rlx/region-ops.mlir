@@ -158,3 +158,19 @@ func.func @contraction_prologue(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> te
   }
   return %r : tensor<4x16xf32>
 }
+
+// rlx.rows: a row region's body with one destination per result.
+// CHECK-LABEL: func.func @rows(
+// CHECK:         %{{.*}}:2 = rlx.rows ins(%{{.*}} : tensor<2x4xf32>) outs(%{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<2x1xf32>) attributes {tag} {
+// CHECK:           rlx.reduce max %{{.*}} axes = [1] keep_dim
+// CHECK:           rlx.yield %{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<2x1xf32>
+// CHECK:         } -> tensor<2x4xf32>, tensor<2x1xf32>
+func.func @rows(%x: tensor<2x4xf32>, %o: tensor<2x4xf32>, %m: tensor<2x1xf32>) -> (tensor<2x4xf32>, tensor<2x1xf32>) {
+  %r:2 = rlx.rows ins(%x : tensor<2x4xf32>) outs(%o, %m : tensor<2x4xf32>, tensor<2x1xf32>) attributes {tag} {
+  ^bb0(%a: tensor<2x4xf32>):
+    %0 = rlx.reduce max %a axes = [1] keep_dim : tensor<2x4xf32> -> tensor<2x1xf32>
+    %1 = rlx.sub %a, %0 : (tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+    rlx.yield %1, %0 : tensor<2x4xf32>, tensor<2x1xf32>
+  } -> tensor<2x4xf32>, tensor<2x1xf32>
+  return %r#0, %r#1 : tensor<2x4xf32>, tensor<2x1xf32>
+}

@@ -19,21 +19,32 @@ YieldOp RegionOp::getYield() {
   return dyn_cast<YieldOp>(getBody().front().getTerminator());
 }
 
-SmallVector<int64_t> RegionOp::getIterationShape() {
-  for (Operation &op : getBody().front()) {
+/// The shape a region body with results `resultTypes` iterates over: the
+/// input of its reductions, its contraction's result, else its results'.
+static SmallVector<int64_t> getIterationShape(Block &body,
+                                              TypeRange resultTypes) {
+  for (Operation &op : body) {
     if (auto reduction = dyn_cast<ReductionOpInterface>(op))
       return llvm::to_vector(getShape(reduction.getReducedInput()));
     if (isa<ContractionOpInterface>(op))
       return llvm::to_vector(getShape(op.getResult(0)));
   }
-  return llvm::to_vector(getShape(getResult(0)));
+  return llvm::to_vector(cast<RankedTensorType>(resultTypes[0]).getShape());
 }
 
-SmallVector<int64_t> RegionOp::getReducedAxes() {
-  for (Operation &op : getBody().front())
+static SmallVector<int64_t> getReducedAxes(Block &body) {
+  for (Operation &op : body)
     if (auto reduction = dyn_cast<ReductionOpInterface>(op))
       return reduction.getReducedAxes();
   return {};
+}
+
+SmallVector<int64_t> RegionOp::getIterationShape() {
+  return ::getIterationShape(getBody().front(), getResultTypes());
+}
+
+SmallVector<int64_t> RegionOp::getReducedAxes() {
+  return ::getReducedAxes(getBody().front());
 }
 
 LogicalResult RegionOp::verify() {
@@ -53,11 +64,11 @@ static SmallVector<int64_t> getRowShape(ArrayRef<int64_t> shape,
 
 /// Checks the body of a `reduction` or `row` region: reductions over
 /// `axes` of `shape`, elementwise ops producing one of `shapes`.
-static LogicalResult verifyReductionBody(RegionOp region, FusionKind kind,
-                                         ArrayRef<int64_t> shape,
-                                         ArrayRef<int64_t> axes,
-                                         ArrayRef<SmallVector<int64_t>> shapes) {
-  Block &body = region.getBody().front();
+static LogicalResult
+verifyReductionBody(Operation *region, Block &body, FusionKind kind,
+                    ArrayRef<int64_t> shape, ArrayRef<int64_t> axes,
+                    ArrayRef<SmallVector<int64_t>> shapes) {
+  auto yield = cast<YieldOp>(body.getTerminator());
   bool isRow = kind == FusionKind::Row;
   for (Operation &op : body.without_terminator()) {
     if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
@@ -91,18 +102,18 @@ static LogicalResult verifyReductionBody(RegionOp region, FusionKind kind,
              << formatShape(shape);
   }
   if (isRow)
-    for (Value result : region.getYield().getValues())
+    for (Value result : yield.getValues())
       if (!llvm::is_contained(shapes, getShape(result)))
-        return region.emitOpError("row region results must have the "
-                                  "iteration shape ")
+        return region->emitOpError("row region results must have the "
+                                   "iteration shape ")
                << formatShape(shape) << " or the row shape "
                << formatShape(shapes.back()) << ", got "
                << formatShape(getShape(result));
   if (!isRow)
-    for (Value result : region.getYield().getValues())
+    for (Value result : yield.getValues())
       if (!result.getDefiningOp<ReductionOpInterface>())
-        return region.emitOpError("reduction region results must be "
-                                  "reductions");
+        return region->emitOpError("reduction region results must be "
+                                   "reductions");
   return success();
 }
 
@@ -140,36 +151,37 @@ getContractionPrologue(Operation *contraction,
   return success();
 }
 
-LogicalResult RegionOp::verifyRegions() {
-  Block &body = getBody().front();
-  if (body.getNumArguments() != getInputs().size())
-    return emitOpError("has ")
-           << getInputs().size() << " inputs but its body takes "
+/// Checks that the body of `op` (an rlx.region of `kind` or an rlx.rows)
+/// takes `inputs`, yields `resultTypes` and holds the ops `kind` allows.
+static LogicalResult verifyRegionBody(Operation *op, FusionKind kind,
+                                      ValueRange inputs,
+                                      TypeRange resultTypes) {
+  Block &body = op->getRegion(0).front();
+  if (body.getNumArguments() != inputs.size())
+    return op->emitOpError("has ")
+           << inputs.size() << " inputs but its body takes "
            << body.getNumArguments() << " arguments";
-  for (auto [i, input, arg] :
-       llvm::enumerate(getInputs(), body.getArguments()))
+  for (auto [i, input, arg] : llvm::enumerate(inputs, body.getArguments()))
     if (input.getType() != arg.getType())
-      return emitOpError("input ")
-             << i << " has type " << input.getType()
-             << " but body argument " << i << " has type " << arg.getType();
-  YieldOp yield = getYield();
+      return op->emitOpError("input ")
+             << i << " has type " << input.getType() << " but body argument "
+             << i << " has type " << arg.getType();
+  auto yield = body.empty() ? nullptr : dyn_cast<YieldOp>(body.back());
   if (!yield)
-    return emitOpError("body must end with rlx.yield");
-  if (yield.getValues().getTypes() != getResultTypes())
-    return emitOpError("yields ")
-           << yield.getValues().getTypes() << " but returns "
-           << getResultTypes();
+    return op->emitOpError("body must end with rlx.yield");
+  if (yield.getValues().getTypes() != resultTypes)
+    return op->emitOpError("yields ")
+           << yield.getValues().getTypes() << " but returns " << resultTypes;
 
-  FusionKind kind = getKind();
   auto reductions = llvm::to_vector(body.getOps<ReductionOpInterface>());
   auto contractions = llvm::to_vector(body.getOps<ContractionOpInterface>());
   bool reduces = kind == FusionKind::Reduction || kind == FusionKind::Row;
   if (reduces && reductions.empty())
-    return emitOpError("a ") << stringifyFusionKind(kind)
-                             << " region must contain a reduction";
+    return op->emitOpError("a ")
+           << stringifyFusionKind(kind) << " region must contain a reduction";
   if (kind == FusionKind::Contraction && contractions.size() != 1)
-    return emitOpError("a contraction region must contain exactly one "
-                       "contraction, got ")
+    return op->emitOpError("a contraction region must contain exactly one "
+                           "contraction, got ")
            << contractions.size();
 
   Operation *contraction = kind == FusionKind::Contraction
@@ -179,8 +191,8 @@ LogicalResult RegionOp::verifyRegions() {
   if (contraction && failed(getContractionPrologue(contraction, prologue)))
     return failure();
 
-  SmallVector<int64_t> shape = getIterationShape();
-  for (auto [i, input] : llvm::enumerate(getInputs())) {
+  SmallVector<int64_t> shape = getIterationShape(body, resultTypes);
+  for (auto [i, input] : llvm::enumerate(inputs)) {
     // The contraction reads its operands through its own indexing, and the
     // prologue computes them in their shapes.
     BlockArgument arg = body.getArgument(i);
@@ -193,7 +205,7 @@ LogicalResult RegionOp::verifyRegions() {
     ArrayRef<int64_t> inputShape = getShape(input);
     if (!OpTrait::util::getBroadcastedShape(inputShape, shape, broadcast) ||
         ArrayRef<int64_t>(broadcast) != ArrayRef<int64_t>(shape))
-      return emitOpError("input ")
+      return op->emitOpError("input ")
              << i << " of shape " << formatShape(inputShape)
              << " does not broadcast to the iteration shape "
              << formatShape(shape);
@@ -204,31 +216,57 @@ LogicalResult RegionOp::verifyRegions() {
     SmallVector<SmallVector<int64_t>> shapes = {shape};
     if (kind == FusionKind::Row)
       shapes.push_back(getRowShape(shape, axes));
-    return verifyReductionBody(*this, kind, shape, axes, shapes);
+    return verifyReductionBody(op, body, kind, shape, axes, shapes);
   }
 
-  for (Type type : getResultTypes())
+  for (Type type : resultTypes)
     if (cast<RankedTensorType>(type).getShape() != ArrayRef<int64_t>(shape))
-      return emitOpError()
-             << stringifyFusionKind(kind) << " region results must all have shape "
-             << formatShape(shape) << ", got " << type;
+      return op->emitOpError() << stringifyFusionKind(kind)
+                               << " region results must all have shape "
+                               << formatShape(shape) << ", got " << type;
   StringRef article = kind == FusionKind::Elementwise ? "an " : "a ";
-  for (Operation &op : body.without_terminator()) {
-    if (&op == contraction || prologue.contains(&op))
+  for (Operation &bodyOp : body.without_terminator()) {
+    if (&bodyOp == contraction || prologue.contains(&bodyOp))
       continue;
-    if (!isa<ScalarComputeOpInterface>(op))
-      return op.emitOpError("cannot join ")
+    if (!isa<ScalarComputeOpInterface>(bodyOp))
+      return bodyOp.emitOpError("cannot join ")
              << article << stringifyFusionKind(kind)
              << " region: it has no scalar semantics "
                 "(ScalarComputeOpInterface)";
-    if (getShape(op.getResult(0)) != ArrayRef<int64_t>(shape))
-      return op.emitOpError("produces shape ")
-             << formatShape(getShape(op.getResult(0))) << " inside "
+    if (getShape(bodyOp.getResult(0)) != ArrayRef<int64_t>(shape))
+      return bodyOp.emitOpError("produces shape ")
+             << formatShape(getShape(bodyOp.getResult(0))) << " inside "
              << article << stringifyFusionKind(kind)
-             << " region of iteration shape "
-             << formatShape(shape);
+             << " region of iteration shape " << formatShape(shape);
   }
   return success();
+}
+
+LogicalResult RegionOp::verifyRegions() {
+  return verifyRegionBody(*this, getKind(), getInputs(), getResultTypes());
+}
+
+//===----------------------------------------------------------------------===//
+// rlx.rows
+//===----------------------------------------------------------------------===//
+
+YieldOp RowsOp::getYield() {
+  Block &body = getBody().front();
+  return body.empty() ? nullptr : dyn_cast<YieldOp>(body.back());
+}
+
+SmallVector<int64_t> RowsOp::getIterationShape() {
+  return ::getIterationShape(getBody().front(), getResultTypes());
+}
+
+SmallVector<int64_t> RowsOp::getReducedAxes() {
+  return ::getReducedAxes(getBody().front());
+}
+
+// DestinationStyleOpInterface checks the destinations against the results.
+LogicalResult RowsOp::verifyRegions() {
+  return verifyRegionBody(*this, FusionKind::Row, getInputs(),
+                          getResultTypes());
 }
 
 RegionOp mlir::rlx::outlineIntoRegion(RewriterBase &rewriter,

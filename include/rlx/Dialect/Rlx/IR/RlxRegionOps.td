@@ -7,9 +7,12 @@
 #ifndef RLX_DIALECT_RLX_IR_RLXREGIONOPS_TD
 #define RLX_DIALECT_RLX_IR_RLXREGIONOPS_TD
 
+include "mlir/Dialect/Linalg/IR/LinalgInterfaces.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/TilingInterface.td"
 include "rlx/Dialect/Rlx/IR/RlxDialect.td"
 
 def Rlx_FusionKind : I32EnumAttr<"FusionKind", "what a fused region computes", [
@@ -48,10 +51,9 @@ def Rlx_RegionOp : Rlx_Op<"region", [IsolatedFromAbove,
       the row's elements; every other body op is elementwise and produces
       either `F` or the per-row shape `P` (`F` with the row axes of size 1),
       and so does every result. Softmax, the normalizations and the softmax
-      losses decompose into such bodies (`RowOpInterface`). Lowered to a
-      parallel loop over rows that runs the row's reductions one stage after
-      another on the row, staging in a row buffer only values that two
-      stages need, and writes each result once.
+      losses decompose into such bodies (`RowOpInterface`). Lowered to
+      `rlx.rows`, its destination-style form, which code generation tiles
+      by rows.
     - `contraction`: one contraction (matmul, conv, dot_general), a
       prologue of elementwise ops computing its operands (each of the shape
       of the operand it computes, read only by the prologue and the
@@ -100,9 +102,76 @@ def Rlx_RegionOp : Rlx_Op<"region", [IsolatedFromAbove,
   }];
 }
 
+def Rlx_RowsOp : Rlx_Op<"rows", [IsolatedFromAbove, Pure, SingleBlock,
+    AttrSizedOperandSegments, DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<TilingInterface, [
+      "getIterationDomain", "getLoopIteratorTypes", "getTiledImplementation",
+      "getResultTilePosition"]>,
+    DeclareOpInterfaceMethods<AggregatedOpInterface, ["decomposeOperation"]>]> {
+  let summary = "a row region in destination style, the form code "
+                "generation tiles";
+  let description = [{
+    Computes what an `rlx.region row` with the same body computes, into
+    `outs` (one per result, of the result's type): the body's reductions
+    over the row axes, whose per-row results broadcast back to the row's
+    elements. `rlx-to-linalg` lowers row regions to it.
+
+    Its loops are the dimensions of the iteration shape `F` (the shape the
+    body's reductions read): the kept dimensions are parallel, the row axes
+    reductions. `TilingInterface` cuts it into tiles of whole rows (a row
+    axis is never split); a tile is an `rlx.rows` whose body computes the
+    same ops on the tile's shape. Each value's shape in a tile follows from
+    its shape in `F`: its size-1 (broadcast) dimensions stay 1, row axes
+    keep their length, kept dimensions take the tile's.
+
+    `decomposeOperation` writes the op as linalg ops over its iteration
+    shape: per stage of dependent reductions, a generic filling the staged
+    values (per-element values that two stages need, computed once), a
+    generic with reduction loops, and generics over the per-row shape for
+    the values computed per row; then one generic writing the per-element
+    results into `outs`. Everything else is recomputed where it is read,
+    which for elementwise chains is cheaper than a store and a load. Every
+    value is rounded to its element type as the unfused op stores it.
+
+    Example:
+
+    ```mlir
+    %init = tensor.empty() : tensor<4x8xf32>
+    %r = rlx.rows ins(%x : tensor<4x8xf32>) outs(%init : tensor<4x8xf32>) {
+    ^bb0(%a: tensor<4x8xf32>):
+      %m = rlx.reduce max %a axes = [1] keep_dim
+          : tensor<4x8xf32> -> tensor<4x1xf32>
+      %d = rlx.sub %a, %m
+          : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+      rlx.yield %d : tensor<4x8xf32>
+    } -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Rlx_Tensor>:$inputs,
+                       Variadic<Rlx_Tensor>:$outs);
+  let results = (outs Variadic<Rlx_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `ins` `(` ($inputs^ `:` type($inputs))? `)`
+    `outs` `(` $outs `:` type($outs) `)` attr-dict-with-keyword $body `->`
+    type($results)
+  }];
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getOutsMutable();
+    }
+    /// The shape the body's reductions read.
+    ::llvm::SmallVector<int64_t> getIterationShape();
+    /// The row axes (sorted).
+    ::llvm::SmallVector<int64_t> getReducedAxes();
+    YieldOp getYield();
+  }];
+}
+
 def Rlx_YieldOp : Rlx_Op<"yield", [Pure, Terminator, ReturnLike,
-                                   HasParent<"RegionOp">]> {
-  let summary = "the values an rlx.region returns";
+                                   ParentOneOf<["RegionOp", "RowsOp"]>]> {
+  let summary = "the values an rlx.region or rlx.rows returns";
   let arguments = (ins Variadic<Rlx_Tensor>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }

@@ -1,5 +1,5 @@
-//===- AttentionConfig.cpp - Schedules of attention's tile ops ------------===//
-#include "Common/AttentionConfig.h"
+//===- TileOpConfigs.cpp - Schedules of the ops that decompose ------------===//
+#include "Common/TileOpConfigs.h"
 
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
@@ -35,5 +35,19 @@ LoweringConfigAttr mlir::rlx::getAttentionConfig(Operation *op,
   }
   return LoweringConfigAttr::get(op->getContext(), distribution, cache,
                                  SmallVector<int64_t>(distribution.size(), 0),
+                                 /*packed=*/{});
+}
+
+LoweringConfigAttr mlir::rlx::getRowsConfig(Operation *op, bool distribute) {
+  auto rows = dyn_cast<RowsOp>(op);
+  if (!rows)
+    return nullptr;
+  SmallVector<int64_t> shape = rows.getIterationShape();
+  SmallVector<int64_t> oneRow(shape.size(), 1);
+  for (int64_t axis : rows.getReducedAxes())
+    oneRow[axis] = 0;
+  SmallVector<int64_t> none(shape.size(), 0);
+  return LoweringConfigAttr::get(op->getContext(), distribute ? oneRow : none,
+                                 distribute ? none : oneRow, none,
                                  /*packed=*/{});
 }

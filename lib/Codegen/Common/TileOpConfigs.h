@@ -1,12 +1,13 @@
-//===- AttentionConfig.h - Schedules of attention's tile ops ----*- C++ -*-===//
+//===- TileOpConfigs.h - Schedules of the ops that decompose ----*- C++ -*-===//
 //
-// The shape of a schedule for rlx.online_attention, rlx.attention_dq and
-// rlx.attention_dkdv, shared by the targets' config passes, which choose
-// the tile sizes.
+// The shape of a schedule for the ops that rlx-tile-and-fuse tiles and then
+// decomposes into linalg ops (attention's rlx.online_attention,
+// rlx.attention_dq and rlx.attention_dkdv; rlx.rows), shared by the
+// targets' config passes, which choose the tile sizes.
 //
 //===----------------------------------------------------------------------===//
-#ifndef RLX_LIB_CODEGEN_COMMON_ATTENTIONCONFIG_H
-#define RLX_LIB_CODEGEN_COMMON_ATTENTIONCONFIG_H
+#ifndef RLX_LIB_CODEGEN_COMMON_TILEOPCONFIGS_H
+#define RLX_LIB_CODEGEN_COMMON_TILEOPCONFIGS_H
 
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
@@ -26,6 +27,12 @@ using TileSizeFn = function_ref<int64_t(const Range &range, int64_t preferred)>;
 LoweringConfigAttr getAttentionConfig(Operation *op, int64_t queryTile,
                                       int64_t keyTile, TileSizeFn tile);
 
+/// The config of rlx.rows `op`: one row per tile, as thread tiles when
+/// `distribute`, else as cache tiles (steps of a loop on the calling
+/// thread). Each tile decomposes into its stages, so a row's stages run
+/// one after another while the row is in cache. Null for other ops.
+LoweringConfigAttr getRowsConfig(Operation *op, bool distribute);
+
 } // namespace mlir::rlx
 
-#endif // RLX_LIB_CODEGEN_COMMON_ATTENTIONCONFIG_H
+#endif // RLX_LIB_CODEGEN_COMMON_TILEOPCONFIGS_H
