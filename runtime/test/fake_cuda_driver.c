@@ -3,8 +3,9 @@
  * nothing: no numbers are computed.
  *
  * $RLX_FAKE_CUDA picks a failure: "no-device", "bad-ptx", "oom" (every
- * allocation), "oom-after-N" (a device with room for N blocks), "launch-fail"
- * (the wait after a launch); anything else behaves like a working device.
+ * allocation), "oom-after-N" (a device with room for N blocks),
+ * "launch-fail" (every wait once a kernel was launched); anything else
+ * behaves like a working device.
  * $RLX_FAKE_CUDA_LOG names a file that gets one line per module load (with
  * the PTX's .target line), kernel lookup, launch (with its grid and block
  * sizes), allocation and copy. rlx_fake_cuda_calls(NAME) counts the calls
@@ -127,7 +128,8 @@ EXPORT CUresult cuStreamDestroy_v2(void *s) {
 }
 EXPORT CUresult cuStreamSynchronize(void *s) {
   (void)s;
-  return fails("launch-fail") ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS;
+  return fails("launch-fail") && num_launches > 0 ? CUDA_ERROR_LAUNCH_FAILED
+                                                  : CUDA_SUCCESS;
 }
 
 /* Whether the next allocation fails: with "oom-after-N" the device holds N
