@@ -15,6 +15,18 @@ static Type getElementType(Value value) {
   return getTensorType(value).getElementType();
 }
 
+/// Binds a generic's block arguments to the body's `leaves` and emits
+/// `ops` on their elements: the scalars of the body's values.
+static IRMapping emitBodyOps(ScalarBuilder &scalar, ArrayRef<Value> leaves,
+                             ValueRange args, ArrayRef<Operation *> ops) {
+  IRMapping scalars;
+  for (auto [leaf, element] : llvm::zip(leaves, args))
+    bindElement(scalar, scalars, leaf, element);
+  for (Operation *op : ops)
+    emitScalarOp(scalar, op, scalars);
+  return scalars;
+}
+
 AffineMap mlir::rlx::getBroadcastIndexingMap(RankedTensorType operand,
                                              ArrayRef<int64_t> shape) {
   MLIRContext *context = operand.getContext();
@@ -115,11 +127,7 @@ linalg::GenericOp mlir::rlx::emitElementwiseGeneric(
       b, loc, resultTypes, tensors, outs, maps, iterators,
       [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
         ScalarBuilder scalar(nested, bodyLoc);
-        IRMapping scalars;
-        for (auto [leaf, element] : llvm::zip(leaves, args))
-          bindElement(scalar, scalars, leaf, element);
-        for (Operation *op : ops)
-          emitScalarOp(scalar, op, scalars);
+        IRMapping scalars = emitBodyOps(scalar, leaves, args, ops);
         SmallVector<Value> yielded;
         for (Value result : results)
           yielded.push_back(
@@ -197,11 +205,7 @@ linalg::GenericOp mlir::rlx::emitReductionGeneric(
       b, loc, ValueRange(inits).getTypes(), tensors, inits, maps, iterators,
       [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
         ScalarBuilder scalar(nested, bodyLoc);
-        IRMapping scalars;
-        for (auto [leaf, element] : llvm::zip(leaves, args))
-          bindElement(scalar, scalars, leaf, element);
-        for (Operation *op : ops)
-          emitScalarOp(scalar, op, scalars);
+        IRMapping scalars = emitBodyOps(scalar, leaves, args, ops);
         SmallVector<Value> combined;
         for (auto [i, acc] : llvm::enumerate(args.drop_front(leaves.size()))) {
           ReductionOpInterface reduction = reductions[i];

@@ -208,6 +208,17 @@ private:
   void emitPerRow(OpBuilder &b, Location loc, ArrayRef<Value> values) {
     emitPerRow(b, loc, values, DenseMap<Value, Value>());
   }
+  /// What a generic over the iteration shape computing `roots` reads (its
+  /// leaves, their tensors and maps, the per-row values computed first) and
+  /// the body ops it evaluates, in block order.
+  struct GenericOperands {
+    llvm::SetVector<Value> leaves;
+    SmallVector<Value> tensors;
+    SmallVector<AffineMap> maps;
+    SmallVector<Operation *> ops;
+  };
+  GenericOperands gatherOperands(OpBuilder &b, Location loc,
+                                 ArrayRef<Value> roots);
   /// A generic over the iteration shape computing per-element `values` into
   /// `inits` (or new tensors).
   linalg::GenericOp emitPerElement(OpBuilder &b, Location loc,
@@ -473,25 +484,33 @@ void RowsDecomposition::emitPerRow(OpBuilder &b, Location loc,
     perRowTensors[value] = result;
 }
 
+RowsDecomposition::GenericOperands
+RowsDecomposition::gatherOperands(OpBuilder &b, Location loc,
+                                  ArrayRef<Value> roots) {
+  GenericOperands operands;
+  llvm::SetVector<Operation *> ops;
+  for (Value root : roots)
+    collect(root, operands.leaves, ops);
+  emitPerRow(b, loc, llvm::filter_to_vector(operands.leaves, [&](Value leaf) {
+               return isPerRow(leaf);
+             }));
+  for (Value leaf : operands.leaves) {
+    operands.tensors.push_back(getLeafTensor(leaf));
+    operands.maps.push_back(getLeafMap(leaf));
+  }
+  operands.ops.assign(ops.begin(), ops.end());
+  llvm::sort(operands.ops,
+             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+  return operands;
+}
+
 linalg::GenericOp RowsDecomposition::emitPerElement(OpBuilder &b, Location loc,
                                                     ArrayRef<Value> values,
                                                     ValueRange inits) {
-  llvm::SetVector<Value> leaves;
-  llvm::SetVector<Operation *> ops;
-  for (Value value : values)
-    collect(value, leaves, ops);
-  SmallVector<Value> rowValues = llvm::filter_to_vector(
-      leaves, [&](Value leaf) { return isPerRow(leaf); });
-  emitPerRow(b, loc, rowValues);
-  SmallVector<Value> tensors = llvm::map_to_vector(
-      leaves, [&](Value leaf) { return getLeafTensor(leaf); });
-  SmallVector<AffineMap> maps =
-      llvm::map_to_vector(leaves, [&](Value leaf) { return getLeafMap(leaf); });
-  SmallVector<Operation *> sorted(ops.begin(), ops.end());
-  llvm::sort(sorted,
-             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
-  return emitElementwiseGeneric(b, loc, shape, leaves.getArrayRef(), tensors,
-                                maps, sorted, values, inits);
+  GenericOperands operands = gatherOperands(b, loc, values);
+  return emitElementwiseGeneric(b, loc, shape, operands.leaves.getArrayRef(),
+                                operands.tensors, operands.maps, operands.ops,
+                                values, inits);
 }
 
 void RowsDecomposition::emitStage(OpBuilder &b, Location loc, unsigned stage) {
@@ -517,23 +536,13 @@ void RowsDecomposition::emitStage(OpBuilder &b, Location loc, unsigned stage) {
       reductions.push_back(reduction);
   if (reductions.empty())
     return;
-  llvm::SetVector<Value> leaves;
-  llvm::SetVector<Operation *> ops;
-  for (ReductionOpInterface reduction : reductions)
-    collect(reduction.getReducedInput(), leaves, ops);
-  SmallVector<Value> rowValues = llvm::filter_to_vector(
-      leaves, [&](Value leaf) { return isPerRow(leaf); });
-  emitPerRow(b, loc, rowValues);
-  SmallVector<Value> tensors = llvm::map_to_vector(
-      leaves, [&](Value leaf) { return getLeafTensor(leaf); });
-  SmallVector<AffineMap> maps =
-      llvm::map_to_vector(leaves, [&](Value leaf) { return getLeafMap(leaf); });
-  SmallVector<Operation *> sorted(ops.begin(), ops.end());
-  llvm::sort(sorted,
-             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
-  linalg::GenericOp generic =
-      emitReductionGeneric(b, loc, shape, axes, leaves.getArrayRef(), tensors,
-                           maps, sorted, reductions);
+  GenericOperands operands = gatherOperands(
+      b, loc, llvm::map_to_vector(reductions, [](ReductionOpInterface r) {
+        return r.getReducedInput();
+      }));
+  linalg::GenericOp generic = emitReductionGeneric(
+      b, loc, shape, axes, operands.leaves.getArrayRef(), operands.tensors,
+      operands.maps, operands.ops, reductions);
   for (auto [reduction, acc] : llvm::zip(reductions, generic.getResults()))
     accumulators[reduction->getResult(0)] = acc;
 }
