@@ -46,7 +46,8 @@ func.func @mlp(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) ->
 // Mixed element types and ranks at the boundary: f16, bf16 and i1 (stored
 // as a byte) with rank-0 tensors, whose descriptors have no sizes or strides.
 // bf16 conversions are expanded to integer operations (on the vectors of
-// the bf16 result's register tile).
+// the bf16 result's register tile: its 3 elements in 4 lanes, loaded and
+// stored with masks).
 
 // CHECK-LABEL: llvm.func @rlx_fn_mixed(
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr -> bf16
@@ -54,8 +55,8 @@ func.func @mlp(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) ->
 // CHECK:         llvm.fptrunc %{{.*}} : f32 to f16
 // CHECK-DAG:     llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr
 // CHECK-DAG:     llvm.store %{{.*}}, %{{.*}} : i1, !llvm.ptr
-// CHECK-DAG:     llvm.bitcast %{{.*}} : vector<3xi16> to vector<3xbf16>
-// CHECK-DAG:     llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : vector<3xbf16>, !llvm.ptr
+// CHECK-DAG:     llvm.bitcast %{{.*}} : vector<4xi16> to vector<4xbf16>
+// CHECK-DAG:     llvm.intr.masked.store %{{.*}}, %{{.*}}, %{{.*}} {alignment = 2 : i32} : vector<4xbf16>, vector<4xi1> into !llvm.ptr
 // CHECK:         llvm.return
 // CHECK-LABEL: llvm.func @_mlir_ciface_rlx_fn_mixed(
 // CHECK-SAME:      %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr)

@@ -80,19 +80,18 @@ int64_t getRegisterTile(int64_t extent, int64_t preferred) {
 }
 
 /// A register tile of `extent` columns, at most `maxVectors` vectors of
-/// `lanes` lanes: whole vectors where they divide the loop, else the largest
-/// size of at least half a vector that does (one partly filled vector: LLVM
-/// splits odd-sized vectors longer than a register into pieces), else as
-/// `getRegisterTile` chooses.
+/// `lanes` lanes: whole vectors where they divide the loop, else as many
+/// whole vectors as the loop holds (rlx-tile-and-fuse peels the partial
+/// last tile, and rlx-cpu-vectorize gives it whole vectors whose lanes past
+/// its end are left out), else, for a loop shorter than a vector, the whole
+/// loop.
 int64_t getColumnTile(int64_t extent, int64_t lanes, int64_t maxVectors) {
   if (ShapedType::isDynamic(extent))
     return lanes * maxVectors;
   for (int64_t vectors = maxVectors; vectors >= 1; --vectors)
     if (extent % (vectors * lanes) == 0)
       return vectors * lanes;
-  if (int64_t size = getDividingTile(extent, lanes, 1, lanes / 2))
-    return size;
-  return getRegisterTile(extent, lanes * maxVectors);
+  return extent < lanes ? extent : lanes * std::min(maxVectors, extent / lanes);
 }
 
 /// A thread or cache tile of a loop of `extent` iterations: 0, untiled, when

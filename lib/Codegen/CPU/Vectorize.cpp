@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -233,7 +234,82 @@ static bool readsOrWritesBooleans(linalg::LinalgOp op) {
   });
 }
 
+/// The vector sizes of static register tile `op` whose result rows are
+/// not a whole number of vectors (the partial last tile of a loop, 12 of 16
+/// columns): its extents, with the loop of the result's innermost
+/// dimension rounded up to a power of two. The vectorizer then masks the
+/// lanes past the tile's end, and LLVM gets whole vectors rather than ones
+/// of 12 lanes, which it splits into pieces and reassembles at every step.
+/// Empty when the tile needs no mask, or when its masked lanes could
+/// change what it writes: that loop must be parallel (every masked lane is
+/// a result element that is not written) and the payload float arithmetic
+/// (no integer division of a masked lane's undefined value).
+static SmallVector<int64_t> getMaskedVectorSizes(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || op.hasDynamicShape())
+    return {};
+  AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (resultMap.getNumResults() == 0)
+    return {};
+  auto lane = dyn_cast<AffineDimExpr>(resultMap.getResults().back());
+  if (!lane || !linalg::isParallelIterator(
+                   op.getIteratorTypesArray()[lane.getPosition()]))
+    return {};
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  int64_t &lanes = sizes[lane.getPosition()];
+  if (lanes <= 1 || llvm::isPowerOf2_64(lanes))
+    return {};
+  bool floatsOnly =
+      llvm::all_of(op->getOperandTypes(),
+                   [](Type type) {
+                     return isa<FloatType>(getElementTypeOrSelf(type));
+                   }) &&
+      !op.hasIndexSemantics() &&
+      llvm::all_of(op.getBlock()->without_terminator(), [](Operation &inner) {
+        return isa<arith::ArithDialect, math::MathDialect>(
+                   inner.getDialect()) &&
+               llvm::all_of(inner.getResultTypes(),
+                            [](Type type) { return isa<FloatType>(type); });
+      });
+  if (!floatsOnly)
+    return {};
+  lanes = llvm::PowerOf2Ceil(lanes);
+  return sizes;
+}
+
 namespace {
+/// Unmasks the ops of a tile that `getMaskedVectorSizes` masks. The
+/// vectorizer's masks cover the tile: each operand is read and written
+/// from its first element, and its extents are the tile's, so a transfer's
+/// mask is the part of its vector that is in bounds, and an out-of-bounds
+/// transfer (`in_bounds` false) pads the lanes past the tile's end on a
+/// read and drops them on a write, as the mask would. Every other op
+/// computes its masked lanes: they belong to result elements that the
+/// write drops (a mask without a passthru leaves them undefined anyway).
+/// The tile is then what an unmasked one would be (multiply-add reductions
+/// become contractions, transfers fold into slices), with wider vectors.
+struct UnmaskTileLanes : OpRewritePattern<vector::MaskOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::MaskOp mask,
+                                PatternRewriter &rewriter) const override {
+    Operation *masked = mask.getMaskableOp();
+    if (!masked || mask.hasPassthru())
+      return failure();
+    auto transfer = dyn_cast<VectorTransferOpInterface>(masked);
+    if (!transfer && !isPure(masked))
+      return failure();
+    rewriter.setInsertionPoint(mask);
+    Operation *unmasked = rewriter.clone(*masked);
+    if (transfer)
+      unmasked->setAttr(
+          transfer.getInBoundsAttrName(),
+          rewriter.getBoolArrayAttr(SmallVector<bool>(
+              transfer.getPermutationMap().getNumResults(), false)));
+    rewriter.replaceOp(mask, unmasked->getResults());
+    return success();
+  }
+};
+
 /// transpose(broadcast(x)) -> broadcast(shape_cast(x)) when the broadcast
 /// only adds leading dimensions and the transpose keeps x's own dimensions
 /// in order: x is then laid out with unit dimensions where the others go,
@@ -324,15 +400,30 @@ struct RlxCpuVectorizePass
         return;
       op = *generic;
     }
+    SmallVector<int64_t> vectorSizes = getMaskedVectorSizes(op);
     rewriter.setInsertionPoint(op);
+    // The scalable flags are given (all false) with the sizes: without
+    // them, the masked tiles' vector types did not compare equal to those
+    // that the LLVM conversion builds for the same shapes, which then
+    // failed to verify the masks it made.
+    SmallVector<bool> scalable(vectorSizes.size(), false);
     FailureOr<linalg::VectorizationResult> vectorized =
-        linalg::vectorize(rewriter, op);
+        linalg::vectorize(rewriter, op, vectorSizes, scalable);
     if (failed(vectorized))
       return;
     if (op->getNumResults() > 0)
       rewriter.replaceOp(op, vectorized->replacements);
     else
       rewriter.eraseOp(op);
+  }
+
+  /// Unmasks the tiles vectorized with masks (`UnmaskTileLanes`).
+  void unmaskTileLanes() {
+    SmallVector<Operation *> masks;
+    getOperation().walk([&](vector::MaskOp mask) { masks.push_back(mask); });
+    RewritePatternSet patterns(&getContext());
+    patterns.add<UnmaskTileLanes>(&getContext());
+    (void)applyOpPatternsGreedily(masks, std::move(patterns));
   }
 
   void runOnOperation() override {
@@ -357,6 +448,7 @@ struct RlxCpuVectorizePass
     // multiply-add per element.
     for (linalg::LinalgOp op : others)
       vectorizeTile(rewriter, op);
+    unmaskTileLanes();
     SmallVector<Operation *> reductions;
     getOperation().walk(
         [&](vector::MultiDimReductionOp op) { reductions.push_back(op); });
@@ -370,6 +462,7 @@ struct RlxCpuVectorizePass
 
     for (linalg::LinalgOp op : products)
       vectorizeTile(rewriter, op);
+    unmaskTileLanes();
 
     // Multiply-add reductions to vector.contract, slices into transfers.
     RewritePatternSet patterns(context);

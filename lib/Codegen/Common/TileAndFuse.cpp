@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
@@ -168,11 +169,36 @@ static linalg::GenericOp useDeadInputAsDestination(RewriterBase &rewriter,
   return op;
 }
 
+/// Peels each of `loops` whose tile size does not divide it (upstream
+/// `scf::peelForLoopAndSimplifyBounds`), innermost first, so that the full
+/// tiles and the last, partial one of each loop all have static sizes and
+/// vectorize as they are; returns the ops with a lowering config in the
+/// partial tiles (copies of those in the full ones).
+static SmallVector<Operation *>
+peelPartialTiles(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterface> loops) {
+  SmallVector<Operation *> copies;
+  for (LoopLikeOpInterface loop : llvm::reverse(loops)) {
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    scf::ForOp partialTile;
+    if (!forOp ||
+        failed(scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partialTile)))
+      continue;
+    // Copies of copies that an outer peel makes are found in its own walk.
+    partialTile->walk([&](Operation *op) {
+      if (getLoweringConfig(op) && !llvm::is_contained(copies, op))
+        copies.push_back(op);
+    });
+  }
+  return copies;
+}
+
 /// Tiles `op` with `sizes` into scf.for loops, replacing it; returns the
-/// tiled op (`op` itself when there is nothing to tile).
+/// tiled op (`op` itself when there is nothing to tile). With `peel`, the
+/// loops are peeled (`peelPartialTiles`).
 static FailureOr<Operation *> tileWithLoops(RewriterBase &rewriter,
                                             TilingInterface op,
-                                            ArrayRef<int64_t> sizes) {
+                                            ArrayRef<int64_t> sizes,
+                                            bool peel = false) {
   if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
     return op.getOperation();
   scf::SCFTilingOptions options;
@@ -183,6 +209,8 @@ static FailureOr<Operation *> tileWithLoops(RewriterBase &rewriter,
   if (failed(tiled))
     return failure();
   rewriter.replaceOp(op, tiled->replacements);
+  if (peel)
+    (void)peelPartialTiles(rewriter, tiled->loops);
   return tiled->tiledOps.front();
 }
 
@@ -620,6 +648,11 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
       tiledOps = llvm::to_vector(llvm::make_filter_range(
           tiled->tiledAndFusedOps,
           [](Operation *tiledOp) { return getLoweringConfig(tiledOp); }));
+      // Register tiles (an epilogue fused without thread tiles) are peeled
+      // as `tileWithLoops` peels them; the partial tiles' copies of the ops
+      // are tiled below like the others.
+      if (loopType == scf::SCFTilingOptions::LoopType::ForOp)
+        llvm::append_range(tiledOps, peelPartialTiles(rewriter, tiled->loops));
     }
 
     // Cache tiles, then register tiles, of each configured op in the tile.
@@ -638,9 +671,10 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
           tileWithLoops(rewriter, cast<TilingInterface>(tiledOp),
                         dropWholeLoopTiles(tiledOp, tiledConfig.getCache()));
       if (succeeded(current))
-        current = tileWithLoops(
-            rewriter, cast<TilingInterface>(*current),
-            dropWholeLoopTiles(*current, tiledConfig.getVector()));
+        current =
+            tileWithLoops(rewriter, cast<TilingInterface>(*current),
+                          dropWholeLoopTiles(*current, tiledConfig.getVector()),
+                          /*peel=*/true);
       if (failed(current))
         return tiledOp->emitError("rlx-tile-and-fuse: cannot tile at the "
                                   "cache and vector levels of its "

@@ -30,14 +30,14 @@ func.func @dividing(%a: tensor<128x1000xf32>, %b: tensor<1000x384xf32>, %c: tens
 
 // -----
 
-// Small and odd shapes: a loop shorter than a register tile is one tile
-// (17 columns); 33 rows in register tiles of 3, which divide them, and the
+// Small and odd shapes: 17 columns in one vector of 16 (rlx-tile-and-fuse
+// peels the last column); 33 rows in register tiles of 3, which divide them, and the
 // problem, one thread tile, shared out by register rows. A reduction of 200
 // is not cut. With a reduction of 65 the op has fewer than 2^16 iterations:
 // no thread tiles, it runs on the calling thread.
 // CHECK-LABEL: func.func @odd
-// CHECK: distribution = [3, 0, 0], cache = [0, 0, 0], vector = [3, 17, 1]
-// CHECK: distribution = [0, 0, 0], cache = [0, 0, 0], vector = [3, 17, 1]
+// CHECK: distribution = [3, 0, 0], cache = [0, 0, 0], vector = [3, 16, 1]
+// CHECK: distribution = [0, 0, 0], cache = [0, 0, 0], vector = [3, 16, 1]
 func.func @odd(%a: tensor<33x200xf32>, %b: tensor<200x17xf32>, %c: tensor<33x17xf32>,
                %sa: tensor<33x65xf32>, %sb: tensor<65x17xf32>) -> (tensor<33x17xf32>, tensor<33x17xf32>) {
   %0 = linalg.matmul ins(%a, %b : tensor<33x200xf32>, tensor<200x17xf32>) outs(%c : tensor<33x17xf32>) -> tensor<33x17xf32>
@@ -97,11 +97,11 @@ func.func @untouched(%a: tensor<64x64xf32>, %i: tensor<64x64xi32>) -> (tensor<64
 
 // -----
 
-// 37 columns: no tile near 32 divides them, and they are fewer than two
-// register tiles: one register tile of 37 (partial tiles would not be
-// vectorized).
+// 37 columns: no whole number of vectors divides them; register tiles of
+// two vectors, and the partial last tile of 5 is peeled (and vectorized 8
+// lanes wide, its last 3 masked, by rlx-cpu-vectorize).
 // CHECK-LABEL: func.func @prime_columns
-// CHECK: vector = [8, 37, 1]
+// CHECK: vector = [8, 32, 1]
 func.func @prime_columns(%a: tensor<64x64xf32>, %b: tensor<64x37xf32>, %c: tensor<64x37xf32>) -> tensor<64x37xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x37xf32>) outs(%c : tensor<64x37xf32>) -> tensor<64x37xf32>
   return %0 : tensor<64x37xf32>
@@ -121,13 +121,13 @@ func.func @empty(%a: tensor<0x65536xf32>, %b: tensor<65536x0xf32>, %m: tensor<0x
 // -----
 
 // A convolution's register tile is one window position and one input
-// channel: 16 filters (output channels) by 14 output columns, one partly
-// filled 16-lane vector per filter, since no whole number of vectors divides
-// 56 (one full 8-lane vector at 256 bits). The cache tile is one output
+// channel: 8 filters (output channels) by 32 output columns, two 16-lane
+// vectors per filter (one full 8-lane vector at 256 bits, where 16 filters
+// make as many accumulators); 56 = 32 + a peeled partial tile of 24. The cache tile is one output
 // row; one image of 64 filters is shared out by rows, 2 at a time, so that
 // there are at least 16 thread tiles.
 // CHECK-LABEL: func.func @conv
-// CHECK: linalg.conv_2d_nchw_fchw {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 2, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0, 0], vector = [1, 16, 1, 14, 1, 1, 1]>
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 2, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0, 0], vector = [1, 8, 1, 32, 1, 1, 1]>
 // AVX2-LABEL: func.func @conv
 // AVX2: vector = [1, 16, 1, 8, 1, 1, 1]
 func.func @conv(%x: tensor<1x64x58x58xf32>, %w: tensor<64x64x3x3xf32>, %init: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
@@ -162,9 +162,9 @@ func.func @conv_strided(%x: tensor<1x3x230x230xf32>, %w: tensor<64x3x7x7xf32>, %
 // are channels. A grouped convolution takes its groups one at a time, as
 // images, and tiles its filters per group.
 // CHECK-LABEL: func.func @depthwise_and_others
-// CHECK: linalg.depthwise_conv_2d_nchw_chw {{.*}}vector = [1, 1, 14, 16, 1, 1]
-// CHECK: linalg.pooling_nchw_max {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 1, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0], vector = [1, 1, 1, 14, 1, 1]>
-// CHECK: linalg.conv_2d_ngchw_gfchw {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 1, 0, 2, 0, 0, 0, 0], cache = [0, 0, 0, 1, 0, 0, 0, 0], vector = [1, 1, 8, 1, 14, 1, 1, 1]>
+// CHECK: linalg.depthwise_conv_2d_nchw_chw {{.*}}vector = [1, 1, 16, 16, 1, 1]
+// CHECK: linalg.pooling_nchw_max {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 1, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0], vector = [1, 1, 1, 16, 1, 1]>
+// CHECK: linalg.conv_2d_ngchw_gfchw {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 1, 0, 2, 0, 0, 0, 0], cache = [0, 0, 0, 1, 0, 0, 0, 0], vector = [1, 1, 8, 1, 16, 1, 1, 1]>
 func.func @depthwise_and_others(%x: tensor<1x32x30x30xf32>, %w: tensor<32x3x3xf32>, %init: tensor<1x32x28x28xf32>,
                                 %window: tensor<3x3xf32>, %gx: tensor<1x2x16x30x30xf32>, %gw: tensor<2x8x16x3x3xf32>,
                                 %ginit: tensor<1x2x8x28x28xf32>)
@@ -200,22 +200,21 @@ func.func @in_a_loop(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %n: index) ->
 
 // The stages of a row in a loop: a reduction along the row and an
 // elementwise op reading a broadcast scalar and a broadcast vector get
-// register tiles of four vectors along the row; a row of 1000 in one partly
-// filled vector of 10 (the largest size of at least half a vector that
-// divides it); a reduction over the rows accumulates vectors of columns; an
+// register tiles of four vectors along the row; so does a row of 1000
+// (the partial last tile of 40 is peeled); a reduction over the rows accumulates vectors of columns; an
 // op reading its operand transposed gets none. With strict-fp, reductions
 // whose vectors would run along the reduced loop get none; the column sums
 // keep each sum's order and are vectorized.
 // CHECK-LABEL: func.func @row_stages
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
 // CHECK: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
-// CHECK: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 10]>
+// CHECK: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
 // CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<64x8xf32>) {{[{]$}}
 // STRICT-LABEL: func.func @row_stages
 // STRICT: linalg.generic {{.*}} outs(%{{.*}} : tensor<1xf32>) {{[{]$}}
 // STRICT: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
-// STRICT: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 10]>
+// STRICT: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
 // STRICT: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
 #row = affine_map<(d0, d1) -> (d0, d1)>
 #rowsum = affine_map<(d0, d1) -> (d0)>

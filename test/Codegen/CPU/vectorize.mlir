@@ -23,14 +23,59 @@ func.func @register_tiles(%a: tensor<8x32xf32>, %b: tensor<32x64xf32>, %c: tenso
 
 // -----
 
-// A partial register tile (10 rows in tiles of 4) has a dynamic shape: it
-// stays a linalg op (a loop nest later), so the result is still right.
+// A partial register tile (10 rows in tiles of 4) is peeled by
+// rlx-tile-and-fuse: two full tiles and one of 2 rows, each with a static
+// shape, all vector.contracts.
 // CHECK-LABEL: func.func @partial_tiles
-// CHECK:         linalg.matmul {{.*}} tensor<?x16xf32>
+// CHECK:         scf.for {{.*}} = %c0 to %c8 step %c4
+// CHECK:           vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+// CHECK:         vector.contract {{.*}} : vector<2x1xf32>, vector<1x16xf32> into vector<2x16xf32>
+// CHECK-NOT:     linalg.matmul
 func.func @partial_tiles(%a: tensor<10x8xf32>, %b: tensor<8x16xf32>, %c: tensor<10x16xf32>) -> tensor<10x16xf32> {
   %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0], cache = [0, 0, 0], vector = [4, 16, 1]>}
       ins(%a, %b : tensor<10x8xf32>, tensor<8x16xf32>) outs(%c : tensor<10x16xf32>) -> tensor<10x16xf32>
   return %0 : tensor<10x16xf32>
+}
+
+// -----
+
+// A tile whose rows are not a power-of-two number of columns (13, the
+// peeled last tile of 29 in tiles of 16) is vectorized 16 lanes wide: its
+// transfers read and write out of bounds (the lanes past column 13 are
+// padded on reads and dropped on writes), and the contraction computes
+// all 16 lanes, unmasked.
+// CHECK-LABEL: func.func @masked_lanes
+// CHECK:         vector.transfer_read {{.*}} {in_bounds = [true, false]} : tensor<4x13xf32>, vector<4x16xf32>
+// CHECK:         scf.for
+// CHECK:           vector.transfer_read {{.*}} {in_bounds = [true, false]} : tensor<1x13xf32>, vector<1x16xf32>
+// CHECK:           vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+// CHECK:         vector.transfer_write {{.*}} {in_bounds = [true, false]} : vector<4x16xf32>, tensor<4x13xf32>
+// CHECK-NOT:     vector.mask
+// STRICT-LABEL: func.func @masked_lanes
+// STRICT:         vector.contract {{.*}} into vector<4x16xf32>
+func.func @masked_lanes(%a: tensor<4x8xf32>, %b: tensor<8x29xf32>, %c: tensor<4x29xf32>) -> tensor<4x29xf32> {
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0], cache = [0, 0, 0], vector = [4, 16, 1]>}
+      ins(%a, %b : tensor<4x8xf32>, tensor<8x29xf32>) outs(%c : tensor<4x29xf32>) -> tensor<4x29xf32>
+  return %0 : tensor<4x29xf32>
+}
+
+// -----
+
+// Masked lanes are computed only for float payloads: an integer tile
+// (a division of a padded lane could trap) keeps its 13 lanes.
+// CHECK-LABEL: func.func @integer_lanes
+// CHECK:         vector.transfer_read {{.*}} : tensor<4x29xi32>, vector<4x13xi32>
+// CHECK-NOT:     vector<4x16xi32>
+#id = affine_map<(i, j) -> (i, j)>
+func.func @integer_lanes(%a: tensor<4x29xi32>, %b: tensor<4x29xi32>) -> tensor<4x29xi32> {
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x29xi32>) outs(%b : tensor<4x29xi32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [4, 16]>} {
+  ^bb0(%x: i32, %y: i32):
+    %q = arith.divsi %y, %x : i32
+    linalg.yield %q : i32
+  } -> tensor<4x29xi32>
+  return %0 : tensor<4x29xi32>
 }
 
 // -----

@@ -250,3 +250,30 @@ func.func @elementwise_order(%a: tensor<16x32xf32>, %b: tensor<32x32xf32>, %x: t
   } -> tensor<64x32xf32>
   return %mm, %th : tensor<16x32xf32>, tensor<64x32xf32>
 }
+
+// -----
+
+// Register tiles that do not divide their loops (37 rows by 8, 29 columns
+// by 16) are peeled: the full tiles and the partial last tile of each loop
+// have static shapes (8 or 5 rows, 16 or 13 columns), so all four kinds
+// vectorize.
+// CHECK-LABEL: func.func @peeled_partial_tiles
+// CHECK:         scf.for {{.*}} = %c0 to %c32 step %c8
+// CHECK:           scf.for {{.*}} = %c0 to %c41 step %c1
+// CHECK:             linalg.matmul {{.*}} ins({{.*}} : tensor<8x1xf32>, tensor<1x16xf32>) outs({{.*}} : tensor<8x16xf32>)
+// CHECK:           scf.for {{.*}} = %c0 to %c41 step %c1
+// CHECK:             linalg.matmul {{.*}} ins({{.*}} : tensor<8x1xf32>, tensor<1x13xf32>) outs({{.*}} : tensor<8x13xf32>)
+// CHECK:         scf.for {{.*}} = %c0 to %c41 step %c1
+// CHECK:           linalg.matmul {{.*}} ins({{.*}} : tensor<5x1xf32>, tensor<1x16xf32>) outs({{.*}} : tensor<5x16xf32>)
+// CHECK:         scf.for {{.*}} = %c0 to %c41 step %c1
+// CHECK:           linalg.matmul {{.*}} ins({{.*}} : tensor<5x1xf32>, tensor<1x13xf32>) outs({{.*}} : tensor<5x13xf32>)
+// CHECK-NOT:     tensor<?x
+// CHECK:         return
+func.func @peeled_partial_tiles(%a: tensor<37x41xf32>, %b: tensor<41x29xf32>) -> tensor<37x29xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<37x29xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<37x29xf32>) -> tensor<37x29xf32>
+  %mm = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0], cache = [0, 0, 0], vector = [8, 16, 1]>}
+      ins(%a, %b : tensor<37x41xf32>, tensor<41x29xf32>) outs(%acc : tensor<37x29xf32>) -> tensor<37x29xf32>
+  return %mm : tensor<37x29xf32>
+}
