@@ -26,9 +26,11 @@ Every row is timed at 1 thread and at all cores (`os.cpu_count()`):
   matmul at each thread count for compute-bound rows; for memory-bound rows
   numpy.copyto of the same bytes (one thread: a copy is bound by memory).
 
-Time is the median of up to --runs calls after one warm-up call, stopping
+Time is the median of up to --runs samples after one warm-up call, stopping
 after about --budget seconds per measurement (so the largest shapes get
-fewer runs; the table gives the count). A row whose warm-up alone takes more
+fewer runs; the table gives the count). A sample is one call, or for calls
+under 2 ms, a batch of back-to-back calls lasting about 2 ms, divided by
+their number. A row whose warm-up alone takes more
 than 4x the budget is timed by that one call. `--quick` runs a small subset
 with at most 3 runs each; `--only REGEX` the rows whose name matches (and
 no compile-time measurement).
@@ -71,13 +73,18 @@ OPENBLAS = "/usr/lib/x86_64-linux-gnu/libopenblas.so.0"
 ALL_THREADS = os.cpu_count() or 1
 THREADS = sorted({1, ALL_THREADS})
 SECTION_TITLE = "## CPU (issue 14)"
+# Shortest timed sample: shorter calls are timed in batches (see measure).
+MIN_SAMPLE_S = 2e-3
 
 # ---- timing -----------------------------------------------------------------
 
 
 def measure(fn, runs, budget, setup=None):
     """(median ms, runs) of fn() after one warm-up; setup() runs untimed
-    before each call."""
+    before each call. Without a setup, a call shorter than MIN_SAMPLE_S is
+    timed in batches of back-to-back calls that together take about that
+    long, and the median is per call: a model is called in a loop, and one
+    call of 0.1 ms alone is at the mercy of the timer and the scheduler."""
     if setup:
         setup()
     start = time.perf_counter()
@@ -85,15 +92,19 @@ def measure(fn, runs, budget, setup=None):
     warm = time.perf_counter() - start
     if warm > 4 * budget:
         return warm * 1e3, 1
+    batch = 1
+    if not setup and warm < MIN_SAMPLE_S:
+        batch = min(1000, math.ceil(MIN_SAMPLE_S / max(warm, 1e-7)))
     times = []
     spent = 0.0
     while len(times) < runs and (not times or spent < budget):
         if setup:
             setup()
         start = time.perf_counter()
-        fn()
+        for _ in range(batch):
+            fn()
         elapsed = time.perf_counter() - start
-        times.append(elapsed * 1e3)
+        times.append(elapsed * 1e3 / batch)
         spent += elapsed
     return statistics.median(times), len(times)
 
@@ -902,9 +913,11 @@ def markdown(meta, results, sgemm, compile_result, plot_paths, doc_dir):
            "eager (`torch.set_num_threads`) for the rest. This PyTorch uses "
            "the reference BLAS for its matmuls, so its attention and model "
            "rows are a weak baseline; the roofline column is the fair one.",
-           f"- Time: median of up to {meta['runs']} calls after a warm-up, "
+           f"- Time: median of up to {meta['runs']} samples after a warm-up, "
            f"stopping after ~{meta['budget']} s per measurement (runs: "
-           "rlx/baseline); ratio = baseline time / rlx time (> 1: rlx "
+           "rlx/baseline); a sample is one call, or for calls under "
+           f"{MIN_SAMPLE_S * 1e3:.0f} ms the mean of a batch of back-to-back "
+           "calls lasting about that long; ratio = baseline time / rlx time (> 1: rlx "
            "faster).",
            "- Roofline: compute rows give rlx GFLOP/s as a fraction of "
            "OpenBLAS sgemm at the same thread count ("
