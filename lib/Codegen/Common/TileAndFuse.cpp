@@ -89,6 +89,19 @@ static bool isLeftPrologue(Value value, Operation *contraction) {
          });
 }
 
+/// Whether `value` is the padded input of convolution `op` (or a pooling
+/// window) and read by nothing else: each thread tile then pads only the
+/// part of the input it reads, in parallel and while that part is in cache,
+/// rather than the whole input being copied into a padded one first, on one
+/// thread.
+static bool isPaddedInput(Value value, Operation *op) {
+  return value.getDefiningOp<tensor::PadOp>() &&
+         linalg::isaConvolutionOpInterface(cast<linalg::LinalgOp>(op)) &&
+         llvm::all_of(value.getUsers(), [&](Operation *user) {
+           return user == op || isa<tensor::ExtractSliceOp>(user);
+         });
+}
+
 /// Whether `value` is computed elementwise for `rows` (an rlx.rows) only,
 /// as the conversion of an input to the computation type is: a tile of
 /// rows then computes its part (its rows, or all of a broadcast input) with
@@ -627,6 +640,8 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
               -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
             Operation *owner = producer.getOwner();
             if (isDestination || isa<linalg::FillOp>(owner) ||
+                (loopType == scf::SCFTilingOptions::LoopType::ForallOp &&
+                 isPaddedInput(producer, contraction)) ||
                 (fuseEpilogues && (owner == contraction ||
                                    isLeftPrologue(producer, contraction))))
               return scf::SCFTileAndFuseOptions::ControlFnResult{};
@@ -648,6 +663,16 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
       tiledOps = llvm::to_vector(llvm::make_filter_range(
           tiled->tiledAndFusedOps,
           [](Operation *tiledOp) { return getLoweringConfig(tiledOp); }));
+      // A fused pad becomes a fill of the padded tile and a copy of the
+      // input into it (upstream `DecomposePadOpPattern`): loops that LLVM
+      // vectorizes, where the bufferized pad would evaluate its padding
+      // region element by element.
+      SmallVector<Operation *> pads;
+      tiled->loops.front()->walk(
+          [&](tensor::PadOp pad) { pads.push_back(pad); });
+      RewritePatternSet padPatterns(&getContext());
+      padPatterns.add<linalg::DecomposePadOpPattern>(&getContext());
+      (void)applyOpPatternsGreedily(pads, std::move(padPatterns));
       // Register tiles (an epilogue fused without thread tiles) are peeled
       // as `tileWithLoops` peels them; the partial tiles' copies of the ops
       // are tiled below like the others.

@@ -277,3 +277,30 @@ func.func @peeled_partial_tiles(%a: tensor<37x41xf32>, %b: tensor<41x29xf32>) ->
       ins(%a, %b : tensor<37x41xf32>, tensor<41x29xf32>) outs(%acc : tensor<37x29xf32>) -> tensor<37x29xf32>
   return %mm : tensor<37x29xf32>
 }
+
+// -----
+
+// The zero padding of a convolution's input is fused into its thread tiles:
+// each tile pads the rows it reads (its 4 output rows and the 2 rows of
+// halo), as a fill of the padded tile and a copy of the input's rows into
+// it, rather than the whole input being padded first.
+// CHECK-LABEL: func.func @padded_convolution
+// CHECK-NOT:     tensor.pad
+// CHECK:         scf.forall (%{{.*}}) = (0) to (8) step (4)
+// CHECK:           linalg.fill {{.*}} -> tensor<1x4x?x10xf32>
+// CHECK:           tensor.insert_slice {{.*}} : tensor<1x4x?x8xf32> into tensor<1x4x?x10xf32>
+// CHECK:           linalg.conv_2d_nchw_fchw
+// CHECK:           scf.forall.in_parallel
+func.func @padded_convolution(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %padded = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x8x8xf32> to tensor<1x4x10x10xf32>
+  %empty = tensor.empty() : tensor<1x8x8x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %out = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
+      rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 4, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0, 0], vector = [1, 8, 1, 8, 1, 1, 1]>}
+      ins(%padded, %w : tensor<1x4x10x10xf32>, tensor<8x4x3x3xf32>) outs(%acc : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  return %out : tensor<1x8x8x8xf32>
+}
