@@ -21,15 +21,12 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "rlx/Conversion/RlxToLinalg/RlxToLinalg.h"
+#include "rlx/Dialect/Rlx/IR/BodyGenerics.h"
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
-
-static RankedTensorType getTensorType(Value value) {
-  return cast<RankedTensorType>(value.getType());
-}
 
 /// The ops of `region`'s body in order, without the terminator.
 static SmallVector<Operation *> getBodyOps(RegionOp region) {

@@ -7,14 +7,6 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-static RankedTensorType getTensorType(Value value) {
-  return cast<RankedTensorType>(value.getType());
-}
-
-static Type getElementType(Value value) {
-  return getTensorType(value).getElementType();
-}
-
 /// Binds a generic's block arguments to the body's `leaves` and emits
 /// `ops` on their elements: the scalars of the body's values.
 static IRMapping emitBodyOps(ScalarBuilder &scalar, ArrayRef<Value> leaves,

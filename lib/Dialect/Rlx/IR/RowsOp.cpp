@@ -22,14 +22,6 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-static RankedTensorType getTensorType(Value value) {
-  return cast<RankedTensorType>(value.getType());
-}
-
-static Type getElementType(Value value) {
-  return getTensorType(value).getElementType();
-}
-
 //===----------------------------------------------------------------------===//
 // Tiling
 //===----------------------------------------------------------------------===//

@@ -21,6 +21,16 @@
 
 namespace mlir::rlx {
 
+/// The ranked tensor type of `value` (every rlx value has one).
+inline RankedTensorType getTensorType(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+/// The element type of `value`'s tensor type.
+inline Type getElementType(Value value) {
+  return getTensorType(value).getElementType();
+}
+
 /// The indexing map that reads `operand` while iterating over a numpy-style
 /// broadcast to `shape`: leading dimensions the operand lacks are dropped,
 /// and its size-1 dimensions read index 0 where the loop is longer (a loop
