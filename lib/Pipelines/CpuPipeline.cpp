@@ -77,14 +77,6 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   if (asOnGpu || !options.tileAndVectorize)
     addGpuTilingPasses(pm, options.attentionQueryTile,
                        options.attentionKeyTile);
-  // Reductions without a lowering config (grouped convolutions, pooling)
-  // keep their epilogues fused by row blocks.
-  if (options.fuseEpilogues && !asOnGpu) {
-    pm.addNestedPass<func::FuncOp>(createRlxFuseEpilogues());
-    pm.addPass(createCanonicalizerPass());
-  }
-  if (!asOnGpu)
-    pm.addNestedPass<func::FuncOp>(createRlxInterchangeReductions());
   if (options.kernelReport)
     pm.addPass(createRlxKernelReport());
 

@@ -128,8 +128,9 @@ cl::opt<bool> noFuseElementwise(
     cl::init(false), cl::cat(fusionCategory));
 cl::opt<bool> noFuseEpilogues(
     "no-fuse-epilogues",
-    cl::desc("Run contraction epilogues after the whole contraction (no "
-             "rlx-fuse-epilogues; CPU only)"),
+    cl::desc("Run contraction and reduction epilogues after the whole op, "
+             "not per tile (rlx-tile-and-fuse=fuse-epilogues=false; CPU "
+             "only)"),
     cl::init(false), cl::cat(fusionCategory));
 cl::opt<bool> strictFp(
     "strict-fp",

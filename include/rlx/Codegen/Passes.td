@@ -15,8 +15,9 @@ def RlxCpuSelectLoweringConfig
     : Pass<"rlx-cpu-select-lowering-config", "::mlir::func::FuncOp"> {
   let summary = "Choose thread, cache and register tiles of linalg ops, attention and rows for a CPU";
   let description = [{
-    Attaches an `rlx.lowering_config` to every floating-point linalg op
-    that has none, for a CPU with vectors of `vector-bits` bits: to
+    Attaches an `rlx.lowering_config` to every linalg op with float or
+    integer results (of a byte or more) that has none, for a CPU with
+    vectors of `vector-bits` bits: to
     contractions (a linalg op whose body multiplies and adds: matmul,
     batched matmul, a [batch, sequence, features] activation times a weight,
     a matrix times a batch of matrices, a projection from [heads,
@@ -66,18 +67,25 @@ def RlxCpuSelectLoweringConfig
     2^16 iterations: a parallel region's fork and join would cost more than
     the threads save.
 
-    Other float ops, elementwise ops and reductions, get register tiles of
-    up to four vectors along the loop that walks their first operand's
-    contiguous dimension (one iteration of every other loop), unless an
-    operand is read across that loop (transposed) or the body reads
-    tensors; a reduction's tile along a reduced loop then becomes one
-    horizontal reduction. Outside loops, their outermost parallel loops
-    are split into at least 16 thread tiles of whole register tiles (never
-    a reduced loop). With `strict-fp`, a reduction whose vectors would run
-    along a reduced loop gets none: it is summed in the order every float
-    reduction of the graph is, fused or not. An elementwise op that reads
-    the single-use result of a reduction left without a config gets none
-    either (rlx-fuse-epilogues fuses it into that reduction's row blocks).
+    Other float and integer ops, elementwise ops and reductions, get
+    register tiles of up to four vectors along the loop that walks their
+    first operand's contiguous dimension (one iteration of every other
+    loop), unless an operand is read across that loop (transposed) or the
+    body reads tensors; a reduction's tile along a reduced loop then
+    becomes one horizontal reduction. Outside loops, their outermost
+    parallel loops are split into at least 16 thread tiles of whole
+    register tiles (never a reduced loop; a dynamic loop in tiles of one
+    register tile). With `strict-fp`, a reduction whose vectors would run
+    along a reduced loop does not get these.
+
+    Every other op whose result's contiguous dimension is walked by a
+    parallel loop (a transposed read, a gather, a window no schedule above
+    takes, a strict-mode reduction over rows) gets the same tiles along
+    that loop: vectors of result elements, one step of every other loop,
+    reductions included, so each element is still summed in order. Ops
+    that read an operand through an index that falls as a loop rises
+    (`o - k`) or wraps are left whole: upstream tiling cannot size their
+    slices. A reduction into a scalar stays one loop nest.
 
     Tiles divide their loops where a size close to these does (so every
     tile has the same static shape), a loop that no size close to the
@@ -178,7 +186,8 @@ def RlxTileAndFuse : Pass<"rlx-tile-and-fuse", "::mlir::func::FuncOp"> {
 
     With `fuse-epilogues=false` the root is always the config's op and
     nothing else is fused into its tiles but the initialization of its
-    destination.
+    destination. This is the one epilogue-fusion mechanism of the CPU
+    pipeline.
   }];
   let options = [
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
@@ -197,13 +206,26 @@ def RlxCpuVectorize : Pass<"rlx-cpu-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Vectorize the register tiles of ops with an rlx.lowering_config";
   let description = [{
     Turns every linalg op with an `rlx.lowering_config` that has register
-    tiles, and a static shape (a register tile), into vector ops with upstream `linalg::vectorize`.
+    tiles (a register tile) into vector ops with upstream
+    `linalg::vectorize`.
     A convolution tile with one iteration of each window loop is first
     rewritten as the generic it is then: inputs read at `o * s + k * d` are
     read at `o` from a slice with stride `s`, and the window loops are
     dropped, which leaves a matmul-shaped contraction.
-    Partial tiles at the end of a loop whose tiles do not divide it stay
-    loop nests for now. A contraction tile with several (unit) reduction
+
+    A tile whose extents are dynamic (the partial tile of a dynamic loop)
+    is vectorized to its config's register tile, with masks (upstream
+    masked vectorization); a static tile whose result rows are not a
+    power-of-two number of elements, to the next power of two. The masks
+    are then taken apart: transfers read and write the lanes that exist
+    (out-of-bounds transfers, or transfers of the slice's source with an
+    explicit mask, so that no slice of dynamic size is left), arithmetic
+    computes every lane, and a reduction replaces the lanes that do not
+    exist by its identity. Payloads that could trap or read memory on a
+    lane that does not exist (integer division, tensor reads) are
+    not masked, nor are a contraction's reduced loops: such tiles stay
+    loop nests.
+    A contraction tile with several (unit) reduction
     loops keeps only the last, so its vector contraction is matmul-shaped.
     Elementwise ops and reductions are vectorized first, and a reduction's
     tile along a row becomes one horizontal
@@ -217,7 +239,9 @@ def RlxCpuVectorize : Pass<"rlx-cpu-vectorize", "::mlir::func::FuncOp"> {
     unless `strict-fp` is set. Then loop-invariant subsets are hoisted out
     of loops (`hoistLoopInvariantSubsets`), so an accumulator tile stays in
     registers across the reduction loop instead of being read and written
-    once per step.
+    once per step (out of a loop that carries a tensor of dynamic shape
+    only when it is innermost: the bounds analysis that proves such
+    subsets disjoint costs seconds over a nest of partial tiles).
   }];
   let options = [
     Option<"strictFp", "strict-fp", "bool", /*default=*/"false",

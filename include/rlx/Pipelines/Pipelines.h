@@ -26,8 +26,9 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> fuseEpilogues{
       *this, "fuse-epilogues",
-      llvm::cl::desc("Apply the epilogues of contractions without a "
-                     "lowering config tile by tile (rlx-fuse-epilogues)"),
+      llvm::cl::desc("Fuse elementwise epilogues and left-operand "
+                     "prologues into the tiles of contractions and "
+                     "reductions (rlx-tile-and-fuse)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> tileAndVectorize{
       *this, "tile-and-vectorize",

@@ -233,34 +233,6 @@ def RlxFuseElementwise : Pass<"rlx-fuse-elementwise"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
-def RlxFuseEpilogues : Pass<"rlx-fuse-epilogues", "::mlir::func::FuncOp"> {
-  let summary = "Apply elementwise epilogues to contraction results tile by tile";
-  let description = [{
-    Runs on linalg on tensors. For every all-parallel `linalg.generic` that
-    reads the single-use result of a contraction (a linalg op with reduction
-    loops: matmul, batched matmul, convolution, dot_general), tiles the
-    generic along its parallel loops and fuses the contraction and its
-    initialization into the tile loop, so the epilogue (bias, activation,
-    residual, scale, cast) runs on each result tile while it is in cache and
-    the full-size contraction result is never stored.
-
-    Only the contraction and its destination are fused: elementwise
-    prologues would be recomputed for every tile. Tiles span whole
-    reduction loops, so every result element is summed in the same order as
-    without this pass (bit-identical results). Tile sizes divide the loops
-    (full, static tiles). Slices of the untiled ops are left for
-    canonicalization to remove.
-  }];
-  let options = [
-    ListOption<"tileSizes", "tile-sizes", "int64_t",
-               "Tile sizes of the two innermost parallel loops, 0 for the "
-               "whole loop (outer loops get 1; default 16,0: blocks of 16 "
-               "whole rows)">,
-  ];
-  let dependentDialects = ["::mlir::scf::SCFDialect",
-                           "::mlir::tensor::TensorDialect"];
-}
-
 def RlxSplitReductions
     : Pass<"rlx-split-reductions", "::mlir::func::FuncOp"> {
   let summary = "Sum long floating-point reductions in blocks and lanes";
@@ -302,22 +274,6 @@ def RlxSplitReductions
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
-}
-
-def RlxInterchangeReductions
-    : Pass<"rlx-interchange-reductions", "::mlir::func::FuncOp"> {
-  let summary = "Make the contiguous parallel loop of contractions innermost";
-  let description = [{
-    Runs on linalg on tensors. A contraction (matmul, batched matmul,
-    convolution, dot_general, attention's tile products) lowers to loops in
-    its iterator order, which puts the reduction innermost: a dot product per
-    output element, reading one operand with a stride. When the last
-    parallel loop indexes only the last dimension of every operand that uses
-    it (the output's columns and the right-hand side's rows), this pass
-    moves that loop innermost, after the reductions (generalizing a named
-    op first): the inner loop then streams contiguous rows and vectorizes. Each output element still accumulates
-    over the reduction loops in the same order, so results are bit-identical.
-  }];
 }
 
 def RlxPolynomialExp : Pass<"rlx-polynomial-exp"> {

@@ -112,30 +112,36 @@ struct RlxCpuSelectLoweringConfigPass
   using Base::Base;
 
   /// The lanes of a vector of the element type of `op`'s (first) result;
-  /// none when it is not a float.
-  std::optional<int64_t> getFloatResultLanes(linalg::LinalgOp op) {
+  /// none when it is neither a float nor an integer of at least a byte
+  /// (vectors of i1 are packed bits, not the byte per element of memory).
+  std::optional<int64_t> getResultLanes(linalg::LinalgOp op) {
+    if (op.getNumDpsInits() == 0)
+      return std::nullopt;
     auto resultType =
         dyn_cast<ShapedType>(op.getDpsInitOperand(0)->get().getType());
-    if (!resultType || !isa<FloatType>(resultType.getElementType()))
+    if (!resultType)
       return std::nullopt;
-    return std::max<int64_t>(
-        1, vectorBits / resultType.getElementType().getIntOrFloatBitWidth());
+    Type element = resultType.getElementType();
+    if (!isa<FloatType>(element) &&
+        !(element.isSignlessInteger() && element.getIntOrFloatBitWidth() >= 8))
+      return std::nullopt;
+    return std::max<int64_t>(1, vectorBits / element.getIntOrFloatBitWidth());
   }
 
   /// Register tiles of outer products, cache tiles of the reduction,
-  /// thread tiles of rows and columns; null for ops that are not float
-  /// contractions. Of several m loops (a matmul of a [batch, sequence,
-  /// features] activation by a weight) the innermost makes the register rows
-  /// and the others are taken one at a time, as batches are; so are the
-  /// outer n loops (a matrix times a batch of matrices); of several k loops (a
-  /// projection from [heads, features]) the innermost is cut into cache tiles,
-  /// and every k loop takes one step per register tile.
+  /// thread tiles of rows and columns; null for ops that are not
+  /// contractions of floats or integers. Of several m loops (a matmul of a
+  /// [batch, sequence, features] activation by a weight) the innermost makes
+  /// the register rows and the others are taken one at a time, as batches are;
+  /// so are the outer n loops (a matrix times a batch of matrices); of several
+  /// k loops (a projection from [heads, features]) the innermost is cut into
+  /// cache tiles, and every k loop takes one step per register tile.
   LoweringConfigAttr getContractionConfig(linalg::LinalgOp op) {
     if (!linalg::isaContractionOpInterface(op))
       return nullptr;
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);
-    std::optional<int64_t> lanes = getFloatResultLanes(op);
+    std::optional<int64_t> lanes = getResultLanes(op);
     if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty() ||
         !lanes)
       return nullptr;
@@ -211,7 +217,7 @@ struct RlxCpuSelectLoweringConfigPass
       return nullptr;
     FailureOr<linalg::ConvolutionDimensions> dims =
         linalg::inferConvolutionDims(op);
-    std::optional<int64_t> lanes = getFloatResultLanes(op);
+    std::optional<int64_t> lanes = getResultLanes(op);
     if (failed(dims) || dims->outputImage.empty() ||
         dims->outputChannel.size() > 1 || !lanes || op.hasDynamicShape())
       return nullptr;
@@ -279,31 +285,36 @@ struct RlxCpuSelectLoweringConfigPass
   /// Elementwise ops and reductions that are not contractions: register
   /// tiles of up to four vectors along the loop that walks their first
   /// operand's contiguous dimension (a reduction's reduced row, or the
-  /// columns that a reduction over rows accumulates into), one iteration of
-  /// every other loop; thread tiles of the outermost parallel loops. Null
-  /// when some operand is read across that loop (transposed) rather than
-  /// along it or not at all (broadcast), when the op indexes tensors in its
-  /// body, or, in the strict mode, when the vectors would run along a
-  /// reduction (summed in another order than the scalar loop's).
+  /// columns that a reduction over rows accumulates into; the result's when
+  /// every input is a scalar), one iteration of every other loop. Null when
+  /// some operand is read across that loop (transposed) rather than along
+  /// it or not at all (broadcast), when the op indexes tensors in its body,
+  /// or, in the strict mode, when the vectors would run along a reduction
+  /// (summed in another order than the scalar loop's).
   LoweringConfigAttr getStreamingConfig(linalg::LinalgOp op) {
-    std::optional<int64_t> lanes = getFloatResultLanes(op);
+    std::optional<int64_t> lanes = getResultLanes(op);
     if (!lanes || linalg::isaContractionOpInterface(op) ||
-        linalg::isaConvolutionOpInterface(op) || op.getNumDpsInputs() == 0 ||
-        op.hasDynamicShape())
+        linalg::isaConvolutionOpInterface(op))
       return nullptr;
     bool readsInBody = false;
     op->walk([&](tensor::ExtractOp) { readsInBody = true; });
     if (readsInBody)
       return nullptr;
-    AffineMap firstMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-    if (firstMap.getNumResults() == 0)
+    OpOperand *streamed = op.getDpsInitOperand(0);
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (op.getMatchingIndexingMap(input).getNumResults() > 0) {
+        streamed = input;
+        break;
+      }
+    AffineMap streamedMap = op.getMatchingIndexingMap(streamed);
+    if (streamedMap.getNumResults() == 0)
       return nullptr;
-    auto inner = dyn_cast<AffineDimExpr>(firstMap.getResults().back());
+    auto inner = dyn_cast<AffineDimExpr>(streamedMap.getResults().back());
     if (!inner)
       return nullptr;
     unsigned loop = inner.getPosition();
-    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-    if (strictFp && iterators[loop] == utils::IteratorType::reduction)
+    if (strictFp &&
+        op.getIteratorTypesArray()[loop] != utils::IteratorType::parallel)
       return nullptr;
     SmallVector<int64_t> extents = op.getStaticLoopRanges();
     // The vector loop walks every operand's innermost dimension that is
@@ -321,19 +332,80 @@ struct RlxCpuSelectLoweringConfigPass
           !llvm::all_of(map.getResults().drop_front(*position + 1), isUnit))
         return nullptr;
     }
+    return getRowTileConfig(op, loop, *lanes);
+  }
+
+  /// Whether `expr` only grows with each loop (loops and constants, added
+  /// or scaled by constants that are not negative): upstream tiling then
+  /// reads a tile's operands from a slice whose size it can compute. An
+  /// index that falls as a loop rises (`o - k`, a transposed
+  /// convolution's gather) or wraps (`floordiv`, `mod`) is not tiled.
+  static bool isIncreasing(AffineExpr expr) {
+    if (isa<AffineDimExpr, AffineConstantExpr>(expr))
+      return true;
+    auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+    if (!binary)
+      return false;
+    if (binary.getKind() == AffineExprKind::Add)
+      return isIncreasing(binary.getLHS()) && isIncreasing(binary.getRHS());
+    if (binary.getKind() != AffineExprKind::Mul)
+      return false;
+    auto factor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    return factor && factor.getValue() >= 0 && isIncreasing(binary.getLHS());
+  }
+
+  /// Any other op with a float or integer result whose contiguous
+  /// dimension is walked by a parallel loop (a transposed read, a gather in
+  /// the payload, a window that no other schedule takes): register tiles of
+  /// up to four vectors of result elements along that loop, each one step
+  /// of every other loop, reductions included. Null for a reduction into a
+  /// scalar or a row of results that no parallel loop walks (or one of a
+  /// single element, such as a row op's tile's statistic): such an op
+  /// stays one loop nest in its own order, as does an op that reads an
+  /// operand through an index that is not increasing (`isIncreasing`).
+  LoweringConfigAttr getResultRowConfig(linalg::LinalgOp op) {
+    std::optional<int64_t> lanes = getResultLanes(op);
+    if (!lanes || op.getNumDpsInits() != 1 ||
+        !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+          return llvm::all_of(map.getResults(), isIncreasing);
+        }))
+      return nullptr;
+    AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    if (resultMap.getNumResults() == 0)
+      return nullptr;
+    auto inner = dyn_cast<AffineDimExpr>(resultMap.getResults().back());
+    if (!inner ||
+        op.getIteratorTypesArray()[inner.getPosition()] !=
+            utils::IteratorType::parallel ||
+        op.getStaticLoopRanges()[inner.getPosition()] == 1)
+      return nullptr;
+    return getRowTileConfig(op, inner.getPosition(), *lanes);
+  }
+
+  /// Register tiles of up to four vectors along `loop`, one iteration of
+  /// every other loop; thread tiles of the outermost parallel loops, split
+  /// into at least 16 tiles in whole register tiles that divide them where
+  /// some size does (a dynamic loop in tiles of one register tile each).
+  LoweringConfigAttr getRowTileConfig(linalg::LinalgOp op, unsigned loop,
+                                      int64_t lanes) {
+    SmallVector<int64_t> extents = op.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
     SmallVector<int64_t> distribution(extents.size(), 0),
         cache(extents.size(), 0), vector(extents.size(), 1);
-    vector[loop] = getColumnTile(extents[loop], *lanes, kStreamVectors);
-    // Thread tiles from the outermost parallel loop in: each loop is split
-    // into as many tiles as are still wanted, in whole register tiles that
-    // divide it where some size does.
+    vector[loop] = getColumnTile(extents[loop], lanes, kStreamVectors);
     int64_t wanted = kMinThreadTiles;
     for (auto [dim, extent] : llvm::enumerate(extents)) {
       if (wanted <= 1)
         break;
+      if (iterators[dim] != utils::IteratorType::parallel)
+        continue;
       int64_t step = vector[dim];
+      if (ShapedType::isDynamic(extent)) {
+        distribution[dim] = step;
+        break;
+      }
       int64_t steps = extent / step;
-      if (iterators[dim] != utils::IteratorType::parallel || steps <= 1)
+      if (steps <= 1)
         continue;
       if (steps <= wanted) {
         distribution[dim] = step;
@@ -347,31 +419,6 @@ struct RlxCpuSelectLoweringConfigPass
     }
     return LoweringConfigAttr::get(op->getContext(), distribution, cache,
                                    vector, /*packed=*/{});
-  }
-
-  /// Whether `op` reads the single-use result of a reduction that has no
-  /// config (a contraction this pass does not schedule): rlx-fuse-epilogues
-  /// then computes it per block of the reduction's rows, which it could not
-  /// once `op` were tiled on its own. A reduction of a single row (a row
-  /// op's tile) has no rows to block.
-  static bool isUnscheduledEpilogue(linalg::LinalgOp op) {
-    auto hasManyRows = [](linalg::LinalgOp producer) {
-      int64_t rows = 1;
-      for (auto [extent, iterator] :
-           llvm::zip(producer.getStaticLoopRanges(),
-                     producer.getIteratorTypesArray()))
-        if (iterator == utils::IteratorType::parallel)
-          rows = ShapedType::isDynamic(extent) ? 2 : rows * extent;
-      return rows > 1;
-    };
-    return op.getNumLoops() == op.getNumParallelLoops() &&
-           llvm::any_of(op.getDpsInputs(), [&](Value input) {
-             auto producer = input.getDefiningOp<linalg::LinalgOp>();
-             return producer && input.hasOneUse() &&
-                    producer.getNumReductionLoops() > 0 &&
-                    !producer->hasAttr(LoweringConfigAttr::kAttrName) &&
-                    hasManyRows(producer);
-           });
   }
 
   /// Attention's tiles divide their loop where a size of at least a
@@ -431,8 +478,10 @@ struct RlxCpuSelectLoweringConfigPass
       LoweringConfigAttr config = getContractionConfig(op);
       if (!config)
         config = getConvolutionConfig(op);
-      if (!config && !isUnscheduledEpilogue(op))
+      if (!config)
         config = getStreamingConfig(op);
+      if (!config)
+        config = getResultRowConfig(op);
       if (!config)
         return;
       // Counted up to the threshold only (no overflow); a dynamic size may

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "rlx/Codegen/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -181,9 +182,11 @@ rewriteUnitWindowConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
 /// matmul-shaped, which the outer-product lowering takes; a reduction whose
 /// vectors run along a parallel loop (the lanes of a split sum, a sum over
 /// rows) becomes an elementwise accumulation. Either way no unit loop is
-/// reduced through scalar reductions, one element at a time.
-static linalg::LinalgOp dropUnitReductionLoops(RewriterBase &rewriter,
-                                               linalg::LinalgOp op) {
+/// reduced through scalar reductions, one element at a time. `bounds`, one
+/// per loop, loses the dropped loops' entries.
+static linalg::LinalgOp
+dropUnitReductionLoops(RewriterBase &rewriter, linalg::LinalgOp op,
+                       SmallVectorImpl<int64_t> &bounds) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   SmallVector<unsigned> reductions;
   op.getReductionDims(reductions);
@@ -197,7 +200,11 @@ static linalg::LinalgOp dropUnitReductionLoops(RewriterBase &rewriter,
     reductions.pop_back();
   FailureOr<linalg::GenericOp> dropped =
       dropUnitLoops(rewriter, generic, reductions);
-  return succeeded(dropped) ? linalg::LinalgOp(*dropped) : op;
+  if (failed(dropped))
+    return op;
+  for (unsigned loop : llvm::reverse(reductions))
+    bounds.erase(bounds.begin() + loop);
+  return *dropped;
 }
 
 /// Swaps the operands of `contract` when its first operand holds the
@@ -234,59 +241,97 @@ static bool readsOrWritesBooleans(linalg::LinalgOp op) {
   });
 }
 
-/// The vector sizes of static register tile `op` whose result rows are
-/// not a whole number of vectors (the partial last tile of a loop, 12 of 16
-/// columns): its extents, with the loop of the result's innermost
-/// dimension rounded up to a power of two. The vectorizer then masks the
-/// lanes past the tile's end, and LLVM gets whole vectors rather than ones
-/// of 12 lanes, which it splits into pieces and reassembles at every step.
-/// Empty when the tile needs no mask, or when its masked lanes could
-/// change what it writes: that loop must be parallel (every masked lane is
-/// a result element that is not written) and the payload float arithmetic
-/// (no integer division of a masked lane's undefined value).
-static SmallVector<int64_t> getMaskedVectorSizes(linalg::LinalgOp op) {
-  if (op.getNumDpsInits() != 1 || op.hasDynamicShape())
-    return {};
-  AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (resultMap.getNumResults() == 0)
-    return {};
-  auto lane = dyn_cast<AffineDimExpr>(resultMap.getResults().back());
-  if (!lane || !linalg::isParallelIterator(
-                   op.getIteratorTypesArray()[lane.getPosition()]))
-    return {};
+/// Whether every op of `op`'s payload computes a lane without touching
+/// memory or trapping, whatever its operands: float and integer arithmetic,
+/// math functions and index computations (a causal mask's), but not
+/// integer division (a masked lane's divisor is undefined) or reads of
+/// tensors (a masked lane's indices may be out of bounds).
+static bool hasMaskablePayload(linalg::LinalgOp op) {
+  return llvm::all_of(op.getBlock()->without_terminator(), [](Operation
+                                                                  &inner) {
+    return (isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()) ||
+            isa<linalg::IndexOp, affine::AffineApplyOp>(inner)) &&
+           !isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+                arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(
+               inner);
+  });
+}
+
+/// Tiles of more elements than this are not vectorized with masks: a loop
+/// that no register tile cuts has no small bound.
+constexpr int64_t kMaxMaskedElements = 4096;
+
+/// The vector sizes of register tile `op` when it needs masks, empty when
+/// it needs none, failure when it cannot have them. `bounds` holds an upper
+/// bound of each loop's extent (its register tile size; 0 when there is
+/// none). A tile needs masks when a loop has a dynamic extent (a partial
+/// tile of a dynamic loop): the vector then covers the bound (rounded up to
+/// a power of two for the innermost loop, whose lanes are masked anyway).
+/// It also needs them when its result rows are not a power of two elements
+/// (the partial last tile of a static loop, 12 of 16 columns): the loop of
+/// the result's innermost dimension is rounded up to one, so that LLVM gets
+/// whole vectors rather than ones of 12 lanes, which it splits into pieces
+/// and reassembles at every step (only when that loop is parallel: its
+/// masked lanes are result elements that are not written). Masked lanes
+/// compute on undefined values, so the payload must be maskable
+/// (`hasMaskablePayload`); a contraction or convolution must not mask a
+/// reduced loop (its outer-product lowering has no masks).
+static FailureOr<SmallVector<int64_t>>
+getVectorSizes(linalg::LinalgOp op, ArrayRef<int64_t> bounds) {
   SmallVector<int64_t> sizes = op.getStaticLoopRanges();
-  int64_t &lanes = sizes[lane.getPosition()];
-  if (lanes <= 1 || llvm::isPowerOf2_64(lanes))
-    return {};
-  bool floatsOnly =
-      llvm::all_of(op->getOperandTypes(),
-                   [](Type type) {
-                     return isa<FloatType>(getElementTypeOrSelf(type));
-                   }) &&
-      !op.hasIndexSemantics() &&
-      llvm::all_of(op.getBlock()->without_terminator(), [](Operation &inner) {
-        return isa<arith::ArithDialect, math::MathDialect>(
-                   inner.getDialect()) &&
-               llvm::all_of(inner.getResultTypes(),
-                            [](Type type) { return isa<FloatType>(type); });
-      });
-  if (!floatsOnly)
-    return {};
-  lanes = llvm::PowerOf2Ceil(lanes);
+  SmallVector<bool> masked(sizes.size(), false);
+  for (auto [loop, size] : llvm::enumerate(sizes)) {
+    if (ShapedType::isStatic(size))
+      continue;
+    if (bounds[loop] < 1)
+      return failure();
+    size = bounds[loop];
+    masked[loop] = true;
+  }
+  // The innermost loop makes the vectors' lanes: whole vectors, as below.
+  if (masked.back())
+    sizes.back() = llvm::PowerOf2Ceil(sizes.back());
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (op.getNumDpsInits() == 1) {
+    AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    auto lane = resultMap.getNumResults() > 0
+                    ? dyn_cast<AffineDimExpr>(resultMap.getResults().back())
+                    : nullptr;
+    if (lane && linalg::isParallelIterator(iterators[lane.getPosition()])) {
+      int64_t &lanes = sizes[lane.getPosition()];
+      if (lanes > 1 && !llvm::isPowerOf2_64(lanes) && hasMaskablePayload(op)) {
+        lanes = llvm::PowerOf2Ceil(lanes);
+        masked[lane.getPosition()] = true;
+      }
+    }
+  }
+  if (llvm::none_of(masked, [](bool m) { return m; }))
+    return SmallVector<int64_t>();
+  bool product = linalg::isaContractionOpInterface(op) ||
+                 linalg::isaConvolutionOpInterface(op);
+  int64_t elements = 1;
+  for (auto [loop, size] : llvm::enumerate(sizes)) {
+    elements *= size;
+    if (masked[loop] && product && !linalg::isParallelIterator(iterators[loop]))
+      return failure();
+  }
+  if (!hasMaskablePayload(op) || elements > kMaxMaskedElements)
+    return failure();
   return sizes;
 }
 
 namespace {
-/// Unmasks the ops of a tile that `getMaskedVectorSizes` masks. The
-/// vectorizer's masks cover the tile: each operand is read and written
-/// from its first element, and its extents are the tile's, so a transfer's
-/// mask is the part of its vector that is in bounds, and an out-of-bounds
-/// transfer (`in_bounds` false) pads the lanes past the tile's end on a
-/// read and drops them on a write, as the mask would. Every other op
-/// computes its masked lanes: they belong to result elements that the
-/// write drops (a mask without a passthru leaves them undefined anyway).
-/// The tile is then what an unmasked one would be (multiply-add reductions
-/// become contractions, transfers fold into slices), with wider vectors.
+/// Unmasks the ops of a tile that `getVectorSizes` masks. The vectorizer's
+/// masks cover the tile: each operand is read and written from its first
+/// element, and its extents are the tile's, so a transfer's mask is the
+/// part of its vector that is in bounds, and an out-of-bounds transfer
+/// (`in_bounds` false) pads the lanes past the tile's end on a read and
+/// drops them on a write, as the mask would. Every other op but a
+/// reduction (`UnmaskReduction`) computes its masked lanes: they belong
+/// to result elements that the write drops, or feed a reduction that
+/// leaves them out (a mask without a passthru leaves them undefined
+/// anyway). The tile is then what an unmasked one would be (multiply-add
+/// reductions become contractions), with wider vectors.
 struct UnmaskTileLanes : OpRewritePattern<vector::MaskOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -296,7 +341,8 @@ struct UnmaskTileLanes : OpRewritePattern<vector::MaskOp> {
     if (!masked || mask.hasPassthru())
       return failure();
     auto transfer = dyn_cast<VectorTransferOpInterface>(masked);
-    if (!transfer && !isPure(masked))
+    if ((!transfer && !isPure(masked)) ||
+        isa<vector::MultiDimReductionOp>(masked))
       return failure();
     rewriter.setInsertionPoint(mask);
     Operation *unmasked = rewriter.clone(*masked);
@@ -306,6 +352,197 @@ struct UnmaskTileLanes : OpRewritePattern<vector::MaskOp> {
           rewriter.getBoolArrayAttr(SmallVector<bool>(
               transfer.getPermutationMap().getNumResults(), false)));
     rewriter.replaceOp(mask, unmasked->getResults());
+    return success();
+  }
+};
+
+/// The identity of reduction `kind` on elements of `type` (a masked lane
+/// adds 0, multiplies by 1, and takes the max with the lowest value).
+static Value getReductionIdentity(OpBuilder &builder, Location loc,
+                                  vector::CombiningKind kind, Type type) {
+  bool isFloat = isa<FloatType>(type);
+  using Kind = vector::CombiningKind;
+  arith::AtomicRMWKind identity;
+  switch (kind) {
+  case Kind::ADD:
+  case Kind::XOR:
+    identity =
+        isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi;
+    break;
+  case Kind::MUL:
+    identity =
+        isFloat ? arith::AtomicRMWKind::mulf : arith::AtomicRMWKind::muli;
+    break;
+  case Kind::MINUI:
+    identity = arith::AtomicRMWKind::minu;
+    break;
+  case Kind::MINSI:
+    identity = arith::AtomicRMWKind::mins;
+    break;
+  case Kind::MINNUMF:
+    identity = arith::AtomicRMWKind::minnumf;
+    break;
+  case Kind::MAXUI:
+    identity = arith::AtomicRMWKind::maxu;
+    break;
+  case Kind::MAXSI:
+    identity = arith::AtomicRMWKind::maxs;
+    break;
+  case Kind::MAXNUMF:
+    identity = arith::AtomicRMWKind::maxnumf;
+    break;
+  case Kind::AND:
+    identity = arith::AtomicRMWKind::andi;
+    break;
+  case Kind::OR:
+    identity = arith::AtomicRMWKind::ori;
+    break;
+  case Kind::MAXIMUMF:
+    identity = arith::AtomicRMWKind::maximumf;
+    break;
+  case Kind::MINIMUMF:
+    identity = arith::AtomicRMWKind::minimumf;
+    break;
+  }
+  return arith::getIdentityValue(identity, type, builder, loc);
+}
+
+/// Whether `mask` (a `vector.create_mask`) sets every lane along each of
+/// `dims`.
+static bool isWholeAlong(Value mask, ArrayRef<int64_t> dims) {
+  auto create = mask.getDefiningOp<vector::CreateMaskOp>();
+  if (!create)
+    return false;
+  auto type = cast<VectorType>(mask.getType());
+  return llvm::all_of(dims, [&](int64_t dim) {
+    std::optional<int64_t> size = getConstantIntValue(create.getOperand(dim));
+    return size && *size >= type.getDimSize(dim);
+  });
+}
+
+/// A masked multi-reduction whose mask cuts only kept dimensions (a
+/// partial tile's rows past the end, which are not written) is unmasked;
+/// one whose mask cuts reduced lanes reduces its source with those lanes
+/// replaced by the reduction's identity: a select per tile, then the
+/// unmasked reduction that the lowering patterns below take.
+struct UnmaskReduction : OpRewritePattern<vector::MaskOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::MaskOp mask,
+                                PatternRewriter &rewriter) const override {
+    auto reduction =
+        dyn_cast_or_null<vector::MultiDimReductionOp>(mask.getMaskableOp());
+    if (!reduction || mask.hasPassthru())
+      return failure();
+    Location loc = reduction.getLoc();
+    rewriter.setInsertionPoint(mask);
+    if (isWholeAlong(mask.getMask(), reduction.getReductionDims())) {
+      rewriter.replaceOp(mask, rewriter.clone(*reduction)->getResults());
+      return success();
+    }
+    VectorType sourceType = reduction.getSourceVectorType();
+    Value identity = vector::BroadcastOp::create(
+        rewriter, loc, sourceType,
+        getReductionIdentity(rewriter, loc, reduction.getKind(),
+                             sourceType.getElementType()));
+    Value source = arith::SelectOp::create(rewriter, loc, mask.getMask(),
+                                           reduction.getSource(), identity);
+    rewriter.replaceOpWithNewOp<vector::MultiDimReductionOp>(
+        mask, reduction.getType(), reduction.getKind(), source,
+        reduction.getAcc(), reduction.getReductionDims());
+    return success();
+  }
+};
+
+/// The slice `slice` reads or writes from its source unless it is rank
+/// reducing or strided.
+static bool isPlainSlice(OffsetSizeAndStrideOpInterface slice,
+                         int64_t sourceRank, int64_t rank) {
+  return sourceRank == rank &&
+         llvm::all_of(slice.getMixedStrides(), [](OpFoldResult stride) {
+           return isConstantIntValue(stride, 1);
+         });
+}
+
+/// For a minor-identity transfer at `indices` of a slice at `offsets` of
+/// `sizes`: the indices into the slice's source, and the mask of the
+/// vector's lanes that fall in the slice.
+static std::pair<SmallVector<Value>, Value> getIndicesAndLanesInSource(
+    OpBuilder &builder, Location loc, VectorType vectorType, ValueRange indices,
+    ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes) {
+  SmallVector<Value> sourceIndices, lanes;
+  int64_t firstVectorDim = indices.size() - vectorType.getRank();
+  for (auto [dim, index] : llvm::enumerate(indices)) {
+    Value offset = getValueOrCreateConstantIndexOp(builder, loc, offsets[dim]);
+    sourceIndices.push_back(arith::AddIOp::create(builder, loc, offset, index));
+    if (static_cast<int64_t>(dim) >= firstVectorDim)
+      lanes.push_back(arith::SubIOp::create(
+          builder, loc,
+          getValueOrCreateConstantIndexOp(builder, loc, sizes[dim]), index));
+  }
+  VectorType maskType = vectorType.cloneWith(std::nullopt, builder.getI1Type());
+  return {sourceIndices,
+          vector::CreateMaskOp::create(builder, loc, maskType, lanes)};
+}
+
+/// transfer_read(extract_slice(x)) -> transfer_read(x) masked to the
+/// slice, for a read that may pass the end of a slice of dynamic size (a
+/// partial tile of a dynamic loop). Upstream's fold takes in-bounds reads
+/// only (and those of static slices, which it infers in bounds). The tile
+/// then reads its operands in place, as a full tile does, and no slice
+/// of dynamic size is left for bufferization to match (each match of two
+/// such slices is a query of upstream's bounds analysis, seconds apiece).
+struct FoldSliceIntoMaskedRead : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto slice = read.getBase().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || slice.getType().hasStaticShape() || read.getMask() ||
+        !read.hasOutOfBoundsDim() ||
+        !read.getPermutationMap().isMinorIdentity() ||
+        !isPlainSlice(slice, slice.getSourceType().getRank(),
+                      slice.getType().getRank()))
+      return failure();
+    auto [indices, lanes] = getIndicesAndLanesInSource(
+        rewriter, read.getLoc(), read.getVectorType(), read.getIndices(),
+        slice.getMixedOffsets(), slice.getMixedSizes());
+    rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
+        read, read.getVectorType(), slice.getSource(), indices,
+        read.getPermutationMapAttr(), read.getPadding(), lanes,
+        read.getInBoundsAttr());
+    return success();
+  }
+};
+
+/// insert_slice(transfer_write(v, extract_slice(x)), x) at the same place
+/// -> transfer_write(v, x) masked to the slice, the write counterpart of
+/// `FoldSliceIntoMaskedRead`.
+struct FoldSliceIntoMaskedWrite : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    auto write = insert.getSource().getDefiningOp<vector::TransferWriteOp>();
+    auto slice = write ? write.getBase().getDefiningOp<tensor::ExtractSliceOp>()
+                       : tensor::ExtractSliceOp();
+    if (!slice || slice.getType().hasStaticShape() || !write->hasOneUse() ||
+        write.getMask() || !write.hasOutOfBoundsDim() ||
+        !write.getPermutationMap().isMinorIdentity() ||
+        slice.getSource() != insert.getDest() ||
+        !isPlainSlice(slice, slice.getSourceType().getRank(),
+                      slice.getType().getRank()) ||
+        !isPlainSlice(insert, insert.getDestType().getRank(),
+                      insert.getSourceType().getRank()) ||
+        !llvm::equal(slice.getMixedOffsets(), insert.getMixedOffsets()) ||
+        !llvm::equal(slice.getMixedSizes(), insert.getMixedSizes()))
+      return failure();
+    auto [indices, lanes] = getIndicesAndLanesInSource(
+        rewriter, write.getLoc(), write.getVectorType(), write.getIndices(),
+        slice.getMixedOffsets(), slice.getMixedSizes());
+    rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
+        insert, write.getVector(), insert.getDest(), indices,
+        write.getPermutationMapAttr(), lanes, write.getInBoundsAttr());
     return success();
   }
 };
@@ -377,38 +614,66 @@ struct MultiplyAddToFma : OpRewritePattern<arith::AddFOp> {
   }
 };
 
+/// math.absi(x) -> maxsi(x, 0 - x) on vectors of more than one dimension,
+/// which upstream's math-to-llvm lowers only for 1-D vectors (an integer
+/// abs tile of rows is 2-D). Both wrap the most negative value to itself.
+struct ExpandMultiDimAbsI : OpRewritePattern<math::AbsIOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::AbsIOp abs,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<VectorType>(abs.getType());
+    if (!type || type.getRank() < 2)
+      return failure();
+    Location loc = abs.getLoc();
+    Value zero = arith::ConstantOp::create(rewriter, loc, type,
+                                           rewriter.getZeroAttr(type));
+    Value negated =
+        arith::SubIOp::create(rewriter, loc, zero, abs.getOperand());
+    rewriter.replaceOpWithNewOp<arith::MaxSIOp>(abs, abs.getOperand(), negated);
+    return success();
+  }
+};
+
 struct RlxCpuVectorizePass
     : rlx::impl::RlxCpuVectorizeBase<RlxCpuVectorizePass> {
   using Base::Base;
 
   /// Vectorizes register tile `op` in place; leaves it as it is when it is
-  /// not one (no register tiles in its config, a partial tile) or the
-  /// vectorizer does not take it: slower, not wrong. Partial tiles need
-  /// masked vectorization, which the contraction patterns below do not
-  /// keep consistent yet.
+  /// not one (no register tiles in its config) or the vectorizer does not
+  /// take it: slower, not wrong.
   void vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp op) {
     auto config =
         op->getAttrOfType<LoweringConfigAttr>(LoweringConfigAttr::kAttrName);
     if (llvm::all_of(config.getVector(), [](int64_t s) { return s == 0; }) ||
-        op.hasDynamicShape() || readsOrWritesBooleans(op))
+        readsOrWritesBooleans(op))
       return;
-    op = dropUnitReductionLoops(rewriter, op);
-    if (failed(linalg::vectorizeOpPrecondition(op))) {
+    // A tile's extents are at most its config's register tile sizes.
+    SmallVector<int64_t> bounds(config.getVector());
+    if (bounds.size() != op.getNumLoops())
+      return;
+    op = dropUnitReductionLoops(rewriter, op, bounds);
+    if (!op.hasDynamicShape() && failed(linalg::vectorizeOpPrecondition(op))) {
       FailureOr<linalg::GenericOp> generic =
           rewriteUnitWindowConvolution(rewriter, op);
-      if (failed(generic) || failed(linalg::vectorizeOpPrecondition(*generic)))
+      if (failed(generic))
         return;
       op = *generic;
+      bounds = generic->getStaticLoopRanges();
     }
-    SmallVector<int64_t> vectorSizes = getMaskedVectorSizes(op);
-    rewriter.setInsertionPoint(op);
+    FailureOr<SmallVector<int64_t>> vectorSizes = getVectorSizes(op, bounds);
+    if (failed(vectorSizes))
+      return;
     // The scalable flags are given (all false) with the sizes: without
     // them, the masked tiles' vector types did not compare equal to those
     // that the LLVM conversion builds for the same shapes, which then
     // failed to verify the masks it made.
-    SmallVector<bool> scalable(vectorSizes.size(), false);
+    SmallVector<bool> scalable(vectorSizes->size(), false);
+    if (failed(linalg::vectorizeOpPrecondition(op, *vectorSizes, scalable)))
+      return;
+    rewriter.setInsertionPoint(op);
     FailureOr<linalg::VectorizationResult> vectorized =
-        linalg::vectorize(rewriter, op, vectorSizes, scalable);
+        linalg::vectorize(rewriter, op, *vectorSizes, scalable);
     if (failed(vectorized))
       return;
     if (op->getNumResults() > 0)
@@ -417,12 +682,13 @@ struct RlxCpuVectorizePass
       rewriter.eraseOp(op);
   }
 
-  /// Unmasks the tiles vectorized with masks (`UnmaskTileLanes`).
+  /// Unmasks the tiles vectorized with masks (`UnmaskTileLanes`,
+  /// `UnmaskReduction`).
   void unmaskTileLanes() {
     SmallVector<Operation *> masks;
     getOperation().walk([&](vector::MaskOp mask) { masks.push_back(mask); });
     RewritePatternSet patterns(&getContext());
-    patterns.add<UnmaskTileLanes>(&getContext());
+    patterns.add<UnmaskTileLanes, UnmaskReduction>(&getContext());
     (void)applyOpPatternsGreedily(masks, std::move(patterns));
   }
 
@@ -468,11 +734,12 @@ struct RlxCpuVectorizePass
     RewritePatternSet patterns(context);
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateSinkVectorOpsPatterns(patterns);
-    patterns.add<BroadcastInTransposedLayout>(context);
+    patterns.add<BroadcastInTransposedLayout, ExpandMultiDimAbsI>(context);
     if (!strictFp)
       patterns.add<MultiplyAddToFma>(context);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+    patterns.add<FoldSliceIntoMaskedRead, FoldSliceIntoMaskedWrite>(context);
     vector::TransferReadOp::getCanonicalizationPatterns(patterns, context);
     vector::TransferWriteOp::getCanonicalizationPatterns(patterns, context);
     tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
@@ -485,8 +752,19 @@ struct RlxCpuVectorizePass
     });
 
     // Innermost loops first, so an accumulator moves out of every loop it
-    // does not depend on.
+    // does not depend on. A loop that carries a tensor of dynamic shape
+    // only when it is innermost (a register tile's reduction): proving the
+    // subsets of such a tensor disjoint takes upstream's bounds analysis
+    // (Presburger sets), which costs seconds over a nest of partial tiles.
     getOperation().walk([&](scf::ForOp loop) {
+      bool dynamic = llvm::any_of(loop.getRegionIterArgs(), [](Value carried) {
+        auto type = dyn_cast<ShapedType>(carried.getType());
+        return type && !type.hasStaticShape();
+      });
+      bool innermost = true;
+      loop.getBody()->walk([&](LoopLikeOpInterface) { innermost = false; });
+      if (dynamic && !innermost)
+        return;
       (void)hoistLoopInvariantSubsets(rewriter, loop);
     });
   }

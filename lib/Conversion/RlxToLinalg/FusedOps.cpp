@@ -3,7 +3,7 @@
 // Each fused op becomes one loop nest that reads its input once, doing what
 // the unfused graph does in several passes with the same rounding; a fused
 // contraction becomes the contraction's linalg op(s) and one elementwise
-// epilogue, which --rlx-fuse-epilogues then runs tile by tile.
+// epilogue, which code generation then runs tile by tile.
 //
 //===----------------------------------------------------------------------===//
 #include "Utils.h"

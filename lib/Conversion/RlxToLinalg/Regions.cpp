@@ -11,7 +11,7 @@
 //   row          rlx.rows, the destination-style form that the codegen layer
 //                tiles by rows and decomposes into one generic per stage
 //   contraction  the contraction, then one epilogue generic that the codegen
-//                layer (or --rlx-fuse-epilogues) applies per result tile
+//                layer applies per result tile
 //
 //===----------------------------------------------------------------------===//
 #include "Utils.h"

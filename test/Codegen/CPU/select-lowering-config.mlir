@@ -80,12 +80,12 @@ func.func @batched(%a: tensor<16x64x64xf32>, %b: tensor<16x64x64xf32>, %c: tenso
 
 // -----
 
-// A user's schedule is kept; integer contractions get none; a small
-// elementwise op gets register tiles of four vectors along its rows and no
-// thread tiles.
+// A user's schedule is kept; an integer contraction gets a float one's
+// schedule, in vectors of its own lanes (16 of i32); a small elementwise op
+// gets register tiles of four vectors along its rows and no thread tiles.
 // CHECK-LABEL: func.func @untouched
 // CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [16, 16, 0], cache = [0, 0, 0], vector = [4, 16, 1]>}
-// CHECK: linalg.matmul ins
+// CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [8, 0, 0], cache = [0, 0, 0], vector = [8, 32, 1]>} ins({{.*}} : tensor<64x64xi32>
 // CHECK: linalg.add {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>}
 func.func @untouched(%a: tensor<64x64xf32>, %i: tensor<64x64xi32>) -> (tensor<64x64xf32>, tensor<64x64xi32>, tensor<64x64xf32>) {
   %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [16, 16, 0], cache = [0, 0, 0], vector = [4, 16, 1]>}
@@ -201,8 +201,9 @@ func.func @in_a_loop(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %n: index) ->
 // The stages of a row in a loop: a reduction along the row and an
 // elementwise op reading a broadcast scalar and a broadcast vector get
 // register tiles of four vectors along the row; so does a row of 1000
-// (the partial last tile of 40 is peeled); a reduction over the rows accumulates vectors of columns; an
-// op reading its operand transposed gets none. With strict-fp, reductions
+// (the partial last tile of 40 is peeled); a reduction over the rows
+// accumulates vectors of columns; an op reading its operand transposed
+// gets vectors of its result's rows (8 columns). With strict-fp, reductions
 // whose vectors would run along the reduced loop get none; the column sums
 // keep each sum's order and are vectorized.
 // CHECK-LABEL: func.func @row_stages
@@ -210,7 +211,7 @@ func.func @in_a_loop(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %n: index) ->
 // CHECK: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
 // CHECK: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
 // CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<64x8xf32>) {{[{]$}}
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<64x8xf32>) attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 8]>}
 // STRICT-LABEL: func.func @row_stages
 // STRICT: linalg.generic {{.*}} outs(%{{.*}} : tensor<1xf32>) {{[{]$}}
 // STRICT: linalg.generic {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
@@ -328,7 +329,8 @@ func.func @packed(%a: tensor<2048x2048xf32>, %b: tensor<2048x2048xf32>, %c: tens
 // 65536; [8192, 1024] rows in 16 tiles of 512 rows; a sum over rows in
 // tiles of columns (never of the reduced loop); [4, 4096, 64] in 4 x 4 tiles;
 // a sum of everything (no parallel loop) in none. The strict mode keeps the
-// column sums, whose vectors run along the parallel columns.
+// column sums, whose vectors run along the parallel columns, and gives the
+// row sums vectors of 64 rows, each lane summing its row in order.
 // CHECK-LABEL: func.func @standalone
 // CHECK: linalg.generic {{.*}}lowering_config<distribution = [65536], cache = [0], vector = [64]>
 // CHECK: linalg.generic {{.*}}lowering_config<distribution = [512, 0], cache = [0, 0], vector = [1, 64]>
@@ -337,7 +339,7 @@ func.func @packed(%a: tensor<2048x2048xf32>, %b: tensor<2048x2048xf32>, %c: tens
 // CHECK: linalg.generic {{.*}}lowering_config<distribution = [1, 1024, 0], cache = [0, 0, 0], vector = [1, 1, 64]>
 // CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]{{.*}}lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
 // STRICT-LABEL: func.func @standalone
-// STRICT: iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<8192x1024xf32>) outs(%{{.*}} : tensor<8192xf32>) {
+// STRICT: iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<8192x1024xf32>) outs(%{{.*}} : tensor<8192xf32>) attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [512, 0], cache = [0, 0], vector = [64, 1]>}
 // STRICT: iterator_types = ["reduction", "parallel"]{{.*}}lowering_config<distribution = [0, 64], cache = [0, 0], vector = [1, 64]>
 #id1 = affine_map<(d0) -> (d0)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
@@ -379,4 +381,71 @@ func.func @standalone(%v: tensor<1048576xf32>, %m: tensor<8192x1024xf32>, %r: te
     linalg.yield %a : f32
   } -> tensor<f32>
   return %0, %1, %2, %3, %4, %5 : tensor<1048576xf32>, tensor<8192x1024xf32>, tensor<8192xf32>, tensor<1024xf32>, tensor<4x4096x64xf32>, tensor<f32>
+}
+
+// -----
+
+// Ops that no other schedule fits get vectors of their result's rows along
+// the loop of its contiguous dimension, one step of every other loop: a
+// gather (a tensor read in the payload). A filter gradient, whose result
+// columns are a window loop, is a convolution of its own. An op read
+// through an index that falls as a loop rises (a transposed convolution's
+// gather) gets none: upstream tiling cannot size its slices.
+// CHECK-LABEL: func.func @result_rows
+// CHECK: linalg.generic {{.*}}lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 16]>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}}lowering_config<distribution = [0, 0, 0], cache = [0, 0, 0], vector = [4, 3, 1]>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<10xf32>) {{[{]$}}
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#window_in = affine_map<(d0, d1, d2) -> (d2 + d1)>
+#window_grad = affine_map<(d0, d1, d2) -> (d0, d2)>
+#window_out = affine_map<(d0, d1, d2) -> (d0, d1)>
+#falling_in = affine_map<(d0, d1) -> (d0 - d1 + 2)>
+#falling_w = affine_map<(d0, d1) -> (d1)>
+#falling_out = affine_map<(d0, d1) -> (d0)>
+func.func @result_rows(%table: tensor<64xf32>, %idx: tensor<4x16xindex>, %g: tensor<4x16xf32>,
+                       %x: tensor<18xf32>, %dy: tensor<4x16xf32>, %dw: tensor<4x3xf32>,
+                       %y: tensor<12xf32>, %w: tensor<3xf32>, %dx: tensor<10xf32>)
+    -> (tensor<4x16xf32>, tensor<4x3xf32>, tensor<10xf32>) {
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<4x16xindex>) outs(%g : tensor<4x16xf32>) {
+  ^bb0(%i: index, %o: f32):
+    %v = tensor.extract %table[%i] : tensor<64xf32>
+    linalg.yield %v : f32
+  } -> tensor<4x16xf32>
+  %1 = linalg.generic {indexing_maps = [#window_in, #window_grad, #window_out], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %dy : tensor<18xf32>, tensor<4x16xf32>) outs(%dw : tensor<4x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x3xf32>
+  %2 = linalg.generic {indexing_maps = [#falling_in, #falling_w, #falling_out], iterator_types = ["parallel", "reduction"]}
+      ins(%y, %w : tensor<12xf32>, tensor<3xf32>) outs(%dx : tensor<10xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<10xf32>
+  return %0, %1, %2 : tensor<4x16xf32>, tensor<4x3xf32>, tensor<10xf32>
+}
+
+// -----
+
+// Dynamic sizes: an elementwise op of dynamic shape gets streaming tiles,
+// its dynamic outer loop split into thread tiles of one register tile (a
+// row) each; a dynamic matmul gets the static one's tiles.
+// CHECK-LABEL: func.func @dynamic_shapes
+// CHECK: linalg.generic {{.*}}lowering_config<distribution = [1, 0], cache = [0, 0], vector = [1, 64]>
+// CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 256, 0], cache = [0, 0, 0], vector = [8, 32, 1]>}
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @dynamic_shapes(%x: tensor<?x?xf32>, %a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>)
+    -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<?x?xf32>) outs(%x : tensor<?x?xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %e = math.exp %v : f32
+    linalg.yield %e : f32
+  } -> tensor<?x?xf32>
+  %1 = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
 }

@@ -61,8 +61,9 @@ func.func @masked_lanes(%a: tensor<4x8xf32>, %b: tensor<8x29xf32>, %c: tensor<4x
 
 // -----
 
-// Masked lanes are computed only for float payloads: an integer tile
-// (a division of a padded lane could trap) keeps its 13 lanes.
+// Masked lanes are computed only by payloads that cannot trap: a tile
+// that divides integers (a padded lane's divisor is undefined) keeps its
+// 13 lanes.
 // CHECK-LABEL: func.func @integer_lanes
 // CHECK:         vector.transfer_read {{.*}} : tensor<4x29xi32>, vector<4x13xi32>
 // CHECK-NOT:     vector<4x16xi32>
@@ -273,4 +274,137 @@ func.func @lane_sums(%x: tensor<1x4x16x16xf32>, %acc: tensor<1x4x16xf32>) -> ten
     linalg.yield %s : f32
   } -> tensor<1x4x16xf32>
   return %0 : tensor<1x4x16xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+// Dynamic sizes: the full register tiles of the peeled loops are vectors
+// read and written in bounds; the partial ones are vectors of the config's
+// register tile, read and written in place through masks of the lanes that
+// exist (no slice of dynamic size is left), with no vector.mask ops.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK:         vector.transfer_read {{.*}} {in_bounds = [true, true]} : tensor<?x?xf32>, vector<4x16xf32>
+// CHECK:         math.exp {{.*}} : vector<4x16xf32>
+// CHECK:         %[[COLUMNS:.*]] = vector.create_mask %c4, %{{.*}} : vector<4x16xi1>
+// CHECK:         vector.transfer_read %arg0[%{{.*}}, %{{.*}}], %{{.*}}, %[[COLUMNS]] {in_bounds = [true, false]} : tensor<?x?xf32>, vector<4x16xf32>
+// CHECK:         vector.transfer_write {{.*}} {in_bounds = [true, false]} : vector<4x16xf32>, tensor<?x?xf32>
+// CHECK:         %[[ROWS:.*]] = vector.create_mask %{{.*}}, %c16 : vector<4x16xi1>
+// CHECK:         vector.transfer_read %arg0[%{{.*}}, %{{.*}}], %{{.*}}, %[[ROWS]] {in_bounds = [false, true]}
+// CHECK:         vector.create_mask %{{.*}}, %{{.*}} : vector<4x16xi1>
+// CHECK-NOT:     vector.mask
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     tensor.extract_slice
+func.func @dynamic_rows(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<?x?xf32>) outs(%y : tensor<?x?xf32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [4, 16]>} {
+  ^bb0(%v: f32, %o: f32):
+    %e = math.exp %v : f32
+    linalg.yield %e : f32
+  } -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+// A partial tile along a reduced loop reduces its lanes with the ones past
+// the end replaced by the reduction's identity (-inf for a maximum).
+// CHECK-LABEL: func.func @dynamic_row_maxima
+// CHECK:         vector.reduction <maximumf>, %{{.*}} : vector<16xf32> into f32
+// CHECK:         %[[LANES:.*]] = vector.create_mask %{{.*}} : vector<1x16xi1>
+// CHECK:         %[[ROW:.*]] = vector.transfer_read {{.*}} {in_bounds = [true, false]}
+// CHECK:         %[[KEPT:.*]] = arith.select %[[LANES]], %[[ROW]], %{{.*}} : vector<1x16xi1>, vector<1x16xf32>
+// CHECK:         %[[KEPT_ROW:.*]] = vector.extract %[[KEPT]][0]
+// CHECK:         vector.reduction <maximumf>, %[[KEPT_ROW]], %{{.*}} : vector<16xf32> into f32
+// CHECK-NOT:     vector.mask
+func.func @dynamic_row_maxima(%x: tensor<8x?xf32>, %acc: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x?xf32>) outs(%acc : tensor<8xf32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 16]>} {
+  ^bb0(%v: f32, %a: f32):
+    %m = arith.maximumf %a, %v : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// A matmul of dynamic size: every register tile is one vector.contract,
+// the partial ones reading and writing the rows and columns that exist;
+// the reduction takes one step per tile, so no reduced lane is ever
+// masked. A full tile's accumulator stays in registers across the
+// reduction.
+// CHECK-LABEL: func.func @dynamic_matmul
+// CHECK:         scf.for {{.*}} -> (vector<4x16xf32>)
+// CHECK-COUNT-4: vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+// CHECK-NOT:     vector.mask
+// CHECK-NOT:     linalg.matmul
+func.func @dynamic_matmul(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0], cache = [0, 0, 0], vector = [4, 16, 1]>}
+      ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+// A dynamic loop that no register tile cuts has no bound: the tile stays a
+// loop nest.
+// CHECK-LABEL: func.func @unbounded
+// CHECK:         linalg.generic
+// CHECK-NOT:     vector.transfer_read
+func.func @unbounded(%x: tensor<4x?xf32>, %y: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x?xf32>) outs(%y : tensor<4x?xf32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [4, 0]>} {
+  ^bb0(%v: f32, %o: f32):
+    %e = math.exp %v : f32
+    linalg.yield %e : f32
+  } -> tensor<4x?xf32>
+  return %0 : tensor<4x?xf32>
+}
+
+// -----
+
+#id = affine_map<(i) -> (i)>
+// An integer division's partial tile of a dynamic loop is not masked (a
+// lane past the end would divide by an undefined value): the full tiles
+// are vectors, the partial one a loop.
+// CHECK-LABEL: func.func @dynamic_division
+// CHECK:         arith.divsi {{.*}} : vector<16xi32>
+// CHECK:         linalg.generic
+// CHECK:           arith.divsi {{.*}} : i32
+func.func @dynamic_division(%x: tensor<?xi32>, %y: tensor<?xi32>) -> tensor<?xi32> {
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<?xi32>) outs(%y : tensor<?xi32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [0], cache = [0], vector = [16]>} {
+  ^bb0(%v: i32, %o: i32):
+    %q = arith.divsi %o, %v : i32
+    linalg.yield %q : i32
+  } -> tensor<?xi32>
+  return %0 : tensor<?xi32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+// An integer abs on a tile of rows becomes maxsi(x, 0 - x): upstream's
+// math-to-llvm lowers math.absi on 1-D vectors only.
+// CHECK-LABEL: func.func @integer_abs
+// CHECK:         %[[NEG:.*]] = arith.subi %{{.*}}, %[[X:.*]] : vector<1x16xi32>
+// CHECK:         arith.maxsi %[[X]], %[[NEG]] : vector<1x16xi32>
+// CHECK-NOT:     math.absi
+func.func @integer_abs(%x: tensor<4x16xi32>, %y: tensor<4x16xi32>) -> tensor<4x16xi32> {
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x16xi32>) outs(%y : tensor<4x16xi32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 16]>} {
+  ^bb0(%v: i32, %o: i32):
+    %a = math.absi %v : i32
+    linalg.yield %a : i32
+  } -> tensor<4x16xi32>
+  return %0 : tensor<4x16xi32>
 }

@@ -59,10 +59,10 @@ def Rlx_RegionOp : Rlx_Op<"region", [IsolatedFromAbove,
       of the operand it computes, read only by the prologue and the
       contraction), and an epilogue of elementwise ops of the contraction's
       result shape applied to its result. Lowered to one generic per
-      computed operand, the contraction and one epilogue generic;
-      `--rlx-fuse-epilogues` then runs the epilogue, the contraction and
-      the left operand's prologue per block of result rows (a right
-      operand's prologue runs once: every row block reads all of it).
+      computed operand, the contraction and one epilogue generic; code
+      generation then runs the epilogue, the contraction and the left
+      operand's prologue per tile of the result (a right operand's
+      prologue runs once: every tile reads its rows).
 
     In every kind, inputs broadcast numpy-style to the iteration shape, and
     each body value is rounded to its element type exactly as the unfused
