@@ -278,6 +278,7 @@ constexpr int64_t kMaxMaskedElements = 4096;
 /// reduced loop (its outer-product lowering has no masks).
 static FailureOr<SmallVector<int64_t>>
 getVectorSizes(linalg::LinalgOp op, ArrayRef<int64_t> bounds) {
+  bool maskable = hasMaskablePayload(op);
   SmallVector<int64_t> sizes = op.getStaticLoopRanges();
   SmallVector<bool> masked(sizes.size(), false);
   for (auto [loop, size] : llvm::enumerate(sizes)) {
@@ -299,7 +300,7 @@ getVectorSizes(linalg::LinalgOp op, ArrayRef<int64_t> bounds) {
                     : nullptr;
     if (lane && linalg::isParallelIterator(iterators[lane.getPosition()])) {
       int64_t &lanes = sizes[lane.getPosition()];
-      if (lanes > 1 && !llvm::isPowerOf2_64(lanes) && hasMaskablePayload(op)) {
+      if (lanes > 1 && !llvm::isPowerOf2_64(lanes) && maskable) {
         lanes = llvm::PowerOf2Ceil(lanes);
         masked[lane.getPosition()] = true;
       }
@@ -315,7 +316,7 @@ getVectorSizes(linalg::LinalgOp op, ArrayRef<int64_t> bounds) {
     if (masked[loop] && product && !linalg::isParallelIterator(iterators[loop]))
       return failure();
   }
-  if (!hasMaskablePayload(op) || elements > kMaxMaskedElements)
+  if (!maskable || elements > kMaxMaskedElements)
     return failure();
   return sizes;
 }
