@@ -495,10 +495,18 @@ int main(int argc, char **argv) {
   }
   std::string versionScriptFlag =
       (llvm::Twine("-Wl,--version-script=") + versionScriptPath).str();
-  // libomp only when the module has OpenMP loops.
-  llvm::StringRef linkArgs[] = {
-      RLX_LINKER_DRIVER, "-shared",          "-o", outputFile, objectPath,
-      "-Wl,--as-needed", "-lomp",            "-lm", versionScriptFlag};
+  // libomp only when the module has OpenMP loops; compiler-rt's builtins
+  // for the soft-float helpers (bf16 conversions) the host's libgcc may lack.
+  llvm::StringRef linkArgs[] = {RLX_LINKER_DRIVER,
+                                "-shared",
+                                "-o",
+                                outputFile,
+                                objectPath,
+                                RLX_COMPILER_RT_BUILTINS,
+                                "-Wl,--as-needed",
+                                "-lomp",
+                                "-lm",
+                                versionScriptFlag};
   std::string linkError;
   TimingScope linkTiming = rootTiming.nest("link");
   int status = llvm::sys::ExecuteAndWait(RLX_LINKER_DRIVER, linkArgs,
