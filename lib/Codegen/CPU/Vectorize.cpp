@@ -615,6 +615,22 @@ struct MultiplyAddToFma : OpRewritePattern<arith::AddFOp> {
   }
 };
 
+/// vector.fma(a, b, c) -> (a * b) + c, each rounded: the strict mode's form
+/// of the multiply-adds that upstream lowers contractions to, so that a
+/// vectorized tile rounds as the scalar loops of a tile left unvectorized
+/// (or of the unfused op) do.
+struct SplitFma : OpRewritePattern<vector::FMAOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::FMAOp fma,
+                                PatternRewriter &rewriter) const override {
+    Value product = arith::MulFOp::create(rewriter, fma.getLoc(), fma.getLhs(),
+                                          fma.getRhs());
+    rewriter.replaceOpWithNewOp<arith::AddFOp>(fma, product, fma.getAcc());
+    return success();
+  }
+};
+
 /// math.absi(x) -> maxsi(x, 0 - x) on vectors of more than one dimension,
 /// which upstream's math-to-llvm lowers only for 1-D vectors (an integer
 /// abs tile of rows is 2-D). Both wrap the most negative value to itself.
@@ -768,6 +784,19 @@ struct RlxCpuVectorizePass
         return;
       (void)hoistLoopInvariantSubsets(rewriter, loop);
     });
+
+    // Upstream lowers contractions to fused multiply-adds (outer products
+    // of vector.fma) whatever the flags; the strict mode lowers them here,
+    // as the LLVM conversion would, with every multiply and add rounded.
+    if (strictFp) {
+      RewritePatternSet lowering(context);
+      vector::populateVectorContractLoweringPatterns(
+          lowering, vector::VectorContractLowering::OuterProduct);
+      vector::populateVectorOuterProductLoweringPatterns(lowering);
+      lowering.add<SplitFma>(context);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(lowering))))
+        return signalPassFailure();
+    }
   }
 };
 } // namespace

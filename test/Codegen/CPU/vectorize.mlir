@@ -51,8 +51,16 @@ func.func @partial_tiles(%a: tensor<10x8xf32>, %b: tensor<8x16xf32>, %c: tensor<
 // CHECK:           vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
 // CHECK:         vector.transfer_write {{.*}} {in_bounds = [true, false]} : vector<4x16xf32>, tensor<4x13xf32>
 // CHECK-NOT:     vector.mask
+// In the strict mode the contraction is lowered here, to outer products
+// whose multiplies and adds round separately (no vector.fma).
 // STRICT-LABEL: func.func @masked_lanes
-// STRICT:         vector.contract {{.*}} into vector<4x16xf32>
+// STRICT-NOT:     vector.contract
+// STRICT-NOT:     vector.fma
+// STRICT:         scf.for
+// STRICT:           %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
+// STRICT:           arith.addf %[[P]], %{{.*}} : vector<16xf32>
+// STRICT-NOT:     vector.fma
+// STRICT-LABEL: func.func
 func.func @masked_lanes(%a: tensor<4x8xf32>, %b: tensor<8x29xf32>, %c: tensor<4x29xf32>) -> tensor<4x29xf32> {
   %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0], cache = [0, 0, 0], vector = [4, 16, 1]>}
       ins(%a, %b : tensor<4x8xf32>, tensor<8x29xf32>) outs(%c : tensor<4x29xf32>) -> tensor<4x29xf32>
