@@ -27,8 +27,7 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   // Signatures are read while functions still take tensors.
   pm.addPass(createRlxExportAbi());
   addFusionPasses(pm, options.fusePatterns, options.formRegions);
-  pm.addNestedPass<func::FuncOp>(
-      createRlxToLinalg({options.sequentialByLines}));
+  pm.addNestedPass<func::FuncOp>(createRlxToLinalg());
   // Upstream elementwise ops on tensors written next to rlx ops.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());

@@ -29,9 +29,7 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
   pm.addPass(createRlxAutodiff());
   pm.addPass(createRlxExportAbi({AbiTarget::Cuda}));
   addFusionPasses(pm, options.fusePatterns, options.formRegions);
-  // Scans and scatter-adds by lines: one kernel, not one launch per step.
-  pm.addNestedPass<func::FuncOp>(
-      createRlxToLinalg({/*sequentialByLines=*/true}));
+  pm.addNestedPass<func::FuncOp>(createRlxToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   if (options.fuseElementwise)

@@ -1,5 +1,5 @@
 # RUN: %oracle_python %s
-# RUN: %oracle_python %s --sequential-by-lines
+# RUN: env RLX_TEST_TARGET=gpu-blocks-descending %oracle_python %s
 # REQUIRES: torch
 # The spatial and indexing backward ops against torch.autograd in float64:
 # each reference runs the forward op in PyTorch on float64 leaves and
@@ -14,9 +14,10 @@
 # gptj, full and partial n_rot).
 # f16 and f64 cases, and central finite differences of the forward as a
 # second, independent reference for a few. The second RUN line compiles
-# gather_backward's scatter-add and cumsum_backward's scan as the GPU
-# pipeline does, one line per iteration of a parallel loop (rlx-to-linalg's
-# sequential-by-lines).
+# with the GPU's schedules: gather_backward's index-add and
+# cumsum_backward's scan one line per iteration of a parallel loop (the
+# scalar forms of rlx.index_add and rlx.scan), pooling and convolution
+# gradients as GPU kernels emulated on the CPU.
 import sys
 
 import numpy as np

@@ -1,13 +1,13 @@
 # RUN: %oracle_python %s
-# RUN: %oracle_python %s --sequential-by-lines
+# RUN: env RLX_TEST_TARGET=gpu-blocks-descending %oracle_python %s
 # REQUIRES: torch
 # argmax/argmin, cumsum/cumprod/cummax (inclusive and exclusive) and topk
 # against PyTorch: ties (inputs drawn from a few values), NaN, -inf and
 # integer-minimum rows (the accumulators' starting values), every axis and
 # negative axes, odd sizes, size-1 and empty axes, no rows at all, rank 1
 # and rank 4, integer, f16 and bf16 inputs, topk with k = 1 and k = n.
-# The second RUN line compiles the scans as the GPU pipeline does, one line
-# per iteration of a parallel loop (rlx-to-linalg's sequential-by-lines).
+# The second RUN line compiles the scans with the GPU's schedule, one line
+# per iteration of a parallel loop (rlx.scan's scalar form for every axis).
 import sys
 
 import numpy as np

@@ -26,7 +26,6 @@
 // CHECK-LABEL: llvm.func @rlx_fn_gather_backward(
 // CHECK-NOT:     llvm.br
 // CHECK:         gpu.launch_func
-// CHECK:         gpu.launch_func
 // CHECK-NOT:     gpu.launch_func
 // CHECK:         llvm.return
 
@@ -40,11 +39,12 @@
 // KERNELS:           %[[LINE:.*]] = arith.addi %[[T]], %{{.*}} : index
 // KERNELS:           %[[K:.*]] = arith.remsi %[[LINE]], %c64
 // KERNELS:           %[[I:.*]] = arith.divsi %[[LINE]], %c64
+// KERNELS:           %[[INPUT:.*]] = memref.subview %[[X]][%[[I]], 0, %[[K]]] [1, 1000, 1] [1, 1, 1]
 // KERNELS:           %[[RESULT:.*]] = memref.subview %[[OUT]][%[[I]], 0, %[[K]]] [1, 1000, 1] [1, 1, 1]
 // KERNELS:           scf.for %[[J:.*]] = %c0 to %c1000 step %c1 iter_args(%[[SUM:.*]] = %{{.*}}) -> (f32)
-// KERNELS:             %[[XV:.*]] = memref.load %[[X]][%[[I]], %[[J]], %[[K]]]
+// KERNELS:             %[[XV:.*]] = memref.load %[[INPUT]][%c0, %[[J]], %c0]
 // KERNELS:             %[[NEXT:.*]] = arith.addf %[[SUM]], %[[XV]] : f32
-// KERNELS:             memref.store %[[NEXT]], %[[RESULT]][%[[J]]]
+// KERNELS:             memref.store %[[NEXT]], %[[RESULT]][%c0, %[[J]], %c0]
 // KERNELS-NOT:       memref.copy
 // KERNELS-NOT:     gpu.launch
 // KERNELS:         return
@@ -84,20 +84,24 @@ func.func @cumprod_rank1(%x: tensor<100xi32>) -> tensor<100xi32> {
   return %0 : tensor<100xi32>
 }
 
-// gather_backward's scatter-add: a kernel zero-fills the table, then one
-// kernel has a thread per line of the table along the gathered axis (the 64
-// columns), each adding the 6 gathered rows' elements into its line.
+// gather_backward's index-add: one kernel with a thread per line of the
+// table along the gathered axis (the 64 columns), each zero-filling its
+// line and then adding the 6 gathered rows' elements into it.
 // KERNELS-LABEL: func.func @gather_backward
 // KERNELS-SAME:      (%[[DY:.*]]: memref<2x3x64xf32>, %[[IDX:.*]]: memref<2x3xi64>, %[[OUT:.*]]: memref<10x64xf32>)
-// KERNELS:         gpu.launch
 // KERNELS:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, {{.*}}) threads(%[[T:[^,]*]], {{.*}}) in (%{{.*}} = %c64,
+// KERNELS:           %[[SRC:.*]] = memref.subview %[[DY]][0, 0, %[[T]]] [2, 3, 1] [1, 1, 1]
 // KERNELS:           %[[LINE:.*]] = memref.subview %[[OUT]][0, %[[T]]] [10, 1] [1, 1]
-// KERNELS:           scf.for %[[P:.*]] = %c0 to %c6 step %c1 {
-// KERNELS:             memref.load %[[IDX]]
-// KERNELS:             %[[G:.*]] = memref.load %[[DY]][%{{.*}}, %{{.*}}, %[[T]]]
-// KERNELS:             %[[A:.*]] = memref.load %[[LINE]][%[[ROW:.*]]]
-// KERNELS:             %[[S:.*]] = arith.addf %[[A]], %[[G]]
-// KERNELS:             memref.store %[[S]], %[[LINE]][%[[ROW]]]
+// KERNELS:           scf.for %[[R:.*]] = %c0 to %c10 step %c1 {
+// KERNELS:             memref.store %{{.*}}, %[[LINE]][%[[R]], %c0]
+// KERNELS:           scf.for %[[P:.*]] = %c0 to %c2 step %c1 {
+// KERNELS:             scf.for %[[Q:.*]] = %c0 to %c3 step %c1 {
+// KERNELS:               memref.load %[[IDX]][%[[P]], %[[Q]]]
+// KERNELS:               %[[ROW:.*]] = arith.minsi
+// KERNELS:               %[[A:.*]] = memref.load %[[LINE]][%[[ROW]], %c0]
+// KERNELS:               %[[G:.*]] = memref.load %[[SRC]][%[[P]], %[[Q]], %c0]
+// KERNELS:               %[[S:.*]] = arith.addf %[[A]], %[[G]]
+// KERNELS:               memref.store %[[S]], %[[LINE]][%[[ROW]], %c0]
 // KERNELS-NOT:     gpu.launch
 // KERNELS:         return
 func.func @gather_backward(%dy: tensor<2x3x64xf32>, %i: tensor<2x3xi64>) -> tensor<10x64xf32> {

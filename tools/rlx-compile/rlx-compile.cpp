@@ -153,11 +153,6 @@ cl::opt<int64_t> attentionKeyTile(
     cl::desc("Keys per rlx.attention tile (default: 64 on the CPU, 32 with "
              "--target=cuda)"),
     cl::init(64));
-cl::opt<bool> sequentialByLines(
-    "sequential-by-lines",
-    cl::desc("Run scans and gather_backward one line per iteration of a "
-             "parallel loop, as --target=cuda always does"),
-    cl::init(false));
 cl::opt<std::string> gpuBlocksOnCpu(
     "gpu-blocks-on-cpu",
     cl::desc("Test mode: run the GPU's block-per-tile kernels (attention) on "
@@ -382,7 +377,6 @@ int main(int argc, char **argv) {
     pipelineOptions.strictFp = strictFp;
     pipelineOptions.kernelReport = kernelReport;
     pipelineOptions.gpuTiledContractions = gpuTilingOnCpu;
-    pipelineOptions.sequentialByLines = sequentialByLines;
     pipelineOptions.gpuBlocksOnCpu = gpuBlocksOnCpu;
     pipelineOptions.attentionQueryTile = attentionQueryTile;
     pipelineOptions.attentionKeyTile = attentionKeyTile;

@@ -13,7 +13,7 @@ include "mlir/Pass/PassBase.td"
 
 def RlxCpuSelectLoweringConfig
     : Pass<"rlx-cpu-select-lowering-config", "::mlir::func::FuncOp"> {
-  let summary = "Choose thread, cache and register tiles of linalg ops, attention and rows for a CPU";
+  let summary = "Choose thread, cache and register tiles of linalg ops, attention, rows and scans for a CPU";
   let description = [{
     Attaches an `rlx.lowering_config` to every linalg op with float or
     integer results (of a byte or more) that has none, for a CPU with
@@ -59,7 +59,12 @@ def RlxCpuSelectLoweringConfig
     dv) and cache tiles of the other sequence, sizes that divide their
     loops where one of at least a quarter of these does. `rlx.rows` gets
     thread tiles of one row (a cache tile of one row, a step of a loop,
-    when it is in a loop or has fewer than 2^16 elements).
+    when it is in a loop or has fewer than 2^16 elements). `rlx.scan` and
+    `rlx.index_add` keep their sequential loops whole; a cache tile is one
+    line when the lines are contiguous (no loop after the sequential ones
+    is longer than 1), else up to four vectors of the innermost loop, and
+    thread tiles split the parallel loops as for elementwise rows (none in
+    a loop or under 2^16 iterations).
 
     Ops in loops (the products of attention's tiles after decomposition,
     the stages of a row) get cache and register tiles only: their
@@ -113,10 +118,11 @@ def RlxCpuSelectLoweringConfig
 
 def RlxGpuSelectLoweringConfig
     : Pass<"rlx-gpu-select-lowering-config", "::mlir::func::FuncOp"> {
-  let summary = "Choose the block tiles of attention and rows for an NVIDIA GPU";
+  let summary = "Choose the block tiles of attention, rows and scans for an NVIDIA GPU";
   let description = [{
     Attaches an `rlx.lowering_config` to every `rlx.rows` that has none
-    (a block per row), and to every `rlx.online_attention`,
+    (a block per row), to every `rlx.scan` and `rlx.index_add` (one line
+    per tile, which becomes a thread), and to every `rlx.online_attention`,
     `rlx.attention_dq` and `rlx.attention_dkdv`: thread tiles
     (the GPU's blocks) of one batch, one head (kv head for dk and dv) and
     `attention-query-tile` queries (`attention-key-tile` keys for dk and
@@ -236,7 +242,10 @@ def RlxCpuVectorize : Pass<"rlx-cpu-vectorize", "::mlir::func::FuncOp"> {
     (its first operand the one whose elements are broadcast, so vectors run
     along the result's rows), and tensor slices fold into the transfers.
     Elementwise multiply-adds on vectors become `vector.fma` (one rounding)
-    unless `strict-fp` is set. Then loop-invariant subsets are hoisted out
+    unless `strict-fp` is set; with it, contractions are lowered here to
+    outer products whose multiplies and adds round separately (upstream's
+    lowering would fuse them), as the scalar loops of a tile that is not
+    vectorized and of the unfused op do. Then loop-invariant subsets are hoisted out
     of loops (`hoistLoopInvariantSubsets`), so an accumulator tile stays in
     registers across the reduction loop instead of being read and written
     once per step (out of a loop that carries a tensor of dynamic shape
@@ -245,9 +254,9 @@ def RlxCpuVectorize : Pass<"rlx-cpu-vectorize", "::mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"strictFp", "strict-fp", "bool", /*default=*/"false",
-           "Round every multiply and add of elementwise code separately, as "
-           "written, instead of contracting them into fused multiply-adds: "
-           "fused and unfused code then give the same bits">,
+           "Round every multiply and add separately, as written (elementwise "
+           "code and contractions), instead of contracting them into fused "
+           "multiply-adds: fused and unfused code then give the same bits">,
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::tensor::TensorDialect"];

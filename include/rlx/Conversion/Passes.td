@@ -11,19 +11,17 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
     become `linalg.generic` whose body is the op's `buildScalar`, contractions
     become `linalg.matmul` or contraction generics, and data movement becomes
     `linalg.transpose`, `tensor.extract_slice`/`insert_slice` and reshapes.
-    Scans (cumsum, cumprod, cummax), top-k and gather_backward's scatter-add
-    are `scf.for` loops over tensors whose bodies are linalg ops: each step
-    covers every line along the axis (every slice of the table), which
-    vectorizes on a CPU. Scans along the innermost axis, and with
-    `sequential-by-lines` every scan and the scatter-add, are instead an
-    `scf.forall` over the lines along the axis, each line computed by an
-    `scf.for` of scalar code: one parallel loop, which the GPU pipeline runs
-    as one kernel of one thread per line. `rlx.attention` becomes
+    Top-k is an `scf.for` loop over tensors whose body is a linalg op over
+    all rows. Scans (cumsum, cumprod, cummax) become `rlx.scan` and
+    gather_backward `rlx.index_add`, sequential ops in destination style
+    that the codegen layer tiles and writes as loops. `rlx.attention` becomes
     `rlx.online_attention` and its normalization, `rlx.attention_backward`
     `rlx.attention_dq` and `rlx.attention_dkdv`: destination-style ops
     that the codegen layer tiles (`rlx-tile-and-fuse`) and decomposes into
     linalg ops tile by tile, so that no `[S_q, S_k]` tensor exists. How
-    they are tiled is not decided here.
+    any op is tiled is not decided here, and the pass has no schedule
+    options; a `lowering_config` attribute on an `rlx.attention`, a scan or
+    a `gather_backward` is carried to its codegen form.
 
     Reductions and row ops have one lowering each, the region's: first every
     row op (softmax, log_softmax, layer_norm, rms_norm, the softmax losses)
@@ -33,14 +31,6 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
     `rlx.region`). f16 and bf16 compute and accumulate in f32. An rlx op
     without a lowering is a located error naming it.
   }];
-  let options = [
-    Option<"sequentialByLines", "sequential-by-lines", "bool",
-           /*default=*/"false",
-           "Run every scan (cumsum, cumprod, cummax) and gather_backward's "
-           "scatter-add one line per iteration of an scf.forall (without "
-           "it: only scans along the innermost axis) instead of stepping "
-           "along the axis over all lines">,
-  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",

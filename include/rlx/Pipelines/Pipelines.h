@@ -63,12 +63,6 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
   PassOptions::Option<int64_t> attentionKeyTile{
       *this, "attention-key-tile",
       llvm::cl::desc("Keys per rlx.attention tile"), llvm::cl::init(64)};
-  PassOptions::Option<bool> sequentialByLines{
-      *this, "sequential-by-lines",
-      llvm::cl::desc("Run scans and gather_backward one line per "
-                     "iteration of a parallel loop, as the GPU pipeline "
-                     "does (rlx-to-linalg's sequential-by-lines)"),
-      llvm::cl::init(false)};
   PassOptions::Option<bool> kernelReport{
       *this, "kernel-report",
       llvm::cl::desc("Remark the number of loop nests of each function "

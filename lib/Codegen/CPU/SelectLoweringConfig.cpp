@@ -388,11 +388,27 @@ struct RlxCpuSelectLoweringConfigPass
   /// some size does (a dynamic loop in tiles of one register tile each).
   LoweringConfigAttr getRowTileConfig(linalg::LinalgOp op, unsigned loop,
                                       int64_t lanes) {
-    SmallVector<int64_t> extents = op.getStaticLoopRanges();
-    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-    SmallVector<int64_t> distribution(extents.size(), 0),
-        cache(extents.size(), 0), vector(extents.size(), 1);
-    vector[loop] = getColumnTile(extents[loop], lanes, kStreamVectors);
+    SmallVector<int64_t> distribution, vector;
+    getRowTiles(op.getStaticLoopRanges(), op.getIteratorTypesArray(), loop,
+                lanes, distribution, vector);
+    return LoweringConfigAttr::get(op->getContext(), distribution,
+                                   SmallVector<int64_t>(distribution.size(), 0),
+                                   vector,
+                                   /*packed=*/{});
+  }
+
+  /// The tiles of getRowTileConfig for loops of `extents`: a step of up to
+  /// four vectors along `loop` (of one iteration without it) and of one
+  /// iteration of every other loop, and thread tiles of whole steps.
+  static void getRowTiles(ArrayRef<int64_t> extents,
+                          ArrayRef<utils::IteratorType> iterators,
+                          std::optional<unsigned> loop, int64_t lanes,
+                          SmallVectorImpl<int64_t> &distribution,
+                          SmallVectorImpl<int64_t> &vector) {
+    distribution.assign(extents.size(), 0);
+    vector.assign(extents.size(), 1);
+    if (loop)
+      vector[*loop] = getColumnTile(extents[*loop], lanes, kStreamVectors);
     int64_t wanted = kMinThreadTiles;
     for (auto [dim, extent] : llvm::enumerate(extents)) {
       if (wanted <= 1)
@@ -417,8 +433,63 @@ struct RlxCpuSelectLoweringConfigPass
       distribution[dim] = dividing ? dividing : size;
       wanted = 1;
     }
+  }
+
+  /// Scans and index-adds (rlx.scan, rlx.index_add): their sequential
+  /// loops whole, in cache tiles that the decomposition steps through. When
+  /// the lines along the sequential loops are contiguous (no loop after the
+  /// last sequential one is longer than 1), a cache tile is one line, whose
+  /// steps read consecutive elements; else it is up to four vectors of the
+  /// innermost loop (one iteration of the other parallel loops), and each
+  /// step one vector operation across those lines. Thread tiles as for
+  /// rows of elementwise ops, when the op is large enough and not in a loop
+  /// that runs in parallel already.
+  LoweringConfigAttr getSequentialConfig(TilingInterface op) {
+    if (!isa<ScanOp, IndexAddOp>(op))
+      return nullptr;
+    OpBuilder b(op);
+    SmallVector<int64_t> extents =
+        llvm::map_to_vector(op.getIterationDomain(b), [](const Range &range) {
+          return getConstantIntValue(range.size).value_or(ShapedType::kDynamic);
+        });
+    SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
+    auto sequential = [&](unsigned loop) {
+      return iterators[loop] == utils::IteratorType::reduction;
+    };
+    unsigned inner = extents.size() - 1;
+    bool contiguousLines = true;
+    for (int64_t loop = inner; loop >= 0 && !sequential(loop); --loop)
+      contiguousLines &= extents[loop] == 1;
+    Type element =
+        cast<ShapedType>(op->getResult(0).getType()).getElementType();
+    int64_t lanes =
+        std::max<int64_t>(1, vectorBits / element.getIntOrFloatBitWidth());
+    SmallVector<int64_t> distribution, cache;
+    getRowTiles(extents, iterators,
+                contiguousLines ? std::nullopt : std::optional(inner), lanes,
+                distribution, cache);
+    for (unsigned loop = 0; loop < extents.size(); ++loop)
+      if (sequential(loop))
+        cache[loop] = 0;
+    if (op->getParentOfType<LoopLikeOpInterface>() ||
+        getIterationCount(extents) < kMinParallelIterations)
+      distribution.assign(extents.size(), 0);
     return LoweringConfigAttr::get(op->getContext(), distribution, cache,
-                                   vector, /*packed=*/{});
+                                   SmallVector<int64_t>(extents.size(), 0),
+                                   /*packed=*/{});
+  }
+
+  /// The number of iterations of loops of `extents`, counted up to
+  /// kMinParallelIterations only (no overflow; a dynamic size may be
+  /// large).
+  static int64_t getIterationCount(ArrayRef<int64_t> extents) {
+    int64_t iterations = 1;
+    for (int64_t extent : extents)
+      iterations =
+          ShapedType::isDynamic(extent) || extent >= kMinParallelIterations
+              ? kMinParallelIterations
+              : std::min(iterations * extent, kMinParallelIterations);
+    return iterations;
   }
 
   /// Attention's tiles divide their loop where a size of at least a
@@ -462,6 +533,8 @@ struct RlxCpuSelectLoweringConfigPass
             op, !op->getParentOfType<LoopLikeOpInterface>() &&
                     ShapedType::getNumElements(rows.getIterationShape()) >=
                         kMinParallelIterations);
+      if (auto tileable = dyn_cast<TilingInterface>(op); tileable && !config)
+        config = getSequentialConfig(tileable);
       if (config)
         op->setAttr(LoweringConfigAttr::kAttrName, config);
     });
@@ -484,15 +557,8 @@ struct RlxCpuSelectLoweringConfigPass
         config = getResultRowConfig(op);
       if (!config)
         return;
-      // Counted up to the threshold only (no overflow); a dynamic size may
-      // be large.
-      int64_t iterations = 1;
-      for (int64_t extent : op.getStaticLoopRanges())
-        iterations =
-            ShapedType::isDynamic(extent) || extent >= kMinParallelIterations
-                ? kMinParallelIterations
-                : std::min(iterations * extent, kMinParallelIterations);
-      if (inLoop || iterations < kMinParallelIterations)
+      if (inLoop ||
+          getIterationCount(op.getStaticLoopRanges()) < kMinParallelIterations)
         config = LoweringConfigAttr::get(
             op->getContext(),
             SmallVector<int64_t>(config.getDistribution().size(), 0),

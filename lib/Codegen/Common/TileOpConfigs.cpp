@@ -51,3 +51,16 @@ LoweringConfigAttr mlir::rlx::getRowsConfig(Operation *op, bool distribute) {
                                  distribute ? none : oneRow, none,
                                  /*packed=*/{});
 }
+
+LoweringConfigAttr mlir::rlx::getSequentialLineConfig(Operation *op) {
+  if (!isa<ScanOp, IndexAddOp>(op))
+    return nullptr;
+  SmallVector<int64_t> lines = llvm::map_to_vector(
+      cast<TilingInterface>(op).getLoopIteratorTypes(),
+      [](utils::IteratorType iterator) -> int64_t {
+        return iterator == utils::IteratorType::parallel ? 1 : 0;
+      });
+  SmallVector<int64_t> none(lines.size(), 0);
+  return LoweringConfigAttr::get(op->getContext(), lines, none, none,
+                                 /*packed=*/{});
+}

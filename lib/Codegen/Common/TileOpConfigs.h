@@ -2,7 +2,8 @@
 //
 // The shape of a schedule for the ops that rlx-tile-and-fuse tiles and then
 // decomposes into linalg ops (attention's rlx.online_attention,
-// rlx.attention_dq and rlx.attention_dkdv; rlx.rows), shared by the
+// rlx.attention_dq and rlx.attention_dkdv; rlx.rows; rlx.scan and
+// rlx.index_add), shared by the
 // targets' config passes, which choose the tile sizes.
 //
 //===----------------------------------------------------------------------===//
@@ -32,6 +33,12 @@ LoweringConfigAttr getAttentionConfig(Operation *op, int64_t queryTile,
 /// thread). Each tile decomposes into its stages, so a row's stages run
 /// one after another while the row is in cache. Null for other ops.
 LoweringConfigAttr getRowsConfig(Operation *op, bool distribute);
+
+/// The config of rlx.scan or rlx.index_add `op` as one line per thread
+/// tile: every parallel loop in tiles of 1, the sequential loops whole, so
+/// that each tile decomposes into a loop of scalar steps. Null for other
+/// ops.
+LoweringConfigAttr getSequentialLineConfig(Operation *op);
 
 } // namespace mlir::rlx
 

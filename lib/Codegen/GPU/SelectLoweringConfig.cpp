@@ -2,7 +2,8 @@
 //
 // On the GPU, tiles on tensors are blocks: attention gets a block per
 // (batch, head, tile of queries) running the online softmax over tiles of
-// keys, and rlx.rows a block per row, the shapes the GPU kernels
+// keys, rlx.rows a block per row, and scans and index-adds a thread per
+// line (a loop of lines without shared work), the shapes the GPU kernels
 // (rlx-gpu-tile-contractions, rlx-map-to-gpu) then map to threads after
 // bufferization. Other ops are mapped there too, from their loops; they get
 // no config here yet.
@@ -78,6 +79,13 @@ struct RlxGpuSelectLoweringConfigPass
         return;
       // A block per row, which its threads share.
       if (LoweringConfigAttr config = getRowsConfig(op, /*distribute=*/true)) {
+        op->setAttr(LoweringConfigAttr::kAttrName, config);
+        return;
+      }
+      // A thread per line of a scan or an index-add: the loop of lines
+      // becomes one kernel (rlx-map-to-gpu), each thread stepping along its
+      // line.
+      if (LoweringConfigAttr config = getSequentialLineConfig(op)) {
         op->setAttr(LoweringConfigAttr::kAttrName, config);
         return;
       }

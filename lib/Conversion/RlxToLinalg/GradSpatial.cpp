@@ -9,9 +9,8 @@
 // as a contraction generic over the batch and the output positions, pooling
 // gradients as a gather-style generic over the input positions and the
 // window offsets (each input position sums the windows that reach it, so no
-// two iterations write the same element), and the gather gradient as a
-// sequential scatter-add loop (over the index positions, or in each line of
-// the table along the gathered axis). Every accumulation runs in the
+// two iterations write the same element), and the gather gradient as an
+// rlx.index_add, which code generation tiles. Every accumulation runs in the
 // computation type and rounds once.
 //
 //===----------------------------------------------------------------------===//
@@ -509,169 +508,35 @@ struct GlobalPoolBackwardToLinalg : OpConversionPattern<GlobalPoolBackwardOp> {
   }
 };
 
-/// The row-major coordinates of `position` in a tensor of `shape`.
-static SmallVector<Value> delinearize(OpBuilder &b, Location loc,
-                                      Value position, ArrayRef<int64_t> shape) {
-  SmallVector<Value> coordinates(shape.size());
-  Value rest = position;
-  for (int64_t d = shape.size() - 1; d >= 0; --d) {
-    Value size = indexConstant(b, loc, shape[d]);
-    coordinates[d] = arith::RemSIOp::create(b, loc, rest, size);
-    rest = arith::DivSIOp::create(b, loc, rest, size);
-  }
-  return coordinates;
-}
-
-/// The table gradient accumulates in the computation type, in place, in one
-/// of two forms. By slices: an scf.for over the index positions (row-major)
-/// adds the slice of grad_output at each position into the slice of the
-/// table its index selects. By lines: an scf.forall over the lines of the
-/// table along `axis`, each an scf.for over the index positions adding one
-/// element of grad_output into the line's element the index selects.
+/// The table gradient: rlx.index_add of grad_output into a zero table in
+/// the computation type, rounded once to the table's type.
 struct GatherBackwardToLinalg : OpConversionPattern<GatherBackwardOp> {
-  GatherBackwardToLinalg(MLIRContext *context, bool byLines)
-      : OpConversionPattern(context), byLines(byLines) {}
+  using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(GatherBackwardOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType tableType = op.getType();
-    RankedTensorType indicesType = op.getIndices().getType();
     Type storage = tableType.getElementType();
     Type accElement = ScalarBuilder::computeType(storage);
-    int64_t tableRank = tableType.getRank();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + tableRank : op.getAxis();
-    int64_t indexRank = indicesType.getRank();
-    ArrayRef<int64_t> tableShape = tableType.getShape();
-    auto accType = tableType.clone(accElement);
-    Value acc = createFilledTensor(rewriter, loc, accType,
-                                   floatZero(rewriter, loc, accElement));
-    if (indicesType.getNumElements() == 0 || tableType.getNumElements() == 0) {
-      rewriter.replaceOp(op, convertElements(rewriter, loc, acc, storage));
-      return success();
+    int64_t rank = tableType.getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    Value sums = createFilledTensor(rewriter, loc, tableType.clone(accElement),
+                                    floatZero(rewriter, loc, accElement));
+    if (op.getIndices().getType().getNumElements() != 0 &&
+        tableType.getNumElements() != 0) {
+      auto indexAdd = IndexAddOp::create(
+          rewriter, loc, sums.getType(), adaptor.getGradOutput(),
+          adaptor.getIndices(), sums, rewriter.getI64IntegerAttr(axis));
+      // A schedule given on the op holds for its tiled form.
+      if (Attribute config = op->getAttr(LoweringConfigAttr::kAttrName))
+        indexAdd->setAttr(LoweringConfigAttr::kAttrName, config);
+      sums = indexAdd.getResult();
     }
-
-    Value gradOutput = adaptor.getGradOutput(), indices = adaptor.getIndices();
-    if (byLines) {
-      Value sums = createLineLoop(
-          rewriter, loc, axis, acc,
-          [&](OpBuilder &b, Location lineLoc, ArrayRef<Value> start,
-              Value line) {
-            auto loop = scf::ForOp::create(
-                b, lineLoc, indexConstant(b, lineLoc, 0),
-                indexConstant(b, lineLoc, indicesType.getNumElements()),
-                indexConstant(b, lineLoc, 1), ValueRange{line},
-                [&](OpBuilder &nested, Location bodyLoc, Value position,
-                    ValueRange iterArgs) {
-                  SmallVector<Value> coordinates = delinearize(
-                      nested, bodyLoc, position, indicesType.getShape());
-                  Value row = wrapAndClampIndex(
-                      nested, bodyLoc,
-                      tensor::ExtractOp::create(nested, bodyLoc, indices,
-                                                coordinates),
-                      tableShape[axis]);
-                  SmallVector<Value> gradIndices;
-                  for (int64_t d = 0; d < tableRank; ++d) {
-                    if (d == axis)
-                      llvm::append_range(gradIndices, coordinates);
-                    else
-                      gradIndices.push_back(start[d]);
-                  }
-                  ScalarBuilder scalar(nested, bodyLoc);
-                  Value grad = scalar.convert(
-                      tensor::ExtractOp::create(nested, bodyLoc, gradOutput,
-                                                gradIndices),
-                      accElement);
-                  Value sum = scalar.add(
-                      tensor::ExtractOp::create(nested, bodyLoc, iterArgs[0],
-                                                row),
-                      grad);
-                  scf::YieldOp::create(
-                      nested, bodyLoc,
-                      tensor::InsertOp::create(nested, bodyLoc, sum,
-                                               iterArgs[0], row)
-                          .getResult());
-                });
-            return loop.getResult(0);
-          });
-      rewriter.replaceOp(op, convertElements(rewriter, loc, sums, storage));
-      return success();
-    }
-
-    // One slice: the table without `axis`.
-    SmallVector<int64_t> sliceShape(tableShape);
-    sliceShape.erase(sliceShape.begin() + axis);
-    auto gradSliceType = RankedTensorType::get(sliceShape, storage);
-    auto accSliceType = RankedTensorType::get(sliceShape, accElement);
-    int64_t sliceRank = sliceShape.size();
-    AffineMap identity = rewriter.getMultiDimIdentityMap(sliceRank);
-
-    auto loop = scf::ForOp::create(
-        rewriter, loc, indexConstant(rewriter, loc, 0),
-        indexConstant(rewriter, loc, indicesType.getNumElements()),
-        indexConstant(rewriter, loc, 1), ValueRange{acc},
-        [&](OpBuilder &b, Location bodyLoc, Value position,
-            ValueRange iterArgs) {
-          SmallVector<Value> coordinates =
-              delinearize(b, bodyLoc, position, indicesType.getShape());
-          Value row = wrapAndClampIndex(
-              b, bodyLoc,
-              tensor::ExtractOp::create(b, bodyLoc, indices, coordinates),
-              tableShape[axis]);
-
-          SmallVector<OpFoldResult> gradOffsets, gradSizes, tableOffsets,
-              tableSizes;
-          for (int64_t d = 0; d < tableRank; ++d) {
-            if (d == axis) {
-              for (int64_t i = 0; i < indexRank; ++i) {
-                gradOffsets.push_back(coordinates[i]);
-                gradSizes.push_back(b.getIndexAttr(1));
-              }
-              tableOffsets.push_back(row);
-              tableSizes.push_back(b.getIndexAttr(1));
-              continue;
-            }
-            gradOffsets.push_back(b.getIndexAttr(0));
-            gradSizes.push_back(b.getIndexAttr(tableShape[d]));
-            tableOffsets.push_back(b.getIndexAttr(0));
-            tableSizes.push_back(b.getIndexAttr(tableShape[d]));
-          }
-          SmallVector<OpFoldResult> gradStrides(gradOffsets.size(),
-                                                b.getIndexAttr(1));
-          SmallVector<OpFoldResult> tableStrides(tableRank, b.getIndexAttr(1));
-          Value gradSlice = tensor::ExtractSliceOp::create(
-              b, bodyLoc, gradSliceType, gradOutput, gradOffsets, gradSizes,
-              gradStrides);
-          Value accSlice = tensor::ExtractSliceOp::create(
-              b, bodyLoc, accSliceType, iterArgs[0], tableOffsets, tableSizes,
-              tableStrides);
-          Value sum =
-              linalg::GenericOp::create(
-                  b, bodyLoc, accSliceType, gradSlice, accSlice,
-                  ArrayRef<AffineMap>{identity, identity},
-                  SmallVector<utils::IteratorType>(
-                      sliceRank, utils::IteratorType::parallel),
-                  [&](OpBuilder &nested, Location nestedLoc,
-                      ValueRange args) {
-                    ScalarBuilder scalar(nested, nestedLoc);
-                    linalg::YieldOp::create(
-                        nested, nestedLoc,
-                        scalar.add(args[1],
-                                   scalar.convert(args[0], accElement)));
-                  })
-                  .getResult(0);
-          Value updated = tensor::InsertSliceOp::create(
-              b, bodyLoc, sum, iterArgs[0], tableOffsets, tableSizes,
-              tableStrides);
-          scf::YieldOp::create(b, bodyLoc, updated);
-        });
-    rewriter.replaceOp(
-        op, convertElements(rewriter, loc, loop.getResult(0), storage));
+    rewriter.replaceOp(op, convertElements(rewriter, loc, sums, storage));
     return success();
   }
-
-  bool byLines;
 };
 
 /// The sums over [i, n) are the cumsum of the reversed axis, reversed back;
@@ -717,12 +582,11 @@ struct RopeBackwardToLinalg : OpConversionPattern<RopeBackwardOp> {
 } // namespace
 
 void mlir::rlx::populateGradSpatialToLinalgPatterns(
-    RewritePatternSet &patterns, bool scatterByLines) {
+    RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<ConvBackwardInputToLinalg, ConvBackwardWeightToLinalg,
                ConvTransposeBackwardInputToLinalg,
                ConvTransposeBackwardWeightToLinalg, PoolBackwardToLinalg,
                GlobalPoolBackwardToLinalg, CumsumBackwardToLinalg,
-               RopeBackwardToLinalg>(context);
-  patterns.add<GatherBackwardToLinalg>(context, scatterByLines);
+               RopeBackwardToLinalg, GatherBackwardToLinalg>(context);
 }

@@ -28,19 +28,6 @@ static Value clampIndex(OpBuilder &b, Location loc, Value index,
   return arith::MinSIOp::create(b, loc, low, indexConstant(b, loc, size - 1));
 }
 
-Value mlir::rlx::wrapAndClampIndex(OpBuilder &b, Location loc,
-                                   Value rawIndex, int64_t size) {
-  Value index =
-      arith::IndexCastOp::create(b, loc, b.getIndexType(), rawIndex);
-  Value zero = indexConstant(b, loc, 0);
-  Value negative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, zero);
-  Value wrapped =
-      arith::AddIOp::create(b, loc, index, indexConstant(b, loc, size));
-  index = arith::SelectOp::create(b, loc, negative, wrapped, index);
-  return clampIndex(b, loc, index, size);
-}
-
 /// A parallel linalg.generic without inputs over `resultType` whose body
 /// yields `source[coordinates(result index)]`, plus `inputs` read through
 /// `inputMaps` and passed to `coordinates` as block arguments.
@@ -93,7 +80,8 @@ struct GatherToLinalg : OpConversionPattern<GatherOp> {
           SmallVector<Value> at;
           for (int64_t d = 0; d < tableType.getRank(); ++d) {
             if (d == axis)
-              at.push_back(wrapAndClampIndex(b, bodyLoc, args[0], axisSize));
+              at.push_back(GatherOp::createRowIndex(b, bodyLoc, args[0],
+                                                    b.getIndexAttr(axisSize)));
             else
               at.push_back(linalg::IndexOp::create(
                   b, bodyLoc, d < axis ? d : d - 1 + indexRank));
@@ -122,9 +110,10 @@ struct GatherElementsToLinalg : OpConversionPattern<GatherElementsOp> {
         [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
           SmallVector<Value> at;
           for (int64_t d = 0; d < rank; ++d)
-            at.push_back(d == axis
-                             ? wrapAndClampIndex(b, bodyLoc, args[0], axisSize)
-                             : linalg::IndexOp::create(b, bodyLoc, d));
+            at.push_back(
+                d == axis ? GatherOp::createRowIndex(b, bodyLoc, args[0],
+                                                     b.getIndexAttr(axisSize))
+                          : linalg::IndexOp::create(b, bodyLoc, d));
           return at;
         });
     rewriter.replaceOp(op, result);

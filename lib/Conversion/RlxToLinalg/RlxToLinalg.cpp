@@ -19,19 +19,18 @@ namespace mlir::rlx {
 using namespace mlir;
 using namespace mlir::rlx;
 
-void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns,
-                                            bool sequentialByLines) {
+void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
   populateElementwiseToLinalgPatterns(patterns);
   populateLinearToLinalgPatterns(patterns);
   populateDataMovementToLinalgPatterns(patterns);
   populateNormToLinalgPatterns(patterns);
   populateConvPoolToLinalgPatterns(patterns);
   populateIndexingToLinalgPatterns(patterns);
-  populateScanToLinalgPatterns(patterns, sequentialByLines);
+  populateScanToLinalgPatterns(patterns);
   populateRegionToLinalgPatterns(patterns);
   populateFusedOpToLinalgPatterns(patterns);
   populateAttentionToLinalgPatterns(patterns);
-  populateGradSpatialToLinalgPatterns(patterns, sequentialByLines);
+  populateGradSpatialToLinalgPatterns(patterns);
 }
 
 /// Gives every row op and reduction outside a region the region that is
@@ -67,16 +66,17 @@ struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
     wrapInRegions(getOperation());
     ConversionTarget target(*context);
     target.addIllegalDialect<RlxDialect>();
-    // The code generation forms of attention and row regions, which the
-    // codegen layer tiles; a row region's body moves into its rlx.rows.
-    target.addLegalOp<OnlineAttentionOp, AttentionDqOp, AttentionDkDvOp,
-                      RowsOp>();
-    target.markOpRecursivelyLegal<RowsOp>();
+    // The code generation forms of attention, row regions, scans and
+    // gather_backward, which the codegen layer tiles; a row region's body
+    // moves into its rlx.rows, a scan's combiner is built in its rlx.scan.
+    target.addLegalOp<OnlineAttentionOp, AttentionDqOp, AttentionDkDvOp, RowsOp,
+                      ScanOp, IndexAddOp>();
+    target.markOpRecursivelyLegal<RowsOp, ScanOp>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, scf::SCFDialect,
                            tensor::TensorDialect>();
     RewritePatternSet patterns(context);
-    populateRlxToLinalgPatterns(patterns, sequentialByLines);
+    populateRlxToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -1,13 +1,10 @@
 //===- Scans.cpp - Index reductions, scans and top-k to linalg ---===//
 //
 // argmax/argmin are one reduction generic with two accumulators (value,
-// index). Scans and top-k are sequential, which linalg cannot state: they are
-// scf.for loops over tensors (bufferized in place by one-shot bufferization)
-// whose bodies are linalg generics over all the other dimensions. Scans have
-// a second form: an scf.forall over the lines along the axis, each line
-// scanned by an scf.for of scalar code (one GPU thread per line, one kernel
-// in all), taken always when the pass asks for it and otherwise for lines
-// along the innermost axis, which are contiguous.
+// index). Scans and top-k are sequential, which linalg cannot state. Scans
+// become rlx.scan, which code generation tiles and writes as loops; top-k
+// is an scf.for over tensors (bufferized in place by one-shot
+// bufferization) whose body is a linalg generic over all the rows.
 //
 //===----------------------------------------------------------------------===//
 #include "Utils.h"
@@ -228,36 +225,27 @@ struct ArgReduceToLinalg : OpConversionPattern<OpTy> {
 
 enum class ScanKind { Sum, Prod, Max };
 
-/// A scan in one of two forms, by lines when the pattern is asked to or
-/// when the axis is innermost, else by steps. By steps: an scf.for over the
-/// axis carrying the running value (a tensor over the other dimensions, in
-/// the computation type) and the result; each step reads one slice of the
-/// input, combines it into the running value with one parallel generic, and
-/// inserts the new (inclusive) or previous (exclusive) running value into
-/// the result: O(n) work, vectorizable over the other dimensions. By lines:
-/// an scf.forall over the lines along the axis, each an scf.for carrying
-/// its running value as a scalar, reading and writing one element per step:
-/// the same work, in one parallel loop.
+/// A scan: rlx.scan with the op's combiner and identity in the computation
+/// type, which code generation tiles and writes as loops.
 template <typename OpTy, ScanKind kind>
 struct ScanToLinalg : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpTy::Adaptor;
-
-  ScanToLinalg(MLIRContext *context, bool byLines)
-      : OpConversionPattern<OpTy>(context), byLines(byLines) {}
 
   /// 0 for sum, 1 for prod, and for max the lowest value (-inf, or the
   /// smallest integer).
-  static Value createIdentity(OpBuilder &b, Location loc, Type type) {
-    if (kind == ScanKind::Max)
-      return createExtremeValue(b, loc,
-                                Ranking{/*preferLarger=*/true,
-                                        /*nanFirst=*/true},
-                                type, /*best=*/false);
+  static TypedAttr getIdentity(Builder &b, Type type) {
+    if (kind == ScanKind::Max) {
+      if (auto floatType = dyn_cast<FloatType>(type))
+        return b.getFloatAttr(type,
+                              APFloat::getInf(floatType.getFloatSemantics(),
+                                              /*Negative=*/true));
+      return b.getIntegerAttr(
+          type, APInt::getSignedMinValue(type.getIntOrFloatBitWidth()));
+    }
     int64_t value = kind == ScanKind::Sum ? 0 : 1;
-    TypedAttr attr = isa<FloatType>(type)
-                         ? TypedAttr(b.getFloatAttr(type, value))
-                         : TypedAttr(b.getIntegerAttr(type, value));
-    return arith::ConstantOp::create(b, loc, attr);
+    return isa<FloatType>(type) ? TypedAttr(b.getFloatAttr(type, value))
+                                : TypedAttr(b.getIntegerAttr(type, value));
   }
 
   static Value combine(ScalarBuilder &b, Value running, Value x) {
@@ -272,120 +260,34 @@ struct ScanToLinalg : OpConversionPattern<OpTy> {
     llvm_unreachable("covered switch");
   }
 
-  /// The running value once `x` (of the storage type) is combined into it,
-  /// and the value to store at x's position, both in the computation type.
-  static std::pair<Value, Value> step(ScalarBuilder &b, bool exclusive,
-                                      Value running, Value x) {
-    Value next = combine(b, running, b.convert(x, running.getType()));
-    return {next, exclusive ? running : next};
-  }
-
-  static Value scanBySteps(OpBuilder &rewriter, Location loc, Value input,
-                           RankedTensorType type, int64_t axis,
-                           bool exclusive) {
-    Type storage = type.getElementType();
-    Type computeType = ScalarBuilder::computeType(storage);
-    SmallVector<int64_t> rowShape = dropAxis(type, axis);
-    auto runningType = RankedTensorType::get(rowShape, computeType);
-    auto sliceType = RankedTensorType::get(rowShape, storage);
-    int64_t rowRank = rowShape.size();
-    AffineMap identity = rewriter.getMultiDimIdentityMap(rowRank);
-    SmallVector<utils::IteratorType> iterators(rowRank,
-                                               utils::IteratorType::parallel);
-
-    Value runningInit = createFilledTensor(
-        rewriter, loc, runningType, createIdentity(rewriter, loc, computeType));
-    auto loop = scf::ForOp::create(
-        rewriter, loc, createIndex(rewriter, loc, 0),
-        createIndex(rewriter, loc, type.getDimSize(axis)),
-        createIndex(rewriter, loc, 1),
-        ValueRange{runningInit, createEmptyTensor(rewriter, loc, type)},
-        [&](OpBuilder &b, Location bodyLoc, Value position,
-            ValueRange iterArgs) {
-          Value running = iterArgs[0], result = iterArgs[1];
-          SmallVector<OpFoldResult> offsets, sizes, strides;
-          getAxisSlice(b, type, axis, position, offsets, sizes, strides);
-          Value slice = tensor::ExtractSliceOp::create(
-              b, bodyLoc, sliceType, input, offsets, sizes, strides);
-          // The running value is updated in place (it is this generic's
-          // output, not a new tensor), so the loop yields a buffer
-          // equivalent to its iter_arg, as one-shot bufferization requires.
-          auto stepGeneric = linalg::GenericOp::create(
-              b, bodyLoc, TypeRange{runningType, sliceType}, slice,
-              ValueRange{running, createEmptyTensor(b, bodyLoc, sliceType)},
-              SmallVector<AffineMap>(3, identity), iterators,
-              [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-                ScalarBuilder scalar(nested, nestedLoc);
-                auto [next, stored] = step(scalar, exclusive, args[1], args[0]);
-                linalg::YieldOp::create(
-                    nested, nestedLoc,
-                    ValueRange{next, scalar.convert(stored, storage)});
-              });
-          Value updated = insertAlongAxis(b, bodyLoc, stepGeneric.getResult(1),
-                                          result, axis, position);
-          scf::YieldOp::create(b, bodyLoc,
-                               ValueRange{stepGeneric.getResult(0), updated});
-        });
-    return loop.getResult(1);
-  }
-
-  static Value scanByLines(OpBuilder &rewriter, Location loc, Value input,
-                           RankedTensorType type, int64_t axis,
-                           bool exclusive) {
-    Type storage = type.getElementType();
-    Value identity = createIdentity(rewriter, loc,
-                                    ScalarBuilder::computeType(storage));
-    return createLineLoop(
-        rewriter, loc, axis, createEmptyTensor(rewriter, loc, type),
-        [&](OpBuilder &b, Location lineLoc, ArrayRef<Value> start,
-            Value line) {
-          auto loop = scf::ForOp::create(
-              b, lineLoc, createIndex(b, lineLoc, 0),
-              createIndex(b, lineLoc, type.getDimSize(axis)),
-              createIndex(b, lineLoc, 1), ValueRange{identity, line},
-              [&](OpBuilder &nested, Location bodyLoc, Value position,
-                  ValueRange iterArgs) {
-                SmallVector<Value> indices(start);
-                indices[axis] = position;
-                ScalarBuilder scalar(nested, bodyLoc);
-                auto [next, stored] = step(
-                    scalar, exclusive, iterArgs[0],
-                    tensor::ExtractOp::create(nested, bodyLoc, input, indices));
-                Value updated = tensor::InsertOp::create(
-                    nested, bodyLoc, scalar.convert(stored, storage),
-                    iterArgs[1], position);
-                scf::YieldOp::create(nested, bodyLoc,
-                                     ValueRange{next, updated});
-              });
-          return loop.getResult(1);
-        });
-  }
-
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
-    // Nothing to compute, and slicing a zero-length dimension would fail
-    // tensor's static bounds check once the loop position is known.
+    // Nothing to compute.
     if (type.getNumElements() == 0) {
       rewriter.replaceOp(op, createEmptyTensor(rewriter, loc, type));
       return success();
     }
-    int64_t axis = op.getNormalizedAxis();
-    // Lines along the innermost axis are contiguous and the steps' slices
-    // across them strided: scanning each line alone is faster on a CPU too
-    // (30x for 1024 lines of 2048 f32).
-    bool contiguousLines =
-        llvm::all_of(type.getShape().drop_front(axis + 1),
-                     [](int64_t size) { return size == 1; });
-    auto scan = byLines || contiguousLines ? scanByLines : scanBySteps;
-    rewriter.replaceOp(op, scan(rewriter, loc, adaptor.getInput(), type, axis,
-                                op.getExclusive()));
+    Type computeType = ScalarBuilder::computeType(type.getElementType());
+    auto scan = ScanOp::create(rewriter, loc, type, adaptor.getInput(),
+                               createEmptyTensor(rewriter, loc, type),
+                               op.getNormalizedAxis(), op.getExclusive(),
+                               getIdentity(rewriter, computeType));
+    Block *body =
+        rewriter.createBlock(&scan.getCombiner(), {},
+                             {computeType, type.getElementType()}, {loc, loc});
+    ScalarBuilder scalar(rewriter, loc);
+    Value next = combine(scalar, body->getArgument(0),
+                         scalar.convert(body->getArgument(1), computeType));
+    YieldOp::create(rewriter, loc, next);
+    // A schedule given on the op holds for its tiled form.
+    if (Attribute config = op->getAttr(LoweringConfigAttr::kAttrName))
+      scan->setAttr(LoweringConfigAttr::kAttrName, config);
+    rewriter.replaceOp(op, scan.getResult());
     return success();
   }
-
-  bool byLines;
 };
 
 /// topk: an scf.for of k selection passes over the last axis. Pass p picks,
@@ -464,12 +366,11 @@ struct TopKToLinalg : OpConversionPattern<TopKOp> {
 };
 } // namespace
 
-void mlir::rlx::populateScanToLinalgPatterns(RewritePatternSet &patterns,
-                                              bool scansByLines) {
+void mlir::rlx::populateScanToLinalgPatterns(RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<ArgReduceToLinalg<ArgMaxOp, true>,
                ArgReduceToLinalg<ArgMinOp, false>, TopKToLinalg>(context);
   patterns.add<ScanToLinalg<CumsumOp, ScanKind::Sum>,
                ScanToLinalg<CumprodOp, ScanKind::Prod>,
-               ScanToLinalg<CummaxOp, ScanKind::Max>>(context, scansByLines);
+               ScanToLinalg<CummaxOp, ScanKind::Max>>(context);
 }

@@ -89,22 +89,6 @@ Value createPoolWindowCount(OpBuilder &b, Location loc, ValueRange window,
                             ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
                             ArrayRef<int64_t> padding, bool countIncludePad);
 
-/// An scf.forall over the lines along `axis` of `out` (one iteration per
-/// position of the other dimensions; no loop for a single line) with `out`
-/// as its shared output. `buildLine` gets the indices of the line's first
-/// element and the line of `out` (a rank-1 slice), and gives the line's new
-/// value.
-Value createLineLoop(
-    OpBuilder &b, Location loc, int64_t axis, Value out,
-    function_ref<Value(OpBuilder &, Location, ArrayRef<Value>, Value)>
-        buildLine);
-
-/// The rlx.gather rule for an integer index into an axis of `size`, as an
-/// index value: [-size, 0) wraps once like Python, anything still outside
-/// [0, size) clamps.
-Value wrapAndClampIndex(OpBuilder &b, Location loc, Value rawIndex,
-                        int64_t size);
-
 } // namespace mlir::rlx
 
 #endif // RLX_LIB_CONVERSION_RLXTOLINALG_UTILS_H

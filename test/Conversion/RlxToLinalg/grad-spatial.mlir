@@ -44,24 +44,36 @@ func.func @pool_backward_max(%dy: tensor<1x2x4xf32>, %x: tensor<1x2x9xf32>) -> t
 
 // -----
 
-// Scatter-add: a loop over the indices adding each row in place.
+// Scatter-add: an rlx.index_add of grad_output into a zero table in the
+// computation type (f32 for bf16), rounded once; with no indices, only the
+// zeros.
 // CHECK-LABEL: func.func @gather_backward(
-// CHECK:         scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<10x4xf32>)
-// CHECK:           %[[ROW:.*]] = tensor.extract_slice %[[ACC]][%{{.*}}, 0] [1, 4] [1, 1] : tensor<10x4xf32> to tensor<4xf32>
-// CHECK:           %[[SUM:.*]] = linalg.generic {{.*}} outs(%[[ROW]] : tensor<4xf32>)
-// CHECK:           tensor.insert_slice %[[SUM]] into %[[ACC]]
-func.func @gather_backward(%dy: tensor<3x4xf32>, %i: tensor<3xi64>) -> tensor<10x4xf32> {
-  %0 = rlx.gather_backward %dy, %i axis = 0 : (tensor<3x4xf32>, tensor<3xi64>) -> tensor<10x4xf32>
-  return %0 : tensor<10x4xf32>
+// CHECK-SAME:      %[[DY:.*]]: tensor<2x3x4xbf16>, %[[I:.*]]: tensor<2x3xi64>)
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[ZEROS:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<10x4xf32>)
+// CHECK:         %[[SUMS:.*]] = rlx.index_add axis = 0 ins(%[[DY]], %[[I]] : tensor<2x3x4xbf16>, tensor<2x3xi64>) outs(%[[ZEROS]] : tensor<10x4xf32>) -> tensor<10x4xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[SUMS]] : tensor<10x4xf32>)
+// CHECK:           arith.truncf %{{.*}} : f32 to bf16
+func.func @gather_backward(%dy: tensor<2x3x4xbf16>, %i: tensor<2x3xi64>) -> tensor<10x4xbf16> {
+  %0 = rlx.gather_backward %dy, %i axis = 0 : (tensor<2x3x4xbf16>, tensor<2x3xi64>) -> tensor<10x4xbf16>
+  return %0 : tensor<10x4xbf16>
+}
+
+// CHECK-LABEL: func.func @gather_backward_no_indices(
+// CHECK-NOT:     rlx.index_add
+// CHECK:         linalg.fill
+func.func @gather_backward_no_indices(%dy: tensor<3x0xf32>, %i: tensor<0xi32>) -> tensor<3x5xf32> {
+  %0 = rlx.gather_backward %dy, %i axis = -1 : (tensor<3x0xf32>, tensor<0xi32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
 }
 
 // -----
 
-// Reverse, the cumsum's scan loop, reverse.
+// Reverse, the cumsum's scan, reverse.
 // CHECK-DAG:   #[[REVERSE:.*]] = affine_map<(d0, d1) -> (d0, -d1 + 4)>
 // CHECK-LABEL: func.func @cumsum_backward(
 // CHECK:         linalg.generic {indexing_maps = [#[[REVERSE]], #{{.*}}]
-// CHECK:         scf.for
+// CHECK:         rlx.scan axis = 1 exclusive
 // CHECK:         linalg.generic {indexing_maps = [#[[REVERSE]], #{{.*}}]
 func.func @cumsum_backward(%dy: tensor<3x5xf32>) -> tensor<3x5xf32> {
   %0 = rlx.cumsum_backward %dy axis = 1 exclusive : tensor<3x5xf32>

@@ -65,92 +65,64 @@ func.func @argmin_i8(%a: tensor<5xi8>) -> tensor<i64> {
 
 // -----
 
-// A scan whose axis is not the innermost one is an scf.for over the axis.
-// The running value (f32 for f16) is updated in place by a parallel generic
-// over the other dimensions, which also rounds the value to store: the
-// previous running value when exclusive. The stored slice is inserted at the
-// loop position.
+// Scans become rlx.scan, which code generation tiles and writes as loops:
+// the axis normalized, the identity and the combiner in the computation type
+// (f32 for f16, the element read and widened in the combiner), the
+// exclusive flag kept, a lowering_config on the op carried over.
 
 // CHECK-LABEL: func.func @cumsum_exclusive(
 // CHECK-SAME:      %[[ARG:.*]]: tensor<5x2xf16>) -> tensor<5x2xf16>
-// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
-// CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : index
-// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
-// CHECK-DAG:     %[[SUM0:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<2xf32>)
-// CHECK-DAG:     %[[OUT0:.*]] = tensor.empty() : tensor<5x2xf16>
-// CHECK:         %[[LOOP:.*]]:2 = scf.for %[[POS:.*]] = %[[C0]] to %[[C5]] step %[[C1]] iter_args(%[[SUM:.*]] = %[[SUM0]], %[[OUT:.*]] = %[[OUT0]]) -> (tensor<2xf32>, tensor<5x2xf16>)
-// CHECK:           %[[SLICE:.*]] = tensor.extract_slice %[[ARG]][%[[POS]], 0] [1, 2] [1, 1] : tensor<5x2xf16> to tensor<2xf16>
-// CHECK:           %[[STEP:.*]]:2 = linalg.generic
-// CHECK-SAME:          iterator_types = ["parallel"]
-// CHECK-SAME:          ins(%[[SLICE]] : tensor<2xf16>) outs(%[[SUM]], %{{.*}} : tensor<2xf32>, tensor<2xf16>)
-// CHECK:           ^bb0(%[[X:[a-z0-9_]+]]: f16, %[[ACC:[a-z0-9_]+]]: f32, %{{.*}}: f16):
-// CHECK:             %[[XF:.*]] = arith.extf %[[X]] : f16 to f32
-// CHECK:             %[[NEXT:.*]] = arith.addf %[[ACC]], %[[XF]] : f32
-// CHECK:             %[[STORED:.*]] = arith.truncf %[[ACC]] : f32 to f16
-// CHECK:             linalg.yield %[[NEXT]], %[[STORED]] : f32, f16
-// CHECK:           %[[INS:.*]] = tensor.insert_slice %[[STEP]]#1 into %[[OUT]][%[[POS]], 0] [1, 2] [1, 1] : tensor<2xf16> into tensor<5x2xf16>
-// CHECK:           scf.yield %[[STEP]]#0, %[[INS]] : tensor<2xf32>, tensor<5x2xf16>
-// CHECK:         return %[[LOOP]]#1
+// CHECK:         %[[INIT:.*]] = tensor.empty() : tensor<5x2xf16>
+// CHECK:         %[[SCAN:.*]] = rlx.scan axis = 0 exclusive identity = 0.000000e+00 : f32 ins(%[[ARG]] : tensor<5x2xf16>) outs(%[[INIT]] : tensor<5x2xf16>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 1], cache = [0, 0], vector = [0, 0]>} {
+// CHECK-NEXT:    ^bb0(%[[ACC:[a-z0-9_]+]]: f32, %[[X:[a-z0-9_]+]]: f16):
+// CHECK-NEXT:      %[[XF:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK-NEXT:      %[[NEXT:.*]] = arith.addf %[[ACC]], %[[XF]] : f32
+// CHECK-NEXT:      rlx.yield %[[NEXT]] : f32
+// CHECK-NEXT:    } -> tensor<5x2xf16>
+// CHECK:         return %[[SCAN]]
 func.func @cumsum_exclusive(%a: tensor<5x2xf16>) -> tensor<5x2xf16> {
-  %0 = rlx.cumsum %a axis = -2 exclusive : tensor<5x2xf16>
+  %0 = rlx.cumsum %a axis = -2 exclusive {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 1], cache = [0, 0], vector = [0, 0]>} : tensor<5x2xf16>
   return %0 : tensor<5x2xf16>
 }
 
 // -----
 
-// Inclusive scans store the new running value; cumprod starts at 1 and
-// multiplies, cummax starts at the type's minimum and takes the maximum.
+// cumprod starts at 1 and multiplies; cummax starts at the type's minimum
+// (-inf for floats) and takes the maximum, NaN propagating.
 
 // CHECK-LABEL: func.func @cumprod_i32(
-// CHECK:         arith.constant 1 : i32
-// CHECK:         scf.for
-// CHECK:           tensor.extract_slice %{{.*}}[%{{.*}}, 0] [1, 3] [1, 1] : tensor<4x3xi32> to tensor<3xi32>
-// CHECK:           ^bb0(%[[X:[a-z0-9_]+]]: i32, %[[ACC:[a-z0-9_]+]]: i32, %{{.*}}: i32):
-// CHECK:             %[[NEXT:.*]] = arith.muli %[[ACC]], %[[X]] : i32
-// CHECK:             linalg.yield %[[NEXT]], %[[NEXT]] : i32, i32
+// CHECK:         rlx.scan axis = 0 identity = 1 : i32 ins(%{{.*}} : tensor<4x3xi32>)
+// CHECK-NEXT:    ^bb0(%[[ACC:[a-z0-9_]+]]: i32, %[[X:[a-z0-9_]+]]: i32):
+// CHECK-NEXT:      %[[NEXT:.*]] = arith.muli %[[ACC]], %[[X]] : i32
+// CHECK-NEXT:      rlx.yield %[[NEXT]] : i32
 func.func @cumprod_i32(%a: tensor<4x3xi32>) -> tensor<4x3xi32> {
   %0 = rlx.cumprod %a axis = 0 : tensor<4x3xi32>
   return %0 : tensor<4x3xi32>
 }
 
 // CHECK-LABEL: func.func @cummax_i8(
-// CHECK:         arith.constant -128 : i8
-// CHECK:         scf.for
-// CHECK:           tensor.extract_slice %{{.*}}[%{{.*}}, 0] [1, 2] [1, 1] : tensor<6x2xi8> to tensor<2xi8>
-// CHECK:             arith.maxsi
-// CHECK:           tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}, 0] [1, 2] [1, 1] : tensor<2xi8> into tensor<6x2xi8>
+// CHECK:         rlx.scan axis = 1 identity = -128 : i8 ins(%{{.*}} : tensor<6x2xi8>)
+// CHECK:           arith.maxsi
 func.func @cummax_i8(%a: tensor<6x2xi8>) -> tensor<6x2xi8> {
-  %0 = rlx.cummax %a axis = 0 : tensor<6x2xi8>
+  %0 = rlx.cummax %a axis = 1 : tensor<6x2xi8>
   return %0 : tensor<6x2xi8>
 }
 
-// -----
-
-// Along the innermost axis the lines are contiguous and the steps' slices
-// strided: each line is scanned alone, in an scf.forall over the lines
-// (test/Conversion/RlxToLinalg/sequential-by-lines.mlir), or without a loop
-// over lines for rank 1. Size-1 trailing dimensions count as innermost.
-
-// CHECK-LABEL: func.func @cumsum_innermost(
-// CHECK:         scf.forall (%[[I:.*]], %[[K:.*]]) in (3, 1)
-// CHECK:           scf.for {{.*}} -> (f32, tensor<7xf32>)
-// CHECK:             tensor.extract %{{.*}}[%[[I]], %{{.*}}, %[[K]]] : tensor<3x7x1xf32>
-// CHECK-NOT:     linalg.generic
-func.func @cumsum_innermost(%a: tensor<3x7x1xf32>) -> tensor<3x7x1xf32> {
-  %0 = rlx.cumsum %a axis = 1 : tensor<3x7x1xf32>
-  return %0 : tensor<3x7x1xf32>
+// CHECK-LABEL: func.func @cummax_f32(
+// CHECK:         rlx.scan axis = 0 identity = 0xFF800000 : f32 ins(%{{.*}} : tensor<6xf32>)
+// CHECK:           arith.maximumf
+func.func @cummax_f32(%a: tensor<6xf32>) -> tensor<6xf32> {
+  %0 = rlx.cummax %a axis = 0 : tensor<6xf32>
+  return %0 : tensor<6xf32>
 }
 
-// CHECK-LABEL: func.func @cummax_rank1(
-// CHECK-NOT:     scf.forall
-// CHECK:         scf.for {{.*}} -> (i8, tensor<6xi8>)
-// CHECK:           tensor.extract %{{.*}}[%{{.*}}] : tensor<6xi8>
-// CHECK:           arith.maxsi
-// CHECK:           tensor.insert %{{.*}} into %{{.*}}[%{{.*}}] : tensor<6xi8>
-func.func @cummax_rank1(%a: tensor<6xi8>) -> tensor<6xi8> {
-  %0 = rlx.cummax %a axis = 0 : tensor<6xi8>
-  return %0 : tensor<6xi8>
+// An empty tensor has nothing to scan.
+// CHECK-LABEL: func.func @cumsum_empty(
+// CHECK-NOT:     rlx.scan
+// CHECK:         tensor.empty() : tensor<0x3xf32>
+func.func @cumsum_empty(%a: tensor<0x3xf32>) -> tensor<0x3xf32> {
+  %0 = rlx.cumsum %a axis = 1 : tensor<0x3xf32>
+  return %0 : tensor<0x3xf32>
 }
 
 // -----

@@ -87,3 +87,39 @@ func.func @attention_threads_split_keys(%q: tensor<1x8x1x16xf32>, %acc: tensor<1
   %0:3 = rlx.online_attention bshd ins(%q, %q, %q : tensor<1x8x1x16xf32>, tensor<1x8x1x16xf32>, tensor<1x8x1x16xf32>) outs(%acc, %m, %m : tensor<1x8x1x16xf32>, tensor<1x1x8xf32>, tensor<1x1x8xf32>) mask_kind = none scale = 1.0 {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 1, 4, 4], cache = [0, 0, 0, 0], vector = [0, 0, 0, 0]>} -> tensor<1x8x1x16xf32>, tensor<1x1x8xf32>, tensor<1x1x8xf32>
   return %0#0 : tensor<1x8x1x16xf32>
 }
+
+// -----
+
+// A cumulative op's config is its rlx.scan's: one tile size per dimension,
+// the scanned axis a reduction.
+func.func @cumsum_loop_count(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'rlx.lowering_config' has 3 tile sizes per level, but the op has 2 loops}}
+  %0 = rlx.cumsum %a axis = 1 {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0, 0], cache = [0, 0, 0], vector = [0, 0, 0]>} : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @cummax_threads_split_axis(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'rlx.lowering_config' splits reduction loop 0 into thread tiles (distribution), which would write the same results at once}}
+  %0 = rlx.cummax %a axis = -2 {rlx.lowering_config = #rlx.lowering_config<distribution = [2, 0], cache = [0, 0], vector = [0, 0]>} : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// gather_backward's config is its rlx.index_add's: grad_output's
+// dimensions, the index dimensions reductions.
+func.func @gather_backward_threads_split_indices(%dy: tensor<3x2x5xf32>, %i: tensor<2x5xi64>) -> tensor<3x9xf32> {
+  // expected-error @+1 {{'rlx.lowering_config' splits reduction loop 2 into thread tiles (distribution), which would write the same results at once}}
+  %0 = rlx.gather_backward %dy, %i axis = 1 {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0, 1], cache = [0, 0, 0], vector = [0, 0, 0]>} : (tensor<3x2x5xf32>, tensor<2x5xi64>) -> tensor<3x9xf32>
+  return %0 : tensor<3x9xf32>
+}
+
+// -----
+
+func.func @index_add_threads_split_indices(%s: tensor<3x4xf32>, %i: tensor<3xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{'rlx.lowering_config' splits reduction loop 0 into thread tiles (distribution), which would write the same results at once}}
+  %r = rlx.index_add axis = 0 ins(%s, %i : tensor<3x4xf32>, tensor<3xi64>) outs(%t : tensor<10x4xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 1], cache = [0, 0], vector = [0, 0]>} -> tensor<10x4xf32>
+  return %r : tensor<10x4xf32>
+}

@@ -20,11 +20,8 @@ void populateNormToLinalgPatterns(RewritePatternSet &patterns);
 void populateConvPoolToLinalgPatterns(RewritePatternSet &patterns);
 /// Indexing and data movement beyond the core (gather, pad, tile, ...).
 void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
-/// Index reductions, scans and top-k. Scans step along their axis over all
-/// lines at once, or run one line per iteration of an scf.forall: always
-/// with `scansByLines`, else when the axis is innermost.
-void populateScanToLinalgPatterns(RewritePatternSet &patterns,
-                                  bool scansByLines = false);
+/// Index reductions, scans (as rlx.scan) and top-k.
+void populateScanToLinalgPatterns(RewritePatternSet &patterns);
 
 /// Named fused ops: rlx.swiglu in one loop nest, fused contractions as the
 /// contraction and one elementwise epilogue.
@@ -40,17 +37,12 @@ void populateRegionToLinalgPatterns(RewritePatternSet &patterns);
 void populateAttentionToLinalgPatterns(RewritePatternSet &patterns);
 
 /// The spatial and indexing backward ops: conv_backward_input/weight,
-/// pool_backward, gather_backward, cumsum_backward and rope_backward.
-/// gather_backward's scatter-add adds one slice per index position, or with
-/// `scatterByLines` runs one line of the table per iteration of an
-/// scf.forall.
-void populateGradSpatialToLinalgPatterns(RewritePatternSet &patterns,
-                                         bool scatterByLines = false);
+/// pool_backward, gather_backward (as rlx.index_add), cumsum_backward and
+/// rope_backward.
+void populateGradSpatialToLinalgPatterns(RewritePatternSet &patterns);
 
-/// All of the above; `sequentialByLines` chooses the by-lines form of scans
-/// and of gather_backward.
-void populateRlxToLinalgPatterns(RewritePatternSet &patterns,
-                                 bool sequentialByLines = false);
+/// All of the above.
+void populateRlxToLinalgPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::rlx
 

@@ -3,6 +3,8 @@
 
 #include "OpUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -25,6 +27,25 @@ static FailureOr<int64_t> verifyAxis(Operation *op, int64_t axis, int64_t rank,
 //===----------------------------------------------------------------------===//
 // GatherOp / GatherElementsOp
 //===----------------------------------------------------------------------===//
+
+Value GatherOp::createRowIndex(OpBuilder &b, Location loc, Value rawIndex,
+                               OpFoldResult axisSize) {
+  Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), rawIndex);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, zero);
+  Value size = getValueOrCreateConstantIndexOp(b, loc, axisSize);
+  Value wrapped = arith::AddIOp::create(b, loc, index, size);
+  index = arith::SelectOp::create(b, loc, negative, wrapped, index);
+  Value low = arith::MaxSIOp::create(b, loc, index, zero);
+  std::optional<int64_t> staticSize = getConstantIntValue(axisSize);
+  Value last =
+      staticSize ? arith::ConstantIndexOp::create(b, loc, *staticSize - 1)
+                 : arith::SubIOp::create(
+                       b, loc, size, arith::ConstantIndexOp::create(b, loc, 1))
+                       .getResult();
+  return arith::MinSIOp::create(b, loc, low, last);
+}
 
 /// An index set with elements cannot read from an empty axis.
 static LogicalResult checkGatherSource(std::optional<Location> loc,

@@ -62,11 +62,32 @@ LogicalResult RlxDialect::verifyOperationAttribute(Operation *op,
   if (!config)
     return op->emitError() << "'" << LoweringConfigAttr::kAttrName
                            << "' must be a #rlx.lowering_config";
-  // rlx.attention passes its config on to the rlx.online_attention it
-  // lowers to, whose loops are (batch, head, query, key).
-  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  if (!isa<AttentionOp>(op)) {
+  // Graph ops pass their config on to the codegen form they lower to:
+  // rlx.attention to rlx.online_attention, whose loops are (batch, head,
+  // query, key); the cumulative ops to rlx.scan (the input's dimensions,
+  // the axis a reduction); gather_backward to rlx.index_add (grad_output's
+  // dimensions, the index dimensions reductions). An axis out of range is
+  // the op verifier's to report.
+  SmallVector<utils::IteratorType> iterators;
+  auto setIterators = [&](int64_t rank, int64_t axis, int64_t sequential) {
+    iterators.assign(rank, utils::IteratorType::parallel);
+    axis = axis < 0 ? axis + rank : axis;
+    for (int64_t loop = axis;
+         loop >= 0 && loop < std::min(rank, axis + sequential); ++loop)
+      iterators[loop] = utils::IteratorType::reduction;
+  };
+  if (isa<AttentionOp>(op)) {
+    setIterators(4, 3, 1);
+  } else if (isa<CumsumOp, CumprodOp, CummaxOp>(op)) {
+    setIterators(cast<RankedTensorType>(op->getResult(0).getType()).getRank(),
+                 cast<IntegerAttr>(op->getAttr("axis")).getInt(), 1);
+  } else if (auto gradient = dyn_cast<GatherBackwardOp>(op)) {
+    int64_t tableRank = gradient.getType().getRank();
+    int64_t axis = gradient.getAxis() < 0 ? gradient.getAxis() + tableRank
+                                          : gradient.getAxis();
+    setIterators(gradient.getGradOutput().getType().getRank(), axis,
+                 gradient.getIndices().getType().getRank());
+  } else {
     auto tileable = dyn_cast<TilingInterface>(op);
     if (!tileable)
       return op->emitError() << "'" << LoweringConfigAttr::kAttrName

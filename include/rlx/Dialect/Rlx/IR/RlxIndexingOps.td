@@ -70,6 +70,14 @@ def Rlx_GatherOp : Rlx_Op<"gather", [Pure, InferTypeOpAdaptor]> {
     $table `,` $indices `axis` `=` $axis attr-dict `:`
     functional-type(operands, results)
   }];
+  let extraClassDeclaration = [{
+    /// The row that `rawIndex` (an i32 or i64 scalar) selects along an
+    /// axis of `axisSize` rows, as an index value: the rule above.
+    static ::mlir::Value createRowIndex(::mlir::OpBuilder &b,
+                                        ::mlir::Location loc,
+                                        ::mlir::Value rawIndex,
+                                        ::mlir::OpFoldResult axisSize);
+  }];
 }
 
 def Rlx_GatherElementsOp : Rlx_Op<"gather_elements", [Pure,

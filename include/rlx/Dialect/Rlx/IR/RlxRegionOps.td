@@ -170,9 +170,14 @@ def Rlx_RowsOp : Rlx_Op<"rows", [IsolatedFromAbove, Pure, SingleBlock,
 }
 
 def Rlx_YieldOp : Rlx_Op<"yield", [Pure, Terminator, ReturnLike,
-                                   ParentOneOf<["RegionOp", "RowsOp"]>]> {
-  let summary = "the values an rlx.region or rlx.rows returns";
-  let arguments = (ins Variadic<Rlx_Tensor>:$values);
+                                   ParentOneOf<["RegionOp", "RowsOp",
+                                                "ScanOp"]>]> {
+  let summary = "the values an rlx.region, rlx.rows or rlx.scan returns";
+  let description = [{
+    Tensors in `rlx.region` and `rlx.rows`, the combined scalar in
+    `rlx.scan`; each parent checks what its body yields.
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 

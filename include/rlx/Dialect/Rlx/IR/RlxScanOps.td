@@ -54,7 +54,7 @@ def Rlx_ArgMinOp : Rlx_ArgReduceOp<"argmin", "minimum",
 // cumsum / cumprod / cummax
 //===----------------------------------------------------------------------===//
 
-class Rlx_ScanOp<string mnemonic, string combiner, string identity,
+class Rlx_CumulativeOp<string mnemonic, string combiner, string identity,
                  string edgeCases>
     : Rlx_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
   let summary = "cumulative " # combiner # " along one axis";
@@ -82,11 +82,11 @@ class Rlx_ScanOp<string mnemonic, string combiner, string identity,
   }];
 }
 
-def Rlx_CumsumOp : Rlx_ScanOp<"cumsum", "+", "0",
+def Rlx_CumsumOp : Rlx_CumulativeOp<"cumsum", "+", "0",
   "Inclusive form: `torch.cumsum(input, dim=axis)`.">;
-def Rlx_CumprodOp : Rlx_ScanOp<"cumprod", "*", "1",
+def Rlx_CumprodOp : Rlx_CumulativeOp<"cumprod", "*", "1",
   "Inclusive form: `torch.cumprod(input, dim=axis)`.">;
-def Rlx_CummaxOp : Rlx_ScanOp<"cummax", "max", "(-inf, or the smallest "
+def Rlx_CummaxOp : Rlx_CumulativeOp<"cummax", "max", "(-inf, or the smallest "
   "integer of the type)",
   "A NaN propagates to every later position. Gives the values of "
   "`torch.cummax(input, dim=axis)` (not its indices).">;
