@@ -474,6 +474,10 @@ struct RlxCpuSelectLoweringConfigPass
     if (op->getParentOfType<LoopLikeOpInterface>() ||
         getIterationCount(extents) < kMinParallelIterations)
       distribution.assign(extents.size(), 0);
+    // An empty loop: nothing to tile, the decomposition leaves the
+    // destination as it is.
+    if (llvm::is_contained(extents, 0))
+      cache.assign(extents.size(), 0);
     return LoweringConfigAttr::get(op->getContext(), distribution, cache,
                                    SmallVector<int64_t>(extents.size(), 0),
                                    /*packed=*/{});

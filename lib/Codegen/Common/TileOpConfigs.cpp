@@ -1,6 +1,7 @@
 //===- TileOpConfigs.cpp - Schedules of the ops that decompose ------------===//
 #include "Common/TileOpConfigs.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
 using namespace mlir;
@@ -55,12 +56,20 @@ LoweringConfigAttr mlir::rlx::getRowsConfig(Operation *op, bool distribute) {
 LoweringConfigAttr mlir::rlx::getSequentialLineConfig(Operation *op) {
   if (!isa<ScanOp, IndexAddOp>(op))
     return nullptr;
+  auto tileable = cast<TilingInterface>(op);
   SmallVector<int64_t> lines = llvm::map_to_vector(
-      cast<TilingInterface>(op).getLoopIteratorTypes(),
+      tileable.getLoopIteratorTypes(),
       [](utils::IteratorType iterator) -> int64_t {
         return iterator == utils::IteratorType::parallel ? 1 : 0;
       });
   SmallVector<int64_t> none(lines.size(), 0);
+  // An empty loop: nothing to tile, the decomposition leaves the
+  // destination as it is.
+  OpBuilder b(op);
+  for (const Range &range : tileable.getIterationDomain(b))
+    if (isConstantIntValue(range.size, 0))
+      return LoweringConfigAttr::get(op->getContext(), none, none, none,
+                                     /*packed=*/{});
   return LoweringConfigAttr::get(op->getContext(), lines, none, none,
                                  /*packed=*/{});
 }

@@ -520,3 +520,13 @@ func.func @sequential_in_loop(%b: tensor<4x2048x1024xf32>) -> tensor<4x2048x1024
   }
   return %r : tensor<4x2048x1024xf32>
 }
+
+// -----
+
+// An empty loop: no tiles at all (the decomposition leaves the destination).
+// CHECK-LABEL: func.func @sequential_empty
+// CHECK:         rlx.index_add axis = 0 {{.*}}lowering_config<distribution = [0, 0], cache = [0, 0], vector = [0, 0]>
+func.func @sequential_empty(%dy: tensor<0x768xf32>, %i: tensor<0xi64>, %e: tensor<1000x768xf32>) -> tensor<1000x768xf32> {
+  %0 = rlx.index_add axis = 0 ins(%dy, %i : tensor<0x768xf32>, tensor<0xi64>) outs(%e : tensor<1000x768xf32>) -> tensor<1000x768xf32>
+  return %0 : tensor<1000x768xf32>
+}

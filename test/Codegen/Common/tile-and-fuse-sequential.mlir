@@ -176,3 +176,38 @@ func.func @index_add_scalar_index(%s: tensor<4xf32>, %i: tensor<i64>, %t: tensor
   %r = rlx.index_add axis = 0 ins(%s, %i : tensor<4xf32>, tensor<i64>) outs(%t : tensor<6x4xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0], cache = [0], vector = [0]>} -> tensor<6x4xf32>
   return %r : tensor<6x4xf32>
 }
+
+// -----
+
+// Empty loops: nothing to scan or add; the destination is the result.
+// CHECK-LABEL: func.func @empty(
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<0x8xf32>, %{{.*}}: tensor<3x0xf16>, %{{.*}}: tensor<0xi8>, %[[T:[a-z0-9]+]]: tensor<3x5xf64>)
+// CHECK-NOT:     scf.for
+// CHECK:         return %[[X]], %[[T]]
+func.func @empty(%x: tensor<0x8xf32>, %s: tensor<3x0xf16>, %i: tensor<0xi8>, %t: tensor<3x5xf64>) -> (tensor<0x8xf32>, tensor<3x5xf64>) {
+  %r = rlx.scan axis = 0 identity = 0.0 : f32 ins(%x : tensor<0x8xf32>) outs(%x : tensor<0x8xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [0, 0]>} {
+  ^bb0(%a: f32, %b: f32):
+    %n = arith.addf %a, %b : f32
+    rlx.yield %n : f32
+  } -> tensor<0x8xf32>
+  %u = rlx.index_add axis = 1 ins(%s, %i : tensor<3x0xf16>, tensor<0xi8>) outs(%t : tensor<3x5xf64>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [0, 0]>} -> tensor<3x5xf64>
+  return %r, %u : tensor<0x8xf32>, tensor<3x5xf64>
+}
+
+// -----
+
+// A dynamic axis may have no rows, which no index can select (the clamp
+// would give -1): the additions run only when it has some.
+// CHECK-LABEL: func.func @dynamic_rows(
+// CHECK-SAME:      %{{.*}}: tensor<4xf32>, %{{.*}}: tensor<4xi64>, %[[T:[a-z0-9]+]]: tensor<?xf32>)
+// CHECK:         %[[N:.*]] = tensor.dim %[[T]]
+// CHECK:         %[[SOME:.*]] = arith.cmpi ne, %[[N]], %{{.*}} : index
+// CHECK:         %[[R:.*]] = scf.if %[[SOME]] -> (tensor<?xf32>) {
+// CHECK:           scf.for
+// CHECK:         } else {
+// CHECK:           scf.yield %[[T]] : tensor<?xf32>
+// CHECK:         return %[[R]]
+func.func @dynamic_rows(%s: tensor<4xf32>, %i: tensor<4xi64>, %t: tensor<?xf32>) -> tensor<?xf32> {
+  %r = rlx.index_add axis = 0 ins(%s, %i : tensor<4xf32>, tensor<4xi64>) outs(%t : tensor<?xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0], cache = [0], vector = [0]>} -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}

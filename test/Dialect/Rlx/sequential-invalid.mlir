@@ -167,3 +167,11 @@ func.func @index_add_source_rank(%s: tensor<3x4xf32>, %i: tensor<2x3xi64>, %t: t
   %r = rlx.index_add axis = 0 ins(%s, %i : tensor<3x4xf32>, tensor<2x3xi64>) outs(%t : tensor<10x4xf32>) -> tensor<10x4xf32>
   return %r : tensor<10x4xf32>
 }
+
+// -----
+
+func.func @index_add_empty_axis(%s: tensor<3x4xf32>, %i: tensor<4xi64>, %t: tensor<3x0xf32>) -> tensor<3x0xf32> {
+  // expected-error @+1 {{cannot add into axis 1 of size 0 (a non-empty source has no row to go to)}}
+  %r = rlx.index_add axis = 1 ins(%s, %i : tensor<3x4xf32>, tensor<4xi64>) outs(%t : tensor<3x0xf32>) -> tensor<3x0xf32>
+  return %r : tensor<3x0xf32>
+}

@@ -103,8 +103,7 @@ LogicalResult ScanOp::verify() {
   if (getResult().getType() != type)
     return emitOpError("result type ")
            << getResult().getType() << " differs from init type " << type;
-  if (failed(verifyCompatibleShape(getInput().getType(), type)) ||
-      getInput().getType().getElementType() != type.getElementType())
+  if (getInput().getType() != type)
     return emitOpError("input type ")
            << getInput().getType() << " differs from init type " << type;
   if (!getIdentity().getType().isIntOrFloat())
@@ -181,6 +180,10 @@ FailureOr<SmallVector<Value>> ScanOp::decomposeOperation(OpBuilder &b) {
   RankedTensorType type = getInit().getType();
   Type storage = type.getElementType();
   Type computeType = getIdentity().getType();
+  // Nothing to scan (and a step's slice of an empty dimension would fail
+  // tensor's bounds check).
+  if (llvm::is_contained(type.getShape(), 0))
+    return SmallVector<Value>{getInit()};
   Value identity = arith::ConstantOp::create(b, loc, getIdentity());
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -287,7 +290,11 @@ LogicalResult IndexAddOp::verify() {
   SmallVector<int64_t> expected(init.getShape().take_front(axis));
   llvm::append_range(expected, indices.getShape());
   llvm::append_range(expected, init.getShape().drop_front(axis + 1));
-  if (failed(verifyCompatibleShape(source.getShape(), expected)))
+  if (init.getDimSize(axis) == 0 && source.hasStaticShape() &&
+      source.getNumElements() != 0)
+    return emitOpError("cannot add into axis ")
+           << axis << " of size 0 (a non-empty source has no row to go to)";
+  if (source.getShape() != ArrayRef<int64_t>(expected))
     return emitOpError("source shape [")
            << source.getShape() << "] does not match ["
            << ArrayRef<int64_t>(expected)
@@ -368,6 +375,10 @@ FailureOr<SmallVector<Value>> IndexAddOp::decomposeOperation(OpBuilder &b) {
   RankedTensorType sourceType = getSource().getType();
   RankedTensorType initType = getInit().getType();
   Type accType = initType.getElementType();
+  // Nothing to add (and a step's slice of an empty dimension would fail
+  // tensor's bounds check).
+  if (llvm::is_contained(sourceType.getShape(), 0))
+    return SmallVector<Value>{getInit()};
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, getSource());
@@ -384,72 +395,94 @@ FailureOr<SmallVector<Value>> IndexAddOp::decomposeOperation(OpBuilder &b) {
       sizes, axis, indexRank, sourceType.getElementType(), stepSizes);
   auto accStepType = sourceStepType.clone(accType);
 
-  scf::LoopNest nest = scf::buildLoopNest(
-      b, loc, lowerBounds, upperBounds, steps, ValueRange{getInit()},
-      [&](OpBuilder &nested, Location bodyLoc, ValueRange positions,
-          ValueRange iterArgs) -> scf::ValueVector {
-        Value row = GatherOp::createRowIndex(
-            nested, bodyLoc,
-            tensor::ExtractOp::create(nested, bodyLoc, getIndices(), positions),
-            rows);
-        Value acc = iterArgs[0];
-        ScalarBuilder scalar(nested, bodyLoc);
-        if (oneLine) {
-          SmallVector<Value> sourceAt(sourceType.getRank(), zero);
-          SmallVector<Value> accAt(initType.getRank(), zero);
-          llvm::copy(positions, sourceAt.begin() + axis);
-          accAt[axis] = row;
-          Value sum = scalar.add(
-              tensor::ExtractOp::create(nested, bodyLoc, acc, accAt),
-              scalar.convert(tensor::ExtractOp::create(nested, bodyLoc,
-                                                       getSource(), sourceAt),
-                             accType));
-          return {tensor::InsertOp::create(nested, bodyLoc, sum, acc, accAt)
-                      .getResult()};
-        }
-        // One step: the source's slice at the index position, added into
-        // the row it selects.
-        SmallVector<OpFoldResult> sourceOffsets, sourceSizes, accOffsets,
-            accSizes;
-        for (auto [d, size] : llvm::enumerate(sizes)) {
-          int64_t dim = d;
-          bool indexDim = dim >= axis && dim < axis + indexRank;
-          sourceOffsets.push_back(indexDim ? OpFoldResult(positions[dim - axis])
-                                           : nested.getIndexAttr(0));
-          sourceSizes.push_back(indexDim ? nested.getIndexAttr(1) : size);
-          if (indexDim && dim != axis)
-            continue;
-          accOffsets.push_back(indexDim ? OpFoldResult(row)
+  auto addAll = [&](OpBuilder &builder, Location nestLoc) -> Value {
+    scf::LoopNest nest = scf::buildLoopNest(
+        builder, nestLoc, lowerBounds, upperBounds, steps,
+        ValueRange{getInit()},
+        [&](OpBuilder &nested, Location bodyLoc, ValueRange positions,
+            ValueRange iterArgs) -> scf::ValueVector {
+          Value row = GatherOp::createRowIndex(
+              nested, bodyLoc,
+              tensor::ExtractOp::create(nested, bodyLoc, getIndices(),
+                                        positions),
+              rows);
+          Value acc = iterArgs[0];
+          ScalarBuilder scalar(nested, bodyLoc);
+          if (oneLine) {
+            SmallVector<Value> sourceAt(sourceType.getRank(), zero);
+            SmallVector<Value> accAt(initType.getRank(), zero);
+            llvm::copy(positions, sourceAt.begin() + axis);
+            accAt[axis] = row;
+            Value sum = scalar.add(
+                tensor::ExtractOp::create(nested, bodyLoc, acc, accAt),
+                scalar.convert(tensor::ExtractOp::create(nested, bodyLoc,
+                                                         getSource(), sourceAt),
+                               accType));
+            return {tensor::InsertOp::create(nested, bodyLoc, sum, acc, accAt)
+                        .getResult()};
+          }
+          // One step: the source's slice at the index position, added into
+          // the row it selects.
+          SmallVector<OpFoldResult> sourceOffsets, sourceSizes, accOffsets,
+              accSizes;
+          for (auto [d, size] : llvm::enumerate(sizes)) {
+            int64_t dim = d;
+            bool indexDim = dim >= axis && dim < axis + indexRank;
+            sourceOffsets.push_back(indexDim
+                                        ? OpFoldResult(positions[dim - axis])
                                         : nested.getIndexAttr(0));
-          accSizes.push_back(indexDim ? nested.getIndexAttr(1) : size);
-        }
-        // An index of rank 0 removes the axis from the source.
-        if (indexRank == 0) {
-          accOffsets.insert(accOffsets.begin() + axis, row);
-          accSizes.insert(accSizes.begin() + axis, nested.getIndexAttr(1));
-        }
-        SmallVector<OpFoldResult> sourceStrides(sourceOffsets.size(),
-                                                nested.getIndexAttr(1));
-        SmallVector<OpFoldResult> accStrides(accOffsets.size(),
-                                             nested.getIndexAttr(1));
-        Value sourceSlice = tensor::ExtractSliceOp::create(
-            nested, bodyLoc, sourceStepType, getSource(), sourceOffsets,
-            sourceSizes, sourceStrides);
-        Value accSlice =
-            tensor::ExtractSliceOp::create(nested, bodyLoc, accStepType, acc,
-                                           accOffsets, accSizes, accStrides);
-        linalg::GenericOp sum = createStepGeneric(
-            nested, bodyLoc, sourceSlice, accSlice,
-            [&](OpBuilder &inner, Location innerLoc, ValueRange args) {
-              ScalarBuilder add(inner, innerLoc);
-              linalg::YieldOp::create(
-                  inner, innerLoc,
-                  add.add(args[1], add.convert(args[0], accType)));
-            });
-        return {tensor::InsertSliceOp::create(nested, bodyLoc, sum.getResult(0),
-                                              acc, accOffsets, accSizes,
-                                              accStrides)
-                    .getResult()};
+            sourceSizes.push_back(indexDim ? nested.getIndexAttr(1) : size);
+            if (indexDim && dim != axis)
+              continue;
+            accOffsets.push_back(indexDim ? OpFoldResult(row)
+                                          : nested.getIndexAttr(0));
+            accSizes.push_back(indexDim ? nested.getIndexAttr(1) : size);
+          }
+          // An index of rank 0 removes the axis from the source.
+          if (indexRank == 0) {
+            accOffsets.insert(accOffsets.begin() + axis, row);
+            accSizes.insert(accSizes.begin() + axis, nested.getIndexAttr(1));
+          }
+          SmallVector<OpFoldResult> sourceStrides(sourceOffsets.size(),
+                                                  nested.getIndexAttr(1));
+          SmallVector<OpFoldResult> accStrides(accOffsets.size(),
+                                               nested.getIndexAttr(1));
+          Value sourceSlice = tensor::ExtractSliceOp::create(
+              nested, bodyLoc, sourceStepType, getSource(), sourceOffsets,
+              sourceSizes, sourceStrides);
+          Value accSlice =
+              tensor::ExtractSliceOp::create(nested, bodyLoc, accStepType, acc,
+                                             accOffsets, accSizes, accStrides);
+          linalg::GenericOp sum = createStepGeneric(
+              nested, bodyLoc, sourceSlice, accSlice,
+              [&](OpBuilder &inner, Location innerLoc, ValueRange args) {
+                ScalarBuilder add(inner, innerLoc);
+                linalg::YieldOp::create(
+                    inner, innerLoc,
+                    add.add(args[1], add.convert(args[0], accType)));
+              });
+          return {tensor::InsertSliceOp::create(
+                      nested, bodyLoc, sum.getResult(0), acc, accOffsets,
+                      accSizes, accStrides)
+                      .getResult()};
+        });
+    return nest.results.front();
+  };
+  if (getConstantIntValue(rows))
+    return SmallVector<Value>{addAll(b, loc)};
+  // A dynamic axis of no rows has no row to add into: the clamp would give
+  // -1. The source is then left out.
+  Value hasRows = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      getValueOrCreateConstantIndexOp(b, loc, rows), zero);
+  auto guarded = scf::IfOp::create(
+      b, loc, hasRows,
+      [&](OpBuilder &thenBuilder, Location thenLoc) {
+        scf::YieldOp::create(thenBuilder, thenLoc,
+                             addAll(thenBuilder, thenLoc));
+      },
+      [&](OpBuilder &elseBuilder, Location elseLoc) {
+        scf::YieldOp::create(elseBuilder, elseLoc, getInit());
       });
-  return SmallVector<Value>{nest.results.front()};
+  return SmallVector<Value>{guarded.getResult(0)};
 }

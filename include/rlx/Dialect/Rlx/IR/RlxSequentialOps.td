@@ -109,7 +109,9 @@ def Rlx_IndexAddOp : Rlx_SequentialOp<"index_add"> {
     indices add in order, so the result does not depend on the schedule.
     `torch.Tensor.index_add` with an index of any rank. The shape of
     `source` is that of `init` with `axis` replaced by the shape of
-    `indices`.
+    `indices`. A non-empty source cannot add into an axis of size 0 (an
+    error when the sizes are static; with a dynamic axis of no rows, the
+    source is left out).
 
     Its loops are the dimensions of `source`: the index dimensions are
     reductions (tiles of them add into the same destination one after the
