@@ -15,8 +15,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::rlx {
@@ -58,29 +60,36 @@ static FailureOr<SmallVector<Operation *>> getCombiners(linalg::GenericOp op) {
   return combiners;
 }
 
-/// How `op` should be split, if it sums floats over one long reduction loop
+/// Whether `op` sums floats over its reduction loops (other results may be
+/// any reduction with a neutral element), each result over all of them,
 /// and reads an operand over all of its loops (a contraction, whose
 /// partials would be as large as its result times the blocks, is left as
 /// it is).
-static std::optional<ReductionSplit>
-getReductionSplit(linalg::GenericOp op, int64_t blockSize, int64_t lanes) {
+static bool isFloatSum(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || op.hasIndexSemantics() ||
-      op.getNumReductionLoops() != 1 ||
+      op.getNumReductionLoops() == 0 ||
       !cast<linalg::LinalgOp>(*op).hasOnlyProjectedPermutations())
-    return std::nullopt;
-  unsigned numLoops = op.getNumLoops();
+    return false;
+  unsigned kept = op.getNumParallelLoops();
   for (OpOperand &init : op.getDpsInitsMutable())
-    if (op.getMatchingIndexingMap(&init).getNumResults() != numLoops - 1)
-      return std::nullopt;
+    if (op.getMatchingIndexingMap(&init).getNumResults() != kept)
+      return false;
   if (llvm::none_of(op.getDpsInputOperands(), [&](OpOperand *input) {
         return op.getMatchingIndexingMap(input).isPermutation();
       }))
-    return std::nullopt;
+    return false;
   FailureOr<SmallVector<Operation *>> combiners = getCombiners(op);
-  if (failed(combiners) ||
-      llvm::none_of(*combiners, llvm::IsaPred<arith::AddFOp>))
-    return std::nullopt;
+  return succeeded(combiners) &&
+         llvm::any_of(*combiners, llvm::IsaPred<arith::AddFOp>);
+}
 
+/// How `op` should be split, if it is a float sum (isFloatSum) over one
+/// long reduction loop.
+static std::optional<ReductionSplit>
+getReductionSplit(linalg::GenericOp op, int64_t blockSize, int64_t lanes) {
+  if (op.getNumReductionLoops() != 1 || !isFloatSum(op))
+    return std::nullopt;
+  unsigned numLoops = op.getNumLoops();
   SmallVector<unsigned> reductionDims;
   op.getReductionDims(reductionDims);
   unsigned dim = reductionDims.front();
@@ -262,6 +271,56 @@ static void splitReduction(RewriterBase &rewriter, linalg::GenericOp op,
 }
 
 namespace {
+/// A float sum over several consecutive reduction loops that every operand
+/// reads in order (a sum over trailing axes, or over a whole tensor) as one
+/// loop over their elements (upstream linalg::collapseOpIterationDims), so
+/// that it is split like a sum over one axis: in blocks whose partials are
+/// a parallel loop, which threads share.
+///
+/// Only ops outside loops, whose operands are whole tensors: the slices a
+/// tile reads (a later round, inside the tiles' loops) may be strided, and
+/// collapsing them would need a copy.
+struct CollapseReductionLoops : OpRewritePattern<linalg::GenericOp> {
+  CollapseReductionLoops(MLIRContext *context, int64_t lanes)
+      : OpRewritePattern(context), lanes(lanes) {}
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getNumReductionLoops() < 2 || !isFloatSum(op) ||
+        op->getParentOfType<LoopLikeOpInterface>())
+      return rewriter.notifyMatchFailure(op, "not a float sum over loops");
+    SmallVector<unsigned> dims;
+    op.getReductionDims(dims);
+    ReassociationIndices folded;
+    for (unsigned dim : dims) {
+      if (!folded.empty() && dim != folded.back() + 1)
+        return rewriter.notifyMatchFailure(op, "reduction loops apart");
+      folded.push_back(dim);
+    }
+    // Only what the split then takes: more elements than lanes.
+    int64_t elements = 1;
+    for (unsigned dim : dims)
+      elements *= op.getStaticLoopRanges()[dim];
+    if (llvm::any_of(dims,
+                     [&](unsigned dim) {
+                       return ShapedType::isDynamic(
+                           op.getStaticLoopRanges()[dim]);
+                     }) ||
+        elements <= lanes ||
+        !linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), {folded}))
+      return rewriter.notifyMatchFailure(op, "operands not read in order");
+    FailureOr<linalg::CollapseResult> collapsed =
+        linalg::collapseOpIterationDims(cast<linalg::LinalgOp>(*op), {folded},
+                                        rewriter);
+    if (failed(collapsed))
+      return failure();
+    rewriter.replaceOp(op, collapsed->results);
+    return success();
+  }
+
+  int64_t lanes;
+};
+
 struct SplitLongReduction : OpRewritePattern<linalg::GenericOp> {
   SplitLongReduction(MLIRContext *context, int64_t blockSize, int64_t lanes)
       : OpRewritePattern(context), blockSize(blockSize), lanes(lanes) {}
@@ -296,6 +355,7 @@ struct RlxSplitReductionsPass
     }
     RewritePatternSet patterns(&getContext());
     patterns.add<SplitLongReduction>(&getContext(), blockSize, lanes);
+    patterns.add<CollapseReductionLoops>(&getContext(), lanes);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

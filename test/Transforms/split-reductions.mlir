@@ -204,3 +204,120 @@ func.func @contraction(%x: tensor<4x1024xf32>, %w: tensor<1024x8xf32>, %init: te
   } -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// A sum over several consecutive loops that the input reads in order (here
+// the whole tensor) is first one loop over their 65536 elements, then
+// split as any long sum: 256 blocks of 256 in 16 lanes, then the blocks.
+// CHECK-LABEL: func.func @whole_tensor
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<64x1024xf32>
+// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1]] : tensor<64x1024xf32> into tensor<65536xf32>
+// CHECK:         %[[BLOCKS:.*]] = tensor.expand_shape %[[FLAT]] {{\[\[}}0, 1]] output_shape [256, 256]
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK-SAME:        outs(%{{.*}} : tensor<256x16xf32>)
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:        outs(%{{.*}} : tensor<256xf32>)
+func.func @whole_tensor(%x: tensor<64x1024xf32>) -> tensor<f32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%x : tensor<64x1024xf32>) outs(%f : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}
+
+// -----
+
+// Trailing axes of a [batch, h, w] tensor (a global pool's sum): one loop
+// of 4096 per batch, split in blocks.
+// CHECK-LABEL: func.func @trailing_axes
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : tensor<8x64x64xf32> into tensor<8x4096xf32>
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "parallel"]
+func.func @trailing_axes(%x: tensor<8x64x64xf32>) -> tensor<8xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>], iterator_types = ["parallel", "reduction", "reduction"]} ins(%x : tensor<8x64x64xf32>) outs(%f : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+// Reduction loops that are not neighbours (axes 0 and 2), or that an
+// operand reads out of order (a transposed read), are left as they are.
+// CHECK-LABEL: func.func @apart
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         iterator_types = ["reduction", "parallel", "reduction"]
+// CHECK-LABEL: func.func @transposed
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         iterator_types = ["reduction", "reduction"]
+func.func @apart(%x: tensor<64x8x64xf32>) -> tensor<8xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>], iterator_types = ["reduction", "parallel", "reduction"]} ins(%x : tensor<64x8x64xf32>) outs(%f : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+func.func @transposed(%x: tensor<64x1024xf32>) -> tensor<f32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%x : tensor<64x1024xf32>) outs(%f : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}
+
+// -----
+
+// Not collapsed: a sum of no more elements than lanes (4 x 4), and a sum
+// inside a loop (a tile's, whose slices may be strided).
+// CHECK-LABEL: func.func @few
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         iterator_types = ["reduction", "reduction"]
+// CHECK-LABEL: func.func @in_loop
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         iterator_types = ["reduction", "reduction"]
+func.func @few(%x: tensor<4x4xf32>) -> tensor<f32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%x : tensor<4x4xf32>) outs(%f : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}
+func.func @in_loop(%x: tensor<4x64x64xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %z = arith.constant 0.0 : f32
+  %r = scf.forall (%i) in (4) shared_outs(%out = %init) -> (tensor<4xf32>) {
+    %t = tensor.extract_slice %x[%i, 0, 0] [1, 64, 64] [1, 1, 1] : tensor<4x64x64xf32> to tensor<64x64xf32>
+    %e = tensor.empty() : tensor<f32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
+    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%t : tensor<64x64xf32>) outs(%f : tensor<f32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %a = arith.addf %acc, %in : f32
+      linalg.yield %a : f32
+    } -> tensor<f32>
+    %v = tensor.expand_shape %s [] output_shape [1] : tensor<f32> into tensor<1xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %v into %out[%i] [1] [1] : tensor<1xf32> into tensor<4xf32>
+    }
+  }
+  return %r : tensor<4xf32>
+}

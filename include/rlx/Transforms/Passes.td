@@ -252,6 +252,12 @@ def RlxSplitReductions
       innermost parallel loop over contiguous elements, which vectorizes),
       then the lanes are summed.
 
+    A sum over several consecutive reduction loops that every operand reads
+    in order (trailing axes, a whole tensor) is first made one loop over
+    their elements (upstream `linalg::collapseOpIterationDims`) and then
+    split the same way, so that its blocks are a parallel loop that threads
+    share.
+
     The partial sums are reductions again, and are split the same way until
     none is longer than `lanes`: every value is then a sum of at most
     `block-size / lanes` and a tree of short sums, so the rounding error
