@@ -123,3 +123,11 @@ func.func @index_add_threads_split_indices(%s: tensor<3x4xf32>, %i: tensor<3xi64
   %r = rlx.index_add axis = 0 ins(%s, %i : tensor<3x4xf32>, tensor<3xi64>) outs(%t : tensor<10x4xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 1], cache = [0, 0], vector = [0, 0]>} -> tensor<10x4xf32>
   return %r : tensor<10x4xf32>
 }
+
+// -----
+
+func.func @cumsum_axis_with_config(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{axis}}
+  %0 = rlx.cumsum %a axis = 5 {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0], cache = [0, 0], vector = [0, 0]>} : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}

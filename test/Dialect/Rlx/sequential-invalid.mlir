@@ -175,3 +175,35 @@ func.func @index_add_empty_axis(%s: tensor<3x4xf32>, %i: tensor<4xi64>, %t: tens
   %r = rlx.index_add axis = 1 ins(%s, %i : tensor<3x4xf32>, tensor<4xi64>) outs(%t : tensor<3x0xf32>) -> tensor<3x0xf32>
   return %r : tensor<3x0xf32>
 }
+
+// -----
+
+func.func @scan_empty_combiner(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'rlx.scan' op expects a non-empty block}}
+  %r = "rlx.scan"(%x, %x) <{axis = 1 : i64, identity = 0.0 : f32}> ({
+  ^bb0(%a: f32, %b: f32):
+  }) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// A lowering_config is checked before the op: a malformed op still gets
+// its own diagnostic.
+func.func @scan_axis_with_config(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{axis 7 is out of range [0, 2)}}
+  %r = rlx.scan axis = 7 identity = 0.0 : f32 ins(%x : tensor<4x8xf32>) outs(%x : tensor<4x8xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0], cache = [0, 0], vector = [0, 0]>} {
+  ^bb0(%a: f32, %b: f32):
+    %n = arith.addf %a, %b : f32
+    rlx.yield %n : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @index_add_axis_with_config(%s: tensor<3x4xf32>, %i: tensor<3xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{axis 9 is out of range [0, 2)}}
+  %r = rlx.index_add axis = 9 ins(%s, %i : tensor<3x4xf32>, tensor<3xi64>) outs(%t : tensor<10x4xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 1], cache = [0, 0], vector = [0, 0]>} -> tensor<10x4xf32>
+  return %r : tensor<10x4xf32>
+}

@@ -66,8 +66,14 @@ LogicalResult RlxDialect::verifyOperationAttribute(Operation *op,
   // rlx.attention to rlx.online_attention, whose loops are (batch, head,
   // query, key); the cumulative ops to rlx.scan (the input's dimensions,
   // the axis a reduction); gather_backward to rlx.index_add (grad_output's
-  // dimensions, the index dimensions reductions). An axis out of range is
-  // the op verifier's to report.
+  // dimensions, the index dimensions reductions). This runs before the op's
+  // own verifier: what is malformed (an axis out of range, a type that is
+  // not a ranked tensor) is the op verifier's to report.
+  auto getRank = [](Value value) -> int64_t {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    return type ? type.getRank() : 0;
+  };
+  auto axisAttr = dyn_cast_or_null<IntegerAttr>(op->getAttr("axis"));
   SmallVector<utils::IteratorType> iterators;
   auto setIterators = [&](int64_t rank, int64_t axis, int64_t sequential) {
     iterators.assign(rank, utils::IteratorType::parallel);
@@ -79,14 +85,16 @@ LogicalResult RlxDialect::verifyOperationAttribute(Operation *op,
   if (isa<AttentionOp>(op)) {
     setIterators(4, 3, 1);
   } else if (isa<CumsumOp, CumprodOp, CummaxOp>(op)) {
-    setIterators(cast<RankedTensorType>(op->getResult(0).getType()).getRank(),
-                 cast<IntegerAttr>(op->getAttr("axis")).getInt(), 1);
-  } else if (auto gradient = dyn_cast<GatherBackwardOp>(op)) {
-    int64_t tableRank = gradient.getType().getRank();
-    int64_t axis = gradient.getAxis() < 0 ? gradient.getAxis() + tableRank
-                                          : gradient.getAxis();
-    setIterators(gradient.getGradOutput().getType().getRank(), axis,
-                 gradient.getIndices().getType().getRank());
+    if (!axisAttr || op->getNumResults() != 1)
+      return success();
+    setIterators(getRank(op->getResult(0)), axisAttr.getInt(), 1);
+  } else if (isa<GatherBackwardOp>(op)) {
+    if (!axisAttr || op->getNumOperands() != 2 || op->getNumResults() != 1)
+      return success();
+    int64_t tableRank = getRank(op->getResult(0));
+    int64_t axis = axisAttr.getInt();
+    setIterators(getRank(op->getOperand(0)), axis < 0 ? axis + tableRank : axis,
+                 getRank(op->getOperand(1)));
   } else {
     auto tileable = dyn_cast<TilingInterface>(op);
     if (!tileable)

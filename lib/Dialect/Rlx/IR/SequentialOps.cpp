@@ -121,7 +121,7 @@ LogicalResult ScanOp::verifyRegions() {
       body.getArgument(1).getType() != elementType)
     return emitOpError("combiner must take the running value (")
            << computeType << ") and an element (" << elementType << ")";
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  auto yield = body.empty() ? nullptr : dyn_cast<YieldOp>(body.back());
   if (!yield || yield.getValues().getTypes() != TypeRange(computeType))
     return emitOpError("combiner must yield one ") << computeType;
   for (Operation &op : body.without_terminator())
@@ -138,7 +138,9 @@ SmallVector<Range> ScanOp::getIterationDomain(OpBuilder &b) {
 SmallVector<utils::IteratorType> ScanOp::getLoopIteratorTypes() {
   SmallVector<utils::IteratorType> iterators(getInit().getType().getRank(),
                                              utils::IteratorType::parallel);
-  iterators[getAxis()] = utils::IteratorType::reduction;
+  // Also asked before the op is verified (rlx.lowering_config's verifier).
+  if (getAxis() >= 0 && getAxis() < static_cast<int64_t>(iterators.size()))
+    iterators[getAxis()] = utils::IteratorType::reduction;
   return iterators;
 }
 
@@ -310,8 +312,12 @@ SmallVector<utils::IteratorType> IndexAddOp::getLoopIteratorTypes() {
   SmallVector<utils::IteratorType> iterators(getSource().getType().getRank(),
                                              utils::IteratorType::parallel);
   int64_t axis = getAxis();
-  for (int64_t i = 0; i < getIndices().getType().getRank(); ++i)
-    iterators[axis + i] = utils::IteratorType::reduction;
+  // Also asked before the op is verified (rlx.lowering_config's verifier).
+  for (int64_t loop = std::max<int64_t>(axis, 0);
+       loop < axis + getIndices().getType().getRank() &&
+       loop < static_cast<int64_t>(iterators.size());
+       ++loop)
+    iterators[loop] = utils::IteratorType::reduction;
   return iterators;
 }
 
