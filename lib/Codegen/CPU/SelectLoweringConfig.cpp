@@ -447,11 +447,7 @@ struct RlxCpuSelectLoweringConfigPass
   LoweringConfigAttr getSequentialConfig(TilingInterface op) {
     if (!isa<ScanOp, IndexAddOp>(op))
       return nullptr;
-    OpBuilder b(op);
-    SmallVector<int64_t> extents =
-        llvm::map_to_vector(op.getIterationDomain(b), [](const Range &range) {
-          return getConstantIntValue(range.size).value_or(ShapedType::kDynamic);
-        });
+    SmallVector<int64_t> extents = getSequentialLoopRanges(op);
     SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
     auto sequential = [&](unsigned loop) {
       return iterators[loop] == utils::IteratorType::reduction;

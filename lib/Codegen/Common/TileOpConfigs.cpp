@@ -1,7 +1,6 @@
 //===- TileOpConfigs.cpp - Schedules of the ops that decompose ------------===//
 #include "Common/TileOpConfigs.h"
 
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
 using namespace mlir;
@@ -53,23 +52,28 @@ LoweringConfigAttr mlir::rlx::getRowsConfig(Operation *op, bool distribute) {
                                  /*packed=*/{});
 }
 
+SmallVector<int64_t> mlir::rlx::getSequentialLoopRanges(Operation *op) {
+  if (!isa<ScanOp, IndexAddOp>(op))
+    return {};
+  // Both ops iterate over the shape of their first operand.
+  return SmallVector<int64_t>(
+      cast<RankedTensorType>(op->getOperand(0).getType()).getShape());
+}
+
 LoweringConfigAttr mlir::rlx::getSequentialLineConfig(Operation *op) {
   if (!isa<ScanOp, IndexAddOp>(op))
     return nullptr;
-  auto tileable = cast<TilingInterface>(op);
   SmallVector<int64_t> lines = llvm::map_to_vector(
-      tileable.getLoopIteratorTypes(),
+      cast<TilingInterface>(op).getLoopIteratorTypes(),
       [](utils::IteratorType iterator) -> int64_t {
         return iterator == utils::IteratorType::parallel ? 1 : 0;
       });
   SmallVector<int64_t> none(lines.size(), 0);
   // An empty loop: nothing to tile, the decomposition leaves the
   // destination as it is.
-  OpBuilder b(op);
-  for (const Range &range : tileable.getIterationDomain(b))
-    if (isConstantIntValue(range.size, 0))
-      return LoweringConfigAttr::get(op->getContext(), none, none, none,
-                                     /*packed=*/{});
+  if (llvm::is_contained(getSequentialLoopRanges(op), 0))
+    return LoweringConfigAttr::get(op->getContext(), none, none, none,
+                                   /*packed=*/{});
   return LoweringConfigAttr::get(op->getContext(), lines, none, none,
                                  /*packed=*/{});
 }

@@ -34,6 +34,11 @@ LoweringConfigAttr getAttentionConfig(Operation *op, int64_t queryTile,
 /// one after another while the row is in cache. Null for other ops.
 LoweringConfigAttr getRowsConfig(Operation *op, bool distribute);
 
+/// The static extents of the loops of rlx.scan or rlx.index_add `op` (the
+/// shape of its input or source), read off the types without building IR;
+/// empty for other ops.
+SmallVector<int64_t> getSequentialLoopRanges(Operation *op);
+
 /// The config of rlx.scan or rlx.index_add `op` as one line per thread
 /// tile: every parallel loop in tiles of 1, the sequential loops whole, so
 /// that each tile decomposes into a loop of scalar steps. Null for other
