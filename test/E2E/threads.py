@@ -12,7 +12,8 @@
 # filters and input rows), 3x3 with a fused bias + relu over a batch,
 # strided 7x7, 1x1, rows that no vector divides, a depthwise and a grouped
 # one; pooling windows, sums over rows, over columns and over everything
-# (split into blocks and lanes), and an elementwise op. Every case but
+# (split into blocks and lanes), an elementwise op, and a decode step of
+# attention whose keys split across thread tiles. Every case but
 # tiny_3x5x7 has at least 2^16 iterations, so it is split into thread tiles
 # (smaller ops run on the calling thread; the total mean has no parallel
 # loop and runs on one).
@@ -27,6 +28,7 @@ import torch
 import torch.nn.functional as F
 from rlx_testing import (TOOLS, Report, compare, run_function, ttype,
                          type_of)
+from rlx_testing.attention import attention
 import subprocess
 
 rng = np.random.default_rng(5)
@@ -163,6 +165,16 @@ text_case("total_mean_256x1024", [x],
           "  %r = rlx.reduce mean %a0 axes = [0, 1] : tensor<256x1024xf32> "
           "-> tensor<f32>\n", ttype([], "f32"),
           lambda x: x.mean(), (1e-6, 1e-6))
+# A decode step whose 4096 keys are split across thread tiles (split-K):
+# 2 heads x 8 parts, merged in one order whatever the thread count.
+text_case("attention_decode_split_keys",
+          [normal(1, 1, 2, 64), normal(1, 4096, 1, 64), normal(1, 4096, 1, 64)],
+          "  %r = rlx.attention bshd %a0, %a1, %a2 heads = 2 kv_heads = 1 "
+          "mask = causal : (tensor<1x1x2x64xf32>, tensor<1x4096x1x64xf32>, "
+          "tensor<1x4096x1x64xf32>) -> tensor<1x1x2x64xf32>\n",
+          ttype([1, 1, 2, 64], "f32"),
+          lambda q, k, v: attention(q, k, v, None, "bshd", 2, 1, "causal")[0],
+          (1e-5, 2e-6))
 text_case("gelu_262144", [normal(262144)],
           "  %r = rlx.gelu %a0 : tensor<262144xf32>\n",
           ttype([262144], "f32"), F.gelu, (1e-6, 1e-6))

@@ -50,6 +50,10 @@ constexpr int64_t kMinThreadTiles = 16;
 /// split into thread tiles: a parallel region's fork and join would cost
 /// more than the threads save.
 constexpr int64_t kMinParallelIterations = int64_t(1) << 16;
+/// Attention with fewer thread tiles than kMinThreadTiles splits its keys
+/// into parts of at least this many (split-K): fewer would make the merge
+/// of the partial states cost more than the keys.
+constexpr int64_t kMinSplitKeys = 256;
 /// Elementwise ops and reductions step through memory this many vectors at
 /// a time.
 constexpr int64_t kStreamVectors = 4;
@@ -526,6 +530,7 @@ struct RlxCpuSelectLoweringConfigPass
         return;
       LoweringConfigAttr config = getAttentionConfig(
           op, attentionQueryTile, attentionKeyTile, getAttentionTile);
+      config = splitAttentionKeys(op, config, kMinThreadTiles, kMinSplitKeys);
       // Rows in a parallel loop already (a conversion's), or too few to
       // share, are a loop on the calling thread.
       if (auto rows = dyn_cast<RowsOp>(op))

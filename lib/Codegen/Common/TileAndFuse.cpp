@@ -403,6 +403,154 @@ static void dropStateUnitDims(
   (void)applyPatternsGreedily(forall.getRegion(), std::move(patterns));
 }
 
+/// The reduction loops of `op` that `threadTiles` tile.
+static SetVector<unsigned> getSplitLoops(TilingInterface op,
+                                         ArrayRef<int64_t> threadTiles) {
+  SetVector<unsigned> loops;
+  for (auto [loop, iterator] : llvm::enumerate(op.getLoopIteratorTypes()))
+    if (threadTiles[loop] != 0 && iterator == utils::IteratorType::reduction)
+      loops.insert(loop);
+  return loops;
+}
+
+/// Thread tiles of `op` that split its reduction loops `splitLoops` too
+/// (split-K): one scf.forall over the tiles of every tiled loop, each tile
+/// reducing its part into a partial result of its own (its slice of the
+/// partials that `PartialReductionOpInterface` creates), and the partials
+/// merged after the loop; returns the loop and the tiled op. Upstream's
+/// `scf::tileUsingSCF` splits reductions only in a loop of their own (it
+/// rejects tiling parallel loops with them, and IREE folds its two loops
+/// into one afterwards); nested loops would not both run in parallel.
+static FailureOr<std::pair<scf::ForallOp, Operation *>>
+tileWithSplitReductions(RewriterBase &rewriter, TilingInterface op,
+                        ArrayRef<int64_t> threadTiles,
+                        const SetVector<unsigned> &splitLoops) {
+  auto partialOp = dyn_cast<PartialReductionOpInterface>(op.getOperation());
+  if (!partialOp)
+    return op->emitOpError("cannot split a reduction loop into thread tiles "
+                           "(no PartialReductionOpInterface)");
+  MLIRContext *context = op->getContext();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Range> domain = op.getIterationDomain(rewriter);
+  AffineExpr size, tile, offset;
+  bindSymbols(context, size, tile);
+  bindDims(context, offset);
+  // The partials have the number of tiles of each split loop where the
+  // results have none, and the whole of every other loop.
+  SmallVector<OpFoldResult> partialSizes, lowerBounds, upperBounds, steps;
+  for (auto [loop, range, tileSize] : llvm::enumerate(domain, threadTiles)) {
+    if (!isZeroInteger(range.offset) || !isOneInteger(range.stride))
+      return op->emitOpError("cannot split reductions of a loop that does not "
+                             "start at 0 with step 1");
+    OpFoldResult step = rewriter.getIndexAttr(tileSize);
+    partialSizes.push_back(
+        splitLoops.contains(loop)
+            ? affine::makeComposedFoldedAffineApply(
+                  rewriter, loc, size.ceilDiv(tile), {range.size, step})
+            : range.size);
+    if (tileSize == 0)
+      continue;
+    lowerBounds.push_back(range.offset);
+    upperBounds.push_back(range.size);
+    steps.push_back(step);
+  }
+  FailureOr<SmallVector<Value>> partials =
+      partialOp.generateInitialTensorForPartialReduction(
+          rewriter, loc, partialSizes, splitLoops);
+  if (failed(partials))
+    return failure();
+  auto forall =
+      scf::ForallOp::create(rewriter, loc, lowerBounds, upperBounds, steps,
+                            *partials, /*mapping=*/std::nullopt);
+
+  // The tile at the loop's indices: whole loops where untiled, else a tile
+  // from the index (up to one, unless tiles divide the loop); split loops'
+  // tiles numbered.
+  rewriter.setInsertionPointToStart(forall.getBody());
+  SmallVector<OpFoldResult> offsets, sizes, splitIndices;
+  unsigned tiled = 0;
+  for (auto [loop, range, tileSize] : llvm::enumerate(domain, threadTiles)) {
+    if (tileSize == 0) {
+      offsets.push_back(range.offset);
+      sizes.push_back(range.size);
+      continue;
+    }
+    Value index = forall.getInductionVar(tiled++);
+    OpFoldResult step = rewriter.getIndexAttr(tileSize);
+    offsets.push_back(index);
+    std::optional<int64_t> extent = getConstantIntValue(range.size);
+    sizes.push_back(
+        extent && *extent % tileSize == 0
+            ? step
+            : affine::makeComposedFoldedAffineMin(
+                  rewriter, loc,
+                  AffineMap::get(1, 2, {tile, size - offset}, context),
+                  {index, range.size, step}));
+    if (splitLoops.contains(loop))
+      splitIndices.push_back(affine::makeComposedFoldedAffineApply(
+          rewriter, loc, offset.floorDiv(tile), {index, range.size, step}));
+  }
+  auto strategy = ReductionTilingStrategy::PartialReductionOuterParallel;
+  FailureOr<TilingResult> tiledOp = partialOp.tileToPartialReduction(
+      rewriter, loc, strategy, forall.getRegionIterArgs(), offsets, sizes,
+      splitLoops, splitIndices);
+  if (failed(tiledOp))
+    return failure();
+  // Each tile starts its state in a tensor of its own, as a fill fused
+  // into the tile as a destination does, rather than in a view of the
+  // partials: a GPU block's state is then the block's (shared or private),
+  // and a CPU thread's contiguous.
+  auto split = cast<DestinationStyleOpInterface>(tiledOp->tiledOps.front());
+  for (OpOperand &init : split.getDpsInitsMutable()) {
+    auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
+    auto partial = slice ? dyn_cast<BlockArgument>(slice.getSource()) : nullptr;
+    auto fill = partial && partial.getOwner() == forall.getBody()
+                    ? forall.getTiedLoopInit(partial)
+                          ->get()
+                          .getDefiningOp<linalg::FillOp>()
+                    : nullptr;
+    if (!fill)
+      continue;
+    rewriter.setInsertionPoint(slice);
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    SmallVector<OpFoldResult> stateSizes;
+    for (auto [dim, size] : llvm::enumerate(slice.getMixedSizes()))
+      if (!dropped.test(dim))
+        stateSizes.push_back(size);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, stateSizes,
+                                          slice.getType().getElementType());
+    Value state = linalg::FillOp::create(rewriter, loc, fill.getInputs(), empty)
+                      .getResult(0);
+    rewriter.modifyOpInPlace(split, [&] { init.set(state); });
+    if (slice->use_empty())
+      rewriter.eraseOp(slice);
+  }
+  SmallVector<SmallVector<OpFoldResult>> resultOffsets, resultSizes;
+  for (unsigned result = 0; result < partials->size(); ++result)
+    if (failed(partialOp.getPartialResultTilePosition(
+            rewriter, result, strategy, offsets, sizes, splitLoops,
+            splitIndices, resultOffsets.emplace_back(),
+            resultSizes.emplace_back())))
+      return failure();
+  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  for (auto [value, partial, resultOffset, resultSize] :
+       llvm::zip_equal(tiledOp->tiledValues, forall.getRegionIterArgs(),
+                       resultOffsets, resultSizes))
+    tensor::ParallelInsertSliceOp::create(
+        rewriter, loc, value, partial, resultOffset, resultSize,
+        SmallVector<OpFoldResult>(resultOffset.size(),
+                                  rewriter.getIndexAttr(1)));
+
+  rewriter.setInsertionPointAfter(forall);
+  FailureOr<MergeResult> merged =
+      partialOp.mergeReductions(rewriter, loc, forall.getResults(), splitLoops);
+  if (failed(merged))
+    return failure();
+  rewriter.replaceOp(op, merged->replacements);
+  return std::make_pair(forall, tiledOp->tiledOps.front());
+}
+
 namespace {
 struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
   using Base::Base;
@@ -456,7 +604,17 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     Operation *tiledOp = op;
     scf::ForallOp threadLoop;
     SmallVector<linalg::GenericOp> prologues;
-    if (llvm::any_of(threadTiles, [](int64_t size) { return size != 0; })) {
+    SetVector<unsigned> splitLoops = getSplitLoops(op, threadTiles);
+    if (!splitLoops.empty()) {
+      FailureOr<std::pair<scf::ForallOp, Operation *>> tiled =
+          tileWithSplitReductions(rewriter, op, threadTiles, splitLoops);
+      if (failed(tiled))
+        return op->emitError("rlx-tile-and-fuse: cannot split the reduction "
+                             "at the distribution level of its "
+                             "lowering_config");
+      std::tie(threadLoop, tiledOp) = *tiled;
+    } else if (llvm::any_of(threadTiles,
+                            [](int64_t size) { return size != 0; })) {
       scf::SCFTilingOptions tiling;
       tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), threadTiles));
       tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
@@ -681,30 +839,34 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     }
 
     // Cache tiles, then register tiles, of each configured op in the tile.
-    for (Operation *tiledOp : tiledOps) {
-      LoweringConfigAttr tiledConfig = getLoweringConfig(tiledOp);
-      if (!tiledConfig.getPacked().empty()) {
-        if (failed(tilePacked(rewriter, cast<linalg::LinalgOp>(tiledOp),
-                              tiledConfig)))
-          return tiledOp->emitError(
-              "rlx-tile-and-fuse: cannot pack the right operand of this "
-              "op (packing needs a matmul-shaped contraction of static shape "
-              "whose panels divide its columns)");
-        continue;
-      }
-      FailureOr<Operation *> current =
-          tileWithLoops(rewriter, cast<TilingInterface>(tiledOp),
-                        dropWholeLoopTiles(tiledOp, tiledConfig.getCache()));
-      if (succeeded(current))
-        current =
-            tileWithLoops(rewriter, cast<TilingInterface>(*current),
-                          dropWholeLoopTiles(*current, tiledConfig.getVector()),
-                          /*peel=*/true);
-      if (failed(current))
-        return tiledOp->emitError("rlx-tile-and-fuse: cannot tile at the "
-                                  "cache and vector levels of its "
-                                  "lowering_config");
+    for (Operation *tiledOp : tiledOps)
+      if (failed(tileCacheAndRegisters(rewriter, tiledOp)))
+        return failure();
+    return success();
+  }
+
+  /// The cache tiles and then the register tiles of `op`, an op of a
+  /// thread tile (or one without thread tiles), with its config.
+  LogicalResult tileCacheAndRegisters(RewriterBase &rewriter, Operation *op) {
+    LoweringConfigAttr config = getLoweringConfig(op);
+    if (!config.getPacked().empty()) {
+      if (failed(tilePacked(rewriter, cast<linalg::LinalgOp>(op), config)))
+        return op->emitError(
+            "rlx-tile-and-fuse: cannot pack the right operand of this "
+            "op (packing needs a matmul-shaped contraction of static shape "
+            "whose panels divide its columns)");
+      return success();
     }
+    FailureOr<Operation *> current =
+        tileWithLoops(rewriter, cast<TilingInterface>(op),
+                      dropWholeLoopTiles(op, config.getCache()));
+    if (succeeded(current))
+      current = tileWithLoops(rewriter, cast<TilingInterface>(*current),
+                              dropWholeLoopTiles(*current, config.getVector()),
+                              /*peel=*/true);
+    if (failed(current))
+      return op->emitError("rlx-tile-and-fuse: cannot tile at the cache and "
+                           "vector levels of its lowering_config");
     return success();
   }
 

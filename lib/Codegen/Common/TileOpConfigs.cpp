@@ -38,6 +38,47 @@ LoweringConfigAttr mlir::rlx::getAttentionConfig(Operation *op,
                                  /*packed=*/{});
 }
 
+LoweringConfigAttr mlir::rlx::splitAttentionKeys(Operation *op,
+                                                 LoweringConfigAttr config,
+                                                 int64_t minThreadTiles,
+                                                 int64_t minKeys) {
+  auto attention = dyn_cast<OnlineAttentionOp>(op);
+  if (!attention || !config)
+    return config;
+  AttentionLayout layout = attention.getLayout();
+  ArrayRef<int64_t> q = attention.getQ().getType().getShape();
+  int64_t heads = q[*AttentionOp::getHeadAxis(layout)],
+          queries = q[AttentionOp::getSequenceAxis(layout)],
+          keys = attention.getK().getType().getDimSize(
+              AttentionOp::getSequenceAxis(layout));
+  SmallVector<int64_t> distribution(config.getDistribution());
+  int64_t keyTile = config.getCache()[3];
+  if (ShapedType::isDynamic(q[0]) || ShapedType::isDynamic(heads) ||
+      ShapedType::isDynamic(queries) || ShapedType::isDynamic(keys) ||
+      keyTile == 0 || distribution[2] == 0)
+    return config;
+  int64_t threadTiles =
+      q[0] * heads * llvm::divideCeil(queries, distribution[2]);
+  if (threadTiles >= minThreadTiles)
+    return config;
+  int64_t split = std::max<int64_t>(
+      llvm::divideCeil(keys, llvm::divideCeil(minThreadTiles, threadTiles)),
+      minKeys);
+  split = llvm::divideCeil(split, keyTile) * keyTile;
+  if (split >= keys)
+    return config;
+  // Parts that divide the keys have static sizes, as do their cache tiles.
+  for (int64_t dividing = split; 2 * dividing >= split; dividing -= keyTile)
+    if (keys % dividing == 0) {
+      split = dividing;
+      break;
+    }
+  distribution[3] = split;
+  return LoweringConfigAttr::get(op->getContext(), distribution,
+                                 config.getCache(), config.getVector(),
+                                 config.getPacked());
+}
+
 LoweringConfigAttr mlir::rlx::getRowsConfig(Operation *op, bool distribute) {
   auto rows = dyn_cast<RowsOp>(op);
   if (!rows)

@@ -28,6 +28,18 @@ using TileSizeFn = function_ref<int64_t(const Range &range, int64_t preferred)>;
 LoweringConfigAttr getAttentionConfig(Operation *op, int64_t queryTile,
                                       int64_t keyTile, TileSizeFn tile);
 
+/// `config` of rlx.online_attention `op` with its keys split into thread
+/// tiles too (split-K) where its batches, heads and query tiles make fewer
+/// than `minThreadTiles` (a decode step: a query per head, a few heads, a
+/// long KV cache): parts of whole cache tiles of keys, enough to make up
+/// that many thread tiles but at least `minKeys` keys each (fewer would
+/// cost more to merge than to run), or down to half that where such a
+/// part divides the keys (all parts then have one static size). Sizes come from
+/// shapes alone, so the partials, and the order in which they merge, are the
+/// same at any thread count. `config` unchanged for other ops.
+LoweringConfigAttr splitAttentionKeys(Operation *op, LoweringConfigAttr config,
+                                      int64_t minThreadTiles, int64_t minKeys);
+
 /// The config of rlx.rows `op`: one row per tile, as thread tiles when
 /// `distribute`, else as cache tiles (steps of a loop on the calling
 /// thread). Each tile decomposes into its stages, so a row's stages run

@@ -2,11 +2,11 @@
 //
 // On the GPU, tiles on tensors are blocks: attention gets a block per
 // (batch, head, tile of queries) running the online softmax over tiles of
-// keys, rlx.rows a block per row, and scans and index-adds a thread per
-// line (a loop of lines without shared work), the shapes the GPU kernels
-// (rlx-gpu-tile-contractions, rlx-map-to-gpu) then map to threads after
-// bufferization. Other ops are mapped there too, from their loops; they get
-// no config here yet.
+// keys (and, where those are few, per part of the keys: split-K), rlx.rows a
+// block per row, and scans and index-adds a thread per line (a loop of lines
+// without shared work), the shapes the GPU kernels (rlx-gpu-tile-contractions,
+// rlx-map-to-gpu) then map to threads after bufferization. Other ops are mapped
+// there too, from their loops; they get no config here yet.
 //
 //===----------------------------------------------------------------------===//
 #include "Common/TileOpConfigs.h"
@@ -23,6 +23,12 @@ namespace mlir::rlx {
 
 using namespace mlir;
 using namespace mlir::rlx;
+
+/// Attention with fewer blocks than this splits its keys (split-K), so
+/// that a decode step fills a GPU's multiprocessors, in parts of at least
+/// kMinSplitKeys keys.
+constexpr int64_t kMinBlocks = 128;
+constexpr int64_t kMinSplitKeys = 256;
 
 namespace {
 struct RlxGpuSelectLoweringConfigPass
@@ -89,8 +95,10 @@ struct RlxGpuSelectLoweringConfigPass
         op->setAttr(LoweringConfigAttr::kAttrName, config);
         return;
       }
-      LoweringConfigAttr config =
-          getAttentionConfig(op, attentionQueryTile, attentionKeyTile, tile);
+      LoweringConfigAttr config = splitAttentionKeys(
+          op,
+          getAttentionConfig(op, attentionQueryTile, attentionKeyTile, tile),
+          kMinBlocks, kMinSplitKeys);
       if (!config)
         return;
       op->setAttr(LoweringConfigAttr::kAttrName,

@@ -40,3 +40,27 @@ func.func @backward(%q: tensor<2x256x4x16xf32>, %k: tensor<2x256x2x16xf32>, %lse
   %1:2 = rlx.attention_dq bshd ins(%q, %k, %k, %q, %lse, %lse : tensor<2x256x4x16xf32>, tensor<2x256x2x16xf32>, tensor<2x256x2x16xf32>, tensor<2x256x4x16xf32>, tensor<2x4x256xf32>, tensor<2x4x256xf32>) mask(%b : tensor<1x4x256x256xf32>) outs(%q : tensor<2x256x4x16xf32>) dbias(%b : tensor<1x4x256x256xf32>) mask_kind = bias scale = 1.0 -> tensor<2x256x4x16xf32>, tensor<1x4x256x256xf32>
   return %0#0, %1#1 : tensor<2x256x2x16xf32>, tensor<1x4x256x256xf32>
 }
+
+// -----
+
+// Split-K: a decode step with 2 heads (2 thread tiles, fewer than 16) splits
+// its 4096 keys into 8 parts of 512 (16 thread tiles); 1000 keys of one
+// head (cache tiles of 50) into 4 parts of 250 (300, the least of 256 in
+// whole cache tiles, lowered to a part that divides 1000); 300 keys are
+// too few to split (parts would be shorter than 256 keys); 16 heads make
+// enough thread tiles without splitting.
+// CHECK-LABEL: func.func @decode
+// CHECK:         rlx.online_attention {{.*}} {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 1, 1, 512], cache = [0, 0, 0, 64], vector = [0, 0, 0, 0]>}
+// CHECK:         rlx.online_attention {{.*}} {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 1, 1, 250], cache = [0, 0, 0, 50], vector = [0, 0, 0, 0]>}
+// CHECK:         rlx.online_attention {{.*}} {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 1, 1, 0], cache = [0, 0, 0, 60], vector = [0, 0, 0, 0]>}
+// CHECK:         rlx.online_attention {{.*}} {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 1, 1, 0], cache = [0, 0, 0, 64], vector = [0, 0, 0, 0]>}
+func.func @decode(%q: tensor<1x1x2x16xf32>, %k: tensor<1x4096x2x16xf32>, %acc: tensor<1x1x2x16xf32>, %m: tensor<1x2x1xf32>,
+                  %q1: tensor<1x1x1x16xf32>, %k1: tensor<1x1000x1x16xf32>, %acc1: tensor<1x1x1x16xf32>, %m1: tensor<1x1x1xf32>,
+                  %k2: tensor<1x300x2x16xf32>,
+                  %q3: tensor<1x1x16x16xf32>, %k3: tensor<1x4096x16x16xf32>, %m3: tensor<1x16x1xf32>) -> (tensor<1x1x2x16xf32>, tensor<1x1x1x16xf32>, tensor<1x1x2x16xf32>, tensor<1x1x16x16xf32>) {
+  %0:3 = rlx.online_attention bshd ins(%q, %k, %k : tensor<1x1x2x16xf32>, tensor<1x4096x2x16xf32>, tensor<1x4096x2x16xf32>) outs(%acc, %m, %m : tensor<1x1x2x16xf32>, tensor<1x2x1xf32>, tensor<1x2x1xf32>) mask_kind = none scale = 1.0 -> tensor<1x1x2x16xf32>, tensor<1x2x1xf32>, tensor<1x2x1xf32>
+  %1:3 = rlx.online_attention bshd ins(%q1, %k1, %k1 : tensor<1x1x1x16xf32>, tensor<1x1000x1x16xf32>, tensor<1x1000x1x16xf32>) outs(%acc1, %m1, %m1 : tensor<1x1x1x16xf32>, tensor<1x1x1xf32>, tensor<1x1x1xf32>) mask_kind = none scale = 1.0 -> tensor<1x1x1x16xf32>, tensor<1x1x1xf32>, tensor<1x1x1xf32>
+  %2:3 = rlx.online_attention bshd ins(%q, %k2, %k2 : tensor<1x1x2x16xf32>, tensor<1x300x2x16xf32>, tensor<1x300x2x16xf32>) outs(%acc, %m, %m : tensor<1x1x2x16xf32>, tensor<1x2x1xf32>, tensor<1x2x1xf32>) mask_kind = none scale = 1.0 -> tensor<1x1x2x16xf32>, tensor<1x2x1xf32>, tensor<1x2x1xf32>
+  %3:3 = rlx.online_attention bshd ins(%q3, %k3, %k3 : tensor<1x1x16x16xf32>, tensor<1x4096x16x16xf32>, tensor<1x4096x16x16xf32>) outs(%q3, %m3, %m3 : tensor<1x1x16x16xf32>, tensor<1x16x1xf32>, tensor<1x16x1xf32>) mask_kind = none scale = 1.0 -> tensor<1x1x16x16xf32>, tensor<1x16x1xf32>, tensor<1x16x1xf32>
+  return %0#0, %1#0, %2#0, %3#0 : tensor<1x1x2x16xf32>, tensor<1x1x1x16xf32>, tensor<1x1x2x16xf32>, tensor<1x1x16x16xf32>
+}

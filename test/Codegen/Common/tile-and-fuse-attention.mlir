@@ -106,3 +106,45 @@ func.func @bias_grad_broadcast_batch(%q: tensor<3x4x6x8xf32>, %k: tensor<3x2x6x8
   %0:4 = rlx.attention_backward bhsd %q, %k, %k, %out, %out, %lse, %bias heads = 4 kv_heads = 2 mask = bias with_bias_grad : (tensor<3x4x6x8xf32>, tensor<3x2x6x8xf32>, tensor<3x2x6x8xf32>, tensor<3x4x6x8xf32>, tensor<3x4x6x8xf32>, tensor<3x4x6xf32>, tensor<1x4x6x6xf32>) -> (tensor<3x4x6x8xf32>, tensor<3x2x6x8xf32>, tensor<3x2x6x8xf32>, tensor<1x4x6x6xf32>)
   return %0#0, %0#1, %0#2, %0#3 : tensor<3x4x6x8xf32>, tensor<3x2x6x8xf32>, tensor<3x2x6x8xf32>, tensor<1x4x6x6xf32>
 }
+
+// -----
+
+// A decode step (one query, 2 heads over one kv head, 1000 keys): 2 thread
+// tiles are too few, so the keys split too (split-K), in 5 parts of 200
+// keys (the part near 256 that divides 1000). One scf.forall over (head,
+// part) writes each part's state, started empty in the tile, into its [p]
+// slice of the partial states [5, ...]; after the loop the partials merge
+// into the op's state (the new maximum, each state's weight exp(m - m'),
+// the weighted sums of l and acc over the parts), which the normalization
+// then divides.
+// CHECK-LABEL: func.func @decode_split_keys(
+// CHECK-SAME:      %[[Q:[a-z0-9]+]]: tensor<1x1x2x16xf32>, %[[K:[a-z0-9]+]]: tensor<1x1000x1x16xf32>, %[[V:[a-z0-9]+]]: tensor<1x1000x1x24xf32>)
+// CHECK:         %[[ACCS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<5x1x1x2x24xf32>)
+// CHECK:         %[[MAXES:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<5x1x2x1xf32>)
+// CHECK:         %[[SUMS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<5x1x2x1xf32>)
+// CHECK:         %[[PARTIALS:.*]]:3 = scf.forall (%[[H:.*]], %[[J0:.*]]) = (0, 0) to (2, 1000) step (1, 200) shared_outs(%[[PACC:.*]] = %[[ACCS]], %[[PMAX:.*]] = %[[MAXES]], %[[PSUM:.*]] = %[[SUMS]])
+// CHECK:           %[[P:.*]] = affine.apply #{{.*}}(%[[J0]])
+// CHECK:           tensor.extract_slice %[[K]][0, %[[J0]], %{{.*}}, 0] [1, 200, 1, 16]
+// CHECK:           %[[STATE:.*]]:3 = scf.for %{{.*}} = %c0 to %{{.*}} step %c8 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<1x24xf32>, tensor<1xf32>, tensor<1xf32>)
+// CHECK:             math.exp
+// CHECK:             scf.yield
+// CHECK:           scf.forall.in_parallel
+// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[PACC]][%[[P]], 0, 0, %[[H]], 0] [1, 1, 1, 1, 24]
+// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[PMAX]][%[[P]], 0, %[[H]], 0] [1, 1, 1, 1]
+// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[PSUM]][%[[P]], 0, %[[H]], 0] [1, 1, 1, 1]
+// CHECK:         %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[PARTIALS]]#1, %{{.*}} : tensor<5x1x2x1xf32>, tensor<1x2x1xf32>)
+// CHECK:           arith.maximumf
+// CHECK:         %[[OLD_WEIGHT:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[MAX]] : tensor<1x2x1xf32>, tensor<1x2x1xf32>)
+// CHECK:           math.exp
+// CHECK:         %[[WEIGHTS:.*]] = linalg.generic {{.*}} ins(%[[PARTIALS]]#1, %[[MAX]] : tensor<5x1x2x1xf32>, tensor<1x2x1xf32>)
+// CHECK:           math.exp
+// CHECK:         linalg.generic {{.*}} ins(%[[OLD_WEIGHT]] : tensor<1x2x1xf32>)
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[PARTIALS]]#2, %[[WEIGHTS]] : tensor<5x1x2x1xf32>, tensor<5x1x2x1xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[OLD_WEIGHT]] : tensor<1x2x1xf32>) outs(%{{.*}} : tensor<1x1x2x24xf32>)
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[PARTIALS]]#0, %[[WEIGHTS]] : tensor<5x1x1x2x24xf32>, tensor<5x1x2x1xf32>)
+// CHECK:         arith.divf
+// CHECK-NOT:     rlx.online_attention
+func.func @decode_split_keys(%q: tensor<1x1x2x16xf32>, %k: tensor<1x1000x1x16xf32>, %v: tensor<1x1000x1x24xf32>) -> tensor<1x1x2x24xf32> {
+  %0 = rlx.attention bshd %q, %k, %v heads = 2 kv_heads = 1 mask = causal : (tensor<1x1x2x16xf32>, tensor<1x1000x1x16xf32>, tensor<1x1000x1x24xf32>) -> tensor<1x1x2x24xf32>
+  return %0 : tensor<1x1x2x24xf32>
+}

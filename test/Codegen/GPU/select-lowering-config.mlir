@@ -23,6 +23,15 @@ func.func @one_block(%q: tensor<1x20x1x16xf32>, %acc: tensor<1x20x1x16xf32>, %m:
   return %0#0 : tensor<1x20x1x16xf32>
 }
 
+// Split-K: a decode step of 4 heads (4 blocks, fewer than 128) splits its
+// 8192 keys into 32 parts of 256 (the least), 128 blocks.
+// CHECK-LABEL: func.func @decode
+// CHECK:         rlx.online_attention {{.*}} {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 1, 1, 256], cache = [0, 0, 0, 32], vector = [0, 0, 0, 0]>}
+func.func @decode(%q: tensor<1x1x4x16xf32>, %k: tensor<1x8192x4x16xf32>, %m: tensor<1x4x1xf32>) -> tensor<1x1x4x16xf32> {
+  %0:3 = rlx.online_attention bshd ins(%q, %k, %k : tensor<1x1x4x16xf32>, tensor<1x8192x4x16xf32>, tensor<1x8192x4x16xf32>) outs(%q, %m, %m : tensor<1x1x4x16xf32>, tensor<1x4x1xf32>, tensor<1x4x1xf32>) mask_kind = none scale = 1.0 -> tensor<1x1x4x16xf32>, tensor<1x4x1xf32>, tensor<1x4x1xf32>
+  return %0#0 : tensor<1x1x4x16xf32>
+}
+
 // Scans and index-adds: one line per block-level tile, which rlx-map-to-gpu
 // runs as one thread each (a loop of lines without shared work).
 // CHECK-LABEL: func.func @sequential

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 
+#include <array>
 #include <limits>
 
 using namespace mlir;
@@ -536,6 +537,103 @@ LogicalResult OnlineAttentionOp::getResultTilePosition(
 
 unsigned OnlineAttentionOp::getMaskedLoop() { return 3; }
 
+// Split-K: the key loop (3) splits into partial reductions whose states
+// ([P, ...] of the op's, split `p` at [p]) start empty and merge after
+// them (`mergeReductions`, below with the decomposition).
+
+/// Fails with a diagnostic unless the key loop alone is split, at once
+/// (the outer-parallel strategy: the splits are a parallel loop).
+static LogicalResult checkKeySplit(OnlineAttentionOp op,
+                                   ReductionTilingStrategy strategy,
+                                   const SetVector<unsigned> &reductionDims) {
+  if (strategy != ReductionTilingStrategy::PartialReductionOuterParallel ||
+      reductionDims.size() != 1 || reductionDims.front() != 3)
+    return op.emitOpError("splits its key loop (3) only, into partial "
+                          "reductions that run at once");
+  return success();
+}
+
+FailureOr<SmallVector<Value>>
+OnlineAttentionOp::generateInitialTensorForPartialReduction(
+    OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+    const SetVector<unsigned> &reductionDims) {
+  if (failed(checkKeySplit(
+          *this, ReductionTilingStrategy::PartialReductionOuterParallel,
+          reductionDims)))
+    return failure();
+  // sizes[3] is the number of splits; the rest are the state's own.
+  SmallVector<Value> partials;
+  std::array<double, 3> emptyState = {0.0, kNegativeInfinity, 0.0};
+  for (auto [init, empty] : llvm::zip_equal(getDpsInits(), emptyState)) {
+    SmallVector<OpFoldResult> shape = {sizes[3]};
+    llvm::append_range(shape, tensor::getMixedSizes(b, loc, init));
+    Type element = cast<RankedTensorType>(init.getType()).getElementType();
+    Value value =
+        arith::ConstantOp::create(b, loc, b.getFloatAttr(element, empty));
+    partials.push_back(
+        linalg::FillOp::create(
+            b, loc, value,
+            tensor::EmptyOp::create(b, loc, shape, element).getResult())
+            .getResult(0));
+  }
+  return partials;
+}
+
+LogicalResult OnlineAttentionOp::getPartialResultTilePosition(
+    OpBuilder &b, unsigned resultNumber, ReductionTilingStrategy strategy,
+    ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+    const SetVector<unsigned> &reductionDims,
+    ArrayRef<OpFoldResult> splitReductionIvs,
+    SmallVector<OpFoldResult> &resultOffsets,
+    SmallVector<OpFoldResult> &resultSizes) {
+  if (failed(checkKeySplit(*this, strategy, reductionDims)) ||
+      failed(getResultTilePosition(b, resultNumber, offsets, sizes,
+                                   resultOffsets, resultSizes)))
+    return failure();
+  resultOffsets.insert(resultOffsets.begin(), splitReductionIvs.front());
+  resultSizes.insert(resultSizes.begin(), b.getIndexAttr(1));
+  return success();
+}
+
+FailureOr<TilingResult> OnlineAttentionOp::tileToPartialReduction(
+    OpBuilder &b, Location loc, ReductionTilingStrategy strategy,
+    ValueRange partials, ArrayRef<OpFoldResult> offsets,
+    ArrayRef<OpFoldResult> sizes, const SetVector<unsigned> &reductionDims,
+    ArrayRef<OpFoldResult> splitReductionIvs) {
+  if (failed(checkKeySplit(*this, strategy, reductionDims)))
+    return failure();
+  TileSlicer slicer(b, loc, getLayout());
+  LoopTile batch{offsets[0], sizes[0]}, head{offsets[1], sizes[1]},
+      query{offsets[2], sizes[2]}, key{offsets[3], sizes[3]};
+  FailureOr<SmallVector<Value>> operands = slicer.extractQueryKeyValue(
+      *this, getQ(), getK(), getV(), batch, head, query, key);
+  if (failed(operands))
+    return failure();
+  slicer.appendMaskAndDiagonal(*operands, getMask(), getMaskKind(),
+                               getDiagonal(), batch, head, query, key);
+  // The split's state: its [p] slice of each partial, without the unit
+  // split axis, so that the tile is an op like any other.
+  SmallVector<Value> inits;
+  for (auto [resultNumber, partial] : llvm::enumerate(partials)) {
+    SmallVector<OpFoldResult> partialOffsets, partialSizes;
+    if (failed(getPartialResultTilePosition(
+            b, resultNumber, strategy, offsets, sizes, reductionDims,
+            splitReductionIvs, partialOffsets, partialSizes)))
+      return failure();
+    SmallVector<OpFoldResult> strides(partialOffsets.size(), b.getIndexAttr(1));
+    auto partialType = cast<RankedTensorType>(partial.getType());
+    auto slice = tensor::ExtractSliceOp::create(
+        b, loc,
+        tensor::ExtractSliceOp::inferCanonicalRankReducedResultType(
+            partialType.getRank() - 1, partialType, partialSizes),
+        partial, partialOffsets, partialSizes, strides);
+    slicer.slices.push_back(slice);
+    inits.push_back(slice);
+  }
+  llvm::append_range(*operands, inits);
+  return slicer.finish(*this, *operands, inits);
+}
+
 std::pair<OpFoldResult, OpFoldResult>
 OnlineAttentionOp::getVisibleRange(OpBuilder &b) {
   return getVisibleKeysOf(*this, b);
@@ -1011,6 +1109,90 @@ OnlineAttentionOp::decomposeOperation(OpBuilder &b) {
       tensor::createCanonicalRankReducingInsertSliceOp(b, loc, maximum,
                                                        getMax()),
       tensor::createCanonicalRankReducingInsertSliceOp(b, loc, sum, getSum())};
+}
+
+FailureOr<MergeResult>
+OnlineAttentionOp::mergeReductions(OpBuilder &b, Location loc,
+                                   ValueRange partials,
+                                   const SetVector<unsigned> &reductionDims) {
+  if (failed(checkKeySplit(
+          *this, ReductionTilingStrategy::PartialReductionOuterParallel,
+          reductionDims)))
+    return failure();
+  TileBuilder t(b, loc);
+  auto parallel = utils::IteratorType::parallel;
+  auto reduction = utils::IteratorType::reduction;
+  Value accPartials = partials[0], maxPartials = partials[1],
+        sumPartials = partials[2];
+  Value acc = getAcc(), oldMaximum = getMax(), sum = getSum();
+  Type computeType = getAcc().getType().getElementType();
+  // Loops (b, h, s) of the rows, then the split p; the partials are
+  // [p, b, h, s].
+  AffineMap rows = t.loops(4, {0, 1, 2}),
+            partialRows = t.loops(4, {3, 0, 1, 2});
+  SmallVector<utils::IteratorType> rowsThenSplits = {parallel, parallel,
+                                                     parallel, reduction};
+  // m' = max(m, max_p m_p).
+  Value maximum = t.generic(
+      {maxPartials, oldMaximum},
+      t.filled(t.empty({{oldMaximum, 0}, {oldMaximum, 1}, {oldMaximum, 2}},
+                       computeType),
+               kNegativeInfinity),
+      {partialRows, rows, rows}, rowsThenSplits,
+      [](ScalarBuilder &s, ValueRange args) {
+        return s.max(args[2], s.max(args[0], args[1]));
+      });
+  // The weight of each state in the merged one: exp(m - m'), 0 for a
+  // state that has seen no key.
+  auto weight = [](ScalarBuilder &s, ValueRange args) {
+    return s.exp(s.sub(args[0], getSafeMaximum(s, args[1])));
+  };
+  AffineMap identity3 = t.loops(3, {0, 1, 2});
+  Value oldWeight = t.generic(
+      {oldMaximum, maximum},
+      t.empty({{oldMaximum, 0}, {oldMaximum, 1}, {oldMaximum, 2}}, computeType),
+      {identity3, identity3, identity3}, {parallel, parallel, parallel},
+      weight);
+  AffineMap identity4 = t.loops(4, {0, 1, 2, 3});
+  Value partialWeights =
+      t.generic({maxPartials, maximum},
+                t.empty({{maxPartials, 0},
+                         {maxPartials, 1},
+                         {maxPartials, 2},
+                         {maxPartials, 3}},
+                        computeType),
+                {identity4, t.loops(4, {1, 2, 3}), identity4},
+                {parallel, parallel, parallel, parallel}, weight);
+  auto scale = [](ScalarBuilder &s, ValueRange args) {
+    return s.mul(args[1], args[0]);
+  };
+  auto accumulate = [](ScalarBuilder &s, ValueRange args) {
+    return s.add(args[2], s.mul(args[0], args[1]));
+  };
+  // l' = l * exp(m - m') + sum_p l_p * exp(m_p - m').
+  sum = t.generic(oldWeight, sum, {identity3, identity3},
+                  {parallel, parallel, parallel}, scale);
+  sum = t.generic({sumPartials, partialWeights}, sum,
+                  {partialRows, partialRows, rows}, rowsThenSplits, accumulate);
+  // acc' likewise, over acc's loops in its layout (b and its sequence and
+  // head axes, then the features d) and then p.
+  AttentionLayout layout = getLayout();
+  unsigned head = *AttentionOp::getHeadAxis(layout),
+           sequence = AttentionOp::getSequenceAxis(layout);
+  AffineMap accRows = t.loops(4, {0, head, sequence});
+  acc = t.generic(oldWeight, acc, {accRows, identity4},
+                  {parallel, parallel, parallel, parallel}, scale);
+  acc = t.generic(
+      {accPartials, partialWeights}, acc,
+      {t.loops(5, {4, 0, 1, 2, 3}), t.loops(5, {4, 0, head, sequence}),
+       t.loops(5, {0, 1, 2, 3})},
+      {parallel, parallel, parallel, parallel, reduction}, accumulate);
+
+  MergeResult merge;
+  merge.replacements = {acc, maximum, sum};
+  for (Value value : {maximum, oldWeight, partialWeights, sum, acc})
+    merge.mergeOps.push_back(value.getDefiningOp());
+  return merge;
 }
 
 namespace {

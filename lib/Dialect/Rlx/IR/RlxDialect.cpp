@@ -109,9 +109,12 @@ LogicalResult RlxDialect::verifyOperationAttribute(Operation *op,
                            << " tile sizes per level, but the op has "
                            << loops << " loops";
   // Thread tiles run at once: tiles of a reduction would write the same
-  // results.
+  // results, unless they write partial results that merge afterwards
+  // (attention's keys, split-K).
+  bool splits = isa<AttentionOp, OnlineAttentionOp>(op);
   for (auto [loop, size] : llvm::enumerate(config.getDistribution()))
-    if (size != 0 && iterators[loop] == utils::IteratorType::reduction)
+    if (size != 0 && !splits &&
+        iterators[loop] == utils::IteratorType::reduction)
       return op->emitError()
              << "'" << LoweringConfigAttr::kAttrName << "' splits reduction loop "
              << loop

@@ -209,7 +209,10 @@ class Rlx_AttentionTileOp<string mnemonic, list<Trait> traits = []>
   let hasVerifier = 1;
 }
 
-def Rlx_OnlineAttentionOp : Rlx_AttentionTileOp<"online_attention"> {
+def Rlx_OnlineAttentionOp : Rlx_AttentionTileOp<"online_attention", [
+    DeclareOpInterfaceMethods<PartialReductionOpInterface, [
+      "generateInitialTensorForPartialReduction", "tileToPartialReduction",
+      "mergeReductions", "getPartialResultTilePosition"]>]> {
   let summary = "one online-softmax step of attention, destination-style";
   let description = [{
     The form of `rlx.attention` that code generation tiles. It updates the
@@ -239,6 +242,20 @@ def Rlx_OnlineAttentionOp : Rlx_AttentionTileOp<"online_attention"> {
 
     `decomposeOperation` writes one op with one batch and one head (a tile)
     as linalg ops on its `[S_q, D]`, `[S_k, D]` and `[S_k, D_v]` matrices.
+
+    The key loop also splits into partial reductions
+    (`PartialReductionOpInterface`, the outer-parallel strategy): split `p`
+    of `P` runs its keys from the empty state into partial states `[P, ...]`
+    of its own, at once with the others, and the partials then merge into
+    the op's state:
+
+        m'   = max(m, max_p m_p)
+        l'   = l * exp(m - m') + sum_p l_p * exp(m_p - m')
+        acc' = acc * exp(m - m') + sum_p acc_p * exp(m_p - m')
+
+    (a state that has seen no key, `m = -inf`, counts 0). This is split-K
+    (flash-decoding): a decode step with few heads and a long KV cache
+    shares its keys across threads or blocks.
   }];
   let arguments = !con((ins AnyRankedTensor:$q, AnyRankedTensor:$k,
                             AnyRankedTensor:$v, Optional<AnyRankedTensor>:$mask,
