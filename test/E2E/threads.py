@@ -12,8 +12,9 @@
 # filters and input rows), 3x3 with a fused bias + relu over a batch,
 # strided 7x7, 1x1, rows that no vector divides, a depthwise and a grouped
 # one; pooling windows, sums over rows, over columns and over everything
-# (split into blocks and lanes), an elementwise op, and a decode step of
-# attention whose keys split across thread tiles. Every case but
+# (split into blocks and lanes), maxima and minima of everything (split
+# into partial results), an elementwise op, and a decode step of attention
+# whose keys split across thread tiles. Every case but
 # tiny_3x5x7 has at least 2^16 iterations, so it is split into thread tiles
 # (smaller ops run on the calling thread; the total mean has no parallel
 # loop and runs on one).
@@ -165,6 +166,16 @@ text_case("total_mean_256x1024", [x],
           "  %r = rlx.reduce mean %a0 axes = [0, 1] : tensor<256x1024xf32> "
           "-> tensor<f32>\n", ttype([], "f32"),
           lambda x: x.mean(), (1e-6, 1e-6))
+# Reductions of everything that are not float sums split across thread
+# tiles into partial results, merged after them.
+text_case("max_all_2048x1024", [normal(2048, 1024)],
+          "  %r = rlx.reduce max %a0 axes = [0, 1] : tensor<2048x1024xf32> "
+          "-> tensor<f32>\n", ttype([], "f32"),
+          lambda x: x.max(), (0, 0))
+text_case("min_all_3000x100", [normal(3000, 100)],
+          "  %r = rlx.reduce min %a0 axes = [0, 1] : tensor<3000x100xf32> "
+          "-> tensor<f32>\n", ttype([], "f32"),
+          lambda x: x.min(), (0, 0))
 # A decode step whose 4096 keys are split across thread tiles (split-K):
 # 2 heads x 8 parts, merged in one order whatever the thread count.
 text_case("attention_decode_split_keys",

@@ -189,10 +189,10 @@ def RlxTileAndFuse : Pass<"rlx-tile-and-fuse", "::mlir::func::FuncOp"> {
 
     Reduction loops are tiled in order, so every result element is summed
     in the same order at any thread count. Thread tiles of a reduction loop
-    (attention's keys, split-K) make one `scf.forall` over every tiled loop
-    whose tiles write partial results (`PartialReductionOpInterface`),
-    merged after it in a fixed order; the split comes from the config, not
-    from the thread count.
+    (attention's keys, split-K; a maximum of a whole tensor) make one
+    `scf.forall` over every tiled loop whose tiles write partial results
+    (`PartialReductionOpInterface`), merged after it in a fixed order; the
+    split comes from the config, not from the thread count.
 
     With `fuse-epilogues=false` the root is always the config's op and
     nothing else is fused into its tiles but the initialization of its

@@ -15,6 +15,9 @@
 #include "Common/TileOpConfigs.h"
 #include "rlx/Codegen/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -509,6 +512,49 @@ struct RlxCpuSelectLoweringConfigPass
     return dividing ? dividing : preferred;
   }
 
+  /// `config` of reduction `op` with its outermost reduction loop that
+  /// holds two register tiles or more split into thread tiles, where its
+  /// parallel loops give none (a maximum of a whole tensor; float sums over
+  /// neighbouring loops are cut into parallel blocks by
+  /// rlx-split-reductions before): at least kMinThreadTiles parts of whole
+  /// register tiles (dividing the loop where a size down to half does),
+  /// each reduced into a partial result of its own that upstream's
+  /// `PartialReductionOpInterface` merges after the loop. Only ops whose
+  /// every result folds in by one op with a neutral element (what the merge
+  /// rebuilds), and, in the strict mode, not float sums or products, which
+  /// the merge would add in another order.
+  LoweringConfigAttr splitReduction(linalg::LinalgOp op,
+                                    LoweringConfigAttr config) {
+    ArrayRef<int64_t> distribution = config.getDistribution();
+    if (op.getNumReductionLoops() == 0 || op.hasIndexSemantics() ||
+        llvm::any_of(distribution, [](int64_t size) { return size != 0; }))
+      return config;
+    for (unsigned result = 0; result < op.getNumDpsInits(); ++result) {
+      SmallVector<Operation *> combiners;
+      if (!matchReduction(op.getRegionOutputArgs(), result, combiners) ||
+          combiners.size() != 1 || !arith::getNeutralElement(combiners[0]) ||
+          (strictFp && isa<arith::AddFOp, arith::MulFOp>(combiners[0])))
+        return config;
+    }
+    SmallVector<int64_t> extents = op.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    ArrayRef<int64_t> vector = config.getVector();
+    for (auto [loop, extent] : llvm::enumerate(extents)) {
+      int64_t step = std::max<int64_t>(vector[loop], 1);
+      if (iterators[loop] != utils::IteratorType::reduction ||
+          ShapedType::isDynamic(extent) || extent / step < 2)
+        continue;
+      int64_t size = step * llvm::divideCeil(extent / step, kMinThreadTiles);
+      int64_t dividing =
+          getDividingTile(extent, size, step, std::max(step, size / 2));
+      SmallVector<int64_t> split(distribution);
+      split[loop] = dividing ? dividing : size;
+      return LoweringConfigAttr::get(op->getContext(), split, config.getCache(),
+                                     vector, config.getPacked());
+    }
+    return config;
+  }
+
   void runOnOperation() override {
     if (vectorBits < 32 || vectorBits % 32 != 0) {
       getOperation().emitError()
@@ -568,6 +614,8 @@ struct RlxCpuSelectLoweringConfigPass
             op->getContext(),
             SmallVector<int64_t>(config.getDistribution().size(), 0),
             config.getCache(), config.getVector(), config.getPacked());
+      else
+        config = splitReduction(op, config);
       op->setAttr(LoweringConfigAttr::kAttrName, config);
     });
   }

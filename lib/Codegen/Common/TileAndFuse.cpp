@@ -756,6 +756,26 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
       op = useDeadInputAsDestination(rewriter, generic);
     LoweringConfigAttr config = getLoweringConfig(op);
+    // A reduction split across thread tiles (the maximum of a whole
+    // tensor): each tile reduces into a partial result, and upstream's
+    // merge (a linalg.reduce of the partials) is scheduled in the next
+    // round, as is an elementwise consumer, which cannot compute its tiles
+    // before the merge.
+    SmallVector<int64_t> threadTiles =
+        dropWholeLoopTiles(op, config.getDistribution());
+    SetVector<unsigned> splitLoops =
+        getSplitLoops(cast<TilingInterface>(op.getOperation()), threadTiles);
+    if (!splitLoops.empty()) {
+      FailureOr<std::pair<scf::ForallOp, Operation *>> tiled =
+          tileWithSplitReductions(rewriter,
+                                  cast<TilingInterface>(op.getOperation()),
+                                  threadTiles, splitLoops);
+      if (failed(tiled))
+        return op->emitError("rlx-tile-and-fuse: cannot split the reduction "
+                             "at the distribution level of its "
+                             "lowering_config");
+      return tileCacheAndRegisters(rewriter, tiled->second);
+    }
     linalg::LinalgOp root = op;
     // Elementwise ops fuse with each other in rlx-fuse-elementwise, or
     // stay apart when the user asked for that.

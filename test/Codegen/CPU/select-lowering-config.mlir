@@ -328,7 +328,8 @@ func.func @packed(%a: tensor<2048x2048xf32>, %b: tensor<2048x2048xf32>, %c: tens
 // register tiles that divide them. A vector of 2^20 elements in 16 tiles of
 // 65536; [8192, 1024] rows in 16 tiles of 512 rows; a sum over rows in
 // tiles of columns (never of the reduced loop); [4, 4096, 64] in 4 x 4 tiles;
-// a sum of everything (no parallel loop) in none. The strict mode keeps the
+// a sum of everything (no parallel loop) in 16 tiles of 512 rows that sum
+// into partial results, merged after them. The strict mode keeps the
 // column sums, whose vectors run along the parallel columns, and gives the
 // row sums vectors of 64 rows, each lane summing its row in order.
 // CHECK-LABEL: func.func @standalone
@@ -337,7 +338,7 @@ func.func @packed(%a: tensor<2048x2048xf32>, %b: tensor<2048x2048xf32>, %c: tens
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}lowering_config<distribution = [512, 0], cache = [0, 0], vector = [1, 64]>
 // CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}}lowering_config<distribution = [0, 64], cache = [0, 0], vector = [1, 64]>
 // CHECK: linalg.generic {{.*}}lowering_config<distribution = [1, 1024, 0], cache = [0, 0, 0], vector = [1, 1, 64]>
-// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]{{.*}}lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]{{.*}}lowering_config<distribution = [512, 0], cache = [0, 0], vector = [1, 64]>
 // STRICT-LABEL: func.func @standalone
 // STRICT: iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<8192x1024xf32>) outs(%{{.*}} : tensor<8192xf32>) attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [512, 0], cache = [0, 0], vector = [64, 1]>}
 // STRICT: iterator_types = ["reduction", "parallel"]{{.*}}lowering_config<distribution = [0, 64], cache = [0, 0], vector = [1, 64]>
@@ -381,6 +382,50 @@ func.func @standalone(%v: tensor<1048576xf32>, %m: tensor<8192x1024xf32>, %r: te
     linalg.yield %a : f32
   } -> tensor<f32>
   return %0, %1, %2, %3, %4, %5 : tensor<1048576xf32>, tensor<8192x1024xf32>, tensor<8192xf32>, tensor<1024xf32>, tensor<4x4096x64xf32>, tensor<f32>
+}
+
+// -----
+
+// Reductions without thread tiles of parallel loops split their outermost
+// reduction loop into thread tiles of partial results, where each result
+// folds in by one op with a neutral element: the maximum of [3000, 256] in
+// 20 tiles of 150 rows (dividing 3000, near 3000 / 16), the integer sum of
+// [512, 1024] in 16 tiles of 32 rows. Not split: a small reduction (under
+// 2^16 iterations) and one of two results that select together (an
+// argmax), which upstream's merge cannot rebuild.
+// CHECK-LABEL: func.func @split_reductions
+// CHECK: linalg.generic {{.*}}lowering_config<distribution = [150, 0], cache = [0, 0], vector = [1, 64]>
+// CHECK: linalg.generic {{.*}}lowering_config<distribution = [32, 0], cache = [0, 0], vector = [1, 64]>
+// CHECK: linalg.generic {{.*}}lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
+// CHECK: linalg.generic {{.*}}lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
+#all2 = affine_map<(d0, d1) -> (d0, d1)>
+#scalar2 = affine_map<(d0, d1) -> ()>
+func.func @split_reductions(%a: tensor<3000x256xf32>, %s: tensor<f32>, %b: tensor<512x1024xi32>, %small: tensor<64x256xf32>, %i: tensor<i32>) -> (tensor<f32>, tensor<i32>, tensor<f32>, tensor<f32>, tensor<i32>) {
+  %0 = linalg.generic {indexing_maps = [#all2, #scalar2], iterator_types = ["reduction", "reduction"]} ins(%a : tensor<3000x256xf32>) outs(%s : tensor<f32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %o, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<f32>
+  %1 = linalg.generic {indexing_maps = [#all2, #scalar2], iterator_types = ["reduction", "reduction"]} ins(%b : tensor<512x1024xi32>) outs(%i : tensor<i32>) {
+  ^bb0(%in: i32, %o: i32):
+    %m = arith.addi %o, %in : i32
+    linalg.yield %m : i32
+  } -> tensor<i32>
+  %2 = linalg.generic {indexing_maps = [#all2, #scalar2], iterator_types = ["reduction", "reduction"]} ins(%small : tensor<64x256xf32>) outs(%s : tensor<f32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %o, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<f32>
+  %3:2 = linalg.generic {indexing_maps = [#all2, #scalar2, #scalar2], iterator_types = ["reduction", "reduction"]} ins(%a : tensor<3000x256xf32>) outs(%s, %i : tensor<f32>, tensor<i32>) {
+  ^bb0(%in: f32, %o: f32, %oi: i32):
+    %greater = arith.cmpf ogt, %in, %o : f32
+    %m = arith.select %greater, %in, %o : f32
+    %c = arith.constant 1 : i32
+    %n = arith.addi %oi, %c : i32
+    %j = arith.select %greater, %n, %oi : i32
+    linalg.yield %m, %j : f32, i32
+  } -> (tensor<f32>, tensor<i32>)
+  return %0, %1, %2, %3#0, %3#1 : tensor<f32>, tensor<i32>, tensor<f32>, tensor<f32>, tensor<i32>
 }
 
 // -----

@@ -304,3 +304,42 @@ func.func @padded_convolution(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) 
       ins(%padded, %w : tensor<1x4x10x10xf32>, tensor<8x4x3x3xf32>) outs(%acc : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   return %out : tensor<1x8x8x8xf32>
 }
+
+// -----
+
+// Thread tiles of a reduction loop split it: a split-K matmul (k in 4 parts
+// of 128) and the maximum of a whole tensor (rows in 4 parts of 64). One
+// scf.forall over the parts writes each part's result, computed from a
+// fresh neutral element in the tile (its cache and register tiles as
+// configured), into its slice of the partial results; upstream's merge
+// (linalg.reduce over the parts) folds them into the op's destination.
+// CHECK-LABEL: func.func @split_reductions(
+// CHECK-SAME:      %[[A:[a-z0-9]+]]: tensor<16x512xf32>, %[[B:[a-z0-9]+]]: tensor<512x32xf32>, %[[C:[a-z0-9]+]]: tensor<16x32xf32>, %[[X:[a-z0-9]+]]: tensor<256x1024xf32>, %[[S:[a-z0-9]+]]: tensor<f32>)
+// CHECK:         %[[PARTS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x32x4xf32>)
+// CHECK:         %[[PRODUCTS:.*]] = scf.forall (%[[K0:.*]]) = (0) to (512) step (128) shared_outs(%[[P:.*]] = %[[PARTS]])
+// CHECK:           %[[PART:.*]] = affine.apply #{{.*}}(%[[K0]])
+// CHECK:           tensor.extract_slice %[[A]][0, %[[K0]]] [16, 128]
+// CHECK:           tensor.extract_slice %[[B]][%[[K0]], 0] [128, 32]
+// CHECK:           %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x32xf32>)
+// CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]])
+// CHECK:             linalg.matmul {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x1xf32>, tensor<1x16xf32>) outs(%{{.*}} : tensor<4x16xf32>)
+// CHECK:           scf.forall.in_parallel
+// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[P]][0, 0, %[[PART]]] [16, 32, 1]
+// CHECK:         linalg.reduce ins(%[[PRODUCTS]] : tensor<16x32x4xf32>) outs(%[[C]] : tensor<16x32xf32>) dimensions = [2]
+// CHECK:           arith.addf
+// CHECK:         scf.forall (%{{.*}}) = (0) to (256) step (64) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<4xf32>)
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}} : tensor<1x64xf32>) outs(%{{.*}} : tensor<f32>)
+// CHECK:         linalg.reduce ins(%{{.*}} : tensor<4xf32>) outs(%[[S]] : tensor<f32>) dimensions = [0]
+// CHECK:           arith.maximumf
+#split_all = affine_map<(d0, d1) -> (d0, d1)>
+#split_scalar = affine_map<(d0, d1) -> ()>
+func.func @split_reductions(%a: tensor<16x512xf32>, %b: tensor<512x32xf32>, %c: tensor<16x32xf32>, %x: tensor<256x1024xf32>, %s: tensor<f32>) -> (tensor<16x32xf32>, tensor<f32>) {
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 128], cache = [0, 0, 0], vector = [4, 16, 1]>}
+      ins(%a, %b : tensor<16x512xf32>, tensor<512x32xf32>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %1 = linalg.generic {indexing_maps = [#split_all, #split_scalar], iterator_types = ["reduction", "reduction"]} ins(%x : tensor<256x1024xf32>) outs(%s : tensor<f32>) attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 0], cache = [0, 0], vector = [1, 64]>} {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %o, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<f32>
+  return %0, %1 : tensor<16x32xf32>, tensor<f32>
+}

@@ -72,16 +72,6 @@ func.func @attention_loops(%q: tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xf32> {
 
 // -----
 
-// Thread tiles of a reduction loop would write the same results at once.
-func.func @threads_split_reduction(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  // expected-error @+1 {{'rlx.lowering_config' splits reduction loop 2 into thread tiles (distribution), which would write the same results at once}}
-  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [4, 4, 4], cache = [0, 0, 0], vector = [4, 4, 1]>}
-      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
-  return %0 : tensor<8x8xf32>
-}
-
-// -----
-
 // Attention's forward splits its keys into partial results (split-K); its
 // query gradient does not.
 func.func @attention_dq_threads_split_keys(%q: tensor<1x8x1x16xf32>, %lse: tensor<1x1x8xf32>) -> tensor<1x8x1x16xf32> {

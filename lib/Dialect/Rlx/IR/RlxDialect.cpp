@@ -110,8 +110,9 @@ LogicalResult RlxDialect::verifyOperationAttribute(Operation *op,
                            << loops << " loops";
   // Thread tiles run at once: tiles of a reduction would write the same
   // results, unless they write partial results that merge afterwards
-  // (attention's keys, split-K).
-  bool splits = isa<AttentionOp, OnlineAttentionOp>(op);
+  // (PartialReductionOpInterface: attention's keys, split-K; linalg
+  // reductions).
+  bool splits = isa<AttentionOp, PartialReductionOpInterface>(op);
   for (auto [loop, size] : llvm::enumerate(config.getDistribution()))
     if (size != 0 && !splits &&
         iterators[loop] == utils::IteratorType::reduction)

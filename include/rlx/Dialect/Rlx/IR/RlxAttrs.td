@@ -22,9 +22,11 @@ def Rlx_LoweringConfigAttr : Rlx_Attr<"LoweringConfig", "lowering_config"> {
 
     - `distribution`: the tiles that threads share out (an `scf.forall`);
       elementwise consumers and producers are fused into them. Parallel
-      loops only, except the key loop of `rlx.online_attention` (and of
-      `rlx.attention`, which lowers to it), whose tiles reduce into partial
-      states merged after the loop (split-K).
+      loops only, except on ops with a partial reduction
+      (`PartialReductionOpInterface`: linalg reductions,
+      `rlx.online_attention`'s keys and so `rlx.attention`'s), whose
+      tiles of a reduction loop reduce into partial results merged after
+      the loop (split-K).
     - `cache`: tiles of reduction loops within a thread's tile, sized for
       the cache (an `scf.for`).
     - `vector`: register tiles, each one vectorized whole
