@@ -9,6 +9,7 @@ autograd through it gives zero gradients there rather than NaN.
 """
 import math
 
+import numpy as np
 import torch
 
 LAYOUTS = ("bshd", "bhsd", "bsd")
@@ -132,3 +133,39 @@ def attributes(heads, kv_heads, kind, window=None, scale=None, softcap=None):
     if softcap is not None:
         text += f" softcap = {softcap:e}"
     return text
+
+
+def add_forward_case(suite, rng, name, *, layout, batch, heads, kv_heads, sq,
+                     sk, d, dv, kind, window=None, scale=None, softcap=None,
+                     with_lse=False, dtype=np.float32, mask=None,
+                     bias_shape=None, tol=None, config=None):
+    """Adds to `suite` (an rlx_testing.Suite) a function of one rlx.attention
+    on random inputs (random_inputs), checked against attention(); its
+    logsumexp too when `with_lse` (f64 for f64 inputs, else f32). `config`:
+    the text of a #rlx.lowering_config to give the op."""
+    from rlx_testing import ttype, type_of
+    q, k, v, mask = random_inputs(rng, layout, batch, heads, kv_heads, sq, sk,
+                                  d, dv, kind, dtype, mask, bias_shape)
+    inputs = [q, k, v] + ([] if mask is None else [mask])
+    attrs = attributes(heads, kv_heads, kind, window, scale, softcap)
+    out = [type_of(np.empty(layout_shape(layout, batch, heads, sq, dv),
+                            dtype=dtype))]
+    if with_lse:
+        attrs += " with_logsumexp"
+        out.append(ttype((batch, heads, sq),
+                         "f64" if dtype == np.float64 else "f32"))
+    if config:
+        attrs += (" {rlx.lowering_config = #rlx.lowering_config<" + config +
+                  ">}")
+    operands = ", ".join(f"%a{i}" for i in range(len(inputs)))
+    results = "%r" if len(out) == 1 else "%r0, %r1"
+    body = (f"{results} = rlx.attention {layout} {operands} {attrs} : "
+            f"({', '.join(type_of(x) for x in inputs)}) -> "
+            f"({', '.join(out)})")
+
+    def ref(q, k, v, *mask):
+        result, lse = attention(q, k, v, mask[0] if mask else None, layout,
+                                heads, kv_heads, kind, window, scale, softcap)
+        return (result, lse) if with_lse else result
+    suite.case(name, body, inputs, ref, out=out[0] if len(out) == 1 else out,
+               tol=tol)

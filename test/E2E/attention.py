@@ -24,8 +24,7 @@ import sys
 
 import numpy as np
 from rlx_testing import Suite, type_of, ttype
-from rlx_testing.attention import (attention, attributes, grid, layout_shape,
-                                   random_inputs)
+from rlx_testing.attention import add_forward_case, attention, grid
 
 query_tile, key_tile = (int(a) for a in sys.argv[1:3])
 rng = np.random.default_rng(5)
@@ -56,29 +55,13 @@ def reference(layout, heads, kv_heads, kind, window, scale, softcap,
 
 
 def case(name, layout="bshd", batch=2, heads=2, kv_heads=2, sq=5, sk=7,
-         d=8, dv=8, kind="none", window=None, scale=None, softcap=None,
-         with_lse=False, dtype=np.float32, mask=None, bias_shape=None,
-         tol=None):
-    q, k, v, mask = random_inputs(rng, layout, batch, heads, kv_heads, sq, sk,
-                                  d, dv, kind, dtype, mask, bias_shape)
-    inputs = [q, k, v] + ([] if mask is None else [mask])
-    attrs = attributes(heads, kv_heads, kind, window, scale, softcap)
-    out = [type_of(np.empty(layout_shape(layout, batch, heads, sq, dv),
-                            dtype=dtype))]
-    if with_lse:
-        attrs += " with_logsumexp"
-        out.append(ttype((batch, heads, sq),
-                         "f64" if dtype == np.float64 else "f32"))
-    operands = ", ".join(f"%a{i}" for i in range(len(inputs)))
-    results = "%r" if len(out) == 1 else "%r0, %r1"
-    body = (f"{results} = rlx.attention {layout} {operands} {attrs} : "
-            f"({', '.join(type_of(x) for x in inputs)}) -> "
-            f"({', '.join(out)})")
-    tol = tol or {np.float32: F32_TOL, np.float16: F16_TOL}.get(dtype)
-    s.case(name, body, inputs,
-           reference(layout, heads, kv_heads, kind, window, scale, softcap,
-                     with_lse),
-           out=out[0] if len(out) == 1 else out, tol=tol)
+         d=8, dv=8, kind="none", tol=None, dtype=np.float32, **kwargs):
+    add_forward_case(s, rng, name, layout=layout, batch=batch, heads=heads,
+                     kv_heads=kv_heads, sq=sq, sk=sk, d=d, dv=dv, kind=kind,
+                     dtype=dtype,
+                     tol=tol or {np.float32: F32_TOL,
+                                 np.float16: F16_TOL}.get(dtype),
+                     **kwargs)
 
 
 # --- the grid -----------------------------------------------------------------

@@ -16,13 +16,11 @@
 # schedules given on the op (a causal prefill whose upper splits see no key,
 # splits of one key tile) and a schedule without split, for comparison.
 import numpy as np
-from rlx_testing import Suite, type_of, ttype
-from rlx_testing.attention import (attention, attributes, layout_shape,
-                                   random_inputs)
+from rlx_testing import Suite
+from rlx_testing.attention import add_forward_case
 
 rng = np.random.default_rng(7)
 s = Suite()
-inf = float("inf")
 
 # f32: a score is a sum of d products and an output a sum over S_k keys,
 # merged from partial sums; errors of a few 1e-7 relative.
@@ -31,32 +29,14 @@ F16_TOL = (1e-3, 1e-4)
 
 
 def case(name, layout="bshd", batch=1, heads=2, kv_heads=1, sq=1, sk=2048,
-         d=64, dv=64, kind="causal", window=None, scale=None, softcap=None,
-         with_lse=True, dtype=np.float32, mask=None, bias_shape=None,
-         config=None, tol=None):
-    q, k, v, mask = random_inputs(rng, layout, batch, heads, kv_heads, sq, sk,
-                                  d, dv, kind, dtype, mask, bias_shape)
-    inputs = [q, k, v] + ([] if mask is None else [mask])
-    attrs = attributes(heads, kv_heads, kind, window, scale, softcap)
-    out = [type_of(np.empty(layout_shape(layout, batch, heads, sq, dv),
-                            dtype=dtype))]
-    if with_lse:
-        attrs += " with_logsumexp"
-        out.append(ttype((batch, heads, sq), "f32"))
-    if config:
-        attrs += " {rlx.lowering_config = #rlx.lowering_config<" + config + ">}"
-    operands = ", ".join(f"%a{i}" for i in range(len(inputs)))
-    results = "%r" if len(out) == 1 else "%r0, %r1"
-    body = (f"{results} = rlx.attention {layout} {operands} {attrs} : "
-            f"({', '.join(type_of(x) for x in inputs)}) -> "
-            f"({', '.join(out)})")
-
-    def ref(q, k, v, *mask):
-        out, lse = attention(q, k, v, mask[0] if mask else None, layout,
-                             heads, kv_heads, kind, window, scale, softcap)
-        return (out, lse) if with_lse else out
-    s.case(name, body, inputs, ref, out=out[0] if len(out) == 1 else out,
-           tol=tol or {np.float32: F32_TOL, np.float16: F16_TOL}[dtype])
+         d=64, dv=64, kind="causal", with_lse=True, dtype=np.float32,
+         tol=None, **kwargs):
+    add_forward_case(s, rng, name, layout=layout, batch=batch, heads=heads,
+                     kv_heads=kv_heads, sq=sq, sk=sk, d=d, dv=dv, kind=kind,
+                     with_lse=with_lse, dtype=dtype,
+                     tol=tol or {np.float32: F32_TOL,
+                                 np.float16: F16_TOL}[dtype],
+                     **kwargs)
 
 
 # --- schedules the CPU chooses --------------------------------------------------

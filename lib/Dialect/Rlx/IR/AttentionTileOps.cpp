@@ -499,19 +499,34 @@ SmallVector<utils::IteratorType> OnlineAttentionOp::getLoopIteratorTypes() {
           utils::IteratorType::parallel, utils::IteratorType::reduction};
 }
 
+/// The inputs of the tile of `op` at `offsets` and `sizes` (batch, head,
+/// query, key): q, k, v, and the mask and diagonal where the op has them.
+static FailureOr<SmallVector<Value>>
+extractTileInputs(OnlineAttentionOp op, TileSlicer &slicer,
+                  ArrayRef<OpFoldResult> offsets,
+                  ArrayRef<OpFoldResult> sizes) {
+  LoopTile batch{offsets[0], sizes[0]}, head{offsets[1], sizes[1]},
+      query{offsets[2], sizes[2]}, key{offsets[3], sizes[3]};
+  FailureOr<SmallVector<Value>> operands = slicer.extractQueryKeyValue(
+      op, op.getQ(), op.getK(), op.getV(), batch, head, query, key);
+  if (failed(operands))
+    return failure();
+  slicer.appendMaskAndDiagonal(*operands, op.getMask(), op.getMaskKind(),
+                               op.getDiagonal(), batch, head, query, key);
+  return operands;
+}
+
 FailureOr<TilingResult>
 OnlineAttentionOp::getTiledImplementation(OpBuilder &b,
                                           ArrayRef<OpFoldResult> offsets,
                                           ArrayRef<OpFoldResult> sizes) {
   TileSlicer slicer(b, getLoc(), getLayout());
   LoopTile batch{offsets[0], sizes[0]}, head{offsets[1], sizes[1]},
-      query{offsets[2], sizes[2]}, key{offsets[3], sizes[3]};
-  FailureOr<SmallVector<Value>> operands = slicer.extractQueryKeyValue(
-      *this, getQ(), getK(), getV(), batch, head, query, key);
+      query{offsets[2], sizes[2]};
+  FailureOr<SmallVector<Value>> operands =
+      extractTileInputs(*this, slicer, offsets, sizes);
   if (failed(operands))
     return failure();
-  slicer.appendMaskAndDiagonal(*operands, getMask(), getMaskKind(),
-                               getDiagonal(), batch, head, query, key);
   SmallVector<Value> inits = {
       slicer.extractLayout(getAcc(), batch, head, query),
       slicer.extractRows(getMax(), batch, head, query),
@@ -603,14 +618,10 @@ FailureOr<TilingResult> OnlineAttentionOp::tileToPartialReduction(
   if (failed(checkKeySplit(*this, strategy, reductionDims)))
     return failure();
   TileSlicer slicer(b, loc, getLayout());
-  LoopTile batch{offsets[0], sizes[0]}, head{offsets[1], sizes[1]},
-      query{offsets[2], sizes[2]}, key{offsets[3], sizes[3]};
-  FailureOr<SmallVector<Value>> operands = slicer.extractQueryKeyValue(
-      *this, getQ(), getK(), getV(), batch, head, query, key);
+  FailureOr<SmallVector<Value>> operands =
+      extractTileInputs(*this, slicer, offsets, sizes);
   if (failed(operands))
     return failure();
-  slicer.appendMaskAndDiagonal(*operands, getMask(), getMaskKind(),
-                               getDiagonal(), batch, head, query, key);
   // The split's state: its [p] slice of each partial, without the unit
   // split axis, so that the tile is an op like any other.
   SmallVector<Value> inits;
