@@ -1131,6 +1131,12 @@ OnlineAttentionOp::mergeReductions(OpBuilder &b, Location loc,
           reductionDims)))
     return failure();
   TileBuilder t(b, loc);
+  MergeResult merge;
+  // Every op the merge computes with, for the caller.
+  auto merged = [&](Value value) {
+    merge.mergeOps.push_back(value.getDefiningOp());
+    return value;
+  };
   auto parallel = utils::IteratorType::parallel;
   auto reduction = utils::IteratorType::reduction;
   Value accPartials = partials[0], maxPartials = partials[1],
@@ -1144,15 +1150,16 @@ OnlineAttentionOp::mergeReductions(OpBuilder &b, Location loc,
   SmallVector<utils::IteratorType> rowsThenSplits = {parallel, parallel,
                                                      parallel, reduction};
   // m' = max(m, max_p m_p).
-  Value maximum = t.generic(
-      {maxPartials, oldMaximum},
-      t.filled(t.empty({{oldMaximum, 0}, {oldMaximum, 1}, {oldMaximum, 2}},
-                       computeType),
-               kNegativeInfinity),
-      {partialRows, rows, rows}, rowsThenSplits,
-      [](ScalarBuilder &s, ValueRange args) {
-        return s.max(args[2], s.max(args[0], args[1]));
-      });
+  Value maximum =
+      t.generic({maxPartials, oldMaximum},
+                merged(t.filled(
+                    t.empty({{oldMaximum, 0}, {oldMaximum, 1}, {oldMaximum, 2}},
+                            computeType),
+                    kNegativeInfinity)),
+                {partialRows, rows, rows}, rowsThenSplits,
+                [](ScalarBuilder &s, ValueRange args) {
+                  return s.max(args[2], s.max(args[0], args[1]));
+                });
   // The weight of each state in the merged one: exp(m - m'), 0 for a
   // state that has seen no key.
   auto weight = [](ScalarBuilder &s, ValueRange args) {
@@ -1181,8 +1188,8 @@ OnlineAttentionOp::mergeReductions(OpBuilder &b, Location loc,
     return s.add(args[2], s.mul(args[0], args[1]));
   };
   // l' = l * exp(m - m') + sum_p l_p * exp(m_p - m').
-  sum = t.generic(oldWeight, sum, {identity3, identity3},
-                  {parallel, parallel, parallel}, scale);
+  sum = merged(t.generic(oldWeight, sum, {identity3, identity3},
+                         {parallel, parallel, parallel}, scale));
   sum = t.generic({sumPartials, partialWeights}, sum,
                   {partialRows, partialRows, rows}, rowsThenSplits, accumulate);
   // acc' likewise, over acc's loops in its layout (b and its sequence and
@@ -1191,18 +1198,17 @@ OnlineAttentionOp::mergeReductions(OpBuilder &b, Location loc,
   unsigned head = *AttentionOp::getHeadAxis(layout),
            sequence = AttentionOp::getSequenceAxis(layout);
   AffineMap accRows = t.loops(4, {0, head, sequence});
-  acc = t.generic(oldWeight, acc, {accRows, identity4},
-                  {parallel, parallel, parallel, parallel}, scale);
+  acc = merged(t.generic(oldWeight, acc, {accRows, identity4},
+                         {parallel, parallel, parallel, parallel}, scale));
   acc = t.generic(
       {accPartials, partialWeights}, acc,
       {t.loops(5, {4, 0, 1, 2, 3}), t.loops(5, {4, 0, head, sequence}),
        t.loops(5, {0, 1, 2, 3})},
       {parallel, parallel, parallel, parallel, reduction}, accumulate);
 
-  MergeResult merge;
-  merge.replacements = {acc, maximum, sum};
   for (Value value : {maximum, oldWeight, partialWeights, sum, acc})
-    merge.mergeOps.push_back(value.getDefiningOp());
+    merged(value);
+  merge.replacements = {acc, maximum, sum};
   return merge;
 }
 
