@@ -60,6 +60,51 @@ rlx_status_t rlx_check_elf_image(const char *path, const unsigned char *image,
 rlx_status_t rlx_module_parse_manifest(const char *path, const char *text,
                                        size_t length, rlx_module_t **out);
 
+/* ---- dim expressions (expr.c): the symbolic dims of manifest version 2 --- */
+
+/* The longest expression a manifest may use, in characters, and its deepest
+ * nesting of parentheses and unary minus. */
+#define RLX_EXPR_MAX_LENGTH 512
+#define RLX_EXPR_MAX_DEPTH 64
+
+/* A parsed dim expression: a postfix program over int64 values. */
+typedef struct rlx_expr {
+  char *text;       /* as written in the manifest, NUL-terminated */
+  int64_t *code;    /* the program (expr.c) */
+  size_t length;    /* words of `code` */
+  size_t symbol;    /* if the expression is one bare symbol, its index;
+                       else SIZE_MAX */
+  bool has_symbols; /* false for a constant expression */
+} rlx_expr_t;
+
+typedef enum rlx_expr_result {
+  RLX_EXPR_OK,
+  RLX_EXPR_OVERFLOW,         /* a result outside int64_t */
+  RLX_EXPR_DIVISION_BY_ZERO, /* '/' or '%' by zero */
+} rlx_expr_result_t;
+
+/* Maps the symbol `name` (`length` bytes, not NUL-terminated) to its index,
+ * or rejects it with a status. */
+typedef rlx_status_t (*rlx_expr_resolver_t)(void *context, const char *name,
+                                            size_t length, size_t *index);
+
+/* Parses the `length` bytes at `text` into `out` (free it with
+ * rlx_expr_free). An INVALID_FORMAT status says what is wrong with the
+ * expression but not where it is; the caller adds that. */
+rlx_status_t rlx_expr_compile(const char *text, size_t length,
+                              rlx_expr_resolver_t resolve, void *context,
+                              rlx_expr_t *out);
+/* Frees the fields of `expr`; accepts NULL and a zeroed expression. */
+void rlx_expr_free(rlx_expr_t *expr);
+/* Evaluates `expr` with symbol i = symbols[i]; writes `out` only on
+ * RLX_EXPR_OK. */
+rlx_expr_result_t rlx_expr_evaluate(const rlx_expr_t *expr,
+                                    const int64_t *symbols, int64_t *out);
+/* Iterates over the symbols `expr` reads, in order and with repeats: start
+ * with `*cursor` = 0; false at the end. */
+bool rlx_expr_next_symbol(const rlx_expr_t *expr, size_t *cursor,
+                          size_t *symbol);
+
 /* Reads an .npy stream as rlx_npy_load reads the file `path`. `file_size`
  * is the stream's size in bytes, or -1 if unknown (a pipe): a header that
  * claims more data than a stream of known size holds is rejected before

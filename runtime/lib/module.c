@@ -28,17 +28,55 @@ _Static_assert(sizeof(void *) == sizeof(int64_t),
 typedef void (*rlx_invoke_fn)(void **args);
 typedef void (*rlx_set_num_threads_fn)(int count);
 
+/* A symbol of a function's symbolic dims (manifest version 2). The first
+ * input dim that is the bare symbol binds it. */
+typedef struct symbol {
+  char *name;
+  size_t name_length;
+  bool bound;
+  size_t input; /* the binding dim, once bound */
+  size_t dim;
+  size_t line; /* the manifest line that first uses it */
+} symbol_t;
+
+typedef enum relation { RELATION_EQ, RELATION_GE, RELATION_LE } relation_t;
+
+/* "where <lhs> <relation> <rhs> [reason]" */
+typedef struct where_clause {
+  size_t lhs; /* indices into the function's exprs */
+  size_t rhs;
+  relation_t relation;
+  char *text;   /* "<lhs> <relation> <rhs>" */
+  char *reason; /* the rest of the line; may be empty */
+} where_clause_t;
+
 struct rlx_function {
   char *name;
   size_t num_inputs;
   size_t num_outputs;
   rlx_tensor_type_t *types; /* inputs, then outputs */
-  int64_t *dims;            /* storage behind types[i].dims */
+  int64_t *dims;            /* storage behind types[i].dims; a symbolic dim
+                               is RLX_DIM_DYNAMIC */
   size_t descriptor_words;  /* 64-bit words of all argument descriptors */
   rlx_invoke_fn invoke;
   /* The module's omp_set_num_threads, or NULL if it has no OpenMP. */
   rlx_set_num_threads_fn set_num_threads;
   rlx_cuda_context_t cuda; /* the device its buffers live on, or NULL */
+
+  /* Symbolic shapes (manifest version 2); all empty in a function whose
+   * dims are static and that has no where clause. */
+  size_t *dim_exprs; /* RLX_MAX_RANK per argument, like `dims`: 1 + the
+                        index in `exprs` of a symbolic dim, 0 for a static
+                        one; NULL while no dim is symbolic */
+  rlx_expr_t *exprs; /* symbolic dims and both sides of where clauses */
+  size_t num_exprs;
+  size_t exprs_capacity;
+  symbol_t *symbols;
+  size_t num_symbols;
+  size_t symbols_capacity;
+  where_clause_t *wheres;
+  size_t num_wheres;
+  size_t wheres_capacity;
 };
 
 struct rlx_module {
@@ -64,10 +102,15 @@ typedef struct parser {
   const char *path;
   const char *cursor;
   const char *end;
+  uint64_t version;  /* the header's, once read */
   size_t line;       /* 1-based number of the current line */
   size_t lines_left; /* upper bound on the lines after the current one */
   token_t tokens[MAX_TOKENS];
   size_t num_tokens;
+  /* A "where" line of version 2 has four tokens and then its reason: the
+   * rest of the line, from `rest` to `line_end`. */
+  const char *rest;
+  const char *line_end;
 } parser_t;
 
 static rlx_status_t parse_error(const parser_t *p, const char *format, ...)
@@ -114,6 +157,8 @@ static rlx_status_t next_line(parser_t *p, bool *found) {
     p->num_tokens = 0;
     const char *c = p->cursor;
     p->cursor = line_end < p->end ? line_end + 1 : p->end;
+    p->rest = line_end;
+    p->line_end = line_end;
     while (c < line_end) {
       while (c < line_end && is_space(*c))
         ++c;
@@ -126,6 +171,11 @@ static rlx_status_t next_line(parser_t *p, bool *found) {
       while (c < line_end && !is_space(*c))
         ++c;
       t->length = (size_t)(c - t->text);
+      if (p->version >= 2 && p->num_tokens == 4 &&
+          token_is(&p->tokens[0], "where")) {
+        p->rest = c; /* the reason: free text */
+        break;
+      }
     }
     if (p->num_tokens > 0) {
       *found = true;
@@ -163,15 +213,189 @@ static bool is_identifier(const token_t *t) {
   return t->length > 0;
 }
 
-/* Parses "<kind> <dtype> <rank> <d0> ..." into `type`, whose dims point at
- * `dims` (room for RLX_MAX_RANK). */
+/* Makes room for element `count` of an array of `size`-byte elements with
+ * `*capacity` slots. Returns the (possibly moved) array, or NULL when out
+ * of memory, leaving `array` as it was. */
+static void *grow(void *array, size_t *capacity, size_t count, size_t size) {
+  if (count < *capacity)
+    return array;
+  size_t new_capacity = *capacity ? 2 * *capacity : 4;
+  if (new_capacity > SIZE_MAX / size)
+    return NULL;
+  void *grown = realloc(array, new_capacity * size);
+  if (grown)
+    *capacity = new_capacity;
+  return grown;
+}
+
+static rlx_status_t manifest_out_of_memory(const parser_t *p) {
+  return rlx_make_status(RLX_STATUS_OUT_OF_MEMORY,
+                         "out of memory reading the manifest of '%s'", p->path);
+}
+
+/* Turns a status about an expression (INVALID_FORMAT, which does not say
+ * where the expression is) into a parse error at the current line, after
+ * `prefix`. Other statuses pass through. */
+static rlx_status_t locate(const parser_t *p, rlx_status_t status,
+                           const char *prefix) {
+  if (!status || rlx_status_code(status) != RLX_STATUS_INVALID_FORMAT)
+    return status;
+  rlx_status_t error =
+      parse_error(p, "%s: %s", prefix, rlx_status_message(status));
+  rlx_status_free(status);
+  return error;
+}
+
+/* Resolves the symbols of expressions: in the arg lines a new symbol joins
+ * the function's table (an input dim must bind it later); elsewhere every
+ * symbol must already be there. */
+typedef struct resolver {
+  const parser_t *p;
+  rlx_function_t *fn;
+  bool may_add;
+} resolver_t;
+
+static rlx_status_t resolve_symbol(void *context, const char *name,
+                                   size_t length, size_t *index) {
+  resolver_t *r = context;
+  rlx_function_t *fn = r->fn;
+  for (size_t i = 0; i < fn->num_symbols; ++i) {
+    if (fn->symbols[i].name_length == length &&
+        memcmp(fn->symbols[i].name, name, length) == 0) {
+      *index = i;
+      return NULL;
+    }
+  }
+  int shown_length = length > 64 ? 64 : (int)length;
+  if (!r->may_add)
+    return rlx_make_status(RLX_STATUS_INVALID_FORMAT,
+                           "symbol '%.*s' of '%s' is not bound by any input",
+                           shown_length, name, fn->name);
+  symbol_t *grown =
+      grow(fn->symbols, &fn->symbols_capacity, fn->num_symbols, sizeof(*grown));
+  if (!grown)
+    return manifest_out_of_memory(r->p);
+  fn->symbols = grown;
+  symbol_t *symbol = &fn->symbols[fn->num_symbols];
+  memset(symbol, 0, sizeof(*symbol));
+  symbol->name = malloc(length + 1);
+  if (!symbol->name)
+    return manifest_out_of_memory(r->p);
+  memcpy(symbol->name, name, length);
+  symbol->name[length] = '\0';
+  symbol->name_length = length;
+  symbol->line = r->p->line;
+  *index = fn->num_symbols++;
+  return NULL;
+}
+
+/* Parses the token `t`, an expression of `fn`'s symbols, into `expr`;
+ * errors name it `what`. */
+static rlx_status_t parse_expr(parser_t *p, rlx_function_t *fn,
+                               const token_t *t, bool may_add_symbols,
+                               const char *what, rlx_expr_t *expr) {
+  resolver_t resolver = {.p = p, .fn = fn, .may_add = may_add_symbols};
+  rlx_status_t status =
+      rlx_expr_compile(t->text, t->length, resolve_symbol, &resolver, expr);
+  return locate(p, status, what);
+}
+
+/* Moves `expr` into the function's exprs (or frees it, out of memory) and
+ * stores its index in `*index`. */
+static rlx_status_t store_expr(parser_t *p, rlx_function_t *fn,
+                               rlx_expr_t *expr, size_t *index) {
+  rlx_expr_t *grown =
+      grow(fn->exprs, &fn->exprs_capacity, fn->num_exprs, sizeof(*grown));
+  if (!grown) {
+    rlx_expr_free(expr);
+    return manifest_out_of_memory(p);
+  }
+  fn->exprs = grown;
+  fn->exprs[fn->num_exprs] = *expr;
+  *index = fn->num_exprs++;
+  return NULL;
+}
+
+static bool is_number(const token_t *t) {
+  for (size_t i = 0; i < t->length; ++i)
+    if (t->text[i] < '0' || t->text[i] > '9')
+      return false;
+  return t->length > 0;
+}
+
+/* Parses dim `d` of argument `arg`: a number or, from version 2 on, a
+ * symbol or an expression. A symbol the inputs have not bound yet is bound
+ * by an input dim that is that bare symbol. An expression without symbols
+ * is folded into a static dim. */
+static rlx_status_t parse_dim(parser_t *p, rlx_function_t *fn, size_t arg,
+                              size_t d, const token_t *t, const char *what) {
+  int64_t *dim = &fn->dims[arg * RLX_MAX_RANK + d];
+  if (p->version < 2 || is_number(t)) {
+    uint64_t value = 0;
+    rlx_status_t status = parse_uint(p, t, "dim", INT64_MAX, &value);
+    if (!status)
+      *dim = (int64_t)value;
+    return status;
+  }
+
+  bool is_input = arg < fn->num_inputs;
+  char prefix[160];
+  snprintf(prefix, sizeof(prefix), "dim %zu of %s", d, what);
+  rlx_expr_t expr;
+  memset(&expr, 0, sizeof(expr));
+  rlx_status_t status = parse_expr(p, fn, t, is_input, prefix, &expr);
+  if (status)
+    return status;
+  if (!expr.has_symbols) {
+    int64_t value = 0;
+    rlx_expr_result_t result = rlx_expr_evaluate(&expr, NULL, &value);
+    rlx_expr_free(&expr);
+    if (result != RLX_EXPR_OK)
+      return parse_error(p, "%s: '%.*s' %s", prefix, shown(t), t->text,
+                         result == RLX_EXPR_OVERFLOW ? "overflows int64"
+                                                     : "divides by zero");
+    if (value < 0)
+      return parse_error(p, "%s: '%.*s' is negative (%" PRId64 ")", prefix,
+                         shown(t), t->text, value);
+    *dim = value;
+    return NULL;
+  }
+
+  if (!fn->dim_exprs) {
+    fn->dim_exprs = calloc((fn->num_inputs + fn->num_outputs) * RLX_MAX_RANK,
+                           sizeof(*fn->dim_exprs));
+    if (!fn->dim_exprs) {
+      rlx_expr_free(&expr);
+      return manifest_out_of_memory(p);
+    }
+  }
+  size_t symbol = expr.symbol;
+  size_t index = 0;
+  status = store_expr(p, fn, &expr, &index);
+  if (status)
+    return status;
+  fn->dim_exprs[arg * RLX_MAX_RANK + d] = index + 1;
+  *dim = RLX_DIM_DYNAMIC;
+  /* Only a bare symbol binds: "(S)" or "S+0" is an expression. */
+  if (is_input && is_identifier(t) && !fn->symbols[symbol].bound) {
+    fn->symbols[symbol].bound = true;
+    fn->symbols[symbol].input = arg;
+    fn->symbols[symbol].dim = d;
+  }
+  return NULL;
+}
+
+/* Parses "<kind> <dtype> <rank> <d0> ..." into argument `arg` of `fn`,
+ * input or output `index`. */
 static rlx_status_t parse_type_line(parser_t *p, const char *kind,
-                                    const char *fn_name, size_t index,
-                                    rlx_tensor_type_t *type, int64_t *dims) {
+                                    rlx_function_t *fn, size_t index,
+                                    size_t arg) {
+  rlx_tensor_type_t *type = &fn->types[arg];
+  int64_t *dims = &fn->dims[arg * RLX_MAX_RANK];
   const token_t *t = p->tokens;
   if (!token_is(&t[0], kind))
     return parse_error(p, "expected '%s' line %zu of function '%s', got '%.*s'",
-                       kind, index, fn_name, shown(&t[0]), t[0].text);
+                       kind, index, fn->name, shown(&t[0]), t[0].text);
   if (p->num_tokens < 3)
     return parse_error(p, "'%s' line needs a dtype and a rank", kind);
 
@@ -194,19 +418,22 @@ static rlx_status_t parse_type_line(parser_t *p, const char *kind,
   if (p->num_tokens != 3 + rank)
     return parse_error(p, "rank %" PRIu64 " needs %" PRIu64 " dim%s, got %zu",
                        rank, rank, rank == 1 ? "" : "s", p->num_tokens - 3);
+  char what[96];
+  snprintf(what, sizeof(what), "%s %zu of '%s'",
+           token_is(&t[0], "arg") ? "input" : "output", index, fn->name);
+  bool is_static = true;
   for (size_t i = 0; i < rank; ++i) {
-    uint64_t dim = 0;
-    status = parse_uint(p, &t[3 + i], "dim", INT64_MAX, &dim);
+    status = parse_dim(p, fn, arg, i, &t[3 + i], what);
     if (status)
       return status;
-    dims[i] = (int64_t)dim;
+    is_static &= dims[i] != RLX_DIM_DYNAMIC;
   }
   type->rank = (size_t)rank;
   type->dims = rank > 0 ? dims : NULL;
 
-  char what[96];
-  snprintf(what, sizeof(what), "%s %zu of '%s'",
-           token_is(&t[0], "arg") ? "input" : "output", index, fn_name);
+  /* A symbolic shape's size is checked at each call, once it is known. */
+  if (!is_static)
+    return NULL;
   size_t count, bytes;
   status = rlx_check_shape(what, type->dtype, type->rank, dims, &count, &bytes);
   if (status) {
@@ -217,15 +444,92 @@ static rlx_status_t parse_type_line(parser_t *p, const char *kind,
   return NULL;
 }
 
+/* Parses "where <lhs> <relation> <rhs> [reason]". */
+static rlx_status_t parse_where(parser_t *p, rlx_function_t *fn) {
+  const token_t *t = p->tokens;
+  if (p->num_tokens < 4)
+    return parse_error(p, "expected 'where <expr> <relation> <expr> "
+                          "[reason]' (relations: ==, >=, <=)");
+  relation_t relation;
+  if (token_is(&t[2], "=="))
+    relation = RELATION_EQ;
+  else if (token_is(&t[2], ">="))
+    relation = RELATION_GE;
+  else if (token_is(&t[2], "<="))
+    relation = RELATION_LE;
+  else
+    return parse_error(p,
+                       "unknown relation '%.*s' in a where clause of '%s' "
+                       "(expected ==, >= or <=)",
+                       shown(&t[2]), t[2].text, fn->name);
+
+  where_clause_t *grown =
+      grow(fn->wheres, &fn->wheres_capacity, fn->num_wheres, sizeof(*grown));
+  if (!grown)
+    return manifest_out_of_memory(p);
+  fn->wheres = grown;
+  where_clause_t *clause = &fn->wheres[fn->num_wheres];
+  memset(clause, 0, sizeof(*clause));
+  clause->relation = relation;
+
+  char prefix[96];
+  snprintf(prefix, sizeof(prefix), "where clause of '%s'", fn->name);
+  for (int side = 0; side < 2; ++side) {
+    rlx_expr_t expr;
+    memset(&expr, 0, sizeof(expr));
+    rlx_status_t status =
+        parse_expr(p, fn, &t[side ? 3 : 1], false, prefix, &expr);
+    if (!status)
+      status = store_expr(p, fn, &expr, side ? &clause->rhs : &clause->lhs);
+    if (status)
+      return status;
+  }
+
+  const char *reason = p->rest, *reason_end = p->line_end;
+  while (reason < reason_end && is_space(*reason))
+    ++reason;
+  while (reason_end > reason && is_space(reason_end[-1]))
+    --reason_end;
+  size_t reason_length = (size_t)(reason_end - reason);
+  size_t text_length = t[1].length + t[2].length + t[3].length + 2;
+  clause->text = malloc(text_length + 1);
+  clause->reason = malloc(reason_length + 1);
+  if (!clause->text || !clause->reason) {
+    free(clause->text);
+    free(clause->reason);
+    return manifest_out_of_memory(p);
+  }
+  snprintf(clause->text, text_length + 1, "%.*s %.*s %.*s", (int)t[1].length,
+           t[1].text, (int)t[2].length, t[2].text, (int)t[3].length, t[3].text);
+  memcpy(clause->reason, reason, reason_length);
+  clause->reason[reason_length] = '\0';
+  ++fn->num_wheres;
+  return NULL;
+}
+
 static void free_function_fields(rlx_function_t *fn) {
   free(fn->name);
   free(fn->types);
   free(fn->dims);
+  free(fn->dim_exprs);
+  for (size_t i = 0; i < fn->num_exprs; ++i)
+    rlx_expr_free(&fn->exprs[i]);
+  free(fn->exprs);
+  for (size_t i = 0; i < fn->num_symbols; ++i)
+    free(fn->symbols[i].name);
+  free(fn->symbols);
+  for (size_t i = 0; i < fn->num_wheres; ++i) {
+    free(fn->wheres[i].text);
+    free(fn->wheres[i].reason);
+  }
+  free(fn->wheres);
 }
 
-/* Parses the "func" line at the parser's position and its arg/res lines. */
+/* Parses the "func" line at the parser's position, its arg/res lines and
+ * (version 2) its where clauses. Leaves the parser on the line after them,
+ * with `*found` false at the end of the manifest. */
 static rlx_status_t parse_function(parser_t *p, const rlx_module_t *module,
-                                   rlx_function_t *fn) {
+                                   rlx_function_t *fn, bool *found) {
   const token_t *t = p->tokens;
   if (!token_is(&t[0], "func"))
     return parse_error(p, "expected a 'func' line, got '%.*s'", shown(&t[0]),
@@ -256,9 +560,7 @@ static rlx_status_t parse_function(parser_t *p, const rlx_module_t *module,
   fn->types = calloc(num_args ? num_args : 1, sizeof(*fn->types));
   fn->dims = calloc(num_args ? num_args * RLX_MAX_RANK : 1, sizeof(*fn->dims));
   if (!fn->name || !fn->types || !fn->dims)
-    return rlx_make_status(RLX_STATUS_OUT_OF_MEMORY,
-                           "out of memory reading the manifest of '%s'",
-                           p->path);
+    return manifest_out_of_memory(p);
   memcpy(fn->name, t[1].text, t[1].length);
   fn->name[t[1].length] = '\0';
   fn->num_inputs = (size_t)num_inputs;
@@ -267,23 +569,43 @@ static rlx_status_t parse_function(parser_t *p, const rlx_module_t *module,
   for (size_t i = 0; i < num_args; ++i) {
     bool is_input = i < fn->num_inputs;
     size_t index = is_input ? i : i - fn->num_inputs;
-    bool found;
-    status = next_line(p, &found);
+    status = next_line(p, found);
     if (status)
       return status;
-    if (!found)
+    if (!*found)
       return parse_error(p,
                          "manifest ends inside function '%s' (%s %zu of %zu "
                          "missing)",
                          fn->name, is_input ? "input" : "output", index,
                          is_input ? fn->num_inputs : fn->num_outputs);
-    status = parse_type_line(p, is_input ? "arg" : "res", fn->name, index,
-                             &fn->types[i], &fn->dims[i * RLX_MAX_RANK]);
+    status = parse_type_line(p, is_input ? "arg" : "res", fn, index, i);
     if (status)
       return status;
     fn->descriptor_words += 3 + 2 * fn->types[i].rank;
+
+    /* After the arg lines, every symbol must be bound: the res lines and
+     * where clauses only use symbols. */
+    for (size_t s = 0; i + 1 == fn->num_inputs && s < fn->num_symbols; ++s)
+      if (!fn->symbols[s].bound)
+        return rlx_make_status(RLX_STATUS_INVALID_FORMAT,
+                               "malformed manifest in '%s': line %zu: symbol "
+                               "'%.*s' of '%s' is not bound by any input",
+                               p->path, fn->symbols[s].line,
+                               fn->symbols[s].name_length > 64
+                                   ? 64
+                                   : (int)fn->symbols[s].name_length,
+                               fn->symbols[s].name, fn->name);
   }
-  return NULL;
+
+  for (;;) {
+    status = next_line(p, found);
+    if (status || !*found || p->version < 2 ||
+        !token_is(&p->tokens[0], "where"))
+      return status;
+    status = parse_where(p, fn);
+    if (status)
+      return status;
+  }
 }
 
 /* Parses "target <cpu|cuda>", the line after the header if any. */
@@ -314,16 +636,18 @@ static rlx_status_t parse_manifest(rlx_module_t *module, const char *text,
                            "malformed manifest in '%s': it is empty",
                            module->path);
   if (p.num_tokens != 2 || !token_is(&p.tokens[0], "rlx-module"))
-    return parse_error(&p, "expected the header 'rlx-module 1'");
+    return parse_error(&p, "expected the header 'rlx-module 1' or "
+                           "'rlx-module 2'");
   uint64_t version = 0;
   status = parse_uint(&p, &p.tokens[1], "version", UINT32_MAX, &version);
   if (status)
     return status;
-  if (version != 1)
+  if (version != 1 && version != 2)
     return rlx_make_status(RLX_STATUS_UNIMPLEMENTED,
                            "module '%s' has manifest version %" PRIu64
-                           "; this runtime reads version 1",
+                           "; this runtime reads versions 1 and 2",
                            module->path, version);
+  p.version = version;
 
   status = next_line(&p, &found);
   if (!status && found && token_is(&p.tokens[0], "target")) {
@@ -332,21 +656,15 @@ static rlx_status_t parse_manifest(rlx_module_t *module, const char *text,
       status = next_line(&p, &found);
   }
   size_t capacity = 0;
-  for (; !status && found; status = next_line(&p, &found)) {
-    if (module->num_functions == capacity) {
-      size_t new_capacity = capacity ? 2 * capacity : 4;
-      rlx_function_t *grown =
-          realloc(module->functions, new_capacity * sizeof(*module->functions));
-      if (!grown)
-        return rlx_make_status(RLX_STATUS_OUT_OF_MEMORY,
-                               "out of memory reading the manifest of '%s'",
-                               module->path);
-      module->functions = grown;
-      capacity = new_capacity;
-    }
+  while (!status && found) {
+    rlx_function_t *grown = grow(module->functions, &capacity,
+                                 module->num_functions, sizeof(*grown));
+    if (!grown)
+      return manifest_out_of_memory(&p);
+    module->functions = grown;
     rlx_function_t *fn = &module->functions[module->num_functions];
     memset(fn, 0, sizeof(*fn));
-    status = parse_function(&p, module, fn);
+    status = parse_function(&p, module, fn, &found);
     if (status) {
       free_function_fields(fn);
       return status;
@@ -801,6 +1119,360 @@ rlx_status_t rlx_function_output_type(const rlx_function_t *fn, size_t index,
   return get_type("rlx_function_output_type", fn, false, index, out);
 }
 
+static const char *dim_expr_text(const rlx_function_t *fn, bool input,
+                                 size_t index, size_t dim) {
+  if (!fn || index >= (input ? fn->num_inputs : fn->num_outputs))
+    return NULL;
+  size_t arg = input ? index : fn->num_inputs + index;
+  if (dim >= fn->types[arg].rank || !fn->dim_exprs)
+    return NULL;
+  size_t expr = fn->dim_exprs[arg * RLX_MAX_RANK + dim];
+  return expr ? fn->exprs[expr - 1].text : NULL;
+}
+
+const char *rlx_function_input_dim_expr(const rlx_function_t *fn, size_t index,
+                                        size_t dim) {
+  return dim_expr_text(fn, true, index, dim);
+}
+
+const char *rlx_function_output_dim_expr(const rlx_function_t *fn, size_t index,
+                                         size_t dim) {
+  return dim_expr_text(fn, false, index, dim);
+}
+
+size_t rlx_function_num_symbols(const rlx_function_t *fn) {
+  return fn ? fn->num_symbols : 0;
+}
+
+const char *rlx_function_symbol_name(const rlx_function_t *fn, size_t index) {
+  return fn && index < fn->num_symbols ? fn->symbols[index].name : NULL;
+}
+
+size_t rlx_function_num_where_clauses(const rlx_function_t *fn) {
+  return fn ? fn->num_wheres : 0;
+}
+
+const char *rlx_function_where_clause(const rlx_function_t *fn, size_t index) {
+  return fn && index < fn->num_wheres ? fn->wheres[index].text : NULL;
+}
+
+/* ---- symbolic shapes ----------------------------------------------------- */
+
+/* Whether a call must bind symbols or check where clauses. */
+static bool has_symbolic_shapes(const rlx_function_t *fn) {
+  return fn->num_symbols > 0 || fn->num_wheres > 0;
+}
+
+/* Symbol values of a call of a typical function fit on the stack. */
+#define STACK_SYMBOLS 64
+
+/* Room for the symbol values of a call of `fn`: `stack` (STACK_SYMBOLS
+ * entries) or the heap; free with release_values. */
+static rlx_status_t acquire_values(const rlx_function_t *fn, int64_t *stack,
+                                   int64_t **out) {
+  if (fn->num_symbols <= STACK_SYMBOLS) {
+    *out = stack;
+    return NULL;
+  }
+  *out = malloc(fn->num_symbols * sizeof(**out));
+  return *out ? NULL
+              : rlx_make_status(RLX_STATUS_OUT_OF_MEMORY,
+                                "out of memory binding the symbols of '%s'",
+                                fn->name);
+}
+
+static void release_values(int64_t *values, const int64_t *stack) {
+  if (values != stack)
+    free(values);
+}
+
+/* "input 1 of 'f'" / "output 0 of 'f'" for argument `arg`. */
+static void describe_arg(const rlx_function_t *fn, size_t arg, char *buffer,
+                         size_t size) {
+  bool input = arg < fn->num_inputs;
+  snprintf(buffer, size, "%s %zu of '%s'", input ? "input" : "output",
+           input ? arg : arg - fn->num_inputs, fn->name);
+}
+
+/* Appends snprintf-style to `buffer` at `*used`, truncating. */
+static void append(char *buffer, size_t size, size_t *used, const char *format,
+                   ...) RLX_PRINTF(4, 5);
+
+static void append(char *buffer, size_t size, size_t *used, const char *format,
+                   ...) {
+  if (*used + 1 >= size)
+    return;
+  va_list args;
+  va_start(args, format);
+  int n = vsnprintf(buffer + *used, size - *used, format, args);
+  va_end(args);
+  if (n > 0)
+    *used = *used + (size_t)n < size ? *used + (size_t)n : size - 1;
+}
+
+/* " with S = 3, T = 4": the values of the symbols `exprs` read, each once;
+ * empty if they read none. */
+static void format_symbol_values(const rlx_function_t *fn,
+                                 const rlx_expr_t *const *exprs, size_t count,
+                                 const int64_t *values, char *buffer,
+                                 size_t size) {
+  size_t used = 0;
+  buffer[0] = '\0';
+  for (size_t e = 0; e < count; ++e) {
+    size_t cursor = 0, symbol;
+    while (rlx_expr_next_symbol(exprs[e], &cursor, &symbol)) {
+      /* Shown already, earlier in this expression or another? */
+      bool seen = false;
+      for (size_t f = 0; f <= e && !seen; ++f) {
+        size_t other_cursor = 0, other;
+        while (!seen && rlx_expr_next_symbol(exprs[f], &other_cursor, &other) &&
+               (f < e || other_cursor < cursor))
+          seen = other == symbol;
+      }
+      if (!seen)
+        append(buffer, size, &used, "%s%s = %" PRId64, used ? ", " : " with ",
+               fn->symbols[symbol].name, values[symbol]);
+    }
+  }
+}
+
+/* "[S,4]": the dims of argument `arg` as the manifest writes them. */
+static void format_signature_dims(const rlx_function_t *fn, size_t arg,
+                                  char *buffer, size_t size) {
+  size_t used = 0;
+  buffer[0] = '\0';
+  append(buffer, size, &used, "[");
+  const rlx_tensor_type_t *type = &fn->types[arg];
+  for (size_t d = 0; d < type->rank; ++d) {
+    size_t expr = fn->dim_exprs ? fn->dim_exprs[arg * RLX_MAX_RANK + d] : 0;
+    if (expr)
+      append(buffer, size, &used, "%s%s", d ? "," : "",
+             fn->exprs[expr - 1].text);
+    else
+      append(buffer, size, &used, d ? ",%" PRId64 : "%" PRId64, type->dims[d]);
+  }
+  append(buffer, size, &used, "]");
+}
+
+/* Evaluates dim `d` of argument `arg` with the symbol values `values`. */
+static rlx_status_t evaluate_dim(const rlx_function_t *fn, size_t arg, size_t d,
+                                 const int64_t *values, int64_t *out) {
+  size_t index = fn->dim_exprs ? fn->dim_exprs[arg * RLX_MAX_RANK + d] : 0;
+  if (!index) {
+    *out = fn->types[arg].dims[d];
+    return NULL;
+  }
+  const rlx_expr_t *expr = &fn->exprs[index - 1];
+  rlx_expr_result_t result = rlx_expr_evaluate(expr, values, out);
+  if (result == RLX_EXPR_OK)
+    return NULL;
+  char what[128], bindings[512];
+  describe_arg(fn, arg, what, sizeof(what));
+  format_symbol_values(fn, &expr, 1, values, bindings, sizeof(bindings));
+  return rlx_make_status(
+      RLX_STATUS_OUT_OF_RANGE, "%s: dim %zu = %s %s%s", what, d, expr->text,
+      result == RLX_EXPR_OVERFLOW ? "overflows int64" : "divides by zero",
+      bindings);
+}
+
+/* SHAPE_MISMATCH: dim `d` of argument `arg` is `actual`, not `expected`. */
+static rlx_status_t dim_mismatch(const rlx_function_t *fn, size_t arg, size_t d,
+                                 int64_t actual, int64_t expected,
+                                 const int64_t *values) {
+  char what[128];
+  describe_arg(fn, arg, what, sizeof(what));
+  size_t index = fn->dim_exprs ? fn->dim_exprs[arg * RLX_MAX_RANK + d] : 0;
+  if (!index)
+    return rlx_make_status(RLX_STATUS_SHAPE_MISMATCH,
+                           "%s: dim %zu is %" PRId64 ", expected %" PRId64,
+                           what, d, actual, expected);
+  const rlx_expr_t *expr = &fn->exprs[index - 1];
+  if (expr->symbol != SIZE_MAX) {
+    const symbol_t *symbol = &fn->symbols[expr->symbol];
+    return rlx_make_status(RLX_STATUS_SHAPE_MISMATCH,
+                           "%s: dim %zu is %" PRId64 ", expected %s = %" PRId64
+                           " (bound by input %zu, dim %zu)",
+                           what, d, actual, symbol->name, expected,
+                           symbol->input, symbol->dim);
+  }
+  char bindings[512];
+  format_symbol_values(fn, &expr, 1, values, bindings, sizeof(bindings));
+  return rlx_make_status(RLX_STATUS_SHAPE_MISMATCH,
+                         "%s: dim %zu is %" PRId64 ", expected %s = %" PRId64
+                         "%s",
+                         what, d, actual, expr->text, expected, bindings);
+}
+
+/* Checks that argument `arg` is a tensor of its dtype and rank. */
+static rlx_status_t check_dtype_and_rank(const rlx_function_t *fn, size_t arg,
+                                         const rlx_tensor_t *tensor) {
+  const rlx_tensor_type_t *expected = &fn->types[arg];
+  char what[128];
+  describe_arg(fn, arg, what, sizeof(what));
+  if (!tensor)
+    return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT, "%s is NULL", what);
+  if (tensor->dtype != expected->dtype)
+    return rlx_make_status(
+        RLX_STATUS_DTYPE_MISMATCH, "%s: expected dtype %s, got %s", what,
+        rlx_dtype_name(expected->dtype), rlx_dtype_name(tensor->dtype));
+  if (tensor->rank == expected->rank)
+    return NULL;
+  char want[1024], got[RLX_DIMS_TEXT_SIZE];
+  format_signature_dims(fn, arg, want, sizeof(want));
+  rlx_format_dims(tensor->rank, tensor->dims, got, sizeof(got));
+  return rlx_make_status(RLX_STATUS_SHAPE_MISMATCH,
+                         "%s: expected rank %zu shape %s, got rank %zu shape "
+                         "%s",
+                         what, expected->rank, want, tensor->rank, got);
+}
+
+/* Checks the where clauses of `fn` with the symbol values `values`. */
+static rlx_status_t check_where_clauses(const rlx_function_t *fn,
+                                        const int64_t *values) {
+  for (size_t i = 0; i < fn->num_wheres; ++i) {
+    const where_clause_t *clause = &fn->wheres[i];
+    const rlx_expr_t *sides[2] = {&fn->exprs[clause->lhs],
+                                  &fn->exprs[clause->rhs]};
+    int64_t lhs = 0, rhs = 0;
+    rlx_expr_result_t result = rlx_expr_evaluate(sides[0], values, &lhs);
+    const rlx_expr_t *failed = sides[0];
+    if (result == RLX_EXPR_OK) {
+      result = rlx_expr_evaluate(sides[1], values, &rhs);
+      failed = sides[1];
+    }
+    char bindings[512];
+    format_symbol_values(fn, sides, 2, values, bindings, sizeof(bindings));
+    if (result != RLX_EXPR_OK)
+      return rlx_make_status(RLX_STATUS_OUT_OF_RANGE, "'%s': where %s: %s %s%s",
+                             fn->name, clause->text, failed->text,
+                             result == RLX_EXPR_OVERFLOW ? "overflows int64"
+                                                         : "divides by zero",
+                             bindings);
+    bool holds = clause->relation == RELATION_EQ   ? lhs == rhs
+                 : clause->relation == RELATION_GE ? lhs >= rhs
+                                                   : lhs <= rhs;
+    if (!holds)
+      return rlx_make_status(
+          RLX_STATUS_SHAPE_MISMATCH, "'%s': %s does not hold%s%s%s%s", fn->name,
+          clause->text, bindings, clause->reason[0] ? " (" : "", clause->reason,
+          clause->reason[0] ? ")" : "");
+  }
+  return NULL;
+}
+
+/* Checks the inputs of a call of `fn`, which has symbolic shapes: their
+ * dtypes and ranks; then binds every symbol to the dim of the input that
+ * binds it, checks every input dim against its expression and the where
+ * clauses. Leaves the symbols' values in `values`. */
+static rlx_status_t bind_inputs(const rlx_function_t *fn,
+                                rlx_tensor_t *const *inputs, int64_t *values) {
+  for (size_t i = 0; i < fn->num_inputs; ++i) {
+    rlx_status_t status = check_dtype_and_rank(fn, i, inputs[i]);
+    if (status)
+      return status;
+  }
+  for (size_t s = 0; s < fn->num_symbols; ++s)
+    values[s] = inputs[fn->symbols[s].input]->dims[fn->symbols[s].dim];
+  for (size_t i = 0; i < fn->num_inputs; ++i) {
+    for (size_t d = 0; d < fn->types[i].rank; ++d) {
+      int64_t expected = 0;
+      rlx_status_t status = evaluate_dim(fn, i, d, values, &expected);
+      if (!status && inputs[i]->dims[d] != expected)
+        status = dim_mismatch(fn, i, d, inputs[i]->dims[d], expected, values);
+      if (status)
+        return status;
+    }
+  }
+  return check_where_clauses(fn, values);
+}
+
+/* Computes the dims of argument `arg` from the symbol values `values`:
+ * SHAPE_MISMATCH for a negative dim, OUT_OF_RANGE for an expression or a
+ * byte size that overflows. */
+static rlx_status_t compute_dims(const rlx_function_t *fn, size_t arg,
+                                 const int64_t *values, int64_t *dims) {
+  const rlx_tensor_type_t *type = &fn->types[arg];
+  char what[128];
+  describe_arg(fn, arg, what, sizeof(what));
+  for (size_t d = 0; d < type->rank; ++d) {
+    rlx_status_t status = evaluate_dim(fn, arg, d, values, &dims[d]);
+    if (status)
+      return status;
+    size_t index = fn->dim_exprs ? fn->dim_exprs[arg * RLX_MAX_RANK + d] : 0;
+    if (dims[d] < 0 && index) {
+      const rlx_expr_t *expr = &fn->exprs[index - 1];
+      char bindings[512];
+      format_symbol_values(fn, &expr, 1, values, bindings, sizeof(bindings));
+      return rlx_make_status(RLX_STATUS_SHAPE_MISMATCH,
+                             "%s: dim %zu = %s is negative (%" PRId64 ")%s",
+                             what, d, expr->text, dims[d], bindings);
+    }
+  }
+  size_t count, bytes;
+  return rlx_check_shape(what, type->dtype, type->rank, dims, &count, &bytes);
+}
+
+/* Checks a call's inputs and outputs against `fn`, which has symbolic
+ * shapes: each output must have the shape the inputs give it. */
+static rlx_status_t check_symbolic_call(const rlx_function_t *fn,
+                                        rlx_tensor_t *const *inputs,
+                                        rlx_tensor_t *const *outputs) {
+  int64_t stack_values[STACK_SYMBOLS];
+  int64_t *values = NULL;
+  rlx_status_t status = acquire_values(fn, stack_values, &values);
+  if (status)
+    return status;
+  status = bind_inputs(fn, inputs, values);
+  for (size_t i = 0; !status && i < fn->num_outputs; ++i) {
+    size_t arg = fn->num_inputs + i;
+    status = check_dtype_and_rank(fn, arg, outputs[i]);
+    int64_t dims[RLX_MAX_RANK];
+    if (!status)
+      status = compute_dims(fn, arg, values, dims);
+    for (size_t d = 0; !status && d < fn->types[arg].rank; ++d)
+      if (outputs[i]->dims[d] != dims[d])
+        status = dim_mismatch(fn, arg, d, outputs[i]->dims[d], dims[d], values);
+  }
+  release_values(values, stack_values);
+  return status;
+}
+
+rlx_status_t rlx_function_input_dims(const rlx_function_t *fn,
+                                     const int64_t *symbols, size_t num_symbols,
+                                     size_t index, int64_t *dims) {
+  static const char api[] = "rlx_function_input_dims";
+  if (!fn)
+    return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT, "%s: fn is NULL", api);
+  if (num_symbols != fn->num_symbols)
+    return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT,
+                           "'%s' has %zu symbol%s, got %zu value%s", fn->name,
+                           fn->num_symbols, fn->num_symbols == 1 ? "" : "s",
+                           num_symbols, num_symbols == 1 ? "" : "s");
+  if (num_symbols > 0 && !symbols)
+    return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT,
+                           "%s: symbols is NULL but '%s' has %zu", api,
+                           fn->name, num_symbols);
+  if (index >= fn->num_inputs)
+    return rlx_make_status(RLX_STATUS_OUT_OF_RANGE,
+                           "input index %zu is out of range: '%s' has %zu "
+                           "inputs",
+                           index, fn->name, fn->num_inputs);
+  if (fn->types[index].rank > 0 && !dims)
+    return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT, "%s: dims is NULL",
+                           api);
+  for (size_t s = 0; s < num_symbols; ++s)
+    if (symbols[s] < 0)
+      return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT,
+                             "symbol '%s' of '%s' is %" PRId64
+                             ": a size is at least 0",
+                             fn->symbols[s].name, fn->name, symbols[s]);
+  int64_t computed[RLX_MAX_RANK];
+  rlx_status_t status = compute_dims(fn, index, symbols, computed);
+  if (!status && fn->types[index].rank > 0)
+    memcpy(dims, computed, fn->types[index].rank * sizeof(*dims));
+  return status;
+}
+
 /* ---- invocation ---------------------------------------------------------- */
 
 static rlx_status_t check_count(const char *api, const rlx_function_t *fn,
@@ -867,9 +1539,12 @@ static rlx_status_t validate(const char *api, const rlx_function_t *fn,
   rlx_status_t status = check_count(api, fn, true, inputs, num_inputs);
   if (!status)
     status = check_count(api, fn, false, outputs, num_outputs);
-  for (size_t i = 0; !status && i < num_inputs; ++i)
+  if (!status && has_symbolic_shapes(fn))
+    status = check_symbolic_call(fn, inputs, outputs);
+  for (size_t i = 0; !status && !has_symbolic_shapes(fn) && i < num_inputs; ++i)
     status = check_tensor(fn, true, i, inputs[i]);
-  for (size_t i = 0; !status && i < num_outputs; ++i)
+  for (size_t i = 0; !status && !has_symbolic_shapes(fn) && i < num_outputs;
+       ++i)
     status = check_tensor(fn, false, i, outputs[i]);
   /* Outputs are written while inputs are read; compiled code assumes no
    * aliasing. */
@@ -885,6 +1560,48 @@ static rlx_status_t validate(const char *api, const rlx_function_t *fn,
                                  "output %zu of '%s' overlaps output %zu", i,
                                  fn->name, j);
   }
+  return status;
+}
+
+rlx_status_t rlx_function_output_dims(const rlx_function_t *fn,
+                                      rlx_tensor_t *const *inputs,
+                                      size_t num_inputs, size_t output,
+                                      int64_t *dims) {
+  static const char api[] = "rlx_function_output_dims";
+  if (!fn)
+    return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT, "%s: fn is NULL", api);
+  rlx_status_t status = check_count(api, fn, true, inputs, num_inputs);
+  if (status)
+    return status;
+  if (output >= fn->num_outputs)
+    return rlx_make_status(RLX_STATUS_OUT_OF_RANGE,
+                           "output index %zu is out of range: '%s' has %zu "
+                           "outputs",
+                           output, fn->name, fn->num_outputs);
+  size_t arg = fn->num_inputs + output;
+  const rlx_tensor_type_t *type = &fn->types[arg];
+  if (type->rank > 0 && !dims)
+    return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT, "%s: dims is NULL",
+                           api);
+  int64_t computed[RLX_MAX_RANK];
+  if (has_symbolic_shapes(fn)) {
+    int64_t stack_values[STACK_SYMBOLS];
+    int64_t *values = NULL;
+    status = acquire_values(fn, stack_values, &values);
+    if (status)
+      return status;
+    status = bind_inputs(fn, inputs, values);
+    if (!status)
+      status = compute_dims(fn, arg, values, computed);
+    release_values(values, stack_values);
+  } else {
+    for (size_t i = 0; !status && i < num_inputs; ++i)
+      status = check_tensor(fn, true, i, inputs[i]);
+    if (type->rank > 0)
+      memcpy(computed, type->dims, type->rank * sizeof(computed[0]));
+  }
+  if (!status && type->rank > 0)
+    memcpy(dims, computed, type->rank * sizeof(dims[0]));
   return status;
 }
 
@@ -1046,11 +1763,29 @@ rlx_status_t rlx_function_call(const rlx_function_t *fn,
   for (size_t i = 0; i < num_outputs; ++i)
     outputs_out[i] = NULL;
 
-  for (size_t i = 0; !status && i < num_outputs; ++i) {
-    const rlx_tensor_type_t *type = &fn->types[fn->num_inputs + i];
-    status =
-        rlx_tensor_create(type->dtype, type->rank, type->dims, &outputs_out[i]);
+  /* Symbolic output shapes come from the inputs; rlx_function_invoke checks
+   * them again, with everything else. */
+  int64_t stack_values[STACK_SYMBOLS];
+  int64_t *values = NULL;
+  if (has_symbolic_shapes(fn)) {
+    status = acquire_values(fn, stack_values, &values);
+    if (!status)
+      status = bind_inputs(fn, inputs, values);
   }
+  for (size_t i = 0; !status && i < num_outputs; ++i) {
+    size_t arg = fn->num_inputs + i;
+    const rlx_tensor_type_t *type = &fn->types[arg];
+    int64_t dims[RLX_MAX_RANK];
+    if (values)
+      status = compute_dims(fn, arg, values, dims);
+    else if (type->rank > 0)
+      memcpy(dims, type->dims, type->rank * sizeof(dims[0]));
+    if (!status)
+      status =
+          rlx_tensor_create(type->dtype, type->rank, dims, &outputs_out[i]);
+  }
+  if (values)
+    release_values(values, stack_values);
   if (!status)
     status =
         rlx_function_invoke(fn, inputs, num_inputs, outputs_out, num_outputs);

@@ -21,9 +21,15 @@ static size_t dims_text(size_t rank, const int64_t *dims,
                         char text[RLX_DIMS_TEXT_SIZE]) {
   size_t n = 0;
   text[n++] = '[';
-  for (size_t i = 0; i < rank && i < RLX_MAX_RANK; ++i)
-    n += (size_t)snprintf(text + n, RLX_DIMS_TEXT_SIZE - n,
-                          i ? ",%" PRId64 : "%" PRId64, dims[i]);
+  for (size_t i = 0; i < rank && i < RLX_MAX_RANK; ++i) {
+    if (i)
+      text[n++] = ',';
+    if (dims[i] == RLX_DIM_DYNAMIC)
+      text[n++] = '?';
+    else
+      n += (size_t)snprintf(text + n, RLX_DIMS_TEXT_SIZE - n, "%" PRId64,
+                            dims[i]);
+  }
   text[n++] = ']';
   text[n] = '\0';
   return n;

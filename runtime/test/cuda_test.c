@@ -354,6 +354,64 @@ static void test_cuda_module(const char *fake_path, const char *path) {
     dlclose(fake);
 }
 
+/* A function with a symbolic dim: the runtime stages each call's tensors
+ * by their actual sizes. */
+static void test_cuda_dynamic(const char *fake_path, const char *path) {
+  setenv("RLX_CUDA_DRIVER", fake_path, 1);
+  unsetenv("RLX_FAKE_CUDA");
+  void *fake = dlopen(fake_path, RTLD_NOW | RTLD_LOCAL);
+  rlx_module_t *module = NULL;
+  if (!expect_ok(rlx_module_load(path, &module),
+                 "dynamic: load the CUDA module")) {
+    if (fake)
+      dlclose(fake);
+    return;
+  }
+  const rlx_function_t *copy_rows = NULL;
+  expect_ok(rlx_module_lookup(module, "copy_rows", &copy_rows),
+            "dynamic: lookup copy_rows");
+  const int64_t rows[] = {5, 100, 1};
+  for (size_t i = 0; copy_rows && i < 3; ++i) {
+    int64_t dims[2] = {rows[i], 3};
+    rlx_tensor_t *input = NULL, *output = NULL;
+    if (!expect_ok(rlx_tensor_create(RLX_DTYPE_F32, 2, dims, &input),
+                   "dynamic: input"))
+      continue;
+    float *in = rlx_tensor_data(input);
+    for (int64_t j = 0; j < 3 * rows[i]; ++j)
+      in[j] = (float)(j * 7 + 1);
+    char name[64];
+    snprintf(name, sizeof(name), "dynamic: run 'copy_rows' with R = %d",
+             (int)rows[i]);
+    if (expect_ok(rlx_function_call(copy_rows, &input, 1, &output, 1), name)) {
+      bool same =
+          rlx_tensor_rank(output) == 2 &&
+          rlx_tensor_dims(output)[0] == rows[i] &&
+          memcmp(rlx_tensor_data(output), in, rlx_tensor_byte_size(input)) == 0;
+      report(same, "dynamic: every row made the round trip",
+             "the output differs from the input");
+    }
+    rlx_tensor_free(output);
+    rlx_tensor_free(input);
+  }
+  int64_t dims[2] = {2, 4};
+  rlx_tensor_t *input = NULL, *output = NULL;
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_F32, 2, dims, &input));
+  int allocs = fake_calls(fake, "cuMemAlloc");
+  int launches = fake_calls(fake, "cuLaunchKernel");
+  expect_error(rlx_function_call(copy_rows, &input, 1, &output, 1),
+               RLX_STATUS_SHAPE_MISMATCH, "dynamic: a wrong static dim",
+               "input 0 of 'copy_rows': dim 1 is 4, expected 3");
+  report(fake_calls(fake, "cuMemAlloc") == allocs &&
+             fake_calls(fake, "cuLaunchKernel") == launches,
+         "dynamic: a rejected call touches no device",
+         "something was allocated or launched");
+  rlx_tensor_free(input);
+  rlx_module_free(module);
+  if (fake)
+    dlclose(fake);
+}
+
 static char *read_file(const char *path) {
   FILE *file = fopen(path, "rb");
   if (!file)
@@ -408,6 +466,7 @@ int main(int argc, char **argv) {
   test_fake_driver(argv[1]);
   test_caching_allocator(argv[1]);
   test_cuda_module(argv[1], argv[2]);
+  test_cuda_dynamic(argv[1], argv[2]);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -24,7 +24,7 @@ void *mgpuMemAlloc(uint64_t bytes, void *stream, bool host_shared);
 void mgpuMemFree(void *pointer, void *stream);
 void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
 
-EXPORT const char rlx_manifest[] = "rlx-module 1\n"
+EXPORT const char rlx_manifest[] = "rlx-module 2\n"
                                    "target cuda\n"
                                    /* out = in, through a device temporary
                                     * and a launch of copy_kernel */
@@ -33,7 +33,12 @@ EXPORT const char rlx_manifest[] = "rlx-module 1\n"
                                    "res f32 1 4\n"
                                    /* launches a kernel the PTX lacks */
                                    "func missing_kernel 0 1\n"
-                                   "res f32 0\n";
+                                   "res f32 0\n"
+                                   /* out = in, R rows of 3: the buffers
+                                    * have the sizes of the call's tensors */
+                                   "func copy_rows 1 1\n"
+                                   "arg f32 2 R 3\n"
+                                   "res f32 2 R 3\n";
 
 static char ptx[] = ".version 8.0\n.target sm_80\n.address_size 64\n"
                     ".visible .entry copy_kernel() { ret; }\n";
@@ -74,5 +79,23 @@ EXPORT void rlx_invoke_missing_kernel(void **args) {
   (void)args;
   void *stream = mgpuStreamCreate();
   launch("absent_kernel", stream);
+  mgpuStreamDestroy(stream);
+}
+
+/* A rank-2 memref descriptor. */
+struct descriptor2 {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t sizes[2];
+  int64_t strides[2];
+};
+
+EXPORT void rlx_invoke_copy_rows(void **args) {
+  const struct descriptor2 *in = args[0], *out = args[1];
+  size_t bytes = (size_t)(in->sizes[0] * in->sizes[1]) * sizeof(float);
+  void *stream = mgpuStreamCreate();
+  mgpuMemcpy(out->aligned, in->aligned, bytes, stream);
+  launch("copy_kernel", stream);
   mgpuStreamDestroy(stream);
 }

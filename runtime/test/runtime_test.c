@@ -739,8 +739,8 @@ static const struct manifest_case {
      "line 1: expected the header 'rlx-module 1'"},
     {"header with extra token", "rlx-module 1 2\n", RLX_STATUS_INVALID_FORMAT,
      "expected the header"},
-    {"version 2", "rlx-module 2\nfunc f 0 0\n", RLX_STATUS_UNIMPLEMENTED,
-     "manifest version 2; this runtime reads version 1"},
+    {"version 3", "rlx-module 3\nfunc f 0 0\n", RLX_STATUS_UNIMPLEMENTED,
+     "manifest version 3; this runtime reads versions 1 and 2"},
     {"bad version", "rlx-module one\n", RLX_STATUS_INVALID_FORMAT,
      "version 'one' is not a non-negative integer"},
     {"not a func line", "rlx-module 1\nfunk f 0 0\n", RLX_STATUS_INVALID_FORMAT,
@@ -801,8 +801,133 @@ static const struct manifest_case {
      RLX_STATUS_INVALID_FORMAT,
      "line 2: expected 'target cpu' or 'target cuda'"},
     {"target after a function", "rlx-module 1\nfunc f 0 0\ntarget cpu\n",
+     RLX_STATUS_INVALID_FORMAT, "line 3: expected a 'func' line, got 'target'"},
+    /* Version 1 has neither symbols nor where clauses. */
+    {"v1: symbolic dim", "rlx-module 1\nfunc f 1 0\narg f32 1 S\n",
      RLX_STATUS_INVALID_FORMAT,
-     "line 3: expected a 'func' line, got 'target'"},
+     "line 3: dim 'S' is not a non-negative integer"},
+    {"v1: where clause",
+     "rlx-module 1\nfunc f 1 0\narg f32 1 2\nwhere 1 == 1\n",
+     RLX_STATUS_INVALID_FORMAT, "line 4: expected a 'func' line, got 'where'"},
+    /* Version 2: symbolic dims and where clauses. */
+    {"v2: unbalanced '('", "rlx-module 2\nfunc f 1 0\narg f32 1 (S+1\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 3: dim 0 of input 0 of 'f': expression '(S+1': expected ')' at "
+     "the end"},
+    {"v2: unbalanced ')'", "rlx-module 2\nfunc f 1 0\narg f32 1 S+1)\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 3: dim 0 of input 0 of 'f': expression 'S+1)': unbalanced ')' at "
+     "character 4"},
+    {"v2: trailing operator",
+     "rlx-module 2\nfunc f 1 1\narg f32 1 S\nres f32 1 S*\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 4: dim 0 of output 0 of 'f': expression 'S*': expected a number, "
+     "a symbol, '(' or '-' at the end"},
+    {"v2: leading operator",
+     "rlx-module 2\nfunc f 1 1\narg f32 1 S\nres f32 1 *S\n",
+     RLX_STATUS_INVALID_FORMAT, "got '*' at character 1"},
+    {"v2: operand after operand",
+     "rlx-module 2\nfunc f 1 1\narg f32 1 S\nres f32 1 2S\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "expression '2S': expected an operator or the end, got 'S' at character "
+     "2"},
+    {"v2: empty parentheses",
+     "rlx-module 2\nfunc f 1 1\narg f32 1 S\nres f32 1 ()\n",
+     RLX_STATUS_INVALID_FORMAT, "got ')' at character 2"},
+    {"v2: unknown character",
+     "rlx-module 2\nfunc f 1 1\narg f32 1 S\nres f32 1 S$2\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "expression 'S$2': expected an operator or the end, got '$' at "
+     "character 2"},
+    {"v2: 65 nested parentheses",
+     "rlx-module 2\nfunc f 1 0\narg f32 1 "
+     "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((("
+     "S)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 3: dim 0 of input 0 of 'f': expression '"
+     "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((...': "
+     "nested more than 64 levels deep"},
+    {"v2: 65 nested minus signs",
+     "rlx-module 2\nfunc f 1 1\narg f32 1 S\nres f32 1 "
+     "-----------------------------------------------------------------S\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 4: dim 0 of output 0 of 'f': expression '"
+     "----------------------------------------------------------------...': "
+     "nested more than 64 levels deep"},
+    {"v2: expression longer than 512 characters",
+     "rlx-module 2\nfunc f 1 1\narg f32 1 S\nres f32 1 "
+     "S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+"
+     "S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+"
+     "S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+"
+     "S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+"
+     "S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+"
+     "S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+"
+     "S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+S+"
+     "S+S+S+S+S\n",
+     RLX_STATUS_INVALID_FORMAT, "...': longer than 512 characters"},
+    {"v2: integer beyond int64",
+     "rlx-module 2\nfunc f 1 1\narg f32 1 S\nres f32 1 S+9223372036854775808\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "integer at character 3 is too large (at most 9223372036854775807)"},
+    {"v2: unknown symbol in a result",
+     "rlx-module 2\nfunc f 1 1\narg f32 1 S\nres f32 1 T\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 4: dim 0 of output 0 of 'f': symbol 'T' of 'f' is not bound by "
+     "any input"},
+    {"v2: symbol no input binds",
+     "rlx-module 2\nfunc f 2 0\narg f32 1 2*S\narg f32 1 T\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 3: symbol 'S' of 'f' is not bound by any input"},
+    {"v2: a parenthesized symbol does not bind",
+     "rlx-module 2\nfunc f 1 0\narg f32 1 (S)\n", RLX_STATUS_INVALID_FORMAT,
+     "line 3: symbol 'S' of 'f' is not bound by any input"},
+    {"v2: a result does not bind", "rlx-module 2\nfunc f 0 1\nres f32 1 S\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 3: dim 0 of output 0 of 'f': symbol 'S' of 'f' is not bound"},
+    {"v2: symbols belong to their function",
+     "rlx-module 2\nfunc f 1 0\narg f32 1 S\nfunc g 0 1\nres f32 1 S\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 5: dim 0 of output 0 of 'g': symbol 'S' of 'g' is not bound"},
+    {"v2: unknown symbol in a where clause",
+     "rlx-module 2\nfunc f 1 0\narg f32 1 S\nwhere T == 1\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 4: where clause of 'f': symbol 'T' of 'f' is not bound by any "
+     "input"},
+    {"v2: where without a relation",
+     "rlx-module 2\nfunc f 1 0\narg f32 1 S\nwhere S%8\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 4: expected 'where <expr> <relation> <expr> [reason]'"},
+    {"v2: where without a right-hand side",
+     "rlx-module 2\nfunc f 1 0\narg f32 1 S\nwhere S ==\n",
+     RLX_STATUS_INVALID_FORMAT, "line 4: expected 'where <expr>"},
+    {"v2: where with an unknown relation",
+     "rlx-module 2\nfunc f 1 0\narg f32 1 S\nwhere S != 0\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 4: unknown relation '!=' in a where clause of 'f' (expected ==, >= "
+     "or <=)"},
+    {"v2: where with a malformed expression",
+     "rlx-module 2\nfunc f 1 0\narg f32 1 S\nwhere S% == 0\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 4: where clause of 'f': expression 'S%': expected a number"},
+    {"v2: where before any function", "rlx-module 2\nwhere 1 == 1\n",
+     RLX_STATUS_INVALID_FORMAT, "line 2: expected a 'func' line, got 'where'"},
+    {"v2: where between arg lines",
+     "rlx-module 2\nfunc f 2 0\narg f32 1 S\nwhere S == 1\narg f32 1 S\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 4: expected 'arg' line 1 of function 'f', got 'where'"},
+    {"v2: negative constant dim", "rlx-module 2\nfunc f 1 0\narg f32 1 2-3\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 3: dim 0 of input 0 of 'f': '2-3' is negative (-1)"},
+    {"v2: constant division by zero",
+     "rlx-module 2\nfunc f 1 0\narg f32 1 4/(2-2)\n", RLX_STATUS_INVALID_FORMAT,
+     "line 3: dim 0 of input 0 of 'f': '4/(2-2)' divides by zero"},
+    {"v2: constant overflow",
+     "rlx-module 2\nfunc f 1 0\narg f32 1 9223372036854775807+1\n",
+     RLX_STATUS_INVALID_FORMAT, "'9223372036854775807+1' overflows int64"},
+    {"v2: folded shape too large",
+     "rlx-module 2\nfunc f 1 0\narg f32 2 65536*65536 65536*65536\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "input 0 of 'f': shape [4294967296,4294967296] is too large"},
     {"valid with target cpu",
      "rlx-module 1\ntarget cpu\nfunc f 1 1\narg i1 0\nres bf16 3 0 2 5\n"
      "func g 0 0\n",
@@ -812,6 +937,112 @@ static const struct manifest_case {
      "5\r\n\nfunc g 0 0",
      RLX_STATUS_OK, NULL},
 };
+
+static bool text_is(const char *text, const char *expected) {
+  return text && strcmp(text, expected) == 0;
+}
+
+/* A valid version-2 manifest, loaded through the patchable fixture, read
+ * back through the introspection API. */
+static void test_manifest_v2(const char *path, char *manifest) {
+  snprintf(manifest, 4096,
+           "rlx-module 2\n"
+           "target cpu\n"
+           "func f 2 2\n"
+           "arg f32 3 B S 4\n"
+           /* 64 levels of parentheses are the most an expression may use */
+           "arg i8 2 2*S "
+           "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((S+"
+           "1))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))\n"
+           "res f32 2 B*S -(-4)\n"
+           "res i1 1 (S+7)/8\n"
+           "where S%%8 == 0 rlx.reshape at model.mlir:12:5\r\n"
+           "where\tB   >=  1\n"
+           "func g 1 1\n"
+           "arg f32 1 S\n"
+           "res f32 1 S\n"
+           "where S <= 9223372036854775807 a reason of many words: 1 2 3 4 5 6 "
+           "7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 "
+           "30 31 32 33 34 35 36 37 38 39 40\n");
+  rlx_module_t *module = NULL;
+  expect_ok(rlx_module_load(path, &module), "manifest v2: valid manifest");
+  const rlx_function_t *f = NULL, *g = NULL;
+  if (!module || rlx_module_function_count(module) != 2 ||
+      rlx_module_function_at(module, 0, &f) ||
+      rlx_module_function_at(module, 1, &g)) {
+    check(false, "manifest v2: two functions");
+    rlx_module_free(module);
+    return;
+  }
+  rlx_tensor_type_t in0, in1, out0, out1;
+  bool ok = !rlx_function_input_type(f, 0, &in0) &&
+            !rlx_function_input_type(f, 1, &in1) &&
+            !rlx_function_output_type(f, 0, &out0) &&
+            !rlx_function_output_type(f, 1, &out1);
+  check(ok && in0.rank == 3 && in0.dims[0] == RLX_DIM_DYNAMIC &&
+            in0.dims[1] == RLX_DIM_DYNAMIC && in0.dims[2] == 4 &&
+            in1.dtype == RLX_DTYPE_I8 && in1.dims[0] == RLX_DIM_DYNAMIC &&
+            out0.dims[0] == RLX_DIM_DYNAMIC && out0.dims[1] == 4 &&
+            out1.dtype == RLX_DTYPE_BOOL && out1.dims[0] == RLX_DIM_DYNAMIC,
+        "manifest v2: symbolic dims read as RLX_DIM_DYNAMIC");
+  char text[64];
+  rlx_tensor_type_format(&in0, text, sizeof(text));
+  check(strcmp(text, "f32[?,?,4]") == 0,
+        "manifest v2: a dynamic dim formats as '?'");
+  check(text_is(rlx_function_input_dim_expr(f, 0, 0), "B") &&
+            text_is(rlx_function_input_dim_expr(f, 0, 1), "S") &&
+            rlx_function_input_dim_expr(f, 0, 2) == NULL &&
+            text_is(rlx_function_input_dim_expr(f, 1, 0), "2*S") &&
+            text_is(rlx_function_output_dim_expr(f, 0, 0), "B*S") &&
+            text_is(rlx_function_output_dim_expr(f, 1, 0), "(S+7)/8"),
+        "manifest v2: dim expressions as written");
+  const char *nested = rlx_function_input_dim_expr(f, 1, 1);
+  check(nested && strlen(nested) == 64 * 2 + 3,
+        "manifest v2: 64 levels of nesting");
+  check(rlx_function_output_dim_expr(f, 0, 1) == NULL,
+        "manifest v2: a constant expression is folded into a static dim");
+  check(rlx_function_input_dim_expr(f, 0, 3) == NULL &&
+            rlx_function_input_dim_expr(f, 2, 0) == NULL &&
+            rlx_function_output_dim_expr(f, 2, 0) == NULL &&
+            rlx_function_input_dim_expr(NULL, 0, 0) == NULL,
+        "manifest v2: dim expressions past the end are NULL");
+  check(rlx_function_num_symbols(f) == 2 &&
+            text_is(rlx_function_symbol_name(f, 0), "B") &&
+            text_is(rlx_function_symbol_name(f, 1), "S") &&
+            rlx_function_symbol_name(f, 2) == NULL &&
+            rlx_function_num_symbols(NULL) == 0 &&
+            rlx_function_symbol_name(NULL, 0) == NULL,
+        "manifest v2: symbols in order of appearance");
+  check(rlx_function_num_where_clauses(f) == 2 &&
+            text_is(rlx_function_where_clause(f, 0), "S%8 == 0") &&
+            text_is(rlx_function_where_clause(f, 1), "B >= 1") &&
+            rlx_function_where_clause(f, 2) == NULL &&
+            rlx_function_num_where_clauses(NULL) == 0,
+        "manifest v2: where clauses");
+  check(
+      rlx_function_num_symbols(g) == 1 &&
+          text_is(rlx_function_symbol_name(g, 0), "S") &&
+          rlx_function_num_where_clauses(g) == 1 &&
+          text_is(rlx_function_where_clause(g, 0), "S <= 9223372036854775807"),
+      "manifest v2: a where clause's reason may have many words");
+
+  /* Symbols bind at a call: input 0's dims give B = 2 and S = 8. */
+  const int64_t dims0[] = {2, 8, 4}, dims1[] = {16, 9};
+  rlx_tensor_t *x = NULL, *y = NULL;
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_F32, 3, dims0, &x));
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_I8, 2, dims1, &y));
+  rlx_tensor_t *inputs[] = {x, y};
+  int64_t dims[2] = {0, 0};
+  expect_ok(rlx_function_output_dims(f, inputs, 2, 0, dims),
+            "manifest v2: output dims");
+  check(dims[0] == 16 && dims[1] == 4, "manifest v2: output 0 is [B*S,4]");
+  expect_ok(rlx_function_output_dims(f, inputs, 2, 1, dims),
+            "manifest v2: output dims of a rank-1 output");
+  check(dims[0] == 1, "manifest v2: output 1 is [(S+7)/8]");
+  rlx_tensor_free(x);
+  rlx_tensor_free(y);
+  rlx_module_free(module);
+}
 
 static void test_manifest_parsing(void) {
   char path[4096];
@@ -855,6 +1086,8 @@ static void test_manifest_parsing(void) {
   check(rlx_module_function_count(empty) == 0,
         "manifest: a module may export no functions");
   rlx_module_free(empty);
+
+  test_manifest_v2(path, manifest);
 
   memset(manifest, 'x', 4096);
   rlx_module_t *module = NULL;
@@ -1101,6 +1334,28 @@ static void test_invoke(const rlx_module_t *module) {
   check(o[0] == 1.5f && o[1] == 0 && o[2] == 33 && o[5] == 66.25f,
         "invoke: add_f32 results");
 
+  int64_t out_dims[2] = {0, 0};
+  expect_ok(rlx_function_output_dims(add, inputs, 2, 0, out_dims),
+            "output_dims: add_f32");
+  check(out_dims[0] == 2 && out_dims[1] == 3 &&
+            rlx_function_num_symbols(add) == 0 &&
+            rlx_function_num_where_clauses(add) == 0 &&
+            rlx_function_input_dim_expr(add, 0, 0) == NULL &&
+            rlx_function_output_dim_expr(add, 0, 1) == NULL,
+        "output_dims: a static function's output is its static shape");
+  rlx_tensor_t *wrong_inputs[] = {a, out};
+  rlx_tensor_t *wrong_inputs_flat = NULL;
+  const int64_t six[] = {6};
+  rlx_status_free(rlx_tensor_create(RLX_DTYPE_F32, 1, six, &wrong_inputs_flat));
+  wrong_inputs[1] = wrong_inputs_flat;
+  expect_error(rlx_function_output_dims(add, wrong_inputs, 2, 0, out_dims),
+               RLX_STATUS_SHAPE_MISMATCH,
+               "output_dims: checks a static function's inputs",
+               "input 1 of 'add_f32': expected rank 2 shape [2,3], got rank 1 "
+               "shape [6]",
+               NULL);
+  rlx_tensor_free(wrong_inputs_flat);
+
   rlx_tensor_t *result = NULL;
   expect_ok(rlx_function_call(add, inputs, 2, &result, 1), "call: add_f32");
   rlx_tensor_type_t type;
@@ -1220,6 +1475,442 @@ static void test_module(void) {
   if (module && fixture_calls) {
     test_introspection(module);
     test_invoke(module);
+  }
+  rlx_module_free(module);
+  if (handle)
+    dlclose(handle);
+}
+
+/* ---- symbolic shapes ----------------------------------------------------- */
+
+/* Counters exported by the dynamic fixture module. */
+static int *dynamic_calls;
+static int *dynamic_descriptor_errors;
+static int64_t *dynamic_output_sizes;
+
+static rlx_tensor_t *make_tensor(rlx_dtype_t dtype, size_t rank,
+                                 const int64_t *dims) {
+  rlx_tensor_t *t = NULL;
+  rlx_status_free(rlx_tensor_create(dtype, rank, dims, &t));
+  return t;
+}
+
+/* A rank-1 f32 tensor holding 0, 1, 2, ... */
+static rlx_tensor_t *make_iota(int64_t n) {
+  rlx_tensor_t *t = make_tensor(RLX_DTYPE_F32, 1, &n);
+  float *data = t ? rlx_tensor_data(t) : NULL;
+  for (int64_t i = 0; data && i < n; ++i)
+    data[i] = (float)i;
+  return t;
+}
+
+static bool has_dims(const rlx_tensor_t *t, size_t rank, int64_t d0,
+                     int64_t d1) {
+  return t && rlx_tensor_rank(t) == rank &&
+         (rank < 1 || rlx_tensor_dims(t)[0] == d0) &&
+         (rank < 2 || rlx_tensor_dims(t)[1] == d1);
+}
+
+/* Calls `fn` with `inputs` and expects an error; checks that it did not
+ * run and that the outputs stay NULL. */
+static void expect_call_error(const rlx_function_t *fn, rlx_tensor_t **inputs,
+                              size_t num_inputs, rlx_status_code_t code,
+                              const char *name, const char *substring) {
+  int calls = *dynamic_calls;
+  /* Any non-NULL value: a failed call must reset it. */
+  rlx_tensor_t *out = (rlx_tensor_t *)inputs;
+  expect_error(rlx_function_call(fn, inputs, num_inputs, &out, 1), code, name,
+               substring, NULL);
+  check(out == NULL && *dynamic_calls == calls,
+        format("%s: nothing runs", name));
+}
+
+static void test_dynamic_add(const rlx_function_t *add) {
+  const int64_t dims[] = {3, 4};
+  rlx_tensor_t *a = make_tensor(RLX_DTYPE_F32, 2, dims);
+  rlx_tensor_t *b = make_tensor(RLX_DTYPE_F32, 2, dims);
+  if (!a || !b)
+    return;
+  for (int i = 0; i < 12; ++i) {
+    ((float *)rlx_tensor_data(a))[i] = (float)i;
+    ((float *)rlx_tensor_data(b))[i] = 100.0f * (float)i;
+  }
+  rlx_tensor_t *inputs[] = {a, b}, *out = NULL;
+  expect_ok(rlx_function_call(add, inputs, 2, &out, 1),
+            "dynamic: call add with S = 3");
+  check(has_dims(out, 2, 3, 4) && dynamic_output_sizes[0] == 3 &&
+            dynamic_output_sizes[1] == 4,
+        "dynamic: call allocates the output as [S,4] = [3,4]");
+  check(out && ((float *)rlx_tensor_data(out))[11] == 1111.0f,
+        "dynamic: add results");
+
+  /* The fast path checks the caller's output against the computed shape. */
+  int64_t out_dims[2] = {0, 0};
+  expect_ok(rlx_function_output_dims(add, inputs, 2, 0, out_dims),
+            "dynamic: output_dims of add");
+  check(out_dims[0] == 3 && out_dims[1] == 4, "dynamic: output_dims is [3,4]");
+  expect_ok(rlx_function_invoke(add, inputs, 2, &out, 1),
+            "dynamic: invoke add into an output of the computed shape");
+  const int64_t short_dims[] = {2, 4}, wide_dims[] = {3, 5}, flat_dims[] = {12};
+  rlx_tensor_t *short_out = make_tensor(RLX_DTYPE_F32, 2, short_dims);
+  rlx_tensor_t *wide = make_tensor(RLX_DTYPE_F32, 2, wide_dims);
+  rlx_tensor_t *flat = make_tensor(RLX_DTYPE_F32, 1, flat_dims);
+  int calls = *dynamic_calls;
+  expect_error(rlx_function_invoke(add, inputs, 2, &short_out, 1),
+               RLX_STATUS_SHAPE_MISMATCH, "dynamic: invoke with a wrong output",
+               "output 0 of 'add': dim 0 is 2, expected S = 3 (bound by input "
+               "0, dim 0)",
+               NULL);
+  expect_error(rlx_function_invoke(add, inputs, 2, &wide, 1),
+               RLX_STATUS_SHAPE_MISMATCH,
+               "dynamic: invoke with a wrong static output dim",
+               "output 0 of 'add': dim 1 is 5, expected 4", NULL);
+  expect_error(rlx_function_invoke(add, inputs, 2, &flat, 1),
+               RLX_STATUS_SHAPE_MISMATCH,
+               "dynamic: invoke with a wrong output rank",
+               "output 0 of 'add': expected rank 2 shape [S,4], got rank 1 "
+               "shape [12]",
+               NULL);
+  rlx_tensor_t *null_output = NULL;
+  expect_error(rlx_function_invoke(add, inputs, 2, &null_output, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "dynamic: invoke with NULL output",
+               "output 0 of 'add' is NULL", NULL);
+  rlx_tensor_t *aliased[] = {a};
+  expect_error(rlx_function_invoke(add, inputs, 2, aliased, 1),
+               RLX_STATUS_INVALID_ARGUMENT,
+               "dynamic: invoke with an aliasing output",
+               "output 0 of 'add' overlaps input 0", NULL);
+  check(*dynamic_calls == calls, "dynamic: rejected invokes never run");
+
+  /* Inputs: binding, static dims, ranks, dtypes. */
+  rlx_tensor_t *mismatched[] = {a, short_out};
+  expect_call_error(add, mismatched, 2, RLX_STATUS_SHAPE_MISMATCH,
+                    "dynamic: input disagreeing with the bound symbol",
+                    "input 1 of 'add': dim 0 is 2, expected S = 3 (bound by "
+                    "input 0, dim 0)");
+  rlx_tensor_t *wide_input[] = {wide, b};
+  expect_call_error(add, wide_input, 2, RLX_STATUS_SHAPE_MISMATCH,
+                    "dynamic: input with a wrong static dim",
+                    "input 0 of 'add': dim 1 is 5, expected 4");
+  rlx_tensor_t *flat_input[] = {flat, b};
+  expect_call_error(add, flat_input, 2, RLX_STATUS_SHAPE_MISMATCH,
+                    "dynamic: input with a wrong rank",
+                    "input 0 of 'add': expected rank 2 shape [S,4], got rank "
+                    "1 shape [12]");
+  rlx_tensor_t *ints = make_tensor(RLX_DTYPE_I32, 2, dims);
+  rlx_tensor_t *int_input[] = {a, ints};
+  expect_call_error(add, int_input, 2, RLX_STATUS_DTYPE_MISMATCH,
+                    "dynamic: input with a wrong dtype",
+                    "input 1 of 'add': expected dtype f32, got i32");
+  rlx_tensor_t *null_input[] = {a, NULL};
+  expect_call_error(add, null_input, 2, RLX_STATUS_INVALID_ARGUMENT,
+                    "dynamic: NULL input", "input 1 of 'add' is NULL");
+  rlx_tensor_t *unused = NULL;
+  expect_error(rlx_function_call(add, inputs, 1, &unused, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "dynamic: too few inputs",
+               "'add' takes 2 inputs, got 1", NULL);
+  expect_error(rlx_function_output_dims(add, mismatched, 2, 0, out_dims),
+               RLX_STATUS_SHAPE_MISMATCH,
+               "dynamic: output_dims checks the inputs like invoke",
+               "input 1 of 'add': dim 0 is 2, expected S = 3", NULL);
+  expect_error(rlx_function_output_dims(add, inputs, 2, 1, out_dims),
+               RLX_STATUS_OUT_OF_RANGE, "dynamic: output_dims past the end",
+               "output index 1 is out of range: 'add' has 1 outputs", NULL);
+  expect_error(rlx_function_output_dims(add, inputs, 2, 0, NULL),
+               RLX_STATUS_INVALID_ARGUMENT, "dynamic: output_dims NULL dims",
+               "rlx_function_output_dims: dims is NULL", NULL);
+  expect_error(rlx_function_output_dims(add, inputs, 3, 0, out_dims),
+               RLX_STATUS_INVALID_ARGUMENT,
+               "dynamic: output_dims wrong input count",
+               "'add' takes 2 inputs, got 3", NULL);
+  expect_error(rlx_function_output_dims(NULL, inputs, 2, 0, out_dims),
+               RLX_STATUS_INVALID_ARGUMENT, "dynamic: output_dims NULL fn",
+               "fn is NULL", NULL);
+
+  /* S = 0: empty tensors. */
+  const int64_t empty_dims[] = {0, 4};
+  rlx_tensor_t *e0 = make_tensor(RLX_DTYPE_F32, 2, empty_dims);
+  rlx_tensor_t *e1 = make_tensor(RLX_DTYPE_F32, 2, empty_dims);
+  rlx_tensor_t *empty_inputs[] = {e0, e1}, *empty_out = NULL;
+  expect_ok(rlx_function_call(add, empty_inputs, 2, &empty_out, 1),
+            "dynamic: call add with S = 0");
+  check(has_dims(empty_out, 2, 0, 4), "dynamic: the output is [0,4]");
+
+  rlx_tensor_free(empty_out);
+  rlx_tensor_free(e0);
+  rlx_tensor_free(e1);
+  rlx_tensor_free(ints);
+  rlx_tensor_free(flat);
+  rlx_tensor_free(wide);
+  rlx_tensor_free(short_out);
+  rlx_tensor_free(out);
+  rlx_tensor_free(a);
+  rlx_tensor_free(b);
+}
+
+static void test_dynamic_expressions(const rlx_module_t *module) {
+  const rlx_function_t *concat = NULL, *window = NULL, *pairs = NULL,
+                       *pair_sum = NULL, *chunks = NULL;
+  expect_ok(rlx_module_lookup(module, "concat", &concat),
+            "dynamic: lookup concat");
+  expect_ok(rlx_module_lookup(module, "window", &window),
+            "dynamic: lookup window");
+  expect_ok(rlx_module_lookup(module, "pairs", &pairs),
+            "dynamic: lookup pairs");
+  expect_ok(rlx_module_lookup(module, "pair_sum", &pair_sum),
+            "dynamic: lookup pair_sum");
+  expect_ok(rlx_module_lookup(module, "chunks", &chunks),
+            "dynamic: lookup chunks");
+  if (!concat || !window || !pairs || !pair_sum || !chunks)
+    return;
+
+  /* concat: [A,C] and [B,C] give [A+B,C]. */
+  const int64_t a_dims[] = {2, 3}, b_dims[] = {1, 3}, c2_dims[] = {1, 2};
+  rlx_tensor_t *a = make_tensor(RLX_DTYPE_F32, 2, a_dims);
+  rlx_tensor_t *b = make_tensor(RLX_DTYPE_F32, 2, b_dims);
+  rlx_tensor_t *c2 = make_tensor(RLX_DTYPE_F32, 2, c2_dims);
+  if (a && b)
+    ((float *)rlx_tensor_data(b))[2] = 7.0f;
+  rlx_tensor_t *ab[] = {a, b}, *out = NULL;
+  expect_ok(rlx_function_call(concat, ab, 2, &out, 1), "dynamic: call concat");
+  check(has_dims(out, 2, 3, 3) && ((float *)rlx_tensor_data(out))[8] == 7.0f,
+        "dynamic: concat gives [A+B,C] = [3,3]");
+  rlx_tensor_free(out);
+  rlx_tensor_t *ac2[] = {a, c2};
+  expect_call_error(concat, ac2, 2, RLX_STATUS_SHAPE_MISMATCH,
+                    "dynamic: concat with a different C",
+                    "input 1 of 'concat': dim 1 is 2, expected C = 3 (bound "
+                    "by input 0, dim 1)");
+  /* Zero-sized tensors with huge dims: A+B overflows. */
+  const int64_t huge_dims[] = {INT64_MAX, 0},
+                big_dims[] = {INT64_C(1) << 61, 0};
+  rlx_tensor_t *huge = NULL, *big = NULL;
+  expect_ok(rlx_tensor_wrap(RLX_DTYPE_F32, 2, huge_dims, NULL, 0, &huge),
+            "dynamic: wrap a [INT64_MAX,0] tensor");
+  expect_ok(rlx_tensor_wrap(RLX_DTYPE_F32, 2, big_dims, NULL, 0, &big),
+            "dynamic: wrap a [2^61,0] tensor");
+  rlx_tensor_t *huge2[] = {huge, huge}, *big2[] = {big, big};
+  expect_call_error(concat, huge2, 2, RLX_STATUS_OUT_OF_RANGE,
+                    "dynamic: an expression that overflows",
+                    "output 0 of 'concat': dim 0 = A+B overflows int64 with "
+                    "A = 9223372036854775807, B = 9223372036854775807");
+  int64_t dims[2] = {0, 0};
+  expect_error(rlx_function_output_dims(concat, huge2, 2, 0, dims),
+               RLX_STATUS_OUT_OF_RANGE,
+               "dynamic: output_dims of an expression that overflows",
+               "dim 0 = A+B overflows int64", NULL);
+  expect_ok(rlx_function_call(concat, big2, 2, &out, 1),
+            "dynamic: call concat on [2^61,0] tensors");
+  check(has_dims(out, 2, INT64_C(1) << 62, 0), "dynamic: output is [2^62,0]");
+  rlx_tensor_free(out);
+
+  /* window: [S] gives [S-2]; S = 1 makes it negative. */
+  rlx_tensor_t *x5 = make_iota(5), *x1 = make_iota(1), *x6 = make_iota(6);
+  expect_ok(rlx_function_call(window, &x5, 1, &out, 1), "dynamic: call window");
+  check(has_dims(out, 1, 3, 0) && ((float *)rlx_tensor_data(out))[2] == 9.0f,
+        "dynamic: window gives [S-2] = [3]");
+  rlx_tensor_free(out);
+  expect_call_error(window, &x1, 1, RLX_STATUS_SHAPE_MISMATCH,
+                    "dynamic: a negative result dim",
+                    "output 0 of 'window': dim 0 = S-2 is negative (-1) with "
+                    "S = 1");
+  expect_error(rlx_function_output_dims(window, &x1, 1, 0, dims),
+               RLX_STATUS_SHAPE_MISMATCH,
+               "dynamic: output_dims of a negative result dim",
+               "dim 0 = S-2 is negative (-1)", NULL);
+  rlx_tensor_t *x0 = make_iota(0);
+  int calls = *dynamic_calls;
+  expect_error(rlx_function_invoke(window, &x1, 1, &x0, 1),
+               RLX_STATUS_SHAPE_MISMATCH,
+               "dynamic: invoke with a negative result dim",
+               "output 0 of 'window': dim 0 = S-2 is negative", NULL);
+  check(*dynamic_calls == calls, "dynamic: invoke did not run");
+
+  /* pairs: where S%2 == 0. */
+  expect_ok(rlx_function_call(pairs, &x6, 1, &out, 1), "dynamic: call pairs");
+  check(has_dims(out, 2, 3, 2) && dynamic_output_sizes[0] == 3 &&
+            dynamic_output_sizes[1] == 2,
+        "dynamic: pairs gives [S/2,2] = [3,2]");
+  rlx_tensor_free(out);
+  expect_call_error(pairs, &x5, 1, RLX_STATUS_SHAPE_MISMATCH,
+                    "dynamic: a where clause that does not hold",
+                    "'pairs': S%2 == 0 does not hold with S = 5 (rlx.reshape "
+                    "at model.mlir:12:5)");
+
+  /* pair_sum: input 0 is [2*N], N bound by input 1. */
+  rlx_tensor_t *y3 = make_iota(3);
+  rlx_tensor_t *xy[] = {x6, y3}, *x5y3[] = {x5, y3};
+  expect_ok(rlx_function_call(pair_sum, xy, 2, &out, 1),
+            "dynamic: call pair_sum");
+  check(has_dims(out, 1, 3, 0) && ((float *)rlx_tensor_data(out))[2] == 11.0f,
+        "dynamic: pair_sum gives [N] with input 0 checked as [2*N]");
+  rlx_tensor_free(out);
+  expect_call_error(pair_sum, x5y3, 2, RLX_STATUS_SHAPE_MISMATCH,
+                    "dynamic: an input dim that is an expression",
+                    "input 0 of 'pair_sum': dim 0 is 5, expected 2*N = 6 with "
+                    "N = 3");
+
+  /* chunks: where S%K == 0, where K <= 64. */
+  int64_t k_dims[] = {3};
+  rlx_tensor_t *k = make_tensor(RLX_DTYPE_I8, 1, k_dims);
+  rlx_tensor_t *xk[] = {x6, k};
+  expect_ok(rlx_function_call(chunks, xk, 2, &out, 1), "dynamic: call chunks");
+  check(has_dims(out, 2, 2, 3), "dynamic: chunks gives [S/K,K] = [2,3]");
+  rlx_tensor_free(out);
+  rlx_tensor_free(k);
+  k_dims[0] = 0;
+  xk[1] = k = make_tensor(RLX_DTYPE_I8, 1, k_dims);
+  expect_call_error(chunks, xk, 2, RLX_STATUS_OUT_OF_RANGE,
+                    "dynamic: a where clause that divides by zero",
+                    "'chunks': where S%K == 0: S%K divides by zero with S = 6, "
+                    "K = 0");
+  rlx_tensor_free(k);
+  k_dims[0] = 4;
+  xk[1] = k = make_tensor(RLX_DTYPE_I8, 1, k_dims);
+  expect_call_error(chunks, xk, 2, RLX_STATUS_SHAPE_MISMATCH,
+                    "dynamic: the reason of a where clause",
+                    "'chunks': S%K == 0 does not hold with S = 6, K = 4 (a "
+                    "whole number of chunks)");
+  rlx_tensor_free(k);
+  k_dims[0] = 128;
+  xk[1] = k = make_tensor(RLX_DTYPE_I8, 1, k_dims);
+  rlx_tensor_t *x128 = make_iota(128);
+  xk[0] = x128;
+  expect_call_error(chunks, xk, 2, RLX_STATUS_SHAPE_MISMATCH,
+                    "dynamic: a where clause without a reason",
+                    "'chunks': K <= 64 does not hold with K = 128");
+  rlx_tensor_free(x128);
+  rlx_tensor_free(k);
+
+  /* rlx_function_input_dims: shapes for chosen symbol values. */
+  const int64_t n3[] = {3}, n_max[] = {INT64_MAX}, negative[] = {-1},
+                s_big[] = {INT64_C(1) << 62};
+  int64_t in_dims[2] = {0, 0};
+  expect_ok(rlx_function_input_dims(pair_sum, n3, 1, 0, in_dims),
+            "dynamic: input_dims of pair_sum with N = 3");
+  check(in_dims[0] == 6, "dynamic: input 0 of pair_sum is [2*N] = [6]");
+  expect_error(rlx_function_input_dims(pair_sum, n_max, 1, 0, in_dims),
+               RLX_STATUS_OUT_OF_RANGE, "dynamic: input_dims overflowing",
+               "input 0 of 'pair_sum': dim 0 = 2*N overflows int64 with N = "
+               "9223372036854775807",
+               NULL);
+  expect_error(rlx_function_input_dims(pair_sum, negative, 1, 0, in_dims),
+               RLX_STATUS_INVALID_ARGUMENT, "dynamic: a negative symbol value",
+               "symbol 'N' of 'pair_sum' is -1", NULL);
+  expect_error(rlx_function_input_dims(pair_sum, n3, 2, 0, in_dims),
+               RLX_STATUS_INVALID_ARGUMENT, "dynamic: too many symbol values",
+               "'pair_sum' has 1 symbol, got 2 values", NULL);
+  expect_error(rlx_function_input_dims(pair_sum, n3, 1, 2, in_dims),
+               RLX_STATUS_OUT_OF_RANGE, "dynamic: input_dims past the end",
+               "input index 2 is out of range", NULL);
+  expect_error(rlx_function_input_dims(pair_sum, NULL, 1, 0, in_dims),
+               RLX_STATUS_INVALID_ARGUMENT, "dynamic: input_dims NULL symbols",
+               "symbols is NULL", NULL);
+  const rlx_function_t *add = NULL;
+  rlx_status_free(rlx_module_lookup(module, "add", &add));
+  expect_error(rlx_function_input_dims(add, s_big, 1, 0, in_dims),
+               RLX_STATUS_OUT_OF_RANGE,
+               "dynamic: input_dims of a shape whose size overflows",
+               "input 0 of 'add': shape [4611686018427387904,4] is too large",
+               NULL);
+
+  rlx_tensor_free(y3);
+  rlx_tensor_free(x0);
+  rlx_tensor_free(x1);
+  rlx_tensor_free(x5);
+  rlx_tensor_free(x6);
+  rlx_tensor_free(huge);
+  rlx_tensor_free(big);
+  rlx_tensor_free(a);
+  rlx_tensor_free(b);
+  rlx_tensor_free(c2);
+}
+
+static void test_dynamic_static_and_many(const rlx_module_t *module) {
+  const rlx_function_t *fold = NULL, *many = NULL;
+  expect_ok(rlx_module_lookup(module, "fold", &fold), "dynamic: lookup fold");
+  expect_ok(rlx_module_lookup(module, "many_symbols", &many),
+            "dynamic: lookup many_symbols");
+  if (!fold || !many)
+    return;
+
+  /* fold: constant expressions are static dims, checked as in version 1. */
+  rlx_tensor_type_t type;
+  check(!rlx_function_input_type(fold, 0, &type) && type.dims[0] == 4 &&
+            rlx_function_input_dim_expr(fold, 0, 0) == NULL &&
+            rlx_function_num_symbols(fold) == 0,
+        "dynamic: fold's input is the static [4]");
+  rlx_tensor_t *x4 = make_iota(4), *x5 = make_iota(5), *out = NULL;
+  expect_ok(rlx_function_call(fold, &x4, 1, &out, 1), "dynamic: call fold");
+  check(has_dims(out, 1, 4, 0) && ((float *)rlx_tensor_data(out))[3] == 3.0f,
+        "dynamic: fold copies");
+  rlx_tensor_free(out);
+  expect_call_error(fold, &x5, 1, RLX_STATUS_SHAPE_MISMATCH,
+                    "dynamic: a folded dim is checked like a static one",
+                    "input 0 of 'fold': expected shape [4], got [5]");
+  rlx_tensor_free(x4);
+  rlx_tensor_free(x5);
+
+  /* many_symbols: 96 symbols, more than the stack holds. */
+  check(rlx_function_num_symbols(many) == 96 &&
+            text_is(rlx_function_symbol_name(many, 95), "c31"),
+        "dynamic: many_symbols has 96 symbols");
+  int64_t dims[3][32];
+  rlx_tensor_t *inputs[3] = {NULL, NULL, NULL};
+  int64_t expected = 0;
+  for (int i = 0; i < 3; ++i) {
+    for (int d = 0; d < 32; ++d)
+      dims[i][d] = 1 + (i == 1 && d == 7) + 2 * (i == 2 && d == 31);
+    inputs[i] = make_tensor(RLX_DTYPE_F32, 32, dims[i]);
+    for (int d = 0; d < 32; ++d)
+      expected += dims[i][d];
+  }
+  expect_ok(rlx_function_output_dims(many, inputs, 3, 0, NULL),
+            "dynamic: output_dims of a scalar accepts NULL dims");
+  rlx_tensor_t *sum = NULL;
+  expect_ok(rlx_function_call(many, inputs, 3, &sum, 1),
+            "dynamic: call with 96 symbols");
+  int64_t got = 0;
+  if (sum)
+    memcpy(&got, rlx_tensor_data(sum), sizeof(got));
+  check(got == expected, "dynamic: many_symbols sees every dim");
+  expect_ok(rlx_function_invoke(many, inputs, 3, &sum, 1),
+            "dynamic: invoke with 96 symbols");
+  rlx_tensor_free(sum);
+  for (int i = 0; i < 3; ++i)
+    rlx_tensor_free(inputs[i]);
+}
+
+static void test_dynamic(void) {
+  const char *path = fixture("rlx_runtime_fixture_dynamic");
+  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  dynamic_calls = handle ? dlsym(handle, "rlx_fixture_calls") : NULL;
+  dynamic_descriptor_errors =
+      handle ? dlsym(handle, "rlx_fixture_descriptor_errors") : NULL;
+  dynamic_output_sizes =
+      handle ? dlsym(handle, "rlx_fixture_output_sizes") : NULL;
+  check(dynamic_calls && dynamic_descriptor_errors && dynamic_output_sizes,
+        "dynamic: fixture counters are visible");
+  rlx_module_t *module = NULL;
+  expect_ok(rlx_module_load(path, &module), "dynamic: load the fixture");
+  const rlx_function_t *add = NULL;
+  if (module && dynamic_calls && dynamic_descriptor_errors &&
+      dynamic_output_sizes) {
+    expect_ok(rlx_module_lookup(module, "add", &add), "dynamic: lookup add");
+    if (add) {
+      rlx_tensor_type_t type;
+      check(!rlx_function_input_type(add, 0, &type) && type.rank == 2 &&
+                type.dims[0] == RLX_DIM_DYNAMIC && type.dims[1] == 4 &&
+                text_is(rlx_function_input_dim_expr(add, 0, 0), "S") &&
+                text_is(rlx_function_output_dim_expr(add, 0, 0), "S") &&
+                rlx_function_output_dim_expr(add, 0, 1) == NULL,
+            "dynamic: add is f32[S,4] -> f32[S,4]");
+      test_dynamic_add(add);
+    }
+    test_dynamic_expressions(module);
+    test_dynamic_static_and_many(module);
+    check(*dynamic_descriptor_errors == 0,
+          "dynamic: descriptors carry the actual sizes, row-major strides");
   }
   rlx_module_free(module);
   if (handle)
@@ -1798,6 +2489,7 @@ int main(int argc, char **argv) {
   test_elf_check();
   test_manifest_parsing();
   test_module();
+  test_dynamic();
   test_threads();
   test_npy_round_trips();
   test_npy_reading();

@@ -30,8 +30,9 @@ enum { EXIT_ERROR = 1, EXIT_USAGE = 2 };
 #define SHOWN_VALUES 8
 
 static const char usage_text[] =
-    "usage: rlx-run MODULE [-f FN] [-i IN.npy]... [--random SEED] [-o OUTDIR]\n"
-    "               [--bench N] [--threads N] [--list]\n"
+    "usage: rlx-run MODULE [-f FN] [-i IN.npy]... [--random SEED]\n"
+    "               [--dim NAME=VALUE]... [-o OUTDIR] [--bench N]\n"
+    "               [--threads N] [--list]\n"
     "\n"
     "Runs a function of a compiled RLX module and prints its outputs.\n"
     "\n"
@@ -43,6 +44,10 @@ static const char usage_text[] =
     "  --random SEED  fill every input with deterministic random data:\n"
     "                 floats uniform in [-1,1), integers in [0,4), random "
     "bools\n"
+    "  --dim NAME=VALUE\n"
+    "                 with --random: the size of the inputs' symbolic dim\n"
+    "                 NAME; a function with symbolic shapes needs one per\n"
+    "                 symbol (--list shows them)\n"
     "  -o OUTDIR      write the outputs to OUTDIR/out0.npy, out1.npy, ...\n"
     "  --bench N      after the run, time N more runs and print the median;\n"
     "                 for a CUDA module also the median time on the device\n"
@@ -52,7 +57,8 @@ static const char usage_text[] =
     "  --threads N    threads for the module's parallel loops (default: the\n"
     "                 RLX_NUM_THREADS environment variable, else all cores;\n"
     "                 0 means all cores)\n"
-    "  --list         print the module's function signatures and exit\n"
+    "  --list         print the module's function signatures (symbolic dims\n"
+    "                 as written, and their where clauses) and exit\n"
     "  -h, --help     print this help and exit\n";
 
 typedef struct options {
@@ -62,6 +68,10 @@ typedef struct options {
   size_t num_inputs;
   bool random;
   uint64_t seed;
+  /* --dim NAME=VALUE: NAME is dim_names[i] up to its '=' */
+  const char **dim_names;
+  int64_t *dim_values;
+  size_t num_dims;
   const char *output_dir;
   uint64_t bench_runs;
   bool threads_given;
@@ -106,10 +116,45 @@ static bool parse_u64(const char *text, uint64_t *out) {
   return true;
 }
 
+/* Length of the NAME of a --dim NAME=VALUE. */
+static size_t dim_name_length(const char *name) {
+  return (size_t)(strchr(name, '=') - name);
+}
+
+/* Parses the value of --dim into opts; returns 0 or EXIT_USAGE. */
+static int parse_dim(const char *value, options_t *opts) {
+  const char *equals = strchr(value, '=');
+  bool name_ok =
+      equals && equals != value && !(value[0] >= '0' && value[0] <= '9');
+  for (const char *c = value; name_ok && c < equals; ++c)
+    name_ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+              (*c >= '0' && *c <= '9') || *c == '_';
+  uint64_t size = 0;
+  if (!name_ok || !parse_u64(equals + 1, &size) || size > INT64_MAX) {
+    print_error("--dim needs NAME=VALUE, a symbol and a size from 0 to %" PRId64
+                ", got '%s'",
+                INT64_MAX, value);
+    return EXIT_USAGE;
+  }
+  size_t length = (size_t)(equals - value);
+  for (size_t i = 0; i < opts->num_dims; ++i) {
+    if (dim_name_length(opts->dim_names[i]) == length &&
+        memcmp(opts->dim_names[i], value, length) == 0) {
+      print_error("--dim gives '%.*s' more than once", (int)length, value);
+      return EXIT_USAGE;
+    }
+  }
+  opts->dim_names[opts->num_dims] = value;
+  opts->dim_values[opts->num_dims++] = (int64_t)size;
+  return 0;
+}
+
 /* Returns 0 and fills `opts`, or the exit code after reporting. */
 static int parse_args(int argc, char **argv, options_t *opts) {
   opts->inputs = calloc((size_t)argc, sizeof(*opts->inputs));
-  if (!opts->inputs) {
+  opts->dim_names = calloc((size_t)argc, sizeof(*opts->dim_names));
+  opts->dim_values = calloc((size_t)argc, sizeof(*opts->dim_values));
+  if (!opts->inputs || !opts->dim_names || !opts->dim_values) {
     print_error("out of memory");
     return EXIT_ERROR;
   }
@@ -127,7 +172,8 @@ static int parse_args(int argc, char **argv, options_t *opts) {
     bool takes_value = strcmp(arg, "-f") == 0 || strcmp(arg, "-i") == 0 ||
                        strcmp(arg, "-o") == 0 || strcmp(arg, "--random") == 0 ||
                        strcmp(arg, "--bench") == 0 ||
-                       strcmp(arg, "--threads") == 0;
+                       strcmp(arg, "--threads") == 0 ||
+                       strcmp(arg, "--dim") == 0;
     if (!takes_value) {
       if (arg[0] == '-' && arg[1] != '\0') {
         print_error("unknown option '%s' (see --help)", arg);
@@ -149,6 +195,10 @@ static int parse_args(int argc, char **argv, options_t *opts) {
     bool *seen = NULL;
     if (strcmp(arg, "-i") == 0) {
       opts->inputs[opts->num_inputs++] = value;
+    } else if (strcmp(arg, "--dim") == 0) {
+      int rc = parse_dim(value, opts);
+      if (rc)
+        return rc;
     } else if (strcmp(arg, "-f") == 0) {
       seen = &seen_f;
       opts->function = value;
@@ -195,6 +245,11 @@ static int parse_args(int argc, char **argv, options_t *opts) {
   }
   if (opts->random && opts->num_inputs > 0) {
     print_error("-i and --random cannot be combined");
+    return EXIT_USAGE;
+  }
+  if (opts->num_dims > 0 && !opts->random) {
+    print_error("--dim sets the sizes of --random inputs (-i files carry "
+                "their own shapes)");
     return EXIT_USAGE;
   }
   return 0;
@@ -298,21 +353,46 @@ static void print_type(FILE *out, const rlx_tensor_type_t *type) {
   fputs(text, out);
 }
 
-static void print_signature(const rlx_function_t *fn) {
+/* Prints the type of an input or output of `fn` as the manifest writes it:
+ * "f32[S,4]". */
+static void print_signature_type(const rlx_function_t *fn, bool input,
+                                 size_t index) {
   rlx_tensor_type_t type;
+  rlx_status_t status = input ? rlx_function_input_type(fn, index, &type)
+                              : rlx_function_output_type(fn, index, &type);
+  if (status) {
+    rlx_status_free(status);
+    fputs("?", stdout);
+    return;
+  }
+  printf("%s[", rlx_dtype_name(type.dtype));
+  for (size_t d = 0; d < type.rank; ++d) {
+    const char *expr = input ? rlx_function_input_dim_expr(fn, index, d)
+                             : rlx_function_output_dim_expr(fn, index, d);
+    fputs(d ? "," : "", stdout);
+    if (expr)
+      fputs(expr, stdout);
+    else
+      printf("%" PRId64, type.dims[d]);
+  }
+  putchar(']');
+}
+
+static void print_signature(const rlx_function_t *fn) {
   printf("%s(", rlx_function_name(fn));
   for (size_t i = 0; i < rlx_function_num_inputs(fn); ++i) {
-    rlx_status_free(rlx_function_input_type(fn, i, &type));
     fputs(i ? ", " : "", stdout);
-    print_type(stdout, &type);
+    print_signature_type(fn, true, i);
   }
   printf(") -> (");
   for (size_t i = 0; i < rlx_function_num_outputs(fn); ++i) {
-    rlx_status_free(rlx_function_output_type(fn, i, &type));
     fputs(i ? ", " : "", stdout);
-    print_type(stdout, &type);
+    print_signature_type(fn, false, i);
   }
-  printf(")\n");
+  putchar(')');
+  for (size_t i = 0; i < rlx_function_num_where_clauses(fn); ++i)
+    printf("%s%s", i ? ", " : " where ", rlx_function_where_clause(fn, i));
+  putchar('\n');
 }
 
 /* Comma-separated function names, for error messages; NULL if out of
@@ -440,25 +520,103 @@ static rlx_status_t load_input(const rlx_function_t *fn, size_t index,
   return NULL;
 }
 
+/* Prints the names of `fn`'s symbols, comma-separated, to stderr: those
+ * with `only[s]` set, or all when `only` is NULL. */
+static void print_symbols(const rlx_function_t *fn, const bool *only) {
+  const char *separator = "";
+  for (size_t s = 0; s < rlx_function_num_symbols(fn); ++s) {
+    if (only && !only[s])
+      continue;
+    fprintf(stderr, "%s%s", separator, rlx_function_symbol_name(fn, s));
+    separator = ", ";
+  }
+}
+
+/* Stores the --dim value of each symbol of `fn` in `values`, in symbol
+ * order. Every symbol needs one, and every --dim must name a symbol. */
+static int symbol_values(const options_t *opts, const rlx_function_t *fn,
+                         int64_t *values) {
+  size_t num_symbols = rlx_function_num_symbols(fn);
+  bool *missing = malloc((num_symbols + 1) * sizeof(*missing));
+  if (!missing) {
+    print_error("out of memory");
+    return EXIT_ERROR;
+  }
+  for (size_t s = 0; s < num_symbols; ++s)
+    missing[s] = true;
+  int rc = 0;
+  for (size_t i = 0; !rc && i < opts->num_dims; ++i) {
+    const char *name = opts->dim_names[i];
+    int length = (int)dim_name_length(name);
+    size_t s = 0;
+    while (
+        s < num_symbols &&
+        !(strlen(rlx_function_symbol_name(fn, s)) == (size_t)length &&
+          memcmp(rlx_function_symbol_name(fn, s), name, (size_t)length) == 0))
+      ++s;
+    if (s < num_symbols) {
+      values[s] = opts->dim_values[i];
+      missing[s] = false;
+      continue;
+    }
+    rc = EXIT_ERROR;
+    if (num_symbols == 0) {
+      print_error("--dim %.*s: the shapes of '%s' are static", length, name,
+                  rlx_function_name(fn));
+    } else {
+      fprintf(stderr,
+              "rlx-run: error: --dim %.*s: '%s' has no symbol '%.*s'; its "
+              "symbols: ",
+              length, name, rlx_function_name(fn), length, name);
+      print_symbols(fn, NULL);
+      fputc('\n', stderr);
+    }
+  }
+  bool any_missing = false;
+  for (size_t s = 0; s < num_symbols; ++s)
+    any_missing |= missing[s];
+  if (!rc && any_missing) {
+    fprintf(stderr,
+            "rlx-run: error: '%s' has symbolic input dims: give each size "
+            "with --dim NAME=VALUE; missing: ",
+            rlx_function_name(fn));
+    print_symbols(fn, missing);
+    fputc('\n', stderr);
+    rc = EXIT_ERROR;
+  }
+  free(missing);
+  return rc;
+}
+
 static int prepare_inputs(const options_t *opts, const rlx_function_t *fn,
                           rlx_tensor_t **inputs, size_t *num_inputs) {
   size_t wanted = rlx_function_num_inputs(fn);
   if (opts->random) {
+    size_t num_symbols = rlx_function_num_symbols(fn);
+    int64_t *values = calloc(num_symbols + 1, sizeof(*values));
+    if (!values) {
+      print_error("out of memory");
+      return EXIT_ERROR;
+    }
+    int rc = symbol_values(opts, fn, values);
     uint64_t state = opts->seed;
-    for (size_t i = 0; i < wanted; ++i) {
+    for (size_t i = 0; !rc && i < wanted; ++i) {
       rlx_tensor_type_t type;
+      int64_t dims[RLX_MAX_RANK];
       rlx_status_t status = rlx_function_input_type(fn, i, &type);
       if (!status)
-        status =
-            rlx_tensor_create(type.dtype, type.rank, type.dims, &inputs[i]);
-      if (status)
-        return fail_with(status);
+        status = rlx_function_input_dims(fn, values, num_symbols, i, dims);
+      if (!status)
+        status = rlx_tensor_create(type.dtype, type.rank, dims, &inputs[i]);
+      if (status) {
+        rc = fail_with(status);
+        break;
+      }
       *num_inputs = i + 1;
-      int rc = fill_random(inputs[i], &state);
-      if (rc)
-        return rc;
+      rc = fill_random(inputs[i], &state);
     }
-    return 0;
+    free(values);
+    return rc;
   }
   if (opts->num_inputs == 0 && wanted > 0) {
     print_error("'%s' takes %zu input%s; pass them with -i FILE.npy or fill "
@@ -745,6 +903,8 @@ int main(int argc, char **argv) {
   if (!rc)
     rc = run(&opts);
   free(opts.inputs);
+  free(opts.dim_names);
+  free(opts.dim_values);
   fflush(stdout);
   return rc;
 }

@@ -115,15 +115,22 @@ RLX_API float rlx_bf16_to_f32(uint16_t bits);
 /* Tensor types                                                             */
 /* ------------------------------------------------------------------------ */
 
-/* A borrowed view of a static tensor type; `dims` has `rank` entries and is
- * NULL when rank is 0. */
+/* The value of a symbolic dim (manifest version 2) in a function's type
+ * views: its size is known only once the inputs are (see
+ * rlx_function_input_dim_expr and rlx_function_output_dims). A tensor's dims
+ * are never dynamic. */
+#define RLX_DIM_DYNAMIC INT64_C(-1)
+
+/* A borrowed view of a tensor type; `dims` has `rank` entries and is NULL
+ * when rank is 0. In a function's signature a dim may be RLX_DIM_DYNAMIC. */
 typedef struct rlx_tensor_type {
   rlx_dtype_t dtype;
   size_t rank;
   const int64_t *dims;
 } rlx_tensor_type_t;
 
-/* Formats `type` as e.g. "f32[2,3]" ("f32[]" for a scalar) snprintf-style:
+/* Formats `type` as e.g. "f32[2,3]" ("f32[]" for a scalar, "f32[?,3]" for
+ * an RLX_DIM_DYNAMIC dim) snprintf-style:
  * writes at most `size` bytes including the NUL and returns the length the
  * full string needs. Returns 0 and writes nothing if `type` is NULL. */
 RLX_API size_t rlx_tensor_type_format(const rlx_tensor_type_t *type,
@@ -233,10 +240,59 @@ RLX_API rlx_status_t rlx_function_output_type(const rlx_function_t *fn,
                                               size_t index,
                                               rlx_tensor_type_t *out);
 
+/* Symbolic shapes (manifest version 2, docs/runtime.md). A dim of a
+ * signature is static (a number) or symbolic: a symbol such as "S" or an
+ * expression such as "2*S" or "(S+7)/8". Symbols are bound by the inputs'
+ * dims at each call; "where" clauses constrain them. */
+
+/* The text of dim `dim` of input `index` as the manifest writes it ("S",
+ * "2*S"), valid as long as the module; NULL for a static dim or an index
+ * past the end. */
+RLX_API const char *rlx_function_input_dim_expr(const rlx_function_t *fn,
+                                                size_t index, size_t dim);
+RLX_API const char *rlx_function_output_dim_expr(const rlx_function_t *fn,
+                                                 size_t index, size_t dim);
+
+/* The function's symbols (0 for a function with static shapes), in order
+ * of their first appearance in its arg lines, and their names (NULL past
+ * the end). Each is bound by the first input dim that is the bare symbol. */
+RLX_API size_t rlx_function_num_symbols(const rlx_function_t *fn);
+RLX_API const char *rlx_function_symbol_name(const rlx_function_t *fn,
+                                             size_t index);
+
+/* The function's where clauses as "<expr> <rel> <expr>" (e.g. "S%8 == 0"),
+ * without their reason; NULL past the end. */
+RLX_API size_t rlx_function_num_where_clauses(const rlx_function_t *fn);
+RLX_API const char *rlx_function_where_clause(const rlx_function_t *fn,
+                                              size_t index);
+
+/* Writes the `rank` dims of output `output` for a call with `inputs` into
+ * `dims` (NULL allowed for rank 0). The inputs are checked exactly as
+ * rlx_function_invoke checks them: counts, dtypes, ranks, every dim against
+ * the bound symbols, and the where clauses. SHAPE_MISMATCH for a negative
+ * dim, OUT_OF_RANGE for an expression that overflows or divides by zero and
+ * for a shape whose byte size overflows. */
+RLX_API rlx_status_t rlx_function_output_dims(const rlx_function_t *fn,
+                                              rlx_tensor_t *const *inputs,
+                                              size_t num_inputs, size_t output,
+                                              int64_t *dims);
+
+/* Writes the `rank` dims of input `index` for the symbol values
+ * `symbols[0..num_symbols)` (in rlx_function_symbol_name order; num_symbols
+ * must equal rlx_function_num_symbols) into `dims`, e.g. to allocate inputs
+ * of chosen sizes. Symbol values must be >= 0. Where clauses are not
+ * checked here: a call checks them. */
+RLX_API rlx_status_t rlx_function_input_dims(const rlx_function_t *fn,
+                                             const int64_t *symbols,
+                                             size_t num_symbols, size_t index,
+                                             int64_t *dims);
+
 /* Fast path: runs `fn` reading `inputs` and writing into the caller-owned
  * `outputs`, without copies. Every count, dtype, rank and dim is checked
- * against the signature first, and outputs may not overlap each other or any
- * input; nothing runs if a check fails. */
+ * against the signature first (symbolic dims: the inputs bind the symbols,
+ * the where clauses must hold, and each output must have the shape
+ * rlx_function_output_dims computes), and outputs may not overlap each other
+ * or any input; nothing runs if a check fails. */
 RLX_API rlx_status_t rlx_function_invoke(const rlx_function_t *fn,
                                          rlx_tensor_t *const *inputs,
                                          size_t num_inputs,
@@ -253,9 +309,10 @@ RLX_API rlx_status_t rlx_function_invoke(const rlx_function_t *fn,
 RLX_API rlx_status_t rlx_function_device_time(const rlx_function_t *fn,
                                               double *ms_out);
 
-/* Convenience path: validates like rlx_function_invoke, allocates the outputs,
- * runs `fn` and stores the new tensors in `outputs_out[0..num_outputs)`,
- * which the caller then owns. On failure every entry is set to NULL. */
+/* Convenience path: validates like rlx_function_invoke, allocates the outputs
+ * (symbolic dims take the sizes the inputs give them), runs `fn` and stores
+ * the new tensors in `outputs_out[0..num_outputs)`, which the caller then
+ * owns. On failure every entry is set to NULL. */
 RLX_API rlx_status_t rlx_function_call(const rlx_function_t *fn,
                                        rlx_tensor_t *const *inputs,
                                        size_t num_inputs,
