@@ -25,6 +25,12 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   // other; a no-op without rlx.differentiate.
   pm.addPass(createRlxAutodiff());
   // Signatures are read while functions still take tensors.
+  if (!options.specialize.empty()) {
+    RlxSpecializeShapesOptions specialize;
+    specialize.sizes.assign(options.specialize.begin(),
+                            options.specialize.end());
+    pm.addPass(createRlxSpecializeShapes(specialize));
+  }
   pm.addPass(createRlxExportAbi());
   addFusionPasses(pm, options.fusePatterns, options.formRegions);
   pm.addNestedPass<func::FuncOp>(createRlxToLinalg());

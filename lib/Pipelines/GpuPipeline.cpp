@@ -27,6 +27,12 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
                                  const GpuPipelineOptions &options) {
   // Gradient functions are compiled like any other, as on the CPU.
   pm.addPass(createRlxAutodiff());
+  if (!options.specialize.empty()) {
+    RlxSpecializeShapesOptions specialize;
+    specialize.sizes.assign(options.specialize.begin(),
+                            options.specialize.end());
+    pm.addPass(createRlxSpecializeShapes(specialize));
+  }
   pm.addPass(createRlxExportAbi({AbiTarget::Cuda}));
   addFusionPasses(pm, options.fusePatterns, options.formRegions);
   pm.addNestedPass<func::FuncOp>(createRlxToLinalg());

@@ -1,9 +1,11 @@
 //===- ExportAbi.cpp - Describe public functions for the runtime ----------===//
+#include "rlx/Dialect/Rlx/IR/SymbolicShapes.h"
 #include "rlx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -33,20 +35,92 @@ static StringRef getDtypeName(Type type) {
   return "";
 }
 
-/// Appends `arg f32 2 4 8` (or `res ...`) for one tensor; fails with a
-/// diagnostic on `func` if the type cannot cross the C ABI.
+/// Prints a size in the manifest's expression syntax (docs/runtime.md):
+/// integers, symbol names, `+ - * / %` with `/` and `%` floored, as affine
+/// `floordiv` and `mod` are. `precedence` is the binding strength the
+/// context needs: 0 for a sum, 1 for a factor's left operand, 2 for its right
+/// operand.
+static void printSize(AffineExpr size, ArrayRef<std::string> names,
+                      int precedence, llvm::raw_ostream &os) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(size)) {
+    if (constant.getValue() < 0 && precedence > 0)
+      os << '(' << constant.getValue() << ')';
+    else
+      os << constant.getValue();
+    return;
+  }
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(size)) {
+    os << names[symbol.getPosition()];
+    return;
+  }
+  auto binary = cast<AffineBinaryOpExpr>(size);
+  AffineExpr lhs = binary.getLHS(), rhs = binary.getRHS();
+  switch (binary.getKind()) {
+  case AffineExprKind::Add: {
+    if (precedence > 0)
+      os << '(';
+    printSize(lhs, names, 0, os);
+    // `a + b * -1` and `a + -c` print as subtractions.
+    auto product = dyn_cast<AffineBinaryOpExpr>(rhs);
+    auto factor = product && product.getKind() == AffineExprKind::Mul
+                      ? dyn_cast<AffineConstantExpr>(product.getRHS())
+                      : AffineConstantExpr();
+    auto constant = dyn_cast<AffineConstantExpr>(rhs);
+    if (factor && factor.getValue() == -1) {
+      os << '-';
+      printSize(product.getLHS(), names, 1, os);
+    } else if (constant && constant.getValue() < 0) {
+      os << '-' << -constant.getValue();
+    } else {
+      os << '+';
+      printSize(rhs, names, 0, os);
+    }
+    if (precedence > 0)
+      os << ')';
+    return;
+  }
+  case AffineExprKind::CeilDiv:
+    // ceildiv(a, b) = floordiv(a + b - 1, b) for the positive constant
+    // divisors shape rules use.
+    printSize((lhs + rhs - 1).floorDiv(rhs), names, precedence, os);
+    return;
+  case AffineExprKind::Mul:
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::Mod: {
+    if (precedence > 1)
+      os << '(';
+    printSize(lhs, names, 1, os);
+    os << (binary.getKind() == AffineExprKind::Mul        ? '*'
+           : binary.getKind() == AffineExprKind::FloorDiv ? '/'
+                                                          : '%');
+    printSize(rhs, names, 2, os);
+    if (precedence > 1)
+      os << ')';
+    return;
+  }
+  default:
+    break;
+  }
+  llvm_unreachable("shape rules build sizes from symbols and constants");
+}
+
+/// Appends `arg f32 2 s0 8` (or `res ...`) for one tensor of `sizes`; fails
+/// with a diagnostic on `func` if the type cannot cross the C ABI.
 static LogicalResult describeTensor(func::FuncOp func, StringRef role,
                                     unsigned index, Type type,
+                                    ArrayRef<AffineExpr> sizes,
+                                    ArrayRef<std::string> names,
                                     llvm::raw_ostream &os) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   StringRef dtype = tensor ? getDtypeName(tensor.getElementType()) : "";
-  if (!tensor || !tensor.hasStaticShape() || dtype.empty())
-    return func.emitError() << "cannot export function '" << func.getSymName()
-                            << "': " << (role == "arg" ? "argument " : "result ")
-                            << index << " has type " << type
-                            << "; exported functions take and return "
-                               "statically shaped tensors of f32, f16, bf16, "
-                               "f64, i1, i8, i16, i32 or i64";
+  if (!tensor || dtype.empty())
+    return func.emitError()
+           << "cannot export function '" << func.getSymName()
+           << "': " << (role == "arg" ? "argument " : "result ") << index
+           << " has type " << type
+           << "; exported functions take and return "
+              "ranked tensors of f32, f16, bf16, f64, i1, "
+              "i8, i16, i32 or i64";
   auto limitError = [&](StringRef what) {
     return func.emitError() << "cannot export function '" << func.getSymName()
                             << "': " << (role == "arg" ? "argument " : "result ")
@@ -54,16 +128,89 @@ static LogicalResult describeTensor(func::FuncOp func, StringRef role,
   };
   if (tensor.getRank() > kMaxRank)
     return limitError("has more than 32 dimensions");
+  // Sizes known at compile time must fit; the runtime checks the others.
   std::optional<int64_t> bytes =
       std::max<int64_t>(1, tensor.getElementTypeBitWidth() / 8);
-  for (int64_t size : tensor.getShape())
-    bytes = bytes ? llvm::checkedMul(*bytes, size) : std::nullopt;
+  for (AffineExpr size : sizes)
+    if (auto constant = dyn_cast<AffineConstantExpr>(size))
+      bytes =
+          bytes ? llvm::checkedMul(*bytes, constant.getValue()) : std::nullopt;
   if (!bytes)
     return limitError("does not fit in 2^63 bytes");
   os << role << ' ' << dtype << ' ' << tensor.getRank();
-  for (int64_t size : tensor.getShape())
-    os << ' ' << size;
+  for (AffineExpr size : sizes) {
+    os << ' ';
+    printSize(size, names, 0, os);
+  }
   os << '\n';
+  return success();
+}
+
+/// Writes the manifest lines of `func`: its signature with each size a
+/// constant, a symbol (a `?` of an argument, named `s0`, `s1`, ... in
+/// argument order) or an expression of symbols, then the requirements
+/// between sizes that the caller must meet (`where`).
+static LogicalResult describeFunction(func::FuncOp func,
+                                      llvm::raw_ostream &os) {
+  rlx::FunctionShapeAnalysis analysis(func.getContext());
+  Block &body = func.getBody().front();
+  if (failed(analysis.run(body)))
+    return failure();
+  SmallVector<std::string> names = analysis.getSymbolNames(body);
+  SmallVector<rlx::SymbolicShape> argShapes;
+  for (BlockArgument argument : body.getArguments())
+    argShapes.push_back(isa<RankedTensorType>(argument.getType())
+                            ? analysis.getShape(argument)
+                            : rlx::SymbolicShape());
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  SmallVector<rlx::SymbolicShape> resultShapes;
+  for (Value result : ret.getOperands())
+    resultShapes.push_back(isa<RankedTensorType>(result.getType())
+                               ? analysis.getShape(result)
+                               : rlx::SymbolicShape());
+  SmallVector<rlx::FunctionShapeAnalysis::Requirement> requirements =
+      analysis.getRequirements();
+  // A symbol no argument size binds would be a size the caller cannot
+  // give; the analysis only makes symbols for argument sizes.
+  auto isBound = [&](AffineExpr size) {
+    bool bound = true;
+    size.walk([&](AffineExpr sub) {
+      if (auto symbol = dyn_cast<AffineSymbolExpr>(sub))
+        bound &= symbol.getPosition() < names.size() &&
+                 !names[symbol.getPosition()].empty();
+    });
+    return bound;
+  };
+  for (auto [index, shape] : llvm::enumerate(resultShapes))
+    if (!llvm::all_of(shape, isBound))
+      return func.emitError() << "cannot export function '" << func.getSymName()
+                              << "': the sizes of result " << index
+                              << " are not known from its arguments";
+  FunctionType type = func.getFunctionType();
+  os << "func " << func.getSymName() << ' ' << type.getNumInputs() << ' '
+     << type.getNumResults() << '\n';
+  for (auto [i, input] : llvm::enumerate(type.getInputs()))
+    if (failed(describeTensor(func, "arg", i, input, argShapes[i], names, os)))
+      return failure();
+  for (auto [i, result] : llvm::enumerate(type.getResults()))
+    if (failed(
+            describeTensor(func, "res", i, result, resultShapes[i], names, os)))
+      return failure();
+  for (const auto &requirement : requirements) {
+    if (!isBound(requirement.lhs) || !isBound(requirement.rhs))
+      return requirement.op->emitOpError(
+          "requires a relation between sizes that are not known from the "
+          "function's arguments");
+    os << "where ";
+    printSize(requirement.lhs, names, 0, os);
+    os << (requirement.relation == rlx::SizeRelation::Equal ? " == " : " <= ");
+    printSize(requirement.rhs, names, 0, os);
+    os << ' ' << requirement.op->getName();
+    if (auto file = dyn_cast<FileLineColLoc>(requirement.op->getLoc()))
+      os << " at " << file.getFilename().getValue() << ':' << file.getLine()
+         << ':' << file.getColumn();
+    os << '\n';
+  }
   return success();
 }
 
@@ -81,9 +228,14 @@ static void copyRepeatedResults(func::FuncOp func) {
         continue;
       // alloc_tensor, unlike tensor.empty, is never CSE'd into the buffer of
       // the value it copies.
+      auto type = cast<RankedTensorType>(value.getType());
+      SmallVector<Value> dynamicSizes;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.isDynamicDim(d))
+          dynamicSizes.push_back(
+              tensor::DimOp::create(b, ret.getLoc(), value, d));
       operand.set(bufferization::AllocTensorOp::create(
-          b, ret.getLoc(), cast<RankedTensorType>(value.getType()),
-          /*dynamicSizes=*/ValueRange{}, /*copy=*/value));
+          b, ret.getLoc(), type, dynamicSizes, /*copy=*/value));
     }
   });
 }
@@ -99,7 +251,7 @@ struct RlxExportAbiPass : rlx::impl::RlxExportAbiBase<RlxExportAbiPass> {
                          << "'";
       return signalPassFailure();
     }
-    std::string manifest = "rlx-module 1\n";
+    std::string manifest = "rlx-module 2\n";
     llvm::raw_string_ostream os(manifest);
     if (target == rlx::AbiTarget::Cuda)
       os << "target cuda\n";
@@ -115,14 +267,8 @@ struct RlxExportAbiPass : rlx::impl::RlxExportAbiBase<RlxExportAbiPass> {
         return signalPassFailure();
       }
       FunctionType type = func.getFunctionType();
-      os << "func " << name << ' ' << type.getNumInputs() << ' '
-         << type.getNumResults() << '\n';
-      for (auto [i, input] : llvm::enumerate(type.getInputs()))
-        if (failed(describeTensor(func, "arg", i, input, os)))
-          return signalPassFailure();
-      for (auto [i, result] : llvm::enumerate(type.getResults()))
-        if (failed(describeTensor(func, "res", i, result, os)))
-          return signalPassFailure();
+      if (failed(describeFunction(func, os)))
+        return signalPassFailure();
       copyRepeatedResults(func);
       func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     builder.getUnitAttr());

@@ -119,9 +119,9 @@ static SmallVector<Value> sliceInputs(OpBuilder &b, linalg::GenericOp op,
     }
     auto type = cast<RankedTensorType>(input->get().getType());
     SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
-    for (int64_t extent : type.getShape())
-      sizes.push_back(b.getIndexAttr(extent));
+    SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(b, op.getLoc(), input->get());
     offsets[*result] = b.getIndexAttr(offset);
     sizes[*result] = b.getIndexAttr(size);
     slices.push_back(tensor::ExtractSliceOp::create(
@@ -171,6 +171,7 @@ static void splitReduction(RewriterBase &rewriter, linalg::GenericOp op,
     auto type = cast<RankedTensorType>(input->get().getType());
     SmallVector<AffineExpr> exprs;
     SmallVector<int64_t> shape;
+    SmallVector<OpFoldResult> sizes;
     SmallVector<ReassociationIndices> reassociation;
     bool expanded = false;
     for (auto [r, expr] :
@@ -180,12 +181,15 @@ static void splitReduction(RewriterBase &rewriter, linalg::GenericOp op,
         expanded = true;
         reassociation.push_back({first, first + 1});
         shape.append({split.size / split.chunk, split.chunk});
+        sizes.append({rewriter.getIndexAttr(split.size / split.chunk),
+                      rewriter.getIndexAttr(split.chunk)});
         exprs.append({rewriter.getAffineDimExpr(split.dim),
                       rewriter.getAffineDimExpr(split.dim + 1)});
         continue;
       }
       reassociation.push_back({first});
       shape.push_back(type.getDimSize(r));
+      sizes.push_back(tensor::getMixedSize(rewriter, loc, input->get(), r));
       exprs.push_back(splitLoop(expr));
     }
     maps.push_back(AffineMap::get(numLoops + 1, 0, exprs, context));
@@ -193,7 +197,7 @@ static void splitReduction(RewriterBase &rewriter, linalg::GenericOp op,
         expanded ? tensor::ExpandShapeOp::create(
                        rewriter, loc,
                        RankedTensorType::get(shape, type.getElementType()),
-                       input->get(), reassociation)
+                       input->get(), reassociation, sizes)
                        .getResult()
                  : input->get());
   }
@@ -202,14 +206,15 @@ static void splitReduction(RewriterBase &rewriter, linalg::GenericOp op,
   SmallVector<Value> partialInits;
   for (auto [init, combiner] : llvm::zip(op.getDpsInitsMutable(), combiners)) {
     auto type = cast<RankedTensorType>(init.get().getType());
-    SmallVector<int64_t> shape(type.getShape());
-    shape.push_back(split.numPartials());
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, init.get());
+    sizes.push_back(rewriter.getIndexAttr(split.numPartials()));
     SmallVector<AffineExpr> exprs = llvm::map_to_vector(
         op.getMatchingIndexingMap(&init).getResults(), splitLoop);
     exprs.push_back(rewriter.getAffineDimExpr(split.partialLoop()));
     maps.push_back(AffineMap::get(numLoops + 1, 0, exprs, context));
     Value empty =
-        tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+        tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
     Value neutral = arith::ConstantOp::create(
         rewriter, loc, *arith::getNeutralElement(combiner));
     partialInits.push_back(

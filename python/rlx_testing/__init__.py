@@ -245,10 +245,14 @@ class Report:
 
 
 class Case:
-    def __init__(self, name, body, inputs, ref, out, tol, args, folded=False):
+    def __init__(self, name, body, inputs, ref, out, tol, args, folded=False,
+                 function=None):
+        """`function` is the MLIR function the case runs (default: `name`);
+        the runs of a dynamic case share one."""
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             raise ValueError(f"case name {name!r} is not an identifier")
         self.name, self.ref, self.tol, self.folded = name, ref, tol, folded
+        self.function = function or name
         self.inputs = [np.asarray(x) for x in inputs]
         outs = out if isinstance(out, (list, tuple)) else [out]
         names = ["%r"] if isinstance(out, str) else \
@@ -258,7 +262,8 @@ class Case:
         self.num_outputs = len(outs)
         ret = "" if re.search(r"^\s*return\b", body, re.M) else \
             f"  return {', '.join(names)} : {', '.join(outs)}\n"
-        self.text = (f"func.func @{name}({args}) -> ({', '.join(outs)}) {{\n"
+        self.text = (f"func.func @{self.function}({args}) -> "
+                     f"({', '.join(outs)}) {{\n"
                      f"  {body.strip()}\n{ret}}}\n")
 
     def reference(self):
@@ -301,10 +306,22 @@ class Suite:
                 lambda: ref(*[to_torch(x) for x in inputs]), out, tol, None,
                 folded=True))
 
+    def dynamic_case(self, name, body, args, out, runs, ref, tol=None):
+        """Adds a function whose argument types `args` have `?` sizes, run
+        once per input list in `runs` from one compiled module: each run is
+        a case `<name>_<i>_<sizes of its first input>`."""
+        for i, inputs in enumerate(runs):
+            sizes = "x".join(str(d) for d in np.shape(inputs[0]))
+            label = f"{name}_{i}_{sizes}"
+            if any(c.name == label for c in self.cases):
+                raise ValueError(f"duplicate case {label}")
+            self.cases.append(Case(label, body, inputs, ref, out, tol, args,
+                                   function=name))
+
     def _compile(self, cases, path):
         """None, or why rlx-compile failed on a module of these cases."""
         with open(path + ".mlir", "w") as f:
-            f.write("\n".join(c.text for c in cases))
+            f.write("\n".join(dict.fromkeys(c.text for c in cases)))
         try:
             proc = subprocess.run([os.path.join(TOOLS, "rlx-compile"),
                                    path + ".mlir", "-o", path + ".so"]
@@ -366,7 +383,7 @@ class Suite:
                 report.record(c.name, broken[c.name])
                 continue
             try:
-                got = run_function(module, c.name, c.inputs,
+                got = run_function(module, c.function, c.inputs,
                                    os.path.join(tmp, c.name))
                 report.record(c.name, check_outputs(
                     got, c.reference(), c.num_outputs, c.tol))

@@ -34,7 +34,7 @@ def _ptxas():
 def _compile(cases, path, chip, compile_args):
     """(PTX text, None) or (None, why rlx-compile failed)."""
     with open(path + ".mlir", "w") as f:
-        f.write("\n".join(c.text for c in cases))
+        f.write("\n".join(dict.fromkeys(c.text for c in cases)))
     try:
         proc = subprocess.run(
             [os.path.join(TOOLS, "rlx-compile"), path + ".mlir",
@@ -71,7 +71,9 @@ def _assemble(ptxas, chip, path, text):
 
 def check(suite, tmp, report):
     ptxas = _ptxas()
-    names = {c.name for c in suite.cases}
+    # Kernels are named after functions; the runs of a dynamic case share
+    # one.
+    names = {c.function for c in suite.cases}
     failures = {}
     if not ptxas:
         for c in suite.cases:
@@ -88,13 +90,13 @@ def check(suite, tmp, report):
                     suite.compile_args)[1], suite.cases))
             for c, e in zip(suite.cases, errors):
                 if e:
-                    failures.setdefault(c.name, f"{chip}: {e}")
-            good = [c for c in suite.cases if c.name not in failures]
+                    failures.setdefault(c.function, f"{chip}: {e}")
+            good = [c for c in suite.cases if c.function not in failures]
             ptx, error = _compile(good, base, chip, suite.compile_args) \
                 if good else ("", None)
             if error:
                 for c in good:
-                    failures.setdefault(c.name, f"{chip}: {error}")
+                    failures.setdefault(c.function, f"{chip}: {error}")
                 continue
         kernels = _kernels(ptx)
         for module in kernels:
@@ -110,4 +112,4 @@ def check(suite, tmp, report):
                 failures.setdefault(_owner(module, names),
                                     f"{chip} {module}: {e}")
     for c in suite.cases:
-        report.record(c.name, failures.get(c.name))
+        report.record(c.name, failures.get(c.function))

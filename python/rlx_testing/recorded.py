@@ -113,7 +113,7 @@ def record(suite, tmp, directory, report):
                 raise RuntimeError(f"{len(want)} references, want "
                                    f"{c.num_outputs}")
             return want
-        report.record(c.name, rec.case(c.name, c.name, [module], c.inputs,
+        report.record(c.name, rec.case(c.name, c.function, [module], c.inputs,
                                        reference, c.tol, broken.get(c.name)))
 
 

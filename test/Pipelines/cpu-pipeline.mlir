@@ -98,7 +98,7 @@ func.func @chain(%a: tensor<1024xf32>) -> tensor<1024xf32> {
 }
 
 // The manifest describes the tensor-level signatures, results as `res`.
-// CHECK:       llvm.mlir.global external constant @rlx_manifest("rlx-module 1\0Afunc mlp 3 1\0Aarg f32 2 4 8\0Aarg f32 2 8 16\0Aarg f32 1 16\0Ares f32 2 4 16\0Afunc mixed 3 3\0Aarg f16 1 3\0Aarg bf16 0\0Aarg i1 1 3\0Ares f16 1 3\0Ares i1 0\0Ares bf16 1 3\0Afunc chain 1 1\0Aarg f32 1 1024\0Ares f32 1 1024\0A\00")
+// CHECK:       llvm.mlir.global external constant @rlx_manifest("rlx-module 2\0Afunc mlp 3 1\0Aarg f32 2 4 8\0Aarg f32 2 8 16\0Aarg f32 1 16\0Ares f32 2 4 16\0Afunc mixed 3 3\0Aarg f16 1 3\0Aarg bf16 0\0Aarg i1 1 3\0Ares f16 1 3\0Ares i1 0\0Ares bf16 1 3\0Afunc chain 1 1\0Aarg f32 1 1024\0Ares f32 1 1024\0A\00")
 
 // One uniform entry point per exported function: args[i] holds the i-th
 // descriptor pointer, inputs then outputs.
@@ -116,7 +116,7 @@ func.func @chain(%a: tensor<1024xf32>) -> tensor<1024xf32> {
 // In LLVM IR the manifest is an exported NUL-terminated byte array, erff a
 // libm declaration, and each entry point a `void (ptr)` function.
 
-// LLVMIR:      @rlx_manifest = constant [212 x i8] c"rlx-module 1\0Afunc mlp 3 1\0Aarg f32 2 4 8\0Aarg f32 2 8 16\0Aarg f32 1 16\0Ares f32 2 4 16\0Afunc mixed 3 3\0Aarg f16 1 3\0Aarg bf16 0\0Aarg i1 1 3\0Ares f16 1 3\0Ares i1 0\0Ares bf16 1 3\0Afunc chain 1 1\0Aarg f32 1 1024\0Ares f32 1 1024\0A\00"
+// LLVMIR:      @rlx_manifest = constant [212 x i8] c"rlx-module 2\0Afunc mlp 3 1\0Aarg f32 2 4 8\0Aarg f32 2 8 16\0Aarg f32 1 16\0Ares f32 2 4 16\0Afunc mixed 3 3\0Aarg f16 1 3\0Aarg bf16 0\0Aarg i1 1 3\0Ares f16 1 3\0Ares i1 0\0Ares bf16 1 3\0Afunc chain 1 1\0Aarg f32 1 1024\0Ares f32 1 1024\0A\00"
 // LLVMIR-DAG:  declare float @erff(float)
 // LLVMIR-DAG:  declare ptr @malloc(i64)
 // LLVMIR-LABEL: define void @rlx_fn_mlp(

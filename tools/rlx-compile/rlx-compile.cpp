@@ -163,6 +163,11 @@ cl::opt<bool> gpuTilingOnCpu(
     "gpu-tiling-on-cpu",
     cl::desc("Test mode: run matmuls on the CPU tiled as for the GPU"),
     cl::init(false));
+cl::list<std::string> specialize(
+    "specialize",
+    cl::desc("NAME=VALUE[,...]: compile with the `?` size the manifest names "
+             "NAME fixed to VALUE (rlx-run --list shows the names)"),
+    cl::CommaSeparated);
 cl::opt<bool> kernelReport(
     "kernel-report",
     cl::desc("Remark how many loop nests each function has after fusion"),
@@ -357,6 +362,7 @@ int main(int argc, char **argv) {
     pipelineOptions.blockSize = gpuBlockSize;
     pipelineOptions.maxBlocks = gpuMaxBlocks;
     pipelineOptions.cudaPath = cudaPath;
+    pipelineOptions.specialize = specialize;
     pipelineOptions.fusePatterns = !noFuse && !noFusePatterns;
     pipelineOptions.formRegions = !noFuse && !noFormRegions;
     pipelineOptions.fuseElementwise = !noFuse && !noFuseElementwise;
@@ -369,6 +375,7 @@ int main(int argc, char **argv) {
   } else {
     rlx::CpuPipelineOptions pipelineOptions;
     pipelineOptions.vectorBits = getVectorBits(*machine);
+    pipelineOptions.specialize = specialize;
     pipelineOptions.fusePatterns = !noFuse && !noFusePatterns;
     pipelineOptions.formRegions = !noFuse && !noFormRegions;
     pipelineOptions.fuseElementwise = !noFuse && !noFuseElementwise;

@@ -32,6 +32,7 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
     without a lowering is a located error naming it.
   }];
   let dependentDialects = [
+    "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",

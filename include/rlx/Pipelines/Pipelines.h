@@ -9,6 +9,10 @@ class OpPassManager;
 namespace rlx {
 
 struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
+  PassOptions::ListOption<std::string> specialize{
+      *this, "specialize",
+      llvm::cl::desc("NAME=VALUE: give the `?` size the manifest names NAME "
+                     "a static value (rlx-specialize-shapes)")};
   PassOptions::Option<bool> fusePatterns{
       *this, "fuse-patterns",
       llvm::cl::desc("Replace named patterns by fused rlx ops "
@@ -92,6 +96,10 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
 struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
+  PassOptions::ListOption<std::string> specialize{
+      *this, "specialize",
+      llvm::cl::desc("NAME=VALUE: give the `?` size the manifest names NAME "
+                     "a static value (rlx-specialize-shapes)")};
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("NVIDIA GPU architecture (sm_80, sm_90)"),
       llvm::cl::init("sm_80")};

@@ -8,14 +8,23 @@ def RlxExportAbi : Pass<"rlx-export-abi", "::mlir::ModuleOp"> {
   let summary = "Describe public functions for the rlx runtime's C ABI";
   let description = [{
     Runs on tensor-level IR, before bufferization. For every public function
-    it checks that the signature is exportable (statically shaped tensors of
-    f32, f16, bf16, f64, i1, i8, i16, i32 or i64, and a C identifier as
-    name), marks it `llvm.emit_c_interface`, marks its arguments read-only
-    for bufferization (callers own input buffers), copies any value it
-    returns more than once (every result gets its own caller buffer), and
-    records its signature in the module's `rlx_manifest` string (see
+    it checks that the signature is exportable (ranked tensors of f32, f16,
+    bf16, f64, i1, i8, i16, i32 or i64, and a C identifier as name), marks
+    it `llvm.emit_c_interface`, marks its arguments read-only for
+    bufferization (callers own input buffers), copies any value it returns
+    more than once (every result gets its own caller buffer), and records
+    its signature in the module's `rlx_manifest` string (see
     docs/runtime.md). With `target=cuda` the manifest says that the
     functions take device buffers, which the runtime then stages.
+
+    `?` sizes are symbols of the manifest (`s0`, `s1`, ... in argument
+    order). The function's ops' shape rules (`FunctionShapeAnalysis`) say
+    how every result size follows from them and what must hold between
+    them: an argument size that must equal another is written as that
+    size's symbol (or constant), and relations that remain (`s0 % 8 == 0`,
+    a window inside a dynamic axis) are `where` lines naming the op that
+    needs them. The runtime checks all of it before a call runs. A result
+    size not known from the arguments is an error.
   }];
   let options = [
     Option<"target", "target", "::mlir::rlx::AbiTarget",
@@ -27,7 +36,28 @@ def RlxExportAbi : Pass<"rlx-export-abi", "::mlir::ModuleOp"> {
                         "CUDA device memory"))}]>,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
-                           "::mlir::bufferization::BufferizationDialect"];
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def RlxSpecializeShapes : Pass<"rlx-specialize-shapes", "::mlir::ModuleOp"> {
+  let summary = "Give `?` sizes of exported functions static values";
+  let description = [{
+    For users who want static speed from a program written with `?` sizes:
+    `sizes=s0=128,s1=64` makes the sizes the manifest names `s0` and `s1`
+    (`rlx-run --list` shows them; they are numbered per function, in
+    argument order, after equal sizes are merged: see rlx-export-abi) those
+    values in every public function. The arguments' types become static
+    where their sizes follow from the given ones, and every op's result type
+    is refined through its shape rule, so the rest of the pipeline compiles
+    the static program. A size name no function has, a negative value or a
+    value that breaks an op's requirement is an error.
+  }];
+  let options = [
+    ListOption<"sizes", "sizes", "std::string",
+               "NAME=VALUE pairs: the manifest's size symbols and their "
+               "values">,
+  ];
 }
 
 def RlxMangleFunctionNames : Pass<"rlx-mangle-function-names",

@@ -580,10 +580,10 @@ struct RlxCpuSelectLoweringConfigPass
       // Rows in a parallel loop already (a conversion's), or too few to
       // share, are a loop on the calling thread.
       if (auto rows = dyn_cast<RowsOp>(op))
-        config = getRowsConfig(
-            op, !op->getParentOfType<LoopLikeOpInterface>() &&
-                    ShapedType::getNumElements(rows.getIterationShape()) >=
-                        kMinParallelIterations);
+        config =
+            getRowsConfig(op, !op->getParentOfType<LoopLikeOpInterface>() &&
+                                  getIterationCount(rows.getIterationShape()) >=
+                                      kMinParallelIterations);
       if (auto tileable = dyn_cast<TilingInterface>(op); tileable && !config)
         config = getSequentialConfig(tileable);
       if (config)

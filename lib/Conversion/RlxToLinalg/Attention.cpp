@@ -19,7 +19,9 @@
 //===----------------------------------------------------------------------===//
 #include "Utils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -51,11 +53,12 @@ struct FourDimensional {
       return value;
     auto type = cast<RankedTensorType>(value.getType());
     ArrayRef<int64_t> shape = type.getShape();
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
     return tensor::ExpandShapeOp::create(
         b, loc,
         RankedTensorType::get({shape[0], shape[1], 1, shape[2]},
                               type.getElementType()),
-        value, addHead);
+        value, addHead, {sizes[0], sizes[1], b.getIndexAttr(1), sizes[2]});
   }
   Value collapse(OpBuilder &b, Location loc, Value value) const {
     if (!single)
@@ -67,13 +70,22 @@ struct FourDimensional {
 };
 } // namespace
 
-/// A tensor of `type` filled with `value`.
+/// A tensor of `sizes` and `elementType` filled with `value`.
+static Value createFilled(OpBuilder &b, Location loc,
+                          ArrayRef<OpFoldResult> sizes, Type elementType,
+                          double value) {
+  Value empty = createEmptyTensor(b, loc, sizes, elementType);
+  Value constant =
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, value));
+  return linalg::FillOp::create(b, loc, constant, empty).getResult(0);
+}
+
+/// A tensor of static `type` filled with `value`.
 static Value createFilled(OpBuilder &b, Location loc, RankedTensorType type,
                           double value) {
-  return createFilledTensor(
-      b, loc, type,
-      arith::ConstantOp::create(b, loc,
-                                b.getFloatAttr(type.getElementType(), value)));
+  return createFilled(b, loc,
+                      getAsIndexOpFoldResult(b.getContext(), type.getShape()),
+                      type.getElementType(), value);
 }
 
 /// The diagonal of a positional mask: the queries are the last S_q
@@ -84,10 +96,14 @@ static Value createDiagonal(OpBuilder &b, Location loc, AttentionMask kind,
   if (kind != AttentionMask::Causal && kind != AttentionMask::SlidingWindow)
     return nullptr;
   int64_t axis = AttentionOp::getSequenceAxis(layout);
-  return arith::ConstantIndexOp::create(
+  AffineExpr keys, queries;
+  bindSymbols(b.getContext(), keys, queries);
+  return getValueOrCreateConstantIndexOp(
       b, loc,
-      cast<RankedTensorType>(k.getType()).getDimSize(axis) -
-          cast<RankedTensorType>(q.getType()).getDimSize(axis));
+      affine::makeComposedFoldedAffineApply(
+          b, loc, keys - queries,
+          {tensor::getMixedSize(b, loc, k, axis),
+           tensor::getMixedSize(b, loc, q, axis)}));
 }
 
 /// The [B, H, S] rows of a value of `layout`, read by a 4-loop generic over
@@ -116,23 +132,25 @@ struct AttentionToLinalg : OpConversionPattern<AttentionOp> {
     Type storage = qType.getElementType();
     Type computeType = ScalarBuilder::computeType(storage);
     int64_t headAxis = *AttentionOp::getHeadAxis(layout);
-    SmallVector<int64_t> accShape(qType.getShape());
-    accShape.back() = cast<RankedTensorType>(v.getType()).getShape().back();
-    auto accType = RankedTensorType::get(accShape, computeType);
-    auto rowType =
-        RankedTensorType::get({accShape[0], accShape[headAxis],
-                               accShape[AttentionOp::getSequenceAxis(layout)]},
-                              computeType);
+    int64_t sequenceAxis = AttentionOp::getSequenceAxis(layout);
+    SmallVector<OpFoldResult> accSizes =
+        tensor::getMixedSizes(rewriter, loc, q);
+    accSizes.back() = tensor::getMixedSize(rewriter, loc, v, 3);
+    SmallVector<OpFoldResult> rowSizes = {accSizes[0], accSizes[headAxis],
+                                          accSizes[sequenceAxis]};
+    Value accInit = createFilled(rewriter, loc, accSizes, computeType, 0.0);
+    Value maxInit =
+        createFilled(rewriter, loc, rowSizes, computeType, kNegativeInfinity);
+    Value sumInit = createFilled(rewriter, loc, rowSizes, computeType, 0.0);
+    auto accType = cast<RankedTensorType>(accInit.getType());
+    auto rowType = cast<RankedTensorType>(maxInit.getType());
 
     auto online = OnlineAttentionOp::create(
         rewriter, loc, TypeRange{accType, rowType, rowType}, q, k, v,
         adaptor.getMask(),
-        createDiagonal(rewriter, loc, op.getMaskKind(), q, k, layout),
-        createFilled(rewriter, loc, accType, 0.0),
-        createFilled(rewriter, loc, rowType, kNegativeInfinity),
-        createFilled(rewriter, loc, rowType, 0.0), layout, op.getMaskKind(),
-        op.getWindowAttr(), APFloat(op.getScaleOrDefault()),
-        op.getSoftcapAttr());
+        createDiagonal(rewriter, loc, op.getMaskKind(), q, k, layout), accInit,
+        maxInit, sumInit, layout, op.getMaskKind(), op.getWindowAttr(),
+        APFloat(op.getScaleOrDefault()), op.getSoftcapAttr());
     // A schedule written on the op is the online form's.
     if (Attribute config = op->getAttr(LoweringConfigAttr::kAttrName))
       online->setAttr(LoweringConfigAttr::kAttrName, config);
@@ -144,7 +162,7 @@ struct AttentionToLinalg : OpConversionPattern<AttentionOp> {
     Value out =
         linalg::GenericOp::create(
             rewriter, loc, accType.clone(storage), ValueRange{acc, sum},
-            createEmptyTensor(rewriter, loc, accType.clone(storage)),
+            createEmptyTensor(rewriter, loc, accSizes, storage),
             {rewriter.getMultiDimIdentityMap(4),
              getRowsMap(rewriter.getContext(), layout),
              rewriter.getMultiDimIdentityMap(4)},
@@ -164,7 +182,7 @@ struct AttentionToLinalg : OpConversionPattern<AttentionOp> {
       results.push_back(
           linalg::GenericOp::create(
               rewriter, loc, rowType, ValueRange{maximum, sum},
-              createEmptyTensor(rewriter, loc, rowType),
+              createEmptyTensor(rewriter, loc, rowSizes, computeType),
               SmallVector<AffineMap>(3, rewriter.getMultiDimIdentityMap(3)),
               SmallVector<utils::IteratorType>(3, parallel),
               [&](OpBuilder &b, Location bodyLoc, ValueRange args) {

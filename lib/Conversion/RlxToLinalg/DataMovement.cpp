@@ -1,7 +1,9 @@
 //===- DataMovement.cpp - rlx shape and data movement ops to linalg -------===//
 #include "Utils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "rlx/Conversion/RlxToLinalg/RlxToLinalg.h"
@@ -25,6 +27,10 @@ struct ConstantToArith : OpConversionPattern<ConstantOp> {
 
 /// Row-major reshape as collapse-to-1-D then expand: both are pure metadata
 /// on contiguous buffers, and canonicalization merges them where it can.
+/// With `?` sizes, one collapse or expand whose groups keep each `?` apart
+/// where the shapes allow it; else the same through 1-D where the result
+/// has at most one `?` (an expand group computes one size), else
+/// `tensor.reshape` to the computed sizes.
 struct ReshapeToTensor : OpConversionPattern<ReshapeOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -34,8 +40,16 @@ struct ReshapeToTensor : OpConversionPattern<ReshapeOp> {
     Location loc = op.getLoc();
     Value value = adaptor.getInput();
     RankedTensorType inType = op.getInput().getType(), outType = op.getType();
-    auto flatType = RankedTensorType::get({inType.getNumElements()},
-                                          inType.getElementType());
+    if (!inType.hasStaticShape() || !outType.hasStaticShape()) {
+      if (Value reshaped = reshapeDynamic(rewriter, op, value)) {
+        rewriter.replaceOp(op, reshaped);
+        return success();
+      }
+    }
+    auto flatType =
+        RankedTensorType::get({inType.hasStaticShape() ? inType.getNumElements()
+                                                       : ShapedType::kDynamic},
+                              inType.getElementType());
     auto allDims = [](int64_t rank) {
       SmallVector<ReassociationIndices> groups;
       if (rank > 0)
@@ -55,9 +69,34 @@ struct ReshapeToTensor : OpConversionPattern<ReshapeOp> {
                                               allDims(0));
     else if (outType.getRank() != 1)
       value = tensor::ExpandShapeOp::create(rewriter, loc, outType, value,
-                                            allDims(outType.getRank()));
+                                            allDims(outType.getRank()),
+                                            getResultSizes(rewriter, op));
     rewriter.replaceOp(op, value);
     return success();
+  }
+
+  /// The reshape of `value` where one collapse or expand does it, or where
+  /// no 1-D expand group would compute two `?` sizes; null otherwise.
+  static Value reshapeDynamic(OpBuilder &b, ReshapeOp op, Value value) {
+    Location loc = op.getLoc();
+    RankedTensorType inType = op.getInput().getType(), outType = op.getType();
+    SmallVector<OpFoldResult> sizes = getResultSizes(b, op);
+    std::optional<SmallVector<ReassociationIndices>> groups =
+        getReassociationIndicesForReshape(inType, outType);
+    if (groups && inType.getRank() > outType.getRank())
+      return tensor::CollapseShapeOp::create(b, loc, outType, value, *groups);
+    if (groups && inType.getRank() < outType.getRank())
+      return tensor::ExpandShapeOp::create(b, loc, outType, value, *groups,
+                                           sizes);
+    if (outType.getNumDynamicDims() <= 1)
+      return nullptr;
+    SmallVector<Value> shape = llvm::map_to_vector(sizes, [&](OpFoldResult s) {
+      return getValueOrCreateConstantIndexOp(b, loc, s);
+    });
+    Value shapeTensor = tensor::FromElementsOp::create(
+        b, loc, RankedTensorType::get({outType.getRank()}, b.getIndexType()),
+        shape);
+    return tensor::ReshapeOp::create(b, loc, outType, value, shapeTensor);
   }
 };
 
@@ -67,7 +106,9 @@ struct TransposeToLinalg : OpConversionPattern<TransposeOp> {
   LogicalResult
   matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Value init = createEmptyTensor(rewriter, op.getLoc(), op.getType());
+    Value init =
+        createEmptyTensor(rewriter, op.getLoc(), getResultSizes(rewriter, op),
+                          op.getType().getElementType());
     rewriter.replaceOp(op, linalg::TransposeOp::create(
                                rewriter, op.getLoc(), adaptor.getInput(), init,
                                op.getPermutation())
@@ -85,11 +126,10 @@ struct ExpandToLinalg : OpConversionPattern<ExpandOp> {
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType type = op.getType();
     rewriter.replaceOp(
-        op, createIndexedCopy(
-                rewriter, op.getLoc(), adaptor.getInput(),
-                getBroadcastIndexingMap(op.getInput().getType(),
-                                        type.getShape()),
-                type));
+        op, createIndexedCopy(rewriter, op.getLoc(), adaptor.getInput(),
+                              getBroadcastIndexingMap(op.getInput().getType(),
+                                                      type.getShape()),
+                              type, getResultSizes(rewriter, op)));
     return success();
   }
 };
@@ -104,26 +144,30 @@ struct ConcatToTensor : OpConversionPattern<ConcatOp> {
     RankedTensorType type = op.getType();
     int64_t rank = type.getRank();
     int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
-    Value result = createEmptyTensor(rewriter, loc, type);
-    if (type.getNumElements() == 0) {
+    Value result = createEmptyTensor(
+        rewriter, loc, getResultSizes(rewriter, op), type.getElementType());
+    if (type.hasStaticShape() && type.getNumElements() == 0) {
       rewriter.replaceOp(op, result);
       return success();
     }
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-    int64_t position = 0;
+    OpFoldResult position = rewriter.getIndexAttr(0);
+    AffineExpr s0, s1;
+    bindSymbols(rewriter.getContext(), s0, s1);
     for (Value input : adaptor.getInputs()) {
       auto inputType = cast<RankedTensorType>(input.getType());
-      // An empty slice may sit at offset == size, which insert_slice rejects.
-      if (inputType.getNumElements() == 0)
+      // An empty slice may sit at offset == size, which insert_slice rejects
+      // (a `?` one sits inside the result: the axis is at least as long).
+      if (inputType.hasStaticShape() && inputType.getNumElements() == 0)
         continue;
-      offsets[axis] = rewriter.getIndexAttr(position);
-      SmallVector<OpFoldResult> sizes;
-      for (int64_t size : inputType.getShape())
-        sizes.push_back(rewriter.getIndexAttr(size));
+      offsets[axis] = position;
+      SmallVector<OpFoldResult> sizes =
+          tensor::getMixedSizes(rewriter, loc, input);
       result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
                                              offsets, sizes, strides);
-      position += inputType.getDimSize(axis);
+      position = affine::makeComposedFoldedAffineApply(rewriter, loc, s0 + s1,
+                                                       {position, sizes[axis]});
     }
     rewriter.replaceOp(op, result);
     return success();
@@ -148,17 +192,16 @@ struct WindowToTensor : OpConversionPattern<OpTy> {
     int64_t rank = type.getRank();
     int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
     int64_t step = getStep(op);
+    SmallVector<OpFoldResult> sizes = getResultSizes(rewriter, op);
     // An empty window reads nothing; its start need not be a valid index.
-    if (type.getNumElements() == 0) {
-      rewriter.replaceOp(op, createEmptyTensor(rewriter, loc, type));
+    if (type.getDimSize(axis) == 0) {
+      rewriter.replaceOp(
+          op, createEmptyTensor(rewriter, loc, sizes, type.getElementType()));
       return success();
     }
     if (step > 0) {
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
       SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-      SmallVector<OpFoldResult> sizes;
-      for (int64_t size : type.getShape())
-        sizes.push_back(rewriter.getIndexAttr(size));
       offsets[axis] = rewriter.getIndexAttr(op.getStart());
       strides[axis] = rewriter.getIndexAttr(step);
       rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
@@ -171,9 +214,10 @@ struct WindowToTensor : OpConversionPattern<OpTy> {
                                       rewriter.getAffineDimExpr(d) * step
                                 : rewriter.getAffineDimExpr(d));
     rewriter.replaceOp(
-        op, createIndexedCopy(
-                rewriter, loc, adaptor.getInput(),
-                AffineMap::get(rank, 0, exprs, rewriter.getContext()), type));
+        op,
+        createIndexedCopy(rewriter, loc, adaptor.getInput(),
+                          AffineMap::get(rank, 0, exprs, rewriter.getContext()),
+                          type, sizes));
     return success();
   }
 };

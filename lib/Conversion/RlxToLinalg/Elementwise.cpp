@@ -32,9 +32,13 @@ struct ElementwiseToGeneric
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     Type storage = resultType.getElementType();
+    Value init =
+        createEmptyTensor(rewriter, loc,
+                          getLoopSizes(rewriter, loc, resultType.getShape(),
+                                       operands, ArrayRef(maps).drop_back()),
+                          storage);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, resultType, operands,
-        createEmptyTensor(rewriter, loc, resultType), maps, iterators,
+        rewriter, loc, resultType, operands, init, maps, iterators,
         [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
           ScalarBuilder scalar(b, bodyLoc);
           SmallVector<Value> computeArgs;

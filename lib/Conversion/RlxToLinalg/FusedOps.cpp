@@ -44,9 +44,11 @@ static Value createContractionEpilogue(OpBuilder &b, Location loc, Value acc,
                                              utils::IteratorType::parallel);
   Type storage = resultType.getElementType();
   Type computeType = ScalarBuilder::computeType(storage);
+  // The accumulator has the result's sizes.
+  Value init = createEmptyTensor(b, loc, tensor::getMixedSizes(b, loc, acc),
+                                 resultType.getElementType());
   return linalg::GenericOp::create(
-             b, loc, resultType, inputs, createEmptyTensor(b, loc, resultType),
-             maps, iterators,
+             b, loc, resultType, inputs, init, maps, iterators,
              [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
                ScalarBuilder scalar(nested, bodyLoc);
                auto addRounded = [&](Value stored, Value operand) {
@@ -83,11 +85,10 @@ struct SwigluToGeneric : OpConversionPattern<SwigluOp> {
     RankedTensorType type = op.getType();
     int64_t rank = type.getRank();
     int64_t half = op.getHalfLength();
+    SmallVector<OpFoldResult> sizes = getResultSizes(rewriter, op);
     auto halfView = [&](int64_t start) -> Value {
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-      SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
-      for (int64_t size : type.getShape())
-        sizes.push_back(rewriter.getIndexAttr(size));
+      SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
       offsets.back() = rewriter.getIndexAttr(start);
       return tensor::ExtractSliceOp::create(rewriter, loc, type,
                                             adaptor.getInput(), offsets, sizes,
@@ -103,8 +104,8 @@ struct SwigluToGeneric : OpConversionPattern<SwigluOp> {
     Type computeType = ScalarBuilder::computeType(storage);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, type, ValueRange{up, gate},
-        createEmptyTensor(rewriter, loc, type), maps, iterators,
-        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+        createEmptyTensor(rewriter, loc, sizes, type.getElementType()), maps,
+        iterators, [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
           ScalarBuilder scalar(b, bodyLoc);
           Value up = scalar.convert(args[0], computeType);
           Value gate = scalar.convert(args[1], computeType);

@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "rlx/Conversion/RlxToLinalg/RlxToLinalg.h"
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
@@ -17,13 +18,19 @@ Value mlir::rlx::createMatmulAccumulation(OpBuilder &b, Location loc, Value lhs,
   Type accType = accTensorType.getElementType();
   Value zero =
       arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType));
-  Value acc = createFilledTensor(b, loc, accTensorType, zero);
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   auto rhsType = cast<RankedTensorType>(rhs.getType());
-  if (lhsType.getRank() == 2 && rhsType.getRank() == 2)
+  auto createAccumulator = [&](ArrayRef<OpFoldResult> sizes) {
+    Value empty = createEmptyTensor(b, loc, sizes, accType);
+    return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  };
+  if (lhsType.getRank() == 2 && rhsType.getRank() == 2) {
+    Value acc = createAccumulator({tensor::getMixedSize(b, loc, lhs, 0),
+                                   tensor::getMixedSize(b, loc, rhs, 1)});
     return linalg::MatmulOp::create(b, loc, ValueRange{lhs, rhs},
                                     ValueRange{acc})
         .getResult(0);
+  }
 
   // Loops: (batch..., m, n, k).
   int64_t batchRank = accTensorType.getRank() - 2;
@@ -50,6 +57,11 @@ Value mlir::rlx::createMatmulAccumulation(OpBuilder &b, Location loc, Value lhs,
   SmallVector<AffineMap> maps = {operandMap(lhsType, m, k),
                                  operandMap(rhsType, k, n),
                                  AffineMap::get(numLoops, 0, outExprs, ctx)};
+  SmallVector<int64_t> loopShape(accTensorType.getShape());
+  loopShape.push_back(lhsType.getShape().back());
+  SmallVector<OpFoldResult> loopSizes = getLoopSizes(
+      b, loc, loopShape, ValueRange{lhs, rhs}, ArrayRef(maps).take_front(2));
+  Value acc = createAccumulator(ArrayRef(loopSizes).drop_back());
   SmallVector<utils::IteratorType> iterators(numLoops,
                                              utils::IteratorType::parallel);
   iterators.back() = utils::IteratorType::reduction;

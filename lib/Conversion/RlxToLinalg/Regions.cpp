@@ -139,7 +139,7 @@ struct ElementwiseRegionToGeneric : OpConversionPattern<RegionOp> {
 /// them.
 static Value finishReduction(OpBuilder &b, Location loc,
                              ReductionOpInterface reduction, Value accumulator,
-                             int64_t count) {
+                             OpFoldResult count) {
   auto resultType = getTensorType(reduction->getResult(0));
   auto accType = getTensorType(accumulator);
   Value finished = mapElements(
@@ -185,7 +185,16 @@ struct ReductionRegionToGeneric : OpConversionPattern<RegionOp> {
         emitReductionGeneric(rewriter, loc, shape, axes, leaves,
                              adaptor.getInputs(), ops, reductions);
 
-    int64_t count = getReducedCount(shape, axes);
+    SmallVector<Value> inputs(adaptor.getInputs());
+    OpFoldResult count = getReducedCount(
+        rewriter, loc,
+        getLoopSizes(rewriter, loc, shape, adaptor.getInputs(),
+                     llvm::map_to_vector(inputs,
+                                         [&](Value input) {
+                                           return getBroadcastIndexingMap(
+                                               getTensorType(input), shape);
+                                         })),
+        axes);
     IRMapping results;
     for (auto [reduction, acc] : llvm::zip(reductions, generic.getResults()))
       results.map(reduction->getResult(0),
@@ -213,10 +222,14 @@ struct RowRegionToRows : OpConversionPattern<RegionOp> {
     if (region.getKind() != FusionKind::Row)
       return failure();
     Location loc = region.getLoc();
-    SmallVector<Value> outs =
-        llvm::map_to_vector(region.getResultTypes(), [&](Type type) {
-          return createEmptyTensor(rewriter, loc, cast<RankedTensorType>(type));
-        });
+    ReifiedRankedShapedTypeDims sizes;
+    if (failed(reifyResultShapes(rewriter, region, sizes)))
+      return failure();
+    SmallVector<Value> outs;
+    for (auto [type, resultSizes] : llvm::zip(region.getResultTypes(), sizes))
+      outs.push_back(
+          createEmptyTensor(rewriter, loc, resultSizes,
+                            cast<RankedTensorType>(type).getElementType()));
     auto rows = RowsOp::create(rewriter, loc, region.getResultTypes(),
                                adaptor.getInputs(), outs);
     rewriter.inlineRegionBefore(region.getBody(), rows.getBody(),

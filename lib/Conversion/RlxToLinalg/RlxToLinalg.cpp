@@ -1,6 +1,7 @@
 //===- RlxToLinalg.cpp - The rlx-to-linalg pass ---------------------------===//
 #include "rlx/Conversion/RlxToLinalg/RlxToLinalg.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -72,9 +73,10 @@ struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
     target.addLegalOp<OnlineAttentionOp, AttentionDqOp, AttentionDkDvOp, RowsOp,
                       ScanOp, IndexAddOp>();
     target.markOpRecursivelyLegal<RowsOp, ScanOp>();
-    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, scf::SCFDialect,
-                           tensor::TensorDialect>();
+    // Sizes computed from `?` ones are affine.apply (shape rules).
+    target.addLegalDialect<affine::AffineDialect, arith::ArithDialect,
+                           linalg::LinalgDialect, math::MathDialect,
+                           scf::SCFDialect, tensor::TensorDialect>();
     RewritePatternSet patterns(context);
     populateRlxToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,

@@ -5,7 +5,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "rlx/Dialect/Rlx/IR/ScalarBuilder.h"
 
 using namespace mlir;
@@ -19,16 +21,32 @@ AffineMap mlir::rlx::getLoopsMap(MLIRContext *context, int64_t numLoops,
   return AffineMap::get(numLoops, 0, exprs, context);
 }
 
+SmallVector<OpFoldResult> mlir::rlx::getResultSizes(OpBuilder &b, Operation *op,
+                                                    unsigned result) {
+  auto type = cast<RankedTensorType>(op->getResult(result).getType());
+  if (type.hasStaticShape())
+    return getAsIndexOpFoldResult(b.getContext(), type.getShape());
+  ReifiedRankedShapedTypeDims sizes;
+  LogicalResult reified = reifyResultShapes(b, op, sizes);
+  assert(succeeded(reified) && "rlx ops with `?` sizes have a shape rule");
+  (void)reified;
+  return sizes[result];
+}
+
 Value mlir::rlx::createIndexedCopy(OpBuilder &b, Location loc, Value input,
                                    AffineMap inputMap,
-                                   RankedTensorType resultType) {
+                                   RankedTensorType resultType,
+                                   ArrayRef<OpFoldResult> sizes) {
   int64_t rank = resultType.getRank();
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
+  Value init = sizes.empty() ? createEmptyTensor(b, loc, resultType)
+                             : createEmptyTensor(b, loc, sizes,
+                                                 resultType.getElementType());
   auto generic = linalg::GenericOp::create(
-      b, loc, resultType, input, createEmptyTensor(b, loc, resultType),
-      ArrayRef<AffineMap>{inputMap, b.getMultiDimIdentityMap(rank)},
-      iterators, [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+      b, loc, init.getType(), input, init,
+      ArrayRef<AffineMap>{inputMap, b.getMultiDimIdentityMap(rank)}, iterators,
+      [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
         linalg::YieldOp::create(nested, nestedLoc, args[0]);
       });
   return generic.getResult(0);
@@ -41,8 +59,10 @@ Value mlir::rlx::mapElements(
   AffineMap identity = b.getMultiDimIdentityMap(rank);
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
+  Value init = createEmptyTensor(b, loc, tensor::getMixedSizes(b, loc, input),
+                                 resultType.getElementType());
   auto generic = linalg::GenericOp::create(
-      b, loc, resultType, input, createEmptyTensor(b, loc, resultType),
+      b, loc, init.getType(), input, init,
       ArrayRef<AffineMap>{identity, identity}, iterators,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
         linalg::YieldOp::create(nested, nestedLoc,

@@ -15,10 +15,17 @@ namespace mlir::rlx {
 AffineMap getLoopsMap(MLIRContext *context, int64_t numLoops,
                       ArrayRef<int64_t> dims);
 
+/// The sizes of `op`'s result `result`: attributes where static, computed
+/// from its operands through its shape rule where `?`.
+SmallVector<OpFoldResult> getResultSizes(OpBuilder &b, Operation *op,
+                                         unsigned result = 0);
+
 /// A tensor of `resultType` whose element at index i is `input[inputMap(i)]`:
 /// broadcasts, strided and reversed reads are all this one parallel copy.
+/// `sizes` are the result's sizes, needed where `resultType` has `?`.
 Value createIndexedCopy(OpBuilder &b, Location loc, Value input,
-                        AffineMap inputMap, RankedTensorType resultType);
+                        AffineMap inputMap, RankedTensorType resultType,
+                        ArrayRef<OpFoldResult> sizes = {});
 
 /// Applies `convert` (scalar to scalar) to every element of `input`, giving a
 /// tensor of `resultType` (same shape).

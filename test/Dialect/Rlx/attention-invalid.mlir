@@ -68,16 +68,25 @@ func.func @element_type(%q: tensor<1x4x8xf32>, %k: tensor<1x4x8xf16>) {
 // -----
 
 func.func @integer_operand(%q: tensor<1x4x8xi32>) {
-  // expected-error @+1 {{'rlx.attention' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<1x4x8xi32>'}}
+  // expected-error @+1 {{'rlx.attention' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<1x4x8xi32>'}}
   %0 = rlx.attention bsd %q, %q, %q heads = 1 kv_heads = 1 mask = none : (tensor<1x4x8xi32>, tensor<1x4x8xi32>, tensor<1x4x8xi32>) -> tensor<1x4x8xi32>
   return
 }
 
 // -----
 
-func.func @dynamic_shape(%q: tensor<1x?x8xf32>) {
-  // expected-error @+1 {{'rlx.attention' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<1x?x8xf32>'}}
-  %0 = rlx.attention bsd %q, %q, %q heads = 1 kv_heads = 1 mask = none : (tensor<1x?x8xf32>, tensor<1x?x8xf32>, tensor<1x?x8xf32>) -> tensor<1x?x8xf32>
+func.func @dynamic_head_dim(%q: tensor<1x4x?xf32>) {
+  // expected-error @+2 {{q's head_dim must be static unless a scale is given}}
+  // expected-error @+1 {{'rlx.attention' op failed to infer returned types}}
+  %0 = rlx.attention bsd %q, %q, %q heads = 1 kv_heads = 1 mask = none : (tensor<1x4x?xf32>, tensor<1x4x?xf32>, tensor<1x4x?xf32>) -> tensor<1x4x?xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_backward(%q: tensor<1x4x?x8xf32>, %l: tensor<1x4x?xf32>) {
+  // expected-error @+1 {{'rlx.attention_backward' op does not support dynamic dimensions: operand #0 has type 'tensor<1x4x?x8xf32>'}}
+  %0:3 = rlx.attention_backward bhsd %q, %q, %q, %q, %q, %l heads = 4 kv_heads = 4 mask = none : (tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?xf32>) -> (tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>)
   return
 }
 

@@ -138,7 +138,7 @@ func.func @conv_element_types(%x: tensor<1x3x8xf32>, %w: tensor<4x3x3xf16>) {
 // -----
 
 func.func @conv_integer(%x: tensor<1x3x8xi32>, %w: tensor<4x3x3xi32>) {
-  // expected-error @+1 {{'rlx.conv' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<1x3x8xi32>'}}
+  // expected-error @+1 {{'rlx.conv' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<1x3x8xi32>'}}
   %0 = rlx.conv %x, %w stride = [1] padding = [0, 0] dilation = [1] groups = 1 : (tensor<1x3x8xi32>, tensor<4x3x3xi32>) -> tensor<1x4x6xi32>
   return
 }
@@ -379,7 +379,7 @@ func.func @pool_count_include_pad_max(%x: tensor<1x2x8x8xf32>) {
 // -----
 
 func.func @pool_integer(%x: tensor<1x2x8x8xi32>) {
-  // expected-error @+1 {{'rlx.pool' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<1x2x8x8xi32>'}}
+  // expected-error @+1 {{'rlx.pool' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<1x2x8x8xi32>'}}
   %0 = rlx.pool max %x kernel = [2, 2] stride = [2, 2] padding = [0, 0, 0, 0] : tensor<1x2x8x8xi32> -> tensor<1x2x4x4xi32>
   return
 }

@@ -28,7 +28,7 @@ func.func @swiglu_result_type(%a: tensor<4x8xf32>) {
 // -----
 
 func.func @swiglu_int(%a: tensor<4x8xi32>) {
-  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating-point values}}
+  // expected-error @+1 {{operand #0 must be ranked tensor of floating-point values}}
   %0 = rlx.swiglu %a : tensor<4x8xi32> -> tensor<4x4xi32>
   return
 }
@@ -62,7 +62,7 @@ func.func @matmul_bias_act_element_type(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>
 // -----
 
 func.func @matmul_bias_act_int(%a: tensor<4x8xi32>, %b: tensor<8x6xi32>, %bias: tensor<6xi32>) {
-  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating-point values}}
+  // expected-error @+1 {{operand #0 must be ranked tensor of floating-point values}}
   %0 = rlx.matmul_bias_act %a, %b, %bias : (tensor<4x8xi32>, tensor<8x6xi32>, tensor<6xi32>) -> tensor<4x6xi32>
   return
 }

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @gather_float_indices(%t: tensor<4x2xf32>, %i: tensor<3xf32>) {
-  // expected-error @+1 {{'rlx.gather' op operand #1 must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<3xf32>'}}
+  // expected-error @+1 {{'rlx.gather' op operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<3xf32>'}}
   %0 = rlx.gather %t, %i axis = 0 : (tensor<4x2xf32>, tensor<3xf32>) -> tensor<3x2xf32>
   return
 }
@@ -15,7 +15,7 @@ func.func @gather_float_indices(%t: tensor<4x2xf32>, %i: tensor<3xf32>) {
 // -----
 
 func.func @gather_i16_indices(%t: tensor<4x2xf32>, %i: tensor<3xi16>) {
-  // expected-error @+1 {{'rlx.gather' op operand #1 must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<3xi16>'}}
+  // expected-error @+1 {{'rlx.gather' op operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<3xi16>'}}
   %0 = rlx.gather %t, %i axis = 0 : (tensor<4x2xf32>, tensor<3xi16>) -> tensor<3x2xf32>
   return
 }
@@ -399,7 +399,7 @@ func.func @iota_element_type() {
 // -----
 
 func.func @iota_float() {
-  // expected-error @+1 {{'rlx.iota' op result #0 must be statically shaped tensor of}}
+  // expected-error @+1 {{'rlx.iota' op result #0 must be ranked tensor of}}
   %0 = rlx.iota axis = 0 : tensor<3xf32>
   return
 }

@@ -7,32 +7,8 @@
 // Shapes and element types
 //===----------------------------------------------------------------------===//
 
-func.func @dynamic_shape(%x: tensor<?x3xf32>) {
-  // expected-error @+1 {{'rlx.exp' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<?x3xf32>'}}
-  %0 = rlx.exp %x : tensor<?x3xf32>
-  return
-}
-
-// -----
-
-func.func @dynamic_shape_binary(%x: tensor<2x?xi32>) {
-  // expected-error @+1 {{'rlx.add' op operand #0 must be statically shaped tensor of number values, but got 'tensor<2x?xi32>'}}
-  %0 = rlx.add %x, %x : (tensor<2x?xi32>, tensor<2x?xi32>) -> tensor<2x?xi32>
-  return
-}
-
-// -----
-
-func.func @dynamic_result(%x: tensor<2x3xf32>) {
-  // expected-error @+1 {{'rlx.reshape' op result #0 must be statically shaped tensor of rlx element values, but got 'tensor<?xf32>'}}
-  %0 = rlx.reshape %x : tensor<2x3xf32> -> tensor<?xf32>
-  return
-}
-
-// -----
-
 func.func @unranked(%x: tensor<*xf32>) {
-  // expected-error @+1 {{'rlx.exp' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<*xf32>'}}
+  // expected-error @+1 {{'rlx.exp' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<*xf32>'}}
   %0 = "rlx.exp"(%x) : (tensor<*xf32>) -> tensor<*xf32>
   return
 }
@@ -40,7 +16,7 @@ func.func @unranked(%x: tensor<*xf32>) {
 // -----
 
 func.func @float_op_on_int(%x: tensor<3xi32>) {
-  // expected-error @+1 {{'rlx.exp' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<3xi32>'}}
+  // expected-error @+1 {{'rlx.exp' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
   %0 = rlx.exp %x : tensor<3xi32>
   return
 }
@@ -48,7 +24,7 @@ func.func @float_op_on_int(%x: tensor<3xi32>) {
 // -----
 
 func.func @number_op_on_bool(%x: tensor<3xi1>) {
-  // expected-error @+1 {{'rlx.relu' op operand #0 must be statically shaped tensor of number values, but got 'tensor<3xi1>'}}
+  // expected-error @+1 {{'rlx.relu' op operand #0 must be ranked tensor of number values, but got 'tensor<3xi1>'}}
   %0 = rlx.relu %x : tensor<3xi1>
   return
 }
@@ -56,7 +32,7 @@ func.func @number_op_on_bool(%x: tensor<3xi1>) {
 // -----
 
 func.func @unsigned_element(%x: tensor<3xui8>) {
-  // expected-error @+1 {{'rlx.add' op operand #0 must be statically shaped tensor of number values, but got 'tensor<3xui8>'}}
+  // expected-error @+1 {{'rlx.add' op operand #0 must be ranked tensor of number values, but got 'tensor<3xui8>'}}
   %0 = rlx.add %x, %x : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
   return
 }
@@ -64,7 +40,7 @@ func.func @unsigned_element(%x: tensor<3xui8>) {
 // -----
 
 func.func @index_element(%x: tensor<3xindex>) {
-  // expected-error @+1 {{'rlx.stop_gradient' op operand #0 must be statically shaped tensor of rlx element values, but got 'tensor<3xindex>'}}
+  // expected-error @+1 {{'rlx.stop_gradient' op operand #0 must be ranked tensor of rlx element values, but got 'tensor<3xindex>'}}
   %0 = rlx.stop_gradient %x : tensor<3xindex>
   return
 }
@@ -72,7 +48,7 @@ func.func @index_element(%x: tensor<3xindex>) {
 // -----
 
 func.func @fp8_element(%x: tensor<3xf8E4M3FN>) {
-  // expected-error @+1 {{'rlx.cast' op operand #0 must be statically shaped tensor of rlx element values, but got 'tensor<3xf8E4M3FN>'}}
+  // expected-error @+1 {{'rlx.cast' op operand #0 must be ranked tensor of rlx element values, but got 'tensor<3xf8E4M3FN>'}}
   %0 = rlx.cast %x : tensor<3xf8E4M3FN> -> tensor<3xf32>
   return
 }
@@ -108,7 +84,7 @@ func.func @stop_gradient_type_mismatch(%x: tensor<3xf32>) {
 // -----
 
 func.func @bit_op_on_float(%x: tensor<3xf32>) {
-  // expected-error @+1 {{'rlx.bit_and' op operand #0 must be statically shaped tensor of integer or bool values, but got 'tensor<3xf32>'}}
+  // expected-error @+1 {{'rlx.bit_and' op operand #0 must be ranked tensor of integer or bool values, but got 'tensor<3xf32>'}}
   %0 = rlx.bit_and %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   return
 }
@@ -116,7 +92,7 @@ func.func @bit_op_on_float(%x: tensor<3xf32>) {
 // -----
 
 func.func @shl_on_bool(%x: tensor<3xi1>) {
-  // expected-error @+1 {{'rlx.shl' op operand #0 must be statically shaped tensor of signless integer values, but got 'tensor<3xi1>'}}
+  // expected-error @+1 {{'rlx.shl' op operand #0 must be ranked tensor of signless integer values, but got 'tensor<3xi1>'}}
   %0 = rlx.shl %x, %x : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
   return
 }
@@ -124,7 +100,7 @@ func.func @shl_on_bool(%x: tensor<3xi1>) {
 // -----
 
 func.func @shr_on_float(%x: tensor<3xf16>) {
-  // expected-error @+1 {{'rlx.shr' op operand #0 must be statically shaped tensor of signless integer values, but got 'tensor<3xf16>'}}
+  // expected-error @+1 {{'rlx.shr' op operand #0 must be ranked tensor of signless integer values, but got 'tensor<3xf16>'}}
   %0 = rlx.shr %x, %x : (tensor<3xf16>, tensor<3xf16>) -> tensor<3xf16>
   return
 }
@@ -132,7 +108,7 @@ func.func @shr_on_float(%x: tensor<3xf16>) {
 // -----
 
 func.func @pow_on_int(%x: tensor<3xi32>) {
-  // expected-error @+1 {{'rlx.pow' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<3xi32>'}}
+  // expected-error @+1 {{'rlx.pow' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
   %0 = rlx.pow %x, %x : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
   return
 }
@@ -140,7 +116,7 @@ func.func @pow_on_int(%x: tensor<3xi32>) {
 // -----
 
 func.func @add_on_bool(%x: tensor<3xi1>) {
-  // expected-error @+1 {{'rlx.add' op operand #0 must be statically shaped tensor of number values, but got 'tensor<3xi1>'}}
+  // expected-error @+1 {{'rlx.add' op operand #0 must be ranked tensor of number values, but got 'tensor<3xi1>'}}
   %0 = rlx.add %x, %x : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
   return
 }
@@ -196,7 +172,7 @@ func.func @wrong_result_element(%x: tensor<3xf32>) {
 // -----
 
 func.func @compare_result_not_bool(%x: tensor<3xf32>) {
-  // expected-error @+1 {{'rlx.eq' op result #0 must be statically shaped tensor of 1-bit signless integer values, but got 'tensor<3xf32>'}}
+  // expected-error @+1 {{'rlx.eq' op result #0 must be ranked tensor of 1-bit signless integer values, but got 'tensor<3xf32>'}}
   %0 = rlx.eq %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   return
 }
@@ -221,7 +197,7 @@ func.func @compare_wrong_shape(%x: tensor<3xf32>) {
 // -----
 
 func.func @where_condition_not_bool(%x: tensor<3xf32>, %c: tensor<3xi8>) {
-  // expected-error @+1 {{'rlx.where' op operand #0 must be statically shaped tensor of 1-bit signless integer values, but got 'tensor<3xi8>'}}
+  // expected-error @+1 {{'rlx.where' op operand #0 must be ranked tensor of 1-bit signless integer values, but got 'tensor<3xi8>'}}
   %0 = rlx.where %c, %x, %x : (tensor<3xi8>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   return
 }
@@ -246,7 +222,7 @@ func.func @where_not_broadcastable(%x: tensor<3xf32>, %c: tensor<2xi1>) {
 // -----
 
 func.func @fma_on_int(%x: tensor<2x3xi32>) {
-  // expected-error @+1 {{'rlx.fma' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<2x3xi32>'}}
+  // expected-error @+1 {{'rlx.fma' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<2x3xi32>'}}
   %0 = rlx.fma %x, %x, %x : (tensor<2x3xi32>, tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
   return
 }
@@ -283,7 +259,7 @@ func.func @cast_shape_mismatch(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @cast_to_unsupported(%x: tensor<2x3xf32>) {
-  // expected-error @+1 {{'rlx.cast' op result #0 must be statically shaped tensor of rlx element values, but got 'tensor<2x3xui8>'}}
+  // expected-error @+1 {{'rlx.cast' op result #0 must be ranked tensor of rlx element values, but got 'tensor<2x3xui8>'}}
   %0 = rlx.cast %x : tensor<2x3xf32> -> tensor<2x3xui8>
   return
 }
@@ -323,7 +299,7 @@ func.func @clamp_f32_bound(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @clamp_on_bool(%x: tensor<2xi1>) {
-  // expected-error @+1 {{'rlx.clamp' op operand #0 must be statically shaped tensor of number values, but got 'tensor<2xi1>'}}
+  // expected-error @+1 {{'rlx.clamp' op operand #0 must be ranked tensor of number values, but got 'tensor<2xi1>'}}
   %0 = rlx.clamp %x {min = 0.0} : tensor<2xi1>
   return
 }
@@ -397,7 +373,7 @@ func.func @matmul_element_mismatch(%x: tensor<2x3xi32>, %y: tensor<3x4xi64>) {
 // -----
 
 func.func @matmul_bool(%x: tensor<2x3xi1>, %y: tensor<3x4xi1>) {
-  // expected-error @+1 {{'rlx.matmul' op operand #0 must be statically shaped tensor of number values, but got 'tensor<2x3xi1>'}}
+  // expected-error @+1 {{'rlx.matmul' op operand #0 must be ranked tensor of number values, but got 'tensor<2x3xi1>'}}
   %0 = rlx.matmul %x, %y : (tensor<2x3xi1>, tensor<3x4xi1>) -> tensor<2x4xi1>
   return
 }
@@ -471,7 +447,7 @@ func.func @reduce_mean_int(%x: tensor<2x3xi32>) {
 // -----
 
 func.func @reduce_bool(%x: tensor<2x3xi1>) {
-  // expected-error @+1 {{'rlx.reduce' op operand #0 must be statically shaped tensor of number values, but got 'tensor<2x3xi1>'}}
+  // expected-error @+1 {{'rlx.reduce' op operand #0 must be ranked tensor of number values, but got 'tensor<2x3xi1>'}}
   %0 = rlx.reduce max %x axes = [1] : tensor<2x3xi1> -> tensor<2xi1>
   return
 }
@@ -533,7 +509,7 @@ func.func @softmax_rank0(%x: tensor<f32>) {
 // -----
 
 func.func @softmax_on_int(%x: tensor<2x3xi32>) {
-  // expected-error @+1 {{'rlx.softmax' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<2x3xi32>'}}
+  // expected-error @+1 {{'rlx.softmax' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<2x3xi32>'}}
   %0 = rlx.softmax %x axis = 0 : tensor<2x3xi32>
   return
 }
@@ -585,7 +561,7 @@ func.func @constant_element_mismatch() {
 // -----
 
 func.func @constant_unsupported_element() {
-  // expected-error @+1 {{'rlx.constant' op result #0 must be statically shaped tensor of rlx element values, but got 'tensor<2xui8>'}}
+  // expected-error @+1 {{'rlx.constant' op result #0 must be ranked tensor of rlx element values, but got 'tensor<2xui8>'}}
   %0 = rlx.constant dense<1> : tensor<2xui8>
   return
 }

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @argmax_float_result(%x: tensor<2x3xf32>) {
-  // expected-error @+1 {{'rlx.argmax' op result #0 must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<2xf32>'}}
+  // expected-error @+1 {{'rlx.argmax' op result #0 must be ranked tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<2xf32>'}}
   %0 = rlx.argmax %x axis = 1 : tensor<2x3xf32> -> tensor<2xf32>
   return
 }
@@ -15,7 +15,7 @@ func.func @argmax_float_result(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @argmin_i16_result(%x: tensor<2x3xf32>) {
-  // expected-error @+1 {{'rlx.argmin' op result #0 must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<2xi16>'}}
+  // expected-error @+1 {{'rlx.argmin' op result #0 must be ranked tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<2xi16>'}}
   %0 = rlx.argmin %x axis = 1 : tensor<2x3xf32> -> tensor<2xi16>
   return
 }
@@ -23,7 +23,7 @@ func.func @argmin_i16_result(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @argmax_bool_input(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'rlx.argmax' op operand #0 must be statically shaped tensor of number values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'rlx.argmax' op operand #0 must be ranked tensor of number values, but got 'tensor<4xi1>'}}
   %0 = rlx.argmax %x axis = 0 : tensor<4xi1> -> tensor<i64>
   return
 }
@@ -123,7 +123,7 @@ func.func @cummax_rank0(%x: tensor<f32>) {
 // -----
 
 func.func @cumsum_bool(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'rlx.cumsum' op operand #0 must be statically shaped tensor of number values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'rlx.cumsum' op operand #0 must be ranked tensor of number values, but got 'tensor<4xi1>'}}
   %0 = rlx.cumsum %x axis = 0 : tensor<4xi1>
   return
 }
@@ -188,7 +188,7 @@ func.func @topk_wrong_values_type(%x: tensor<2x5xf32>) {
 // -----
 
 func.func @topk_i32_indices(%x: tensor<2x5xf32>) {
-  // expected-error @+1 {{'rlx.topk' op result #1 must be statically shaped tensor of 64-bit signless integer values, but got 'tensor<2x2xi32>'}}
+  // expected-error @+1 {{'rlx.topk' op result #1 must be ranked tensor of 64-bit signless integer values, but got 'tensor<2x2xi32>'}}
   %0:2 = rlx.topk %x k = 2 : tensor<2x5xf32> -> tensor<2x2xf32>, tensor<2x2xi32>
   return
 }
@@ -196,7 +196,7 @@ func.func @topk_i32_indices(%x: tensor<2x5xf32>) {
 // -----
 
 func.func @topk_bool(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'rlx.topk' op operand #0 must be statically shaped tensor of number values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'rlx.topk' op operand #0 must be ranked tensor of number values, but got 'tensor<4xi1>'}}
   %0:2 = rlx.topk %x k = 2 : tensor<4xi1> -> tensor<2xi1>, tensor<2xi64>
   return
 }

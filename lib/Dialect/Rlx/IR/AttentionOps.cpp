@@ -60,16 +60,23 @@ static StringRef getLayoutShape(AttentionLayout layout) {
 namespace {
 /// The sizes of one of q, k and v, read through the layout.
 struct AttentionOperand {
-  int64_t batch, heads, sequence, features;
+  AffineExpr batch, heads, sequence, features;
 };
 } // namespace
+
+/// A size for diagnostics: its value, or `?`.
+static std::string formatSize(AffineExpr size) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(size))
+    return std::to_string(constant.getValue());
+  return "?";
+}
 
 /// Reads `value` (named `what`) as a tensor of `layout` with the element type
 /// `element` and `expectedHeads` heads.
 static FailureOr<AttentionOperand>
-readOperand(std::optional<Location> loc, Value value, StringRef what,
-            AttentionLayout layout, Type element, int64_t expectedHeads,
-            StringRef headsAttr) {
+readOperand(ShapeContext &context, std::optional<Location> loc, Value value,
+            StringRef what, AttentionLayout layout, Type element,
+            int64_t expectedHeads, StringRef headsAttr) {
   FailureOr<RankedTensorType> type = getRankedType(loc, value, what);
   if (failed(type))
     return failure();
@@ -82,25 +89,28 @@ readOperand(std::optional<Location> loc, Value value, StringRef what,
   if (type->getElementType() != element)
     return emitOptionalError(loc, what, " must have the element type of q, ",
                              element, ", got ", type->getElementType());
-  if (llvm::is_contained(shape, 0))
-    return emitOptionalError(loc, what, " must not be empty, got ",
-                             formatShape(shape));
+  SymbolicShape sizes = context.getShape(value);
+  for (AffineExpr size : sizes)
+    if (!context.requireLessEqual(context.getConstant(1), size))
+      return emitOptionalError(loc, what, " must not be empty, got ",
+                               formatShape(shape));
   std::optional<int64_t> headAxis = AttentionOp::getHeadAxis(layout);
-  AttentionOperand sizes = {
-      shape[0], headAxis ? shape[*headAxis] : 1,
-      shape[AttentionOp::getSequenceAxis(layout)], shape.back()};
-  if (headAxis && sizes.heads != expectedHeads)
-    return emitOptionalError(loc, what, " has ", sizes.heads,
+  AttentionOperand operand = {
+      sizes[0], headAxis ? sizes[*headAxis] : context.getConstant(1),
+      sizes[AttentionOp::getSequenceAxis(layout)], sizes.back()};
+  if (headAxis &&
+      !context.requireEqual(operand.heads, context.getConstant(expectedHeads)))
+    return emitOptionalError(loc, what, " has ", formatSize(operand.heads),
                              " heads on axis ", *headAxis, ", but ", headsAttr,
                              " is ", expectedHeads);
-  return sizes;
+  return operand;
 }
 
 /// Checks the mask operand and the attributes that go with each mask kind.
 template <typename Adaptor>
-static LogicalResult verifyMask(std::optional<Location> loc, Adaptor adaptor,
-                                AttentionOperand q, AttentionOperand k,
-                                Type element) {
+static LogicalResult
+verifyMask(ShapeContext &context, std::optional<Location> loc, Adaptor adaptor,
+           AttentionOperand q, AttentionOperand k, Type element) {
   AttentionMask kind = adaptor.getMaskKind();
   StringRef kindName = stringifyAttentionMask(kind);
   bool takesOperand =
@@ -131,24 +141,34 @@ static LogicalResult verifyMask(std::optional<Location> loc, Adaptor adaptor,
   if (failed(type))
     return failure();
   ArrayRef<int64_t> shape = type->getShape();
+  SymbolicShape sizes = context.getShape(mask);
+  auto isOne = [&](AffineExpr size) {
+    return context.isKnownEqual(size, context.getConstant(1));
+  };
   if (kind == AttentionMask::Padding) {
-    SmallVector<int64_t> expected = {q.batch, k.sequence};
-    if (shape != ArrayRef<int64_t>(expected))
-      return emitOptionalError(loc, "padding mask must be [B, S_k] = ",
-                               formatShape(expected), ", got ",
-                               formatShape(shape));
+    if (sizes.size() != 2 || !context.requireEqual(sizes[0], q.batch) ||
+        !context.requireEqual(sizes[1], k.sequence))
+      return emitOptionalError(
+          loc, "padding mask must be [B, S_k] = [", formatSize(q.batch), ", ",
+          formatSize(k.sequence), "], got ", formatShape(shape));
     return success();
   }
   if (type->getElementType() != element)
     return emitOptionalError(loc, "bias must have the element type of q, ",
                              element, ", got ", type->getElementType());
-  if (type->getRank() != 4 || (shape[0] != 1 && shape[0] != q.batch) ||
-      (shape[1] != 1 && shape[1] != q.heads) || shape[2] != q.sequence ||
-      shape[3] != k.sequence)
-    return emitOptionalError(loc, "bias must be [B or 1, H or 1, S_q, S_k] "
-                                  "with B = ",
-                             q.batch, ", H = ", q.heads, ", S_q = ",
-                             q.sequence, ", S_k = ", k.sequence, ", got ",
+  // The bias broadcasts over batches and heads only where its size is a
+  // static 1.
+  if (type->getRank() != 4 ||
+      (!isOne(sizes[0]) && !context.requireEqual(sizes[0], q.batch)) ||
+      (!isOne(sizes[1]) && !context.requireEqual(sizes[1], q.heads)) ||
+      !context.requireEqual(sizes[2], q.sequence) ||
+      !context.requireEqual(sizes[3], k.sequence))
+    return emitOptionalError(loc,
+                             "bias must be [B or 1, H or 1, S_q, S_k] "
+                             "with B = ",
+                             formatSize(q.batch), ", H = ", formatSize(q.heads),
+                             ", S_q = ", formatSize(q.sequence),
+                             ", S_k = ", formatSize(k.sequence), ", got ",
                              formatShape(shape));
   return success();
 }
@@ -158,13 +178,15 @@ namespace {
 struct AttentionSizes {
   RankedTensorType qType;
   AttentionOperand q, k, v;
+  SymbolicShape qShape;
 };
 } // namespace
 
 /// Checks the operands and attributes that attention and its backward op
 /// share.
 template <typename Adaptor>
-static FailureOr<AttentionSizes> verifyAttention(std::optional<Location> loc,
+static FailureOr<AttentionSizes> verifyAttention(ShapeContext &context,
+                                                 std::optional<Location> loc,
                                                  Adaptor adaptor) {
   AttentionLayout layout = adaptor.getLayout();
   int64_t heads = adaptor.getNumHeads(), kvHeads = adaptor.getNumKvHeads();
@@ -182,26 +204,35 @@ static FailureOr<AttentionSizes> verifyAttention(std::optional<Location> loc,
     return failure();
   Type element = qType->getElementType();
   FailureOr<AttentionOperand> q = readOperand(
-      loc, adaptor.getQ(), "q", layout, element, heads, "num_heads");
+      context, loc, adaptor.getQ(), "q", layout, element, heads, "num_heads");
   if (failed(q))
     return failure();
-  FailureOr<AttentionOperand> k = readOperand(
-      loc, adaptor.getK(), "k", layout, element, kvHeads, "num_kv_heads");
+  FailureOr<AttentionOperand> k =
+      readOperand(context, loc, adaptor.getK(), "k", layout, element, kvHeads,
+                  "num_kv_heads");
   if (failed(k))
     return failure();
-  FailureOr<AttentionOperand> v = readOperand(
-      loc, adaptor.getV(), "v", layout, element, kvHeads, "num_kv_heads");
+  FailureOr<AttentionOperand> v =
+      readOperand(context, loc, adaptor.getV(), "v", layout, element, kvHeads,
+                  "num_kv_heads");
   if (failed(v))
     return failure();
-  if (k->batch != q->batch || v->batch != q->batch)
+  if (!context.requireEqual(k->batch, q->batch) ||
+      !context.requireEqual(v->batch, q->batch))
     return emitOptionalError(loc, "q, k and v must have the same batch, got ",
-                             q->batch, ", ", k->batch, " and ", v->batch);
-  if (v->sequence != k->sequence)
-    return emitOptionalError(loc, "v must have the ", k->sequence,
-                             " keys of k, got ", v->sequence);
-  if (k->features != q->features)
+                             formatSize(q->batch), ", ", formatSize(k->batch),
+                             " and ", formatSize(v->batch));
+  if (!context.requireEqual(v->sequence, k->sequence))
+    return emitOptionalError(loc, "v must have the ", formatSize(k->sequence),
+                             " keys of k, got ", formatSize(v->sequence));
+  if (!context.requireEqual(k->features, q->features))
     return emitOptionalError(loc, "k must have the head_dim of q, ",
-                             q->features, ", got ", k->features);
+                             formatSize(q->features), ", got ",
+                             formatSize(k->features));
+  // The default scale reads head_dim.
+  if (!adaptor.getScale() && qType->isDynamicDim(qType->getRank() - 1))
+    return emitOptionalError(loc, "q's head_dim must be static unless a "
+                                  "scale is given");
 
   if (std::optional<APFloat> scale = adaptor.getScale())
     if (!scale->isFinite())
@@ -211,45 +242,62 @@ static FailureOr<AttentionSizes> verifyAttention(std::optional<Location> loc,
     if (!softcap->isFinite() || softcap->isZero() || softcap->isNegative())
       return emitOptionalError(loc, "softcap must be finite and positive, got ",
                                softcap->convertToDouble());
-  if (failed(verifyMask(loc, adaptor, *q, *k, element)))
+  if (failed(verifyMask(context, loc, adaptor, *q, *k, element)))
     return failure();
-  return AttentionSizes{*qType, *q, *k, *v};
+  return AttentionSizes{*qType, *q, *k, *v, context.getShape(adaptor.getQ())};
 }
 
-/// `out`: q's type with v_head_dim features.
-static RankedTensorType getOutType(const AttentionSizes &sizes) {
-  SmallVector<int64_t> shape(sizes.qType.getShape());
+/// `out`: q's shape with v_head_dim features.
+static SymbolicShape getOutShape(const AttentionSizes &sizes) {
+  SymbolicShape shape = sizes.qShape;
   shape.back() = sizes.v.features;
-  return sizes.qType.clone(shape);
+  return shape;
 }
 
-/// `logsumexp`: [B, H, S_q] in the computation type.
-static RankedTensorType getLogSumExpType(const AttentionSizes &sizes) {
-  return RankedTensorType::get(
-      {sizes.q.batch, sizes.q.heads, sizes.q.sequence},
-      ScalarBuilder::computeType(sizes.qType.getElementType()));
+/// `logsumexp`: [B, H, S_q].
+static SymbolicShape getLogSumExpShape(const AttentionSizes &sizes) {
+  return {sizes.q.batch, sizes.q.heads, sizes.q.sequence};
 }
 
-LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
+LogicalResult
+AttentionOp::inferSymbolicShapes(ShapeContext &context,
+                                 SmallVectorImpl<SymbolicShape> &shapes) {
+  FailureOr<AttentionSizes> sizes =
+      verifyAttention(context, getLoc(), Adaptor(*this));
+  if (failed(sizes))
+    return failure();
+  shapes.push_back(getOutShape(*sizes));
+  if (getWithLogsumexp())
+    shapes.push_back(getLogSumExpShape(*sizes));
+  return success();
+}
+
+LogicalResult AttentionOp::inferReturnTypes(MLIRContext *context,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &inferred) {
-  FailureOr<AttentionSizes> sizes = verifyAttention(loc, adaptor);
+  ShapeContext shapes(context);
+  FailureOr<AttentionSizes> sizes = verifyAttention(shapes, loc, adaptor);
   if (failed(sizes))
     return failure();
-  inferred.push_back(getOutType(*sizes));
+  Type element = sizes->qType.getElementType();
+  inferred.push_back(ShapeContext::getType(getOutShape(*sizes), element));
   if (adaptor.getWithLogsumexp())
-    inferred.push_back(getLogSumExpType(*sizes));
+    inferred.push_back(ShapeContext::getType(
+        getLogSumExpShape(*sizes), ScalarBuilder::computeType(element)));
   return success();
 }
 
 LogicalResult AttentionBackwardOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &inferred) {
-  FailureOr<AttentionSizes> sizes = verifyAttention(loc, adaptor);
+  ShapeContext shapes(context);
+  FailureOr<AttentionSizes> sizes = verifyAttention(shapes, loc, adaptor);
   if (failed(sizes))
     return failure();
-  RankedTensorType outType = getOutType(*sizes);
+  Type element = sizes->qType.getElementType();
+  RankedTensorType outType =
+      ShapeContext::getType(getOutShape(*sizes), element);
   Value forwardValues[] = {adaptor.getOut(), adaptor.getDout()};
   StringRef names[] = {"out", "dout"};
   for (auto [value, name] : llvm::zip_equal(forwardValues, names))
@@ -257,7 +305,8 @@ LogicalResult AttentionBackwardOp::inferReturnTypes(
       return emitOptionalError(loc, name, " must have the type of the "
                                           "forward output, ",
                                outType, ", got ", value.getType());
-  RankedTensorType logSumExpType = getLogSumExpType(*sizes);
+  RankedTensorType logSumExpType = ShapeContext::getType(
+      getLogSumExpShape(*sizes), ScalarBuilder::computeType(element));
   if (adaptor.getLogsumexp().getType() != logSumExpType)
     return emitOptionalError(loc, "logsumexp must be [B, H, S_q] in the "
                                   "computation type, ",

@@ -1,8 +1,11 @@
 //===- BodyGenerics.cpp - Region bodies as linalg generics ----------------===//
 #include "rlx/Dialect/Rlx/IR/BodyGenerics.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -25,7 +28,7 @@ AffineMap mlir::rlx::getBroadcastIndexingMap(RankedTensorType operand,
   int64_t lead = shape.size() - operand.getRank();
   SmallVector<AffineExpr> exprs;
   for (auto [d, size] : llvm::enumerate(operand.getShape()))
-    exprs.push_back(size != shape[lead + d]
+    exprs.push_back(size == 1 && shape[lead + d] != 1
                         ? getAffineConstantExpr(0, context)
                         : getAffineDimExpr(lead + d, context));
   return AffineMap::get(shape.size(), 0, exprs, context);
@@ -35,6 +38,37 @@ Value mlir::rlx::createEmptyTensor(OpBuilder &b, Location loc,
                                    RankedTensorType type) {
   return tensor::EmptyOp::create(b, loc, type.getShape(),
                                  type.getElementType());
+}
+
+Value mlir::rlx::createEmptyTensor(OpBuilder &b, Location loc,
+                                   ArrayRef<OpFoldResult> sizes,
+                                   Type elementType) {
+  return tensor::EmptyOp::create(b, loc, sizes, elementType);
+}
+
+SmallVector<OpFoldResult> mlir::rlx::getLoopSizes(OpBuilder &b, Location loc,
+                                                  ArrayRef<int64_t> shape,
+                                                  ValueRange tensors,
+                                                  ArrayRef<AffineMap> maps) {
+  SmallVector<OpFoldResult> sizes;
+  for (auto [loop, size] : llvm::enumerate(shape)) {
+    if (!ShapedType::isDynamic(size)) {
+      sizes.push_back(b.getIndexAttr(size));
+      continue;
+    }
+    OpFoldResult found;
+    for (auto [tensor, map] : llvm::zip(tensors, maps)) {
+      std::optional<unsigned> position =
+          map.getResultPosition(getAffineDimExpr(loop, b.getContext()));
+      if (position && getTensorType(tensor).isDynamicDim(*position)) {
+        found = b.createOrFold<tensor::DimOp>(loc, tensor, *position);
+        break;
+      }
+    }
+    assert(found && "a `?` loop is a `?` dimension of a tensor it reads");
+    sizes.push_back(found);
+  }
+  return sizes;
 }
 
 Value mlir::rlx::createFilledTensor(OpBuilder &b, Location loc,
@@ -106,10 +140,12 @@ linalg::GenericOp mlir::rlx::emitElementwiseGeneric(
   SmallVector<AffineMap> maps(tensorMaps);
   SmallVector<Value> outs(inits);
   SmallVector<Type> resultTypes;
+  SmallVector<OpFoldResult> sizes;
+  if (inits.empty())
+    sizes = getLoopSizes(b, loc, shape, tensors, tensorMaps);
   for (auto [i, result] : llvm::enumerate(results)) {
-    auto type = RankedTensorType::get(shape, getElementType(result));
     if (inits.empty())
-      outs.push_back(createEmptyTensor(b, loc, type));
+      outs.push_back(createEmptyTensor(b, loc, sizes, getElementType(result)));
     resultTypes.push_back(outs[i].getType());
     maps.push_back(b.getMultiDimIdentityMap(rank));
   }
@@ -128,16 +164,6 @@ linalg::GenericOp mlir::rlx::emitElementwiseGeneric(
       });
 }
 
-RankedTensorType mlir::rlx::getAccumulatorType(ArrayRef<int64_t> shape,
-                                               ArrayRef<int64_t> axes,
-                                               Type type) {
-  SmallVector<int64_t> kept;
-  for (auto [d, size] : llvm::enumerate(shape))
-    if (!llvm::is_contained(axes, static_cast<int64_t>(d)))
-      kept.push_back(size);
-  return RankedTensorType::get(kept, type);
-}
-
 AffineMap mlir::rlx::getAccumulatorMap(MLIRContext *context, int64_t rank,
                                        ArrayRef<int64_t> axes) {
   SmallVector<AffineExpr> kept;
@@ -147,21 +173,38 @@ AffineMap mlir::rlx::getAccumulatorMap(MLIRContext *context, int64_t rank,
   return AffineMap::get(rank, 0, kept, context);
 }
 
-int64_t mlir::rlx::getReducedCount(ArrayRef<int64_t> shape,
-                                   ArrayRef<int64_t> axes) {
-  int64_t count = 1;
-  for (int64_t axis : axes)
-    count *= shape[axis];
-  return count;
+OpFoldResult mlir::rlx::getReducedCount(OpBuilder &b, Location loc,
+                                        ArrayRef<OpFoldResult> sizes,
+                                        ArrayRef<int64_t> axes) {
+  AffineExpr product = getAffineConstantExpr(1, b.getContext());
+  SmallVector<OpFoldResult> operands;
+  for (int64_t axis : axes) {
+    product = product * getAffineSymbolExpr(operands.size(), b.getContext());
+    operands.push_back(sizes[axis]);
+  }
+  // A product of two dynamic sizes is not affine.
+  if (llvm::count_if(operands, [](OpFoldResult size) {
+        return !getConstantIntValue(size);
+      }) > 1) {
+    Value count = arith::ConstantIndexOp::create(b, loc, 1);
+    for (OpFoldResult size : operands)
+      count = b.createOrFold<arith::MulIOp>(
+          loc, count, getValueOrCreateConstantIndexOp(b, loc, size));
+    return count;
+  }
+  return affine::makeComposedFoldedAffineApply(
+      b, loc, AffineMap::get(0, operands.size(), product), operands);
 }
 
-/// A tensor of `type` filled with `reduction`'s identity.
+/// A tensor of `sizes` filled with `reduction`'s identity in `type`.
 static Value createIdentityTensor(OpBuilder &b, Location loc,
                                   ReductionOpInterface reduction,
-                                  RankedTensorType type) {
+                                  ArrayRef<OpFoldResult> sizes, Type type) {
   ScalarBuilder scalar(b, loc);
-  return createFilledTensor(
-      b, loc, type, reduction.buildIdentity(scalar, type.getElementType()));
+  Value empty = createEmptyTensor(b, loc, sizes, type);
+  return linalg::FillOp::create(b, loc, reduction.buildIdentity(scalar, type),
+                                empty)
+      .getResult(0);
 }
 
 linalg::GenericOp mlir::rlx::emitReductionGeneric(
@@ -182,11 +225,16 @@ linalg::GenericOp mlir::rlx::emitReductionGeneric(
   SmallVector<AffineMap> maps(tensorMaps);
   SmallVector<Value> inits;
   AffineMap accMap = getAccumulatorMap(b.getContext(), rank, axes);
+  SmallVector<OpFoldResult> loopSizes =
+      getLoopSizes(b, loc, shape, tensors, tensorMaps);
+  SmallVector<OpFoldResult> accSizes;
+  for (auto [d, size] : llvm::enumerate(loopSizes))
+    if (!llvm::is_contained(axes, static_cast<int64_t>(d)))
+      accSizes.push_back(size);
   for (ReductionOpInterface reduction : reductions) {
     Type accType =
         ScalarBuilder::computeType(getElementType(reduction.getReducedInput()));
-    inits.push_back(createIdentityTensor(
-        b, loc, reduction, getAccumulatorType(shape, axes, accType)));
+    inits.push_back(createIdentityTensor(b, loc, reduction, accSizes, accType));
     maps.push_back(accMap);
   }
   SmallVector<utils::IteratorType> iterators(rank,

@@ -17,6 +17,9 @@ LogicalResult SwigluOp::inferReturnTypes(MLIRContext *,
     return failure();
   if (input->getRank() == 0)
     return emitOptionalError(loc, "input must have rank >= 1");
+  if (input->isDynamicDim(input->getRank() - 1))
+    return emitOptionalError(loc, "swiglu needs a static last axis, got ",
+                             *input);
   SmallVector<int64_t> shape(input->getShape());
   if (shape.back() % 2 != 0)
     return emitOptionalError(loc, "the last axis holds [up, gate] halves "
@@ -24,6 +27,19 @@ LogicalResult SwigluOp::inferReturnTypes(MLIRContext *,
                              shape.back());
   shape.back() /= 2;
   inferred.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return success();
+}
+
+// The last axis is static: its halves are views at static offsets.
+LogicalResult
+SwigluOp::inferSymbolicShapes(ShapeContext &context,
+                              SmallVectorImpl<SymbolicShape> &shapes) {
+  RankedTensorType type = getInput().getType();
+  if (type.getRank() == 0 || type.isDynamicDim(type.getRank() - 1))
+    return emitOpError("needs a static last axis, got ") << type;
+  SymbolicShape shape = context.getShape(getInput());
+  shape.back() = context.getConstant(getHalfLength());
+  shapes.push_back(shape);
   return success();
 }
 
@@ -89,6 +105,20 @@ MatmulBiasActOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   return success();
 }
 
+LogicalResult
+MatmulBiasActOp::inferSymbolicShapes(ShapeContext &context,
+                                     SmallVectorImpl<SymbolicShape> &shapes) {
+  FailureOr<SymbolicShape> shape =
+      inferMatmulShape(context, getLoc(), getLhs(), getRhs());
+  if (failed(shape))
+    return failure();
+  SymbolicShape bias = context.getShape(getBias());
+  if (bias.size() != 1 || !context.requireEqual(bias[0], shape->back()))
+    return emitOpError("bias must have the length of N");
+  shapes.push_back(*shape);
+  return success();
+}
+
 SmallVector<Value> MatmulBiasActOp::unfuse(OpBuilder &b) {
   Location loc = getLoc();
   Value product = MatmulOp::create(b, loc, getLhs(), getRhs());
@@ -105,6 +135,24 @@ MatmulResidualOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   if (failed(type) || failed(checkResidual(loc, adaptor.getResidual(), *type)))
     return failure();
   inferred.push_back(*type);
+  return success();
+}
+
+LogicalResult
+MatmulResidualOp::inferSymbolicShapes(ShapeContext &context,
+                                      SmallVectorImpl<SymbolicShape> &shapes) {
+  FailureOr<SymbolicShape> shape =
+      inferMatmulShape(context, getLoc(), getLhs(), getRhs());
+  if (failed(shape))
+    return failure();
+  SymbolicShape residual = context.getShape(getResidual());
+  if (residual.size() != shape->size() ||
+      !llvm::all_of(llvm::zip(residual, *shape), [&](auto sizes) {
+        return context.requireEqual(std::get<0>(sizes), std::get<1>(sizes));
+      }))
+    return emitOpError("residual must have the shape of the product, ")
+           << ShapeContext::format(*shape);
+  shapes.push_back(*shape);
   return success();
 }
 

@@ -24,7 +24,10 @@ LogicalResult mlir::rlx::verifyPerAxisParam(Operation *op, Value param,
     return op->emitOpError()
            << what << " must have the element type of input, " << inputElement
            << ", got " << type.getElementType();
-  if (type.getRank() != 1 || type.getDimSize(0) != size)
+  // A `?` size on either side is checked at run time (the shape rule).
+  if (type.getRank() != 1 ||
+      (!type.isDynamicDim(0) && !ShapedType::isDynamic(size) &&
+       type.getDimSize(0) != size))
     return op->emitOpError()
            << what << " must be [" << size << "] (the size of " << axisName
            << "), got " << formatShape(type.getShape());
@@ -113,6 +116,59 @@ LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *,
   return inferAxisNormTypes(loc, adaptor.getInput().getType(),
                             adaptor.getAxis(), adaptor.getWithStatistics(),
                             /*count=*/1, inferred);
+}
+
+/// Requires the 1-D parameters `params` (null where absent) of `op` to have
+/// the normalized axis's length `size`.
+static LogicalResult requireAxisParams(Operation *op, ShapeContext &context,
+                                       AffineExpr size, ValueRange params) {
+  for (Value param : params) {
+    if (!param)
+      continue;
+    SymbolicShape sizes = context.getShape(param);
+    if (sizes.size() != 1 || !context.requireEqual(sizes[0], size))
+      return op->emitOpError("parameters must have the length of the "
+                             "normalized axis, ")
+             << ShapeContext::format(size) << ", got "
+             << ShapeContext::format(sizes);
+  }
+  return success();
+}
+
+/// The shape rule of layer_norm and rms_norm: the result is shaped as the
+/// input, the statistics as the input with the normalized axis of size 1,
+/// and the parameters have the normalized axis's length.
+template <typename OpTy>
+static LogicalResult
+inferAxisNormShapes(OpTy op, ShapeContext &context, int64_t count,
+                    SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape input = context.getShape(op.getInput());
+  FailureOr<int64_t> axis =
+      normalizeAxis(op.getLoc(), op.getAxis(), input.size());
+  if (failed(axis))
+    return failure();
+  if (failed(requireAxisParams(op, context, input[*axis],
+                               {op.getGamma(), op.getBeta()})))
+    return failure();
+  shapes.push_back(input);
+  if (!op.getWithStatistics())
+    return success();
+  SymbolicShape statistics = input;
+  statistics[*axis] = context.getConstant(1);
+  shapes.append(count, statistics);
+  return success();
+}
+
+LogicalResult
+LayerNormOp::inferSymbolicShapes(ShapeContext &context,
+                                 SmallVectorImpl<SymbolicShape> &shapes) {
+  return inferAxisNormShapes(*this, context, /*count=*/2, shapes);
+}
+
+LogicalResult
+RmsNormOp::inferSymbolicShapes(ShapeContext &context,
+                               SmallVectorImpl<SymbolicShape> &shapes) {
+  return inferAxisNormShapes(*this, context, /*count=*/1, shapes);
 }
 
 LogicalResult LayerNormOp::verify() {
@@ -289,6 +345,42 @@ LogicalResult ResidualRmsNormOp::verify() {
   return verifyAxisNorm(*this, getInput().getType(), getAxis(),
                         {getGamma(), getBeta()}, {"gamma", "beta"},
                         getEps().convertToDouble());
+}
+
+/// residual_layer_norm and residual_rms_norm: the sum has the shape of
+/// `input` and `residual`, and the normalized rows too.
+template <typename OpTy>
+static LogicalResult
+inferResidualNormShapes(OpTy op, ShapeContext &context,
+                        SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape input = context.getShape(op.getInput());
+  SymbolicShape residual = context.getShape(op.getResidual());
+  FailureOr<int64_t> axis =
+      normalizeAxis(op.getLoc(), op.getAxis(), input.size());
+  if (failed(axis))
+    return failure();
+  if (residual.size() != input.size() ||
+      !llvm::all_of(llvm::zip(residual, input), [&](auto sizes) {
+        return context.requireEqual(std::get<0>(sizes), std::get<1>(sizes));
+      }))
+    return op.emitOpError("residual must have the shape of input, ")
+           << ShapeContext::format(input);
+  if (failed(requireAxisParams(op, context, input[*axis],
+                               {op.getGamma(), op.getBeta()})))
+    return failure();
+  shapes.append(2, input);
+  return success();
+}
+
+LogicalResult ResidualLayerNormOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  return inferResidualNormShapes(*this, context, shapes);
+}
+
+LogicalResult
+ResidualRmsNormOp::inferSymbolicShapes(ShapeContext &context,
+                                       SmallVectorImpl<SymbolicShape> &shapes) {
+  return inferResidualNormShapes(*this, context, shapes);
 }
 
 SmallVector<Value> ResidualLayerNormOp::unfuse(OpBuilder &b) {

@@ -7,12 +7,13 @@
 #include "mlir/IR/Value.h"
 #include "mlir/IR/ValueRange.h"
 #include "mlir/Support/LLVM.h"
+#include "rlx/Dialect/Rlx/IR/SymbolicShapes.h"
 
 #include <string>
 
 namespace mlir::rlx {
 
-/// A shape as `[2, 3]`, for diagnostics.
+/// A shape as `[2, 3]` (`?` for a dynamic size), for diagnostics.
 std::string formatShape(ArrayRef<int64_t> shape);
 
 /// Normalizes `axis` from [-rank, rank) to [0, rank); fails with a diagnostic
@@ -26,6 +27,32 @@ FailureOr<RankedTensorType> getRankedType(std::optional<Location> loc,
                                           Value value, StringRef what);
 FailureOr<RankedTensorType> getRankedType(std::optional<Location> loc,
                                           Type type, StringRef what);
+
+/// Appends the shape a one-result rule computed (`inferSymbolicShapes`).
+inline LogicalResult appendShape(FailureOr<SymbolicShape> shape,
+                                 SmallVectorImpl<SymbolicShape> &shapes) {
+  if (failed(shape))
+    return failure();
+  shapes.push_back(*shape);
+  return success();
+}
+
+/// Appends the type of the shape a one-result rule computed, with
+/// `elementType` (`inferReturnTypes`).
+inline LogicalResult appendType(FailureOr<SymbolicShape> shape,
+                                Type elementType,
+                                SmallVectorImpl<Type> &types) {
+  if (failed(shape))
+    return failure();
+  types.push_back(ShapeContext::getType(*shape, elementType));
+  return success();
+}
+
+/// The result shape of `rlx.matmul` of `lhs` and `rhs`; fails with a
+/// diagnostic otherwise.
+FailureOr<SymbolicShape> inferMatmulShape(ShapeContext &context,
+                                          std::optional<Location> loc,
+                                          Value lhs, Value rhs);
 
 /// The result type of `rlx.matmul` of `lhs` and `rhs`; fails with a
 /// diagnostic otherwise.

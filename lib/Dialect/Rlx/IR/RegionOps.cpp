@@ -47,6 +47,33 @@ SmallVector<int64_t> RegionOp::getReducedAxes() {
   return ::getReducedAxes(getBody().front());
 }
 
+// The body's ops give the sizes: its arguments are the inputs', its
+// results those of the values it yields.
+LogicalResult
+RegionOp::inferSymbolicShapes(ShapeContext &context,
+                              SmallVectorImpl<SymbolicShape> &shapes) {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("body takes ")
+           << body.getNumArguments() << " arguments for " << getInputs().size()
+           << " inputs";
+  for (auto [argument, input] : llvm::zip(body.getArguments(), getInputs())) {
+    if (argument.getType() != input.getType())
+      return emitOpError("body argument of type ")
+             << argument.getType() << " stands for an input of type "
+             << input.getType();
+    context.setShape(argument, context.getShape(input));
+  }
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
+  if (!yield)
+    return emitOpError("body must end in rlx.yield");
+  if (failed(context.inferBlock(body)))
+    return failure();
+  for (Value value : yield.getValues())
+    shapes.push_back(context.getShape(value));
+  return success();
+}
+
 LogicalResult RegionOp::verify() {
   if (getResults().empty())
     return emitOpError("must return at least one value");
@@ -243,7 +270,9 @@ static LogicalResult verifyRegionBody(Operation *op, FusionKind kind,
 }
 
 LogicalResult RegionOp::verifyRegions() {
-  return verifyRegionBody(*this, getKind(), getInputs(), getResultTypes());
+  if (failed(verifyRegionBody(*this, getKind(), getInputs(), getResultTypes())))
+    return failure();
+  return verifyResultsFollowRule(*this);
 }
 
 //===----------------------------------------------------------------------===//

@@ -49,6 +49,27 @@ struct RlxInlinerInterface : DialectInlinerInterface {
     return true;
   }
 };
+
+/// Ops with a shape rule materialize their result sizes through it, so
+/// upstream passes that reify shapes (`tensor.dim` folding, bufferization,
+/// tiling) see rlx ops as they see linalg ones.
+template <typename OpTy>
+struct ReifyThroughShapeRule : ReifyRankedShapedTypeOpInterface::ExternalModel<
+                                   ReifyThroughShapeRule<OpTy>, OpTy> {
+  LogicalResult reifyResultShapes(Operation *op, OpBuilder &builder,
+                                  ReifiedRankedShapedTypeDims &reified) const {
+    return reifyFromShapeRule(op, builder, reified);
+  }
+};
+
+template <typename OpTy> void attachReifyModel(MLIRContext *context) {
+  if constexpr (std::is_base_of_v<SymbolicShapeOpInterface::Trait<OpTy>, OpTy>)
+    OpTy::template attachInterface<ReifyThroughShapeRule<OpTy>>(*context);
+}
+
+template <typename... OpTys> void attachReifyModels(MLIRContext *context) {
+  (attachReifyModel<OpTys>(context), ...);
+}
 } // namespace
 
 /// `rlx.lowering_config` on an op: a LoweringConfigAttr with one tile size
@@ -134,6 +155,10 @@ void RlxDialect::initialize() {
 #include "rlx/Dialect/Rlx/IR/RlxAttrs.cpp.inc"
       >();
   addInterfaces<RlxInlinerInterface>();
+  attachReifyModels<
+#define GET_OP_LIST
+#include "rlx/Dialect/Rlx/IR/RlxOps.cpp.inc"
+      >(getContext());
 }
 
 Operation *RlxDialect::materializeConstant(OpBuilder &builder, Attribute value,

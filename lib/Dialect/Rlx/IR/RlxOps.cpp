@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Traits.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
@@ -19,7 +20,12 @@ std::string mlir::rlx::formatShape(ArrayRef<int64_t> shape) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << '[';
-  llvm::interleaveComma(shape, os);
+  llvm::interleaveComma(shape, os, [&](int64_t size) {
+    if (ShapedType::isDynamic(size))
+      os << '?';
+    else
+      os << size;
+  });
   os << ']';
   return text;
 }
@@ -88,31 +94,129 @@ LogicalResult mlir::rlx::verifyAddressableTensors(Operation *op) {
   return success();
 }
 
+/// An op without a shape rule requires static shapes (destination-style ops
+/// are shaped by their inits); an op with one has result types that agree
+/// with it: a size the rule knows is that size or `?`, and a size it does
+/// not know is `?`.
+LogicalResult mlir::rlx::verifyShapesFollowRule(Operation *op) {
+  auto isRanked = [](Type type) { return isa<RankedTensorType>(type); };
+  auto rule = dyn_cast<SymbolicShapeOpInterface>(op);
+  // Destination-style results are shaped as their inits; ops that infer
+  // their result types through the rule are checked by InferTypeOpInterface;
+  // the rules of ops with regions read their bodies, whose ops are verified
+  // later: their region verifiers check them (verifyResultsFollowRule).
+  if (isa<DestinationStyleOpInterface>(op) ||
+      (rule && (isa<InferTypeOpInterface>(op) || op->getNumRegions() > 0)))
+    return success();
+  if (!rule) {
+    // An op without results (a terminator) computes no sizes.
+    if (op->getNumResults() == 0)
+      return success();
+    auto check = [&](Type type, StringRef kind,
+                     unsigned index) -> LogicalResult {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || tensor.hasStaticShape())
+        return success();
+      return op->emitOpError("does not support dynamic dimensions: ")
+             << kind << " #" << index << " has type " << type;
+    };
+    for (auto [index, type] : llvm::enumerate(op->getOperandTypes()))
+      if (failed(check(type, "operand", index)))
+        return failure();
+    for (auto [index, type] : llvm::enumerate(op->getResultTypes()))
+      if (failed(check(type, "result", index)))
+        return failure();
+    return success();
+  }
+  // ODS reports operands and results that are not ranked tensors.
+  if (!llvm::all_of(op->getOperandTypes(), isRanked) ||
+      !llvm::all_of(op->getResultTypes(), isRanked))
+    return success();
+  return verifyResultsFollowRule(rule);
+}
+
+LogicalResult
+mlir::rlx::verifyResultsFollowRule(SymbolicShapeOpInterface rule) {
+  Operation *op = rule;
+  ShapeContext context(op->getContext());
+  SmallVector<SymbolicShape> shapes;
+  if (failed(rule.inferSymbolicShapes(context, shapes)))
+    return failure();
+  if (shapes.size() != op->getNumResults())
+    return op->emitOpError("shape rule gives ")
+           << shapes.size() << " shapes for " << op->getNumResults()
+           << " results";
+  for (auto [index, result] : llvm::enumerate(op->getResults())) {
+    auto type = cast<RankedTensorType>(result.getType());
+    ArrayRef<AffineExpr> shape = shapes[index];
+    bool agrees = static_cast<int64_t>(shape.size()) == type.getRank();
+    for (auto [size, declared] : llvm::zip(shape, type.getShape())) {
+      if (!agrees || ShapedType::isDynamic(declared))
+        continue;
+      auto constant = dyn_cast<AffineConstantExpr>(size);
+      agrees = constant && constant.getValue() == declared;
+    }
+    if (!agrees)
+      return op->emitOpError("result #")
+             << index << " has type " << type << ", but its shape is "
+             << ShapeContext::format(shape);
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Broadcasting and elementwise folding
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-mlir::rlx::inferBroadcastResultType(std::optional<Location> loc,
-                                    TypeRange operandTypes, Type elementType,
-                                    SmallVectorImpl<Type> &inferred) {
-  SmallVector<int64_t> shape;
-  for (Type type : operandTypes) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor)
+static bool isStaticOne(AffineExpr size) {
+  auto constant = dyn_cast<AffineConstantExpr>(size);
+  return constant && constant.getValue() == 1;
+}
+
+FailureOr<SymbolicShape> mlir::rlx::inferBroadcastShape(
+    ShapeContext &context, std::optional<Location> loc, ValueRange operands) {
+  SymbolicShape shape;
+  for (Value operand : operands) {
+    if (!isa<RankedTensorType>(operand.getType()))
       return emitOptionalError(loc, "expected ranked tensor operands");
-    SmallVector<int64_t> next;
-    if (!OpTrait::util::getBroadcastedShape(shape, tensor.getShape(), next))
-      return emitOptionalError(loc,
-                               "operand shapes are not broadcast "
-                               "compatible: ",
-                               formatShape(shape), " and ",
-                               formatShape(tensor.getShape()));
-    shape = std::move(next);
+    SymbolicShape next = context.getShape(operand);
+    SymbolicShape &longer = next.size() > shape.size() ? next : shape;
+    SymbolicShape &shorter = next.size() > shape.size() ? shape : next;
+    SymbolicShape result = longer;
+    size_t lead = longer.size() - shorter.size();
+    for (auto [d, size] : llvm::enumerate(shorter)) {
+      AffineExpr &out = result[lead + d];
+      if (isStaticOne(out) || context.isKnownEqual(out, size)) {
+        out = size;
+        continue;
+      }
+      if (isStaticOne(size))
+        continue;
+      if (!context.requireEqual(out, size))
+        return emitOptionalError(loc,
+                                 "operand shapes are not broadcast "
+                                 "compatible: ",
+                                 ShapeContext::format(shape), " and ",
+                                 ShapeContext::format(next));
+      if (isa<AffineConstantExpr>(size))
+        out = size;
+    }
+    shape = std::move(result);
   }
+  return shape;
+}
+
+LogicalResult mlir::rlx::inferBroadcastResultType(
+    MLIRContext *context, std::optional<Location> loc, ValueRange operands,
+    Type elementType, SmallVectorImpl<Type> &inferred) {
+  ShapeContext shapes(context);
+  FailureOr<SymbolicShape> shape = inferBroadcastShape(shapes, loc, operands);
+  if (failed(shape))
+    return failure();
   if (!elementType)
-    elementType = cast<RankedTensorType>(operandTypes.back()).getElementType();
-  inferred.push_back(RankedTensorType::get(shape, elementType));
+    elementType =
+        cast<RankedTensorType>(operands.back().getType()).getElementType();
+  inferred.push_back(ShapeContext::getType(*shape, elementType));
   return success();
 }
 
@@ -287,9 +391,9 @@ Value StopGradientOp::buildScalar(ScalarBuilder &, ValueRange operands) {
 // MatmulOp
 //===----------------------------------------------------------------------===//
 
-FailureOr<RankedTensorType>
-mlir::rlx::inferMatmulType(std::optional<Location> loc, Value lhsValue,
-                           Value rhsValue) {
+FailureOr<SymbolicShape>
+mlir::rlx::inferMatmulShape(ShapeContext &context, std::optional<Location> loc,
+                            Value lhsValue, Value rhsValue) {
   auto lhs = dyn_cast<RankedTensorType>(lhsValue.getType());
   auto rhs = dyn_cast<RankedTensorType>(rhsValue.getType());
   if (!lhs || !rhs)
@@ -297,23 +401,50 @@ mlir::rlx::inferMatmulType(std::optional<Location> loc, Value lhsValue,
   if (lhs.getRank() < 2 || rhs.getRank() < 2)
     return emitOptionalError(loc, "operands must have rank >= 2, got ",
                              lhs.getRank(), " and ", rhs.getRank());
-  ArrayRef<int64_t> l = lhs.getShape(), r = rhs.getShape();
-  int64_t k = l.back(), kr = r[r.size() - 2];
-  if (k != kr)
-    return emitOptionalError(loc, "contracting dimensions differ: lhs ",
-                             formatShape(l), " has K = ", k, ", rhs ",
-                             formatShape(r), " has K = ", kr);
-  SmallVector<int64_t> batch;
-  if (!OpTrait::util::getBroadcastedShape(l.drop_back(2), r.drop_back(2),
-                                          batch))
-    return emitOptionalError(loc,
-                             "batch dimensions are not broadcast "
-                             "compatible: ",
-                             formatShape(l.drop_back(2)), " and ",
-                             formatShape(r.drop_back(2)));
+  SymbolicShape l = context.getShape(lhsValue);
+  SymbolicShape r = context.getShape(rhsValue);
+  if (!context.requireEqual(l.back(), r[r.size() - 2]))
+    return emitOptionalError(
+        loc, "contracting dimensions differ: lhs ", formatShape(lhs.getShape()),
+        " has K = ", lhs.getShape().back(), ", rhs ",
+        formatShape(rhs.getShape()), " has K = ", rhs.getShape()[r.size() - 2]);
+  // The batch dimensions broadcast as elementwise operands do.
+  SymbolicShape batch;
+  ArrayRef<AffineExpr> lb = ArrayRef(l).drop_back(2),
+                       rb = ArrayRef(r).drop_back(2);
+  size_t rank = std::max(lb.size(), rb.size());
+  for (size_t i = 0; i < rank; ++i) {
+    AffineExpr a = i + lb.size() >= rank ? lb[i + lb.size() - rank]
+                                         : context.getConstant(1);
+    AffineExpr b = i + rb.size() >= rank ? rb[i + rb.size() - rank]
+                                         : context.getConstant(1);
+    if (isStaticOne(a) || context.isKnownEqual(a, b))
+      batch.push_back(b);
+    else if (isStaticOne(b))
+      batch.push_back(a);
+    else if (context.requireEqual(a, b))
+      batch.push_back(isa<AffineConstantExpr>(b) ? b : a);
+    else
+      return emitOptionalError(loc,
+                               "batch dimensions are not broadcast "
+                               "compatible: ",
+                               formatShape(lhs.getShape().drop_back(2)),
+                               " and ",
+                               formatShape(rhs.getShape().drop_back(2)));
+  }
   batch.push_back(l[l.size() - 2]);
   batch.push_back(r.back());
-  return RankedTensorType::get(batch, lhs.getElementType());
+  return batch;
+}
+
+FailureOr<RankedTensorType>
+mlir::rlx::inferMatmulType(std::optional<Location> loc, Value lhs, Value rhs) {
+  ShapeContext context(lhs.getContext());
+  FailureOr<SymbolicShape> shape = inferMatmulShape(context, loc, lhs, rhs);
+  if (failed(shape))
+    return failure();
+  return ShapeContext::getType(
+      *shape, cast<RankedTensorType>(lhs.getType()).getElementType());
 }
 
 LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
@@ -326,6 +457,13 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
     return failure();
   inferred.push_back(*type);
   return success();
+}
+
+LogicalResult
+MatmulOp::inferSymbolicShapes(ShapeContext &context,
+                              SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(inferMatmulShape(context, getLoc(), getLhs(), getRhs()),
+                     shapes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -358,10 +496,9 @@ SmallVector<int64_t> ReduceOp::getNormalizedAxes() {
                               getInput().getType().getRank());
 }
 
-LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> loc,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &inferred) {
+static FailureOr<SymbolicShape> inferReduceShape(ShapeContext &context,
+                                                 std::optional<Location> loc,
+                                                 ReduceOp::Adaptor adaptor) {
   auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
   if (!input)
     return emitOptionalError(loc, "expected a ranked tensor input");
@@ -369,15 +506,31 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
       normalizeReduceAxes(loc, adaptor.getAxes(), input.getRank());
   if (failed(axes))
     return failure();
-  SmallVector<int64_t> shape;
-  for (auto [d, size] : llvm::enumerate(input.getShape())) {
+  SymbolicShape shape;
+  for (auto [d, size] : llvm::enumerate(context.getShape(adaptor.getInput()))) {
     if (!llvm::is_contained(*axes, static_cast<int64_t>(d)))
       shape.push_back(size);
     else if (adaptor.getKeepDim())
-      shape.push_back(1);
+      shape.push_back(context.getConstant(1));
   }
-  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
-  return success();
+  return shape;
+}
+
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext *context,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  ShapeContext shapes(context);
+  return appendType(inferReduceShape(shapes, loc, adaptor),
+                    getElementTypeOrSelf(adaptor.getInput().getType()),
+                    inferred);
+}
+
+LogicalResult
+ReduceOp::inferSymbolicShapes(ShapeContext &context,
+                              SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(inferReduceShape(context, getLoc(), Adaptor(*this)),
+                     shapes);
 }
 
 LogicalResult ReduceOp::verify() {
@@ -453,10 +606,17 @@ Value ReduceOp::buildCombine(ScalarBuilder &b, Value accumulator,
 }
 
 Value ReduceOp::buildFinish(ScalarBuilder &b, Value accumulator,
-                            int64_t count) {
+                            OpFoldResult count) {
   if (getKind() != ReduceKind::Mean)
     return accumulator;
-  return b.div(accumulator, b.constant(accumulator, count));
+  if (std::optional<int64_t> constant = getConstantIntValue(count))
+    return b.div(accumulator, b.constant(accumulator, *constant));
+  OpBuilder &builder = b.getBuilder();
+  Value count64 = arith::IndexCastOp::create(
+      builder, b.getLoc(), builder.getI64Type(), cast<Value>(count));
+  Value divisor = arith::SIToFPOp::create(builder, b.getLoc(),
+                                          accumulator.getType(), count64);
+  return b.div(accumulator, divisor);
 }
 
 //===----------------------------------------------------------------------===//
@@ -485,13 +645,76 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 // ReshapeOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ReshapeOp::verify() {
-  RankedTensorType in = getInput().getType(), out = getType();
-  if (in.getNumElements() != out.getNumElements())
-    return emitOpError("cannot reshape ")
-           << formatShape(in.getShape()) << " (" << in.getNumElements()
-           << " elements) to " << formatShape(out.getShape()) << " ("
-           << out.getNumElements() << " elements)";
+/// The product of `sizes`.
+static AffineExpr getProduct(ShapeContext &context,
+                             ArrayRef<AffineExpr> sizes) {
+  AffineExpr product = context.getConstant(1);
+  for (AffineExpr size : sizes)
+    product = product * size;
+  return product;
+}
+
+// With n `?` result sizes, the first n - 1 are the input sizes at the same
+// positions (a reshape of the trailing dimensions keeps the leading
+// dynamic ones) and the last is what the element count leaves.
+LogicalResult
+ReshapeOp::inferSymbolicShapes(ShapeContext &context,
+                               SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape in = context.getShape(getInput());
+  ArrayRef<int64_t> declared = getType().getShape();
+  SmallVector<int64_t> dynamic;
+  for (auto [d, size] : llvm::enumerate(declared))
+    if (ShapedType::isDynamic(size))
+      dynamic.push_back(d);
+  SymbolicShape out;
+  SymbolicShape remaining = in;
+  int64_t staticCount = 1;
+  for (auto [d, size] : llvm::enumerate(declared)) {
+    if (!ShapedType::isDynamic(size)) {
+      out.push_back(context.getConstant(size));
+      std::optional<int64_t> product = llvm::checkedMul(staticCount, size);
+      if (!product)
+        return emitOpError("result sizes ")
+               << formatShape(declared) << " multiply past 2^63";
+      staticCount = *product;
+      continue;
+    }
+    if (static_cast<int64_t>(d) == dynamic.back()) {
+      out.push_back(AffineExpr());
+      continue;
+    }
+    if (d >= in.size())
+      return emitOpError("result dimension ")
+             << d << " is `?` but the input has no dimension " << d
+             << " to take its size from";
+    out.push_back(in[d]);
+    remaining[d] = context.getConstant(1);
+  }
+  AffineExpr count = getProduct(context, remaining);
+  auto mismatch = [&] {
+    InFlightDiagnostic diag = emitOpError("cannot reshape ")
+                              << ShapeContext::format(in);
+    if (auto inCount = dyn_cast<AffineConstantExpr>(getProduct(context, in)))
+      diag << " (" << inCount.getValue() << " elements)";
+    diag << " to " << formatShape(declared);
+    if (dynamic.empty())
+      diag << " (" << staticCount << " elements)";
+    else
+      diag << ": the element counts do not divide";
+    return diag;
+  };
+  if (dynamic.empty()) {
+    if (!context.requireEqual(count, context.getConstant(staticCount)))
+      return mismatch();
+  } else {
+    if (staticCount == 0)
+      return emitOpError("cannot infer the `?` size of result dimension ")
+             << dynamic.back() << " next to a size-0 dimension";
+    if (!context.requireEqual(count % staticCount, context.getConstant(0)))
+      return mismatch();
+    out[dynamic.back()] = count.floorDiv(staticCount);
+  }
+  shapes.push_back(out);
   return success();
 }
 
@@ -511,10 +734,9 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
 // TransposeOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> loc,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &inferred) {
+static FailureOr<SymbolicShape>
+inferTransposeShape(ShapeContext &context, std::optional<Location> loc,
+                    TransposeOp::Adaptor adaptor) {
   auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
   if (!input)
     return emitOptionalError(loc, "expected a ranked tensor input");
@@ -526,11 +748,25 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
   if (!isPermutationVector(perm))
     return emitOptionalError(loc, "permutation ", formatShape(perm),
                              " is not a permutation of [0, ", perm.size(), ")");
-  SmallVector<int64_t> shape;
-  for (int64_t d : perm)
-    shape.push_back(input.getDimSize(d));
-  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
-  return success();
+  SymbolicShape shape = context.getShape(adaptor.getInput());
+  return llvm::map_to_vector<4>(perm, [&](int64_t d) { return shape[d]; });
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *context,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  ShapeContext shapes(context);
+  return appendType(inferTransposeShape(shapes, loc, adaptor),
+                    getElementTypeOrSelf(adaptor.getInput().getType()),
+                    inferred);
+}
+
+LogicalResult
+TransposeOp::inferSymbolicShapes(ShapeContext &context,
+                                 SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(inferTransposeShape(context, getLoc(), Adaptor(*this)),
+                     shapes);
 }
 
 OpFoldResult TransposeOp::fold(FoldAdaptor) {
@@ -555,20 +791,40 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
 // ExpandOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ExpandOp::verify() {
-  ArrayRef<int64_t> in = getInput().getType().getShape();
+LogicalResult
+ExpandOp::inferSymbolicShapes(ShapeContext &context,
+                              SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape in = context.getShape(getInput());
   ArrayRef<int64_t> out = getType().getShape();
   if (in.size() > out.size())
     return emitOpError("cannot expand rank ")
            << in.size() << " to the lower rank " << out.size();
   int64_t lead = out.size() - in.size();
-  for (auto [d, size] : llvm::enumerate(in))
-    if (size != 1 && size != out[lead + d])
-      return emitOpError("cannot expand ")
-             << formatShape(in) << " to " << formatShape(out)
-             << ": input dimension " << d << " has size " << size
-             << " but the result has " << out[lead + d]
-             << "; only size-1 dimensions broadcast";
+  SymbolicShape shape;
+  for (auto [d, size] : llvm::enumerate(out)) {
+    int64_t inDim = static_cast<int64_t>(d) - lead;
+    AffineExpr from = inDim >= 0 ? in[inDim] : context.getConstant(1);
+    if (!isStaticOne(from)) {
+      // Not repeated: the size passes through.
+      if (!ShapedType::isDynamic(size) &&
+          !context.requireEqual(from, context.getConstant(size)))
+        return emitOpError("cannot expand ")
+               << ShapeContext::format(in) << " to " << formatShape(out)
+               << ": input dimension " << inDim << " has size "
+               << cast<AffineConstantExpr>(from).getValue()
+               << " but the result has " << size
+               << "; only size-1 dimensions broadcast";
+      shape.push_back(ShapedType::isDynamic(size) ? from
+                                                  : context.getConstant(size));
+      continue;
+    }
+    if (ShapedType::isDynamic(size))
+      return emitOpError("result dimension ")
+             << d << " is `?` where the input has size 1: a repeated "
+             << "dimension needs a static size";
+    shape.push_back(context.getConstant(size));
+  }
+  shapes.push_back(shape);
   return success();
 }
 
@@ -586,10 +842,9 @@ OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
 // ConcatOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> loc,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &inferred) {
+static FailureOr<SymbolicShape> inferConcatShape(ShapeContext &context,
+                                                 std::optional<Location> loc,
+                                                 ConcatOp::Adaptor adaptor) {
   if (adaptor.getInputs().empty())
     return emitOptionalError(loc, "requires at least one input");
   for (Value input : adaptor.getInputs())
@@ -600,23 +855,44 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
       normalizeAxis(loc, adaptor.getAxis(), first.getRank());
   if (failed(axis))
     return failure();
-  SmallVector<int64_t> shape(first.getShape());
-  shape[*axis] = 0;
+  SymbolicShape shape = context.getShape(adaptor.getInputs().front());
+  shape[*axis] = context.getConstant(0);
   for (auto [i, value] : llvm::enumerate(adaptor.getInputs())) {
     auto type = cast<RankedTensorType>(value.getType());
     if (type.getRank() != first.getRank())
       return emitOptionalError(loc, "input ", i, " has rank ", type.getRank(),
                                ", expected ", first.getRank());
+    SymbolicShape sizes = context.getShape(value);
     for (int64_t d = 0; d < type.getRank(); ++d)
-      if (d != *axis && type.getDimSize(d) != first.getDimSize(d))
+      if (d != *axis && !context.requireEqual(sizes[d], shape[d]))
         return emitOptionalError(
             loc, "input ", i, " has shape ", formatShape(type.getShape()),
             ", which differs from ", formatShape(first.getShape()),
             " outside the concatenation axis ", *axis);
-    shape[*axis] += type.getDimSize(*axis);
+    shape[*axis] = shape[*axis] + sizes[*axis];
   }
-  inferred.push_back(RankedTensorType::get(shape, first.getElementType()));
+  return shape;
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *context,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  ShapeContext shapes(context);
+  FailureOr<SymbolicShape> shape = inferConcatShape(shapes, loc, adaptor);
+  if (failed(shape))
+    return failure();
+  inferred.push_back(ShapeContext::getType(
+      *shape, cast<RankedTensorType>(adaptor.getInputs().front().getType())
+                  .getElementType()));
   return success();
+}
+
+LogicalResult
+ConcatOp::inferSymbolicShapes(ShapeContext &context,
+                              SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(inferConcatShape(context, getLoc(), Adaptor(*this)),
+                     shapes);
 }
 
 OpFoldResult ConcatOp::fold(FoldAdaptor) {
@@ -629,53 +905,86 @@ OpFoldResult ConcatOp::fold(FoldAdaptor) {
 // NarrowOp / SliceOp
 //===----------------------------------------------------------------------===//
 
-/// Checks that `start + j * step`, j in [0, length), stays inside the axis and
-/// returns the result type.
-static LogicalResult inferWindowType(std::optional<Location> loc,
-                                     Type inputType, int64_t axis,
-                                     int64_t start, int64_t length,
-                                     int64_t step,
-                                     SmallVectorImpl<Type> &inferred) {
-  auto input = dyn_cast<RankedTensorType>(inputType);
+/// The shape of a window of `length` elements `start + j * step` along
+/// `axis`; every index read lies inside the axis (required at run time
+/// where the axis is `?`).
+static FailureOr<SymbolicShape> inferWindowShape(ShapeContext &context,
+                                                 std::optional<Location> loc,
+                                                 Value inputValue, int64_t axis,
+                                                 int64_t start, int64_t length,
+                                                 int64_t step) {
+  auto input = dyn_cast<RankedTensorType>(inputValue.getType());
   if (!input)
     return emitOptionalError(loc, "expected a ranked tensor input");
   FailureOr<int64_t> dim = normalizeAxis(loc, axis, input.getRank());
   if (failed(dim))
     return failure();
-  int64_t size = input.getDimSize(*dim);
   if (step == 0)
     return emitOptionalError(loc, "step must be non-zero");
   if (length < 0)
     return emitOptionalError(loc, "length must be >= 0, got ", length);
+  SymbolicShape shape = context.getShape(inputValue);
+  AffineExpr size = shape[*dim];
   auto outside = [&] {
-    return emitOptionalError(loc, "window start = ", start,
-                             ", length = ", length, ", step = ", step,
-                             " reads outside axis ", *dim, " of size ", size);
+    auto constant = dyn_cast<AffineConstantExpr>(size);
+    return emitOptionalError(
+        loc, "window start = ", start, ", length = ", length, ", step = ", step,
+        " reads outside axis ", *dim, " of size ",
+        constant ? std::to_string(constant.getValue()) : std::string("?"));
   };
+  // The lowest and highest index read (an empty window may sit at the end
+  // of the axis: x[n:n]).
+  int64_t low = start, high = start;
   if (length == 0) {
-    // An empty window may sit at the end of the axis (x[n:n]).
-    if (start < 0 || start > size)
+    if (start < 0 ||
+        !context.requireLessEqual(context.getConstant(start), size))
       return outside();
   } else {
     std::optional<int64_t> span = llvm::checkedMul(length - 1, step);
     std::optional<int64_t> last =
         span ? llvm::checkedAdd(start, *span) : std::nullopt;
-    if (start < 0 || start >= size || !last || *last < 0 || *last >= size)
+    if (!last || *last == std::numeric_limits<int64_t>::max())
+      return outside();
+    low = std::min(start, *last);
+    high = std::max(start, *last);
+    if (low < 0 ||
+        !context.requireLessEqual(context.getConstant(high + 1), size))
       return outside();
   }
-  SmallVector<int64_t> shape(input.getShape());
-  shape[*dim] = length;
-  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  shape[*dim] = context.getConstant(length);
+  return shape;
+}
+
+static LogicalResult inferWindowType(MLIRContext *context,
+                                     std::optional<Location> loc, Value input,
+                                     int64_t axis, int64_t start,
+                                     int64_t length, int64_t step,
+                                     SmallVectorImpl<Type> &inferred) {
+  ShapeContext shapes(context);
+  FailureOr<SymbolicShape> shape =
+      inferWindowShape(shapes, loc, input, axis, start, length, step);
+  if (failed(shape))
+    return failure();
+  inferred.push_back(ShapeContext::getType(
+      *shape, cast<RankedTensorType>(input.getType()).getElementType()));
   return success();
 }
 
-LogicalResult NarrowOp::inferReturnTypes(MLIRContext *,
+LogicalResult NarrowOp::inferReturnTypes(MLIRContext *context,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
-  return inferWindowType(loc, adaptor.getInput().getType(), adaptor.getAxis(),
+  return inferWindowType(context, loc, adaptor.getInput(), adaptor.getAxis(),
                          adaptor.getStart(), adaptor.getLength(), /*step=*/1,
                          inferred);
+}
+
+LogicalResult
+NarrowOp::inferSymbolicShapes(ShapeContext &context,
+                              SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(inferWindowShape(context, getLoc(), getInput(), getAxis(),
+                                      getStart(), getLength(), /*step=*/1),
+                     shapes);
 }
 
 OpFoldResult NarrowOp::fold(FoldAdaptor) {
@@ -684,13 +993,21 @@ OpFoldResult NarrowOp::fold(FoldAdaptor) {
   return {};
 }
 
-LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *context,
                                         std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &inferred) {
-  return inferWindowType(loc, adaptor.getInput().getType(), adaptor.getAxis(),
+  return inferWindowType(context, loc, adaptor.getInput(), adaptor.getAxis(),
                          adaptor.getStart(), adaptor.getLength(),
                          adaptor.getStep(), inferred);
+}
+
+LogicalResult
+SliceOp::inferSymbolicShapes(ShapeContext &context,
+                             SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(inferWindowShape(context, getLoc(), getInput(), getAxis(),
+                                      getStart(), getLength(), getStep()),
+                     shapes);
 }
 
 #define GET_OP_CLASSES

@@ -27,11 +27,19 @@ using namespace mlir::rlx;
 //===----------------------------------------------------------------------===//
 
 SmallVector<Range> RowsOp::getIterationDomain(OpBuilder &b) {
-  SmallVector<Range> domain;
-  for (int64_t size : getIterationShape())
-    domain.push_back(
-        Range{b.getIndexAttr(0), b.getIndexAttr(size), b.getIndexAttr(1)});
-  return domain;
+  // The outs have the iteration shape or the row shape (size 1 along the
+  // row axes), the inputs broadcast to it.
+  SmallVector<int64_t> shape = getIterationShape();
+  SmallVector<Value> tensors(getInputs());
+  llvm::append_range(tensors, getOuts());
+  SmallVector<OpFoldResult> sizes = getLoopSizes(
+      b, getLoc(), shape, tensors,
+      llvm::map_to_vector(tensors, [&](Value tensor) {
+        return getBroadcastIndexingMap(getTensorType(tensor), shape);
+      }));
+  return llvm::map_to_vector(sizes, [&](OpFoldResult size) {
+    return Range{b.getIndexAttr(0), size, b.getIndexAttr(1)};
+  });
 }
 
 SmallVector<utils::IteratorType> RowsOp::getLoopIteratorTypes() {
@@ -44,19 +52,19 @@ SmallVector<utils::IteratorType> RowsOp::getLoopIteratorTypes() {
 
 /// The part of a value of shape `shape` (broadcast numpy-style to the
 /// iteration shape, of rank `rank`) that the tile at `offsets` and `sizes`
-/// of the loops reads or writes: its size-1 dimensions and the row axes
-/// whole, the kept dimensions the tile's.
+/// of the loops reads or writes: its size-1 dimensions whole, the others
+/// the tile's (which holds the row axes whole).
 static void getValueTile(ArrayRef<int64_t> shape, int64_t rank,
-                         ArrayRef<int64_t> axes, ArrayRef<OpFoldResult> offsets,
+                         ArrayRef<OpFoldResult> offsets,
                          ArrayRef<OpFoldResult> sizes, OpBuilder &b,
                          SmallVectorImpl<OpFoldResult> &valueOffsets,
                          SmallVectorImpl<OpFoldResult> &valueSizes) {
   int64_t lead = rank - shape.size();
   for (auto [i, size] : llvm::enumerate(shape)) {
     int64_t d = lead + i;
-    bool whole = size == 1 || llvm::is_contained(axes, d);
+    bool whole = size == 1;
     valueOffsets.push_back(whole ? b.getIndexAttr(0) : offsets[d]);
-    valueSizes.push_back(whole ? b.getIndexAttr(size) : sizes[d]);
+    valueSizes.push_back(whole ? b.getIndexAttr(1) : sizes[d]);
   }
 }
 
@@ -66,17 +74,21 @@ RowsOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
   SmallVector<int64_t> shape = getIterationShape();
   SmallVector<int64_t> axes = getReducedAxes();
   int64_t rank = shape.size();
-  // A tile holds whole rows, and its body's types are static.
+  // A tile holds whole rows; its body's types have the tile's sizes (`?`
+  // for the partial tiles of a loop its tile size does not divide, or of a
+  // `?` loop).
   SmallVector<int64_t> tileShape;
   for (auto [d, offset, size] : llvm::enumerate(offsets, sizes)) {
     std::optional<int64_t> staticSize = getConstantIntValue(size);
-    if (!staticSize)
-      return emitOpError("cannot be tiled with dynamic tile sizes");
-    if (llvm::is_contained(axes, static_cast<int64_t>(d)) &&
-        (*staticSize != shape[d] || !isConstantIntValue(offset, 0)))
+    bool isRowAxis = llvm::is_contained(axes, static_cast<int64_t>(d));
+    // A `?` row axis is whole when its tile is the loop (tile size 0).
+    if (isRowAxis &&
+        (!isConstantIntValue(offset, 0) ||
+         (!ShapedType::isDynamic(shape[d]) && staticSize != shape[d])))
       return emitOpError("cannot split row axis ")
              << d << ": a tile holds whole rows";
-    tileShape.push_back(*staticSize);
+    tileShape.push_back(isRowAxis ? shape[d]
+                                  : staticSize.value_or(ShapedType::kDynamic));
   }
   auto retype = [&](Type type) -> Type {
     auto tensor = cast<RankedTensorType>(type);
@@ -94,7 +106,7 @@ RowsOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
   SmallVector<Operation *> slices;
   auto slice = [&](Value value) -> Value {
     SmallVector<OpFoldResult> valueOffsets, valueSizes;
-    getValueTile(getTensorType(value).getShape(), rank, axes, offsets, sizes, b,
+    getValueTile(getTensorType(value).getShape(), rank, offsets, sizes, b,
                  valueOffsets, valueSizes);
     SmallVector<OpFoldResult> strides(valueOffsets.size(), b.getIndexAttr(1));
     auto extract = tensor::ExtractSliceOp::create(
@@ -130,8 +142,8 @@ LogicalResult RowsOp::getResultTilePosition(
     ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
     SmallVector<OpFoldResult> &resultSizes) {
   getValueTile(getTensorType(getResult(resultNumber)).getShape(),
-               getIterationShape().size(), getReducedAxes(), offsets, sizes, b,
-               resultOffsets, resultSizes);
+               getIterationShape().size(), offsets, sizes, b, resultOffsets,
+               resultSizes);
   return success();
 }
 
@@ -224,6 +236,10 @@ private:
   SmallVector<int64_t> axes;
   SmallVector<int64_t> rowShape;
   SmallVector<int64_t> keptShape;
+  /// The sizes of the iteration shape's loops and of the kept ones (`?`
+  /// sizes read from the tensors), set by `emit`.
+  SmallVector<OpFoldResult> loopSizes;
+  SmallVector<OpFoldResult> keptSizes;
 
   DenseSet<Value> perRow;
   DenseMap<Value, unsigned> stages;
@@ -357,7 +373,8 @@ AffineMap RowsDecomposition::getPerRowInputMap(Value input) const {
     // Loop of dimension d among the kept dimensions.
     int64_t loop =
         d - llvm::count_if(axes, [&](int64_t axis) { return axis < d; });
-    bool broadcast = llvm::is_contained(axes, d) || size != shape[d];
+    bool broadcast =
+        llvm::is_contained(axes, d) || (size == 1 && shape[d] != 1);
     exprs.push_back(broadcast ? getAffineConstantExpr(0, context)
                               : getAffineDimExpr(loop, context));
   }
@@ -421,18 +438,16 @@ void RowsDecomposition::emitPerRow(OpBuilder &b, Location loc,
   SmallVector<Value> outs;
   for (Value value : yielded) {
     Value destination = destinations.lookup(value);
-    outs.push_back(
-        destination ? destination
-                    : createEmptyTensor(b, loc,
-                                        RankedTensorType::get(
-                                            keptShape, getElementType(value))));
+    outs.push_back(destination ? destination
+                               : createEmptyTensor(b, loc, keptSizes,
+                                                   getElementType(value)));
     maps.push_back(b.getMultiDimIdentityMap(keptRank));
   }
   SmallVector<Value> sortedComputed(computed.begin(), computed.end());
   llvm::sort(sortedComputed, [](Value x, Value y) {
     return x.getDefiningOp()->isBeforeInBlock(y.getDefiningOp());
   });
-  int64_t count = getReducedCount(shape, axes);
+  OpFoldResult count = getReducedCount(b, loc, loopSizes, axes);
   auto generic = linalg::GenericOp::create(
       b, loc, ValueRange(outs).getTypes(), tensors, outs, maps,
       SmallVector<utils::IteratorType>(keptRank, utils::IteratorType::parallel),
@@ -541,6 +556,15 @@ void RowsDecomposition::emitStage(OpBuilder &b, Location loc, unsigned stage) {
 
 SmallVector<Value> RowsDecomposition::emit(OpBuilder &b) {
   Location loc = op.getLoc();
+  SmallVector<Value> tensors(op.getInputs());
+  llvm::append_range(tensors, op.getOuts());
+  loopSizes = getLoopSizes(
+      b, loc, shape, tensors, llvm::map_to_vector(tensors, [&](Value tensor) {
+        return getBroadcastIndexingMap(getTensorType(tensor), shape);
+      }));
+  for (auto [d, size] : llvm::enumerate(loopSizes))
+    if (!llvm::is_contained(axes, static_cast<int64_t>(d)))
+      keptSizes.push_back(size);
   for (unsigned stage = 1; stage <= lastStage; ++stage)
     emitStage(b, loc, stage);
 
@@ -580,9 +604,13 @@ SmallVector<Value> RowsDecomposition::emit(OpBuilder &b) {
       results.push_back(elements.getResult(nextElement++));
       continue;
     }
+    SmallVector<OpFoldResult> rowSizes(loopSizes);
+    for (int64_t axis : axes)
+      rowSizes[axis] = b.getIndexAttr(1);
     results.push_back(tensor::ExpandShapeOp::create(
         b, loc, getTensorType(value).clone(rowShape),
-        perRowTensors.lookup(value), getKeepDimReassociation(getRank(), axes)));
+        perRowTensors.lookup(value), getKeepDimReassociation(getRank(), axes),
+        rowSizes));
   }
   return results;
 }

@@ -39,8 +39,21 @@ inline Type getElementType(Value value) {
 AffineMap getBroadcastIndexingMap(RankedTensorType operand,
                                   ArrayRef<int64_t> shape);
 
-/// An uninitialized tensor of `type`.
+/// An uninitialized tensor of `type`, which must be static.
 Value createEmptyTensor(OpBuilder &b, Location loc, RankedTensorType type);
+
+/// An uninitialized tensor of `sizes` and `elementType`.
+Value createEmptyTensor(OpBuilder &b, Location loc,
+                        ArrayRef<OpFoldResult> sizes, Type elementType);
+
+/// The sizes of the loops of a generic over `shape` that reads `tensors`
+/// through `maps`: a static size as an attribute, a `?` as the `tensor.dim`
+/// of a tensor that reads the loop as one of its dimensions (a `?` size
+/// never broadcasts, so every dynamic loop has one).
+SmallVector<OpFoldResult> getLoopSizes(OpBuilder &b, Location loc,
+                                       ArrayRef<int64_t> shape,
+                                       ValueRange tensors,
+                                       ArrayRef<AffineMap> maps);
 
 /// A tensor of `type` filled with `value`.
 Value createFilledTensor(OpBuilder &b, Location loc, RankedTensorType type,
@@ -82,18 +95,16 @@ emitElementwiseGeneric(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                        ArrayRef<AffineMap> maps, ArrayRef<Operation *> ops,
                        ArrayRef<Value> results, ValueRange inits);
 
-/// The tensor a reduction's accumulator has after reducing `axes` of
-/// `shape` away, in `type`.
-RankedTensorType getAccumulatorType(ArrayRef<int64_t> shape,
-                                    ArrayRef<int64_t> axes, Type type);
-
 /// The map from a loop nest over a `rank`-d shape to the accumulator of a
 /// reduction over `axes`.
 AffineMap getAccumulatorMap(MLIRContext *context, int64_t rank,
                             ArrayRef<int64_t> axes);
 
-/// The number of elements each reduction of `axes` of `shape` combines.
-int64_t getReducedCount(ArrayRef<int64_t> shape, ArrayRef<int64_t> axes);
+/// The number of elements each reduction of `axes` of loops of `sizes`
+/// combines.
+OpFoldResult getReducedCount(OpBuilder &b, Location loc,
+                             ArrayRef<OpFoldResult> sizes,
+                             ArrayRef<int64_t> axes);
 
 /// A generic over `shape` reducing `axes`: reads the body values `leaves`
 /// from `tensors` (broadcast), evaluates the elementwise `ops` in order and

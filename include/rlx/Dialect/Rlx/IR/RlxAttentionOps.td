@@ -54,7 +54,8 @@ defvar Rlx_AttentionScaleDeclaration = [{
     double getScaleOrDefault();
 }];
 
-def Rlx_AttentionOp : Rlx_Op<"attention", [Pure, InferTypeOpAdaptor]> {
+def Rlx_AttentionOp : Rlx_Op<"attention", [Pure, Rlx_ShapeRule,
+                                           InferTypeOpAdaptor]> {
   let summary = "scaled dot-product attention with grouped heads and masks";
   let description = [{
     `out = softmax(s) · v` for every batch, head and query, with the scores

@@ -13,7 +13,7 @@ def Rlx_Dialect : Dialect {
   let description = [{
     The `rlx` dialect models the RLX op set: elementwise activations and
     arithmetic, contractions, reductions, normalizations and data movement on
-    statically shaped tensors. Ops are pure and value-semantic; binary and
+    ranked tensors, whose sizes may be unknown until run time (`?`). Ops are pure and value-semantic; binary and
     ternary elementwise ops broadcast numpy-style and infer their result
     types.
 
@@ -39,12 +39,14 @@ def Rlx_Number : AnyTypeOf<[Rlx_Float, Rlx_Int], "number">;
 def Rlx_IntOrBool : AnyTypeOf<[Rlx_Int, I1], "integer or bool">;
 def Rlx_Element : AnyTypeOf<[Rlx_Float, Rlx_Int, I1], "rlx element">;
 
-// Shapes are static for now; ODS rejects `?` dimensions with a located error.
-def Rlx_FloatTensor : StaticShapeTensorOf<[Rlx_Float]>;
-def Rlx_NumberTensor : StaticShapeTensorOf<[Rlx_Number]>;
-def Rlx_IntOrBoolTensor : StaticShapeTensorOf<[Rlx_IntOrBool]>;
-def Rlx_BoolTensor : StaticShapeTensorOf<[I1]>;
-def Rlx_Tensor : StaticShapeTensorOf<[Rlx_Element]>;
+// Ranked tensors. A `?` dimension is accepted by ops with a shape rule
+// (`SymbolicShapeOpInterface`); every other op requires static shapes
+// (`Rlx_AddressableTensors` checks both).
+def Rlx_FloatTensor : RankedTensorOf<[Rlx_Float]>;
+def Rlx_NumberTensor : RankedTensorOf<[Rlx_Number]>;
+def Rlx_IntOrBoolTensor : RankedTensorOf<[Rlx_IntOrBool]>;
+def Rlx_BoolTensor : RankedTensorOf<[I1]>;
+def Rlx_Tensor : RankedTensorOf<[Rlx_Element]>;
 
 // A signed 64-bit integer attribute (upstream's I64Attr reads as uint64_t,
 // which would make negative axes and steps silently huge).
@@ -54,12 +56,23 @@ def Rlx_I64Attr : TypedSignlessIntegerAttrBase<I64, "int64_t",
 }
 
 // Tensors whose element count or byte size does not fit in int64_t (the
-// 64-bit `index` of every target) are a located error on any rlx op.
+// 64-bit `index` of every target) are a located error on any rlx op. Checked
+// first, so no shape arithmetic after it overflows.
 def Rlx_AddressableTensors : NativeOpTrait<"AddressableTensors"> {
   let cppNamespace = "::mlir::rlx";
 }
 
+// `?` dimensions are a located error on an op without a shape rule (but for
+// destination-style ops, whose results are shaped as their inits); an op
+// with a rule is checked against it: its declared result types must agree
+// with the rule's shapes. Checked after the other traits, whose messages
+// are more specific.
+def Rlx_ShapesFollowRule : NativeOpTrait<"ShapesFollowRule"> {
+  let cppNamespace = "::mlir::rlx";
+}
+
 class Rlx_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Rlx_Dialect, mnemonic, [Rlx_AddressableTensors] # traits>;
+    : Op<Rlx_Dialect, mnemonic,
+         [Rlx_AddressableTensors] # traits # [Rlx_ShapesFollowRule]>;
 
 #endif // RLX_DIALECT_RLX_IR_RLXDIALECT_TD

@@ -13,7 +13,7 @@ include "rlx/Dialect/Rlx/IR/RlxDialect.td"
 include "rlx/Dialect/Rlx/IR/RlxEnums.td"
 include "rlx/Dialect/Rlx/IR/RlxInterfaces.td"
 
-def Rlx_SwigluOp : Rlx_Op<"swiglu", [Pure, InferTypeOpAdaptor,
+def Rlx_SwigluOp : Rlx_Op<"swiglu", [Pure, InferTypeOpAdaptor, Rlx_ShapeRule,
     DeclareOpInterfaceMethods<Rlx_FusedOpInterface>]> {
   let summary = "SwiGLU on a concatenated [up, gate] input: silu(gate) * up";
   let description = [{
@@ -47,6 +47,7 @@ def Rlx_SwigluOp : Rlx_Op<"swiglu", [Pure, InferTypeOpAdaptor,
 //===----------------------------------------------------------------------===//
 
 def Rlx_MatmulBiasActOp : Rlx_Op<"matmul_bias_act", [Pure, InferTypeOpAdaptor,
+    Rlx_ShapeRule,
     SameOperandsAndResultElementType,
     Rlx_ContractionOpInterface,
     DeclareOpInterfaceMethods<Rlx_FusedOpInterface>]> {
@@ -71,7 +72,7 @@ def Rlx_MatmulBiasActOp : Rlx_Op<"matmul_bias_act", [Pure, InferTypeOpAdaptor,
 }
 
 def Rlx_MatmulResidualOp : Rlx_Op<"matmul_residual", [Pure,
-    InferTypeOpAdaptor, SameOperandsAndResultElementType,
+    InferTypeOpAdaptor, Rlx_ShapeRule, SameOperandsAndResultElementType,
     Rlx_ContractionOpInterface,
     DeclareOpInterfaceMethods<Rlx_FusedOpInterface>]> {
   let summary = "matmul + a residual of the result's shape";
@@ -124,7 +125,7 @@ def Rlx_ConvBiasActOp : Rlx_Op<"conv_bias_act", [Pure, InferTypeOpAdaptor,
 
 // residual + layer_norm / rms_norm: a transformer's pre-norm residual step.
 class Rlx_ResidualNormOp<string mnemonic, string norm>
-    : Rlx_Op<mnemonic, [Pure,
+    : Rlx_Op<mnemonic, [Pure, Rlx_ShapeRule,
         AllTypesMatch<["input", "residual", "result", "sum"]>,
         DeclareOpInterfaceMethods<Rlx_RowOpInterface>,
         DeclareOpInterfaceMethods<Rlx_FusedOpInterface>]> {

@@ -304,7 +304,7 @@ def Rlx_SoftmaxCrossEntropyWithLabelsBackwardOp
     as one `row` region.
   }];
   let arguments = (ins Rlx_FloatTensor:$logits,
-                       StaticShapeTensorOf<[I32, I64]>:$labels,
+                       RankedTensorOf<[I32, I64]>:$labels,
                        Rlx_FloatTensor:$dloss);
   let results = (outs Rlx_FloatTensor:$result);
   let assemblyFormat = [{

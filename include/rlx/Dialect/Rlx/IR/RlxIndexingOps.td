@@ -34,7 +34,7 @@ def Rlx_TrianglePart : I32EnumAttr<"TrianglePart",
 }
 
 // Gather indices: i32 or i64, any rank (rank 0 included).
-def Rlx_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
+def Rlx_IndexTensor : RankedTensorOf<[I32, I64]>;
 
 //===----------------------------------------------------------------------===//
 // Gathers
@@ -232,7 +232,7 @@ def Rlx_IotaOp : Rlx_Op<"iota", [Pure]> {
     ```
   }];
   let arguments = (ins Rlx_I64Attr:$axis);
-  let results = (outs StaticShapeTensorOf<[Rlx_Int]>:$result);
+  let results = (outs RankedTensorOf<[Rlx_Int]>:$result);
   let assemblyFormat = "`axis` `=` $axis attr-dict `:` type($result)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -28,6 +28,45 @@ def Rlx_ScalarComputeOpInterface : OpInterface<"ScalarComputeOpInterface"> {
   ];
 }
 
+def Rlx_SymbolicShapeOpInterface : OpInterface<"SymbolicShapeOpInterface"> {
+  let cppNamespace = "::mlir::rlx";
+  let description = [{
+    An op whose result sizes are a function of its operands' sizes and
+    attributes, stated once as a rule over symbolic sizes
+    (`SymbolicShapes.h`): static sizes are constants, `?` sizes symbols.
+    The rule infers and verifies result types, materializes result sizes
+    (`ReifyRankedShapedTypeOpInterface`) and tells the ABI analysis which
+    relations between a function's sizes must hold at run time. Only ops
+    with a rule accept `?` dimensions.
+
+    The rule returns the shape of every result; relations it needs between
+    sizes go through `ShapeContext::requireEqual` / `requireLessEqual`,
+    which fail only when the relation provably does not hold (the rule then
+    reports its error). The default rule gives every result the shape of the
+    first operand.
+  }];
+  let methods = [
+    InterfaceMethod<[{Computes the shape of every result in `context`;
+      fails with a diagnostic when the operands' sizes or the attributes are
+      invalid.}],
+      "::llvm::LogicalResult", "inferSymbolicShapes",
+      (ins "::mlir::rlx::ShapeContext &":$context,
+           "::llvm::SmallVectorImpl<::mlir::rlx::SymbolicShape> &":$shapes),
+      "", [{
+        ::mlir::rlx::SymbolicShape shape =
+            context.getShape($_op->getOperand(0));
+        shapes.assign($_op->getNumResults(), shape);
+        return ::mlir::success();
+      }]>,
+  ];
+}
+
+// An op with a shape rule of its own (not the default: results shaped as the
+// first operand).
+def Rlx_ShapeRule
+    : DeclareOpInterfaceMethods<Rlx_SymbolicShapeOpInterface,
+                                ["inferSymbolicShapes"]>;
+
 def Rlx_UnaryGradientOpInterface : OpInterface<"UnaryGradientOpInterface"> {
   let cppNamespace = "::mlir::rlx";
   let description = [{
@@ -91,10 +130,11 @@ def Rlx_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
       (ins "::mlir::rlx::ScalarBuilder &":$b, "::mlir::Value":$accumulator,
            "::mlir::Value":$element)>,
     InterfaceMethod<[{The result (computation type) from the accumulator of
-      `count` elements.}],
+      `count` elements (an index attribute, or an `index` value where the
+      reduced sizes are known only at run time).}],
       "::mlir::Value", "buildFinish",
       (ins "::mlir::rlx::ScalarBuilder &":$b, "::mlir::Value":$accumulator,
-           "int64_t":$count)>,
+           "::mlir::OpFoldResult":$count)>,
   ];
 }
 

@@ -76,7 +76,7 @@ defvar Rlx_SavedStatisticsDoc = [{
 
 // layer_norm and rms_norm: one normalized axis, optional saved statistics.
 class Rlx_AxisNormOp<string mnemonic>
-    : Rlx_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+    : Rlx_Op<mnemonic, [Pure, InferTypeOpAdaptor, Rlx_ShapeRule,
                         DeclareOpInterfaceMethods<Rlx_RowOpInterface>,
                         AllElementTypesMatch<["input", "gamma", "result"]>]> {
   let hasVerifier = 1;
@@ -319,7 +319,7 @@ def Rlx_SoftmaxCrossEntropyWithLabelsOp
     no `ignore_index`).
   }];
   let arguments = (ins Rlx_FloatTensor:$logits,
-                       StaticShapeTensorOf<[I32, I64]>:$labels);
+                       RankedTensorOf<[I32, I64]>:$labels);
   let results = (outs Rlx_FloatTensor:$result);
   let assemblyFormat = [{
     $logits `,` $labels attr-dict `:` functional-type(operands, results)

@@ -15,6 +15,7 @@
 #include "mlir/Interfaces/TilingInterface.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
 #include "rlx/Dialect/Rlx/IR/ScalarBuilder.h"
+#include "rlx/Dialect/Rlx/IR/SymbolicShapes.h"
 
 #include "rlx/Dialect/Rlx/IR/RlxEnums.h.inc"
 
@@ -28,10 +29,18 @@ LogicalResult verifyRowsNotEmpty(Operation *op);
 
 namespace mlir::rlx {
 
-/// Infers the numpy-style broadcast of `operandTypes` (all ranked tensors).
-/// The result element type is `elementType`, or the last operand's when null.
-LogicalResult inferBroadcastResultType(std::optional<Location> loc,
-                                       TypeRange operandTypes, Type elementType,
+/// The numpy-style broadcast of the shapes of `operands` (ranked tensors).
+/// A `?` size does not broadcast: it must equal the size it meets unless
+/// that is a static 1, which it replaces.
+FailureOr<SymbolicShape> inferBroadcastShape(ShapeContext &context,
+                                             std::optional<Location> loc,
+                                             ValueRange operands);
+
+/// The type of the broadcast of `operands`. The result element type is
+/// `elementType`, or the last operand's when null.
+LogicalResult inferBroadcastResultType(MLIRContext *context,
+                                       std::optional<Location> loc,
+                                       ValueRange operands, Type elementType,
                                        SmallVectorImpl<Type> &inferred);
 
 /// Evaluates an elementwise op on constant operands through its
@@ -54,6 +63,16 @@ OpFoldResult foldBinaryIdentity(Operation *op, ArrayRef<Attribute> operands,
 /// `index` every rlx target computes offsets in).
 LogicalResult verifyAddressableTensors(Operation *op);
 
+/// Fails with an error on `op` if it has `?` dimensions without a shape rule
+/// (`SymbolicShapeOpInterface`; destination-style ops need none) or result
+/// types that disagree with its rule.
+LogicalResult verifyShapesFollowRule(Operation *op);
+
+/// Fails with an error on the op of `rule` if its result types disagree with
+/// its rule: a size the rule knows is that size or `?`, one it does not is
+/// `?`.
+LogicalResult verifyResultsFollowRule(SymbolicShapeOpInterface rule);
+
 /// Every rlx op's operands and results are addressable
 /// (`verifyAddressableTensors`), checked before the op's own verifier, so
 /// shape arithmetic there and later cannot overflow.
@@ -63,6 +82,16 @@ class AddressableTensors
 public:
   static LogicalResult verifyTrait(Operation *op) {
     return verifyAddressableTensors(op);
+  }
+};
+
+/// Every rlx op's sizes follow its shape rule (`verifyShapesFollowRule`).
+template <typename ConcreteType>
+class ShapesFollowRule
+    : public OpTrait::TraitBase<ConcreteType, ShapesFollowRule> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyShapesFollowRule(op);
   }
 };
 

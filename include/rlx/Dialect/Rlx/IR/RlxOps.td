@@ -15,7 +15,8 @@ include "rlx/Dialect/Rlx/IR/RlxInterfaces.td"
 
 class Rlx_ElementwiseOp<string mnemonic, list<Trait> traits = []>
     : Rlx_Op<mnemonic, traits # [Pure,
-        DeclareOpInterfaceMethods<Rlx_ScalarComputeOpInterface>]> {
+        DeclareOpInterfaceMethods<Rlx_ScalarComputeOpInterface>,
+        Rlx_SymbolicShapeOpInterface]> {
   let hasFolder = 1;
 }
 
@@ -60,13 +61,28 @@ class Rlx_UnaryNumberOp<string mnemonic, string formula, code scalarBody,
 class Rlx_BroadcastOp<string mnemonic, string resultElement, code scalarBody,
                       code foldBody, list<Trait> traits = []>
     : Rlx_ElementwiseOp<mnemonic, traits # [InferTypeOpAdaptor]> {
+  let extraClassDeclaration = [{
+    ::llvm::LogicalResult inferSymbolicShapes(
+        ::mlir::rlx::ShapeContext &context,
+        ::llvm::SmallVectorImpl<::mlir::rlx::SymbolicShape> &shapes);
+  }];
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::inferReturnTypes(
         ::mlir::MLIRContext *context, std::optional<::mlir::Location> loc,
         Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
       return ::mlir::rlx::inferBroadcastResultType(
-          loc, adaptor.getOperands().getTypes(), }] # resultElement # [{,
+          context, loc, adaptor.getOperands(), }] # resultElement # [{,
           types);
+    }
+    ::llvm::LogicalResult $cppClass::inferSymbolicShapes(
+        ::mlir::rlx::ShapeContext &context,
+        ::llvm::SmallVectorImpl<::mlir::rlx::SymbolicShape> &shapes) {
+      ::mlir::FailureOr<::mlir::rlx::SymbolicShape> shape =
+          ::mlir::rlx::inferBroadcastShape(context, getLoc(), getOperands());
+      if (::mlir::failed(shape))
+        return ::mlir::failure();
+      shapes.push_back(*shape);
+      return ::mlir::success();
     }
     ::mlir::Value $cppClass::buildScalar(::mlir::rlx::ScalarBuilder &b,
                                          ::mlir::ValueRange operands) {
@@ -358,10 +374,10 @@ def Rlx_BitOrOp : Rlx_BinaryOp<"bit_or", Rlx_IntOrBoolTensor, "lhs | rhs",
     [{ return b.bitOr(lhs, rhs); }]>;
 def Rlx_BitXorOp : Rlx_BinaryOp<"bit_xor", Rlx_IntOrBoolTensor, "lhs ^ rhs",
     [{ return b.bitXor(lhs, rhs); }]>;
-def Rlx_ShlOp : Rlx_BinaryOp<"shl", StaticShapeTensorOf<[Rlx_Int]>,
+def Rlx_ShlOp : Rlx_BinaryOp<"shl", RankedTensorOf<[Rlx_Int]>,
     "lhs << rhs; amounts outside [0, bitwidth) give 0",
     [{ return b.shiftLeft(lhs, rhs); }]>;
-def Rlx_ShrOp : Rlx_BinaryOp<"shr", StaticShapeTensorOf<[Rlx_Int]>,
+def Rlx_ShrOp : Rlx_BinaryOp<"shr", RankedTensorOf<[Rlx_Int]>,
     "arithmetic lhs >> rhs; amounts outside [0, bitwidth) fill with the sign",
     [{ return b.shiftRight(lhs, rhs); }]>;
 def Rlx_Atan2Op : Rlx_BinaryOp<"atan2", Rlx_FloatTensor, "atan2(lhs, rhs)",
@@ -478,7 +494,7 @@ def Rlx_StopGradientOp : Rlx_ElementwiseOp<"stop_gradient",
 // Contractions and reductions
 //===----------------------------------------------------------------------===//
 
-def Rlx_MatmulOp : Rlx_Op<"matmul", [Pure, InferTypeOpAdaptor,
+def Rlx_MatmulOp : Rlx_Op<"matmul", [Pure, Rlx_ShapeRule, InferTypeOpAdaptor,
                                      Rlx_ContractionOpInterface,
                                      SameOperandsElementType]> {
   let summary = "batched matrix product with broadcast batch dimensions";
@@ -493,7 +509,7 @@ def Rlx_MatmulOp : Rlx_Op<"matmul", [Pure, InferTypeOpAdaptor,
     "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
-def Rlx_ReduceOp : Rlx_Op<"reduce", [Pure, InferTypeOpAdaptor,
+def Rlx_ReduceOp : Rlx_Op<"reduce", [Pure, Rlx_ShapeRule, InferTypeOpAdaptor,
     DeclareOpInterfaceMethods<Rlx_ReductionOpInterface>]> {
   let summary = "reduction over a set of axes";
   let description = [{
@@ -519,6 +535,7 @@ def Rlx_ReduceOp : Rlx_Op<"reduce", [Pure, InferTypeOpAdaptor,
 
 class Rlx_SoftmaxLikeOp<string mnemonic, string formula>
     : Rlx_Op<mnemonic, [Pure, SameOperandsAndResultType,
+        Rlx_SymbolicShapeOpInterface,
         DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary = mnemonic # " along one axis";
   let description = "Computes `" # formula # "` along `axis` (in `[-rank, "
@@ -555,20 +572,27 @@ def Rlx_ConstantOp : Rlx_Op<"constant", [Pure, ConstantLike,
   let hasFolder = 1;
 }
 
-def Rlx_ReshapeOp : Rlx_Op<"reshape", [Pure, AllElementTypesMatch<["input", "result"]>]> {
+def Rlx_ReshapeOp : Rlx_Op<"reshape", [Pure, Rlx_ShapeRule,
+    AllElementTypesMatch<["input", "result"]>]> {
   let summary = "row-major reshape to the result type";
   let description = [{
     Reinterprets the elements of `input`, in row-major order, with the shape
     of the result. Both shapes have the same number of elements.
+
+    With `n` dynamic (`?`) result sizes, the first `n - 1` are the input
+    sizes at the same positions (reshaping the trailing dimensions keeps
+    leading dynamic ones) and the last is what the element count leaves,
+    which must divide evenly at run time: `[?, ?, 512] -> [?, ?, 8, 64]`
+    keeps batch and sequence, `[?, ?, 64] -> [?, 64]` merges them.
   }];
   let arguments = (ins Rlx_Tensor:$input);
   let results = (outs Rlx_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
-def Rlx_TransposeOp : Rlx_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+def Rlx_TransposeOp : Rlx_Op<"transpose", [Pure, Rlx_ShapeRule,
+                                           InferTypeOpAdaptor]> {
   let summary = "permutation of the dimensions";
   let description = [{
     `result` dimension `i` is `input` dimension `permutation[i]`.
@@ -581,20 +605,21 @@ def Rlx_TransposeOp : Rlx_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def Rlx_ExpandOp : Rlx_Op<"expand", [Pure, AllElementTypesMatch<["input", "result"]>]> {
+def Rlx_ExpandOp : Rlx_Op<"expand", [Pure, Rlx_ShapeRule,
+    AllElementTypesMatch<["input", "result"]>]> {
   let summary = "broadcast to the result shape";
   let description = [{
     Broadcasts `input` numpy-style to the shape of the result: missing
-    leading dimensions are added and size-1 dimensions repeated.
+    leading dimensions are added and size-1 dimensions repeated. A `?`
+    input size is not repeated: the result size there is the same.
   }];
   let arguments = (ins Rlx_Tensor:$input);
   let results = (outs Rlx_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
-def Rlx_ConcatOp : Rlx_Op<"concat", [Pure, InferTypeOpAdaptor,
+def Rlx_ConcatOp : Rlx_Op<"concat", [Pure, Rlx_ShapeRule, InferTypeOpAdaptor,
                                      SameOperandsAndResultElementType]> {
   let summary = "concatenation along one axis";
   let description = [{
@@ -609,7 +634,8 @@ def Rlx_ConcatOp : Rlx_Op<"concat", [Pure, InferTypeOpAdaptor,
   let hasFolder = 1;
 }
 
-def Rlx_NarrowOp : Rlx_Op<"narrow", [Pure, InferTypeOpAdaptor]> {
+def Rlx_NarrowOp : Rlx_Op<"narrow", [Pure, Rlx_ShapeRule,
+                                     InferTypeOpAdaptor]> {
   let summary = "contiguous window along one axis";
   let description = [{
     Selects elements `[start, start + length)` of `axis`.
@@ -624,7 +650,8 @@ def Rlx_NarrowOp : Rlx_Op<"narrow", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def Rlx_SliceOp : Rlx_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+def Rlx_SliceOp : Rlx_Op<"slice", [Pure, Rlx_ShapeRule,
+                                   InferTypeOpAdaptor]> {
   let summary = "strided window along one axis";
   let description = [{
     Output element `j` along `axis` reads input index `start + j * step` for

@@ -25,7 +25,7 @@ def Rlx_FusionKind : I32EnumAttr<"FusionKind", "what a fused region computes", [
 }
 
 def Rlx_RegionOp : Rlx_Op<"region", [IsolatedFromAbove,
-    RecursiveMemoryEffects, SingleBlock]> {
+    RecursiveMemoryEffects, SingleBlock, Rlx_ShapeRule]> {
   let summary = "a graph of rlx ops compiled as one kernel";
   let description = [{
     The body is a graph of rlx ops on tensors whose entry block arguments

@@ -11,7 +11,7 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "rlx/Dialect/Rlx/IR/RlxDialect.td"
 
-def Rlx_ArgIndexTensor : StaticShapeTensorOf<[I32, I64]>;
+def Rlx_ArgIndexTensor : RankedTensorOf<[I32, I64]>;
 
 //===----------------------------------------------------------------------===//
 // argmax / argmin
@@ -116,7 +116,7 @@ def Rlx_TopKOp : Rlx_Op<"topk", [Pure, InferTypeOpAdaptor]> {
   let arguments = (ins Rlx_NumberTensor:$input, Rlx_I64Attr:$k,
                        UnitAttr:$smallest);
   let results = (outs Rlx_NumberTensor:$values,
-                      StaticShapeTensorOf<[I64]>:$indices);
+                      RankedTensorOf<[I64]>:$indices);
   let assemblyFormat = [{
     $input `k` `=` $k (`smallest` $smallest^)? attr-dict `:` type($input)
     `->` type($values) `,` type($indices)

@@ -1,0 +1,110 @@
+// RUN: rlx-opt %s | rlx-opt | FileCheck %s
+// RUN: rlx-opt %s --resolve-ranked-shaped-type-result-dims --canonicalize --cse | FileCheck %s --check-prefix=REIFY
+
+// `?` sizes: each op's shape rule infers what it can (a `?` that meets a
+// static size takes it) and reifyResultShapes computes the rest from the
+// operands' sizes.
+
+// CHECK-LABEL: func.func @broadcast
+// CHECK: rlx.add %{{.*}}, %{{.*}} : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+// CHECK: rlx.mul %{{.*}}, %{{.*}} : (tensor<?x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+// CHECK: rlx.sub %{{.*}}, %{{.*}} : (tensor<?x1xf32>, tensor<1x?xf32>) -> tensor<?x?xf32>
+// REIFY-LABEL: func.func @broadcast
+// REIFY-SAME: (%[[A:.*]]: tensor<?x4xf32>, %{{.*}}: tensor<4xf32>, %{{.*}}: tensor<3x4xf32>, %[[C:.*]]: tensor<?x1xf32>, %[[D:.*]]: tensor<1x?xf32>)
+// REIFY-DAG: %[[A0:.*]] = tensor.dim %[[A]], %c0
+// REIFY-DAG: %[[C0:.*]] = tensor.dim %[[C]], %c0
+// REIFY-DAG: %[[D1:.*]] = tensor.dim %[[D]], %c1
+// REIFY: return %[[A0]], %[[C0]], %[[D1]]
+func.func @broadcast(%a: tensor<?x4xf32>, %b: tensor<4xf32>, %s: tensor<3x4xf32>,
+                     %c: tensor<?x1xf32>, %d: tensor<1x?xf32>)
+    -> (index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = rlx.add %a, %b : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+  %1 = rlx.mul %a, %s : (tensor<?x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %2 = rlx.sub %c, %d : (tensor<?x1xf32>, tensor<1x?xf32>) -> tensor<?x?xf32>
+  %3 = tensor.dim %0, %c0 : tensor<?x4xf32>
+  %4 = tensor.dim %2, %c0 : tensor<?x?xf32>
+  %5 = tensor.dim %2, %c1 : tensor<?x?xf32>
+  return %3, %4, %5 : index, index, index
+}
+
+// CHECK-LABEL: func.func @contractions_and_rows
+// CHECK: rlx.matmul %{{.*}}, %{{.*}} : (tensor<?x?x64xf32>, tensor<64x32xf32>) -> tensor<?x?x32xf32>
+// CHECK: rlx.softmax %{{.*}} axis = -1 : tensor<?x?x32xf32>
+// CHECK: rlx.reduce sum %{{.*}} axes = [1] : tensor<?x?x32xf32> -> tensor<?x32xf32>
+// CHECK: rlx.layer_norm
+// REIFY-LABEL: func.func @contractions_and_rows
+// REIFY: %[[D:.*]] = tensor.dim %arg0, %c1
+// REIFY: return %[[D]]
+func.func @contractions_and_rows(%x: tensor<?x?x64xf32>, %w: tensor<64x32xf32>,
+                                 %g: tensor<32xf32>) -> index {
+  %c1 = arith.constant 1 : index
+  %0 = rlx.matmul %x, %w : (tensor<?x?x64xf32>, tensor<64x32xf32>) -> tensor<?x?x32xf32>
+  %1 = rlx.softmax %0 axis = -1 : tensor<?x?x32xf32>
+  %2 = rlx.reduce sum %1 axes = [1] : tensor<?x?x32xf32> -> tensor<?x32xf32>
+  %3 = rlx.layer_norm %1, %g, %g axis = -1 eps = 1.0e-5 : (tensor<?x?x32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x?x32xf32>
+  %4 = tensor.dim %3, %c1 : tensor<?x?x32xf32>
+  return %4 : index
+}
+
+// CHECK-LABEL: func.func @data_movement
+// CHECK: rlx.reshape %{{.*}} : tensor<?x?x512xf32> -> tensor<?x?x8x64xf32>
+// CHECK: rlx.reshape %{{.*}} : tensor<?x?x512xf32> -> tensor<?x512xf32>
+// CHECK: rlx.transpose %{{.*}} [0, 2, 1, 3] : tensor<?x?x8x64xf32> -> tensor<?x8x?x64xf32>
+// CHECK: rlx.concat %{{.*}}, %{{.*}} axis = 1 : (tensor<?x?x512xf32>, tensor<?x4x512xf32>) -> tensor<?x?x512xf32>
+// CHECK: rlx.narrow %{{.*}} axis = 1, start = 1, length = 2 : tensor<?x?x512xf32> -> tensor<?x2x512xf32>
+// CHECK: rlx.expand %{{.*}} : tensor<?x1xf32> -> tensor<?x8xf32>
+// REIFY-LABEL: func.func @data_movement
+// REIFY-DAG: %[[B:.*]] = tensor.dim %arg0, %c0
+// REIFY-DAG: %[[S:.*]] = tensor.dim %arg0, %c1
+// REIFY-DAG: %[[T:.*]] = tensor.dim %arg1, %c1
+// REIFY-DAG: %[[BS:.*]] = arith.muli %[[B]], %[[S]]
+// REIFY-DAG: %[[ST:.*]] = affine.apply #{{.*}}()[%[[S]], %[[T]]]
+// REIFY: return %[[BS]], %[[ST]]
+func.func @data_movement(%x: tensor<?x?x512xf32>, %y: tensor<?x?x512xf32>,
+                         %z: tensor<?x4x512xf32>, %c: tensor<?x1xf32>)
+    -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = rlx.reshape %x : tensor<?x?x512xf32> -> tensor<?x?x8x64xf32>
+  %1 = rlx.reshape %x : tensor<?x?x512xf32> -> tensor<?x512xf32>
+  %2 = rlx.transpose %0 [0, 2, 1, 3] : tensor<?x?x8x64xf32> -> tensor<?x8x?x64xf32>
+  %3 = rlx.concat %x, %z axis = 1 : (tensor<?x?x512xf32>, tensor<?x4x512xf32>) -> tensor<?x?x512xf32>
+  %4 = rlx.narrow %x axis = 1, start = 1, length = 2 : tensor<?x?x512xf32> -> tensor<?x2x512xf32>
+  %5 = rlx.expand %c : tensor<?x1xf32> -> tensor<?x8xf32>
+  %6 = rlx.concat %x, %y axis = 1 : (tensor<?x?x512xf32>, tensor<?x?x512xf32>) -> tensor<?x?x512xf32>
+  %7 = tensor.dim %1, %c0 : tensor<?x512xf32>
+  %8 = tensor.dim %6, %c1 : tensor<?x?x512xf32>
+  return %7, %8 : index, index
+}
+
+// CHECK-LABEL: func.func @attention
+// CHECK: rlx.attention bshd {{.*}} : (tensor<1x?x8x64xf32>, tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>) -> (tensor<1x?x8x64xf32>, tensor<1x8x?xf32>)
+// REIFY-LABEL: func.func @attention
+// REIFY: %[[S:.*]] = tensor.dim %arg0, %c1
+// REIFY: return %[[S]]
+func.func @attention(%q: tensor<1x?x8x64xf32>, %k: tensor<1x?x2x64xf32>,
+                     %v: tensor<1x?x2x64xf32>) -> index {
+  %c2 = arith.constant 2 : index
+  %0:2 = rlx.attention bshd %q, %k, %v heads = 8 kv_heads = 2 mask = causal with_logsumexp : (tensor<1x?x8x64xf32>, tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>) -> (tensor<1x?x8x64xf32>, tensor<1x8x?xf32>)
+  %1 = tensor.dim %0#1, %c2 : tensor<1x8x?xf32>
+  return %1 : index
+}
+
+// CHECK-LABEL: func.func @region
+// CHECK: rlx.region elementwise ins(%{{.*}}, %{{.*}} : tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+// REIFY-LABEL: func.func @region
+// REIFY: %[[N:.*]] = tensor.dim %arg0, %c0
+// REIFY: return %[[N]]
+func.func @region(%x: tensor<?x8xf32>, %b: tensor<8xf32>) -> index {
+  %c0 = arith.constant 0 : index
+  %0 = rlx.region elementwise ins(%x, %b : tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32> {
+  ^bb0(%a: tensor<?x8xf32>, %c: tensor<8xf32>):
+    %1 = rlx.add %a, %c : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+    %2 = rlx.gelu %1 : tensor<?x8xf32>
+    rlx.yield %2 : tensor<?x8xf32>
+  }
+  %3 = tensor.dim %0, %c0 : tensor<?x8xf32>
+  return %3 : index
+}

@@ -1,0 +1,52 @@
+// RUN: rlx-opt %s --rlx-specialize-shapes="sizes=s0=16" -split-input-file -verify-diagnostics | FileCheck %s
+
+// `?` sizes given static values by the names rlx-export-abi gives them:
+// the arguments' types become static and every result type follows through
+// its op's shape rule.
+
+// CHECK-LABEL: func.func @mlp(
+// CHECK-SAME: %{{.*}}: tensor<16x64xf32>, %{{.*}}: tensor<64x32xf32>) -> tensor<16x32xf32>
+// CHECK: rlx.matmul %{{.*}}, %{{.*}} : (tensor<16x64xf32>, tensor<64x32xf32>) -> tensor<16x32xf32>
+// CHECK: rlx.softmax %{{.*}} axis = -1 : tensor<16x32xf32>
+func.func @mlp(%x: tensor<?x64xf32>, %w: tensor<64x32xf32>) -> tensor<?x32xf32> {
+  %0 = rlx.matmul %x, %w : (tensor<?x64xf32>, tensor<64x32xf32>) -> tensor<?x32xf32>
+  %1 = rlx.softmax %0 axis = -1 : tensor<?x32xf32>
+  return %1 : tensor<?x32xf32>
+}
+
+// -----
+
+// Sizes that must be equal are one symbol: giving s0 fixes both caches, and
+// the concatenation's length follows; a region's body is refined too.
+// CHECK-LABEL: func.func @cache(
+// CHECK-SAME: %{{.*}}: tensor<16x4xf32>, %{{.*}}: tensor<16x4xf32>, %{{.*}}: tensor<1x4xf32>) -> tensor<17x4xf32>
+// CHECK: rlx.region elementwise ins(%{{.*}}, %{{.*}} : tensor<16x4xf32>, tensor<16x4xf32>) -> tensor<16x4xf32>
+// CHECK: ^bb0(%{{.*}}: tensor<16x4xf32>, %{{.*}}: tensor<16x4xf32>):
+// CHECK: rlx.concat %{{.*}}, %{{.*}} axis = 0 : (tensor<16x4xf32>, tensor<1x4xf32>) -> tensor<17x4xf32>
+func.func @cache(%k: tensor<?x4xf32>, %v: tensor<?x4xf32>, %new: tensor<1x4xf32>) -> tensor<?x4xf32> {
+  %0 = rlx.region elementwise ins(%k, %v : tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32> {
+  ^bb0(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>):
+    %1 = rlx.add %a, %b : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+    rlx.yield %1 : tensor<?x4xf32>
+  }
+  %2 = rlx.concat %0, %new axis = 0 : (tensor<?x4xf32>, tensor<1x4xf32>) -> tensor<?x4xf32>
+  return %2 : tensor<?x4xf32>
+}
+
+// -----
+
+// A value that breaks an op's requirement is an error at that op.
+func.func @fives(%x: tensor<?x6xf32>) -> tensor<?x5xf32> {
+  // expected-error @+1 {{'rlx.reshape' op cannot reshape [16, 6] (96 elements) to [?, 5]: the element counts do not divide}}
+  %0 = rlx.reshape %x : tensor<?x6xf32> -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}
+
+// -----
+
+// expected-error @+1 {{rlx-specialize-shapes: no exported function has a size named 's0'}}
+module {
+  func.func @static(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}
