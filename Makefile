@@ -1,7 +1,9 @@
 # The two entry points of the README:
 #   make demo   set up, build, compile and run examples/mlp.mlir and
 #               examples/transformer_block.mlir, and train
-#               examples/train_mlp.mlir for 50 steps with SGD and with Adam
+#               examples/train_mlp.mlir for 50 steps with SGD and with Adam,
+#               and decode 32 tokens with examples/decode_loop.mlir (one
+#               decoder layer, a KV cache of run-time length)
 #   make check  set up, build, run every test: lit (check-rlx), the
 #               runtime and rlx-run under ASan+UBSan (check-sanitize), and a
 #               fuzzing smoke of the release compiler (check-fuzz-release)
@@ -133,6 +135,9 @@ demo: build
 	$(BUILD_DIR)/bin/rlx-compile examples/train_mlp.mlir -o $(BUILD_DIR)/train_mlp.so
 	/usr/bin/python3 examples/train_mlp.py $(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/train_mlp.so $(BUILD_DIR)/train_mlp
 	/usr/bin/python3 examples/train_mlp.py $(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/train_mlp.so $(BUILD_DIR)/train_mlp --optimizer adam
+	$(BUILD_DIR)/bin/rlx-compile examples/decode_loop.mlir -o $(BUILD_DIR)/decode_loop.so
+	$(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/decode_loop.so --list
+	/usr/bin/python3 examples/decode_loop.py $(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/decode_loop.so $(BUILD_DIR)/decode_loop --check
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_BUILD_DIR) $(SANITIZE_DIR)
