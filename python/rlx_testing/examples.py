@@ -55,11 +55,12 @@ BLOCK = dict(batch=2, seq=32, dim=128, heads=8, kv_heads=2, head_dim=16,
              hidden=256, eps=1e-5)
 
 
-def transformer_block_inputs(seed):
-    """x [2, 32, 128], the two rms_norm gains near 1, projections scaled like
-    trained layers (unit-variance activations), and rope's cos/sin tables for
-    positions 0..31 with Llama's frequencies 10000^(-2i / head_dim)."""
-    b = BLOCK
+def transformer_block_inputs(seed, batch=BLOCK["batch"], seq=BLOCK["seq"]):
+    """x [batch, seq, 128] ([2, 32, 128] as the example declares it), the
+    two rms_norm gains near 1, projections scaled like trained layers
+    (unit-variance activations), and rope's cos/sin tables for positions
+    0..seq-1 with Llama's frequencies 10000^(-2i / head_dim)."""
+    b = dict(BLOCK, batch=batch, seq=seq)
     rng = np.random.default_rng(seed)
     normal = lambda *s: rng.standard_normal(s).astype(np.float32)
     dim, hidden = b["dim"], b["hidden"]

@@ -6,12 +6,19 @@
 # takes `?` sizes: elementwise with broadcasting, contractions (and their
 # fused forms), reductions, rows (softmax, norms), data movement, fused
 # regions, attention with a dynamic key length (a KV cache) and query
-# length. The second RUN line runs the GPU's kernels on the CPU.
+# length, and examples/transformer_block.mlir (rms_norm, rope, grouped-query
+# attention, SwiGLU) with `?` batch and tokens. The second RUN line runs the
+# GPU's kernels on the CPU.
+import os
+import re
+
 import numpy as np
 import torch
 import torch.nn.functional as F
 from rlx_testing import Suite
 from rlx_testing.attention import attention
+from rlx_testing.examples import (transformer_block_inputs,
+                                  transformer_block_reference)
 
 rng = np.random.default_rng(15)
 s = Suite()
@@ -156,5 +163,38 @@ for kind in ("none", "causal"):
         [[randn(1, sq, 4, 16), randn(1, sk, 2, 16), randn(1, sk, 2, 16)]
          for sq, sk in ((1, 1), (1, 37), (5, 5), (7, 130), (70, 70))],
         attention_ref(kind, 4, 2), tol=F32_TOL)
+
+# --- a whole model: examples/transformer_block.mlir with `?` batch and tokens --
+
+
+def example_body(path, sizes):
+    """The body, argument types and result type of the one function in
+    `path`, arguments renamed %a0, %a1, ... and each (static, dynamic) pair
+    of type prefixes in `sizes` substituted."""
+    with open(path) as f:
+        text = f.read()
+    for static, dynamic in sizes:
+        text = text.replace(static, dynamic)
+    signature, body = re.search(r"func\.func @\w+\((.*?)\)\s*->\s*[^{]*\{"
+                                r"(.*)\}\s*$", text, re.S).groups()
+    names = re.findall(r"%(\w+):", signature)
+    types = re.findall(r":\s*(tensor<[^>]*>)", signature)
+    body = re.sub(r"%a(\d+)\b", r"%a_\1", body)  # free the argument names
+    for i, name in enumerate(names):
+        body = re.sub(rf"%{name}\b", f"%a{i}", body)
+    result = re.search(r"return [^:]*:\s*(tensor<[^>]*>)", body).group(1)
+    return body, types, result
+
+
+BLOCK_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                          "..", "examples", "transformer_block.mlir")
+body, types, result = example_body(
+    BLOCK_PATH, [("tensor<2x32x", "tensor<?x?x"),
+                 ("tensor<32x8xf32>", "tensor<?x8xf32>")])
+s.dynamic_case(
+    "transformer_block", body, types, result,
+    [transformer_block_inputs(i, batch, seq)
+     for i, (batch, seq) in enumerate(((2, 32), (1, 1), (1, 7), (3, 19)))],
+    transformer_block_reference, tol=(1e-4, 1e-5))
 
 s.run()

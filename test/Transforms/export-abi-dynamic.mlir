@@ -66,3 +66,44 @@ func.func @impossible(%a: tensor<?xf32>, %b: tensor<4xf32>, %c: tensor<5xf32>)
   %1 = rlx.add %a, %c : (tensor<?xf32>, tensor<5xf32>) -> tensor<5xf32>
   return %0, %1 : tensor<4xf32>, tensor<5xf32>
 }
+
+// -----
+
+// rope: the tables have one row per position, the input's sequence length;
+// group_norm: the channel count is static, batch and spatial sizes free;
+// the labels have one entry per row of the logits.
+// CHECK-LABEL: @rlx_manifest
+// CHECK-SAME: func rope_norm_loss 6 3\0Aarg f32 3 s0 s1 16\0Aarg f32 2 s1 4\0Aarg f32 2 s1 4\0Aarg f32 3 s2 6 s3\0Aarg f32 2 s4 10\0Aarg i64 1 s4\0Ares f32 3 s0 s1 16\0Ares f32 3 s2 6 s3\0Ares f32 1 s4\0A
+func.func @rope_norm_loss(%h: tensor<?x?x16xf32>, %cos: tensor<?x4xf32>,
+                          %sin: tensor<?x4xf32>, %x: tensor<?x6x?xf32>,
+                          %logits: tensor<?x10xf32>, %labels: tensor<?xi64>)
+    -> (tensor<?x?x16xf32>, tensor<?x6x?xf32>, tensor<?xf32>) {
+  %g = rlx.constant dense<1.0> : tensor<6xf32>
+  %0 = rlx.rope neox bsd %h, %cos, %sin head_dim = 8, n_rot = 8 : (tensor<?x?x16xf32>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x?x16xf32>
+  %1 = rlx.group_norm %x, %g, %g groups = 3 eps = 1.0e-5 : (tensor<?x6x?xf32>, tensor<6xf32>, tensor<6xf32>) -> tensor<?x6x?xf32>
+  %2 = rlx.softmax_cross_entropy_with_labels %logits, %labels : (tensor<?x10xf32>, tensor<?xi64>) -> tensor<?xf32>
+  return %0, %1, %2 : tensor<?x?x16xf32>, tensor<?x6x?xf32>, tensor<?xf32>
+}
+
+// -----
+
+// Indexing and scans: what their reads need of a `?` size is a `where`
+// line; a tile's and a pad's results are expressions of the input sizes.
+// Only the strongest lower bound of a size is listed: the reflect pads of 1
+// and 2 need 3 <= s0, and topk's k = 5 implies the pad's and argmax's
+// bounds on s1.
+// CHECK-LABEL: @rlx_manifest
+// CHECK-SAME: func indexing 3 5\0Aarg f32 2 s0 s1\0Aarg f32 4 1 s2 2 8\0Aarg f32 4 1 s3 2 8\0Ares f32 2 s0+3 s1+3\0Ares f32 2 s0*2 s1\0Ares f32 4 1 s2 2 8\0Ares f32 2 s0 5\0Ares i64 1 s0\0A
+// CHECK-SAME: where 3 <= s0 rlx.pad at {{[^\\]*}}\0Awhere s3 <= s2 rlx.kv_append at {{[^\\]*}}\0Awhere 5 <= s1 rlx.topk at {{[^\\]*}}\0A\00
+func.func @indexing(%x: tensor<?x?xf32>, %cache: tensor<1x?x2x8xf32>,
+                    %update: tensor<1x?x2x8xf32>)
+    -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<1x?x2x8xf32>, tensor<?x5xf32>,
+        tensor<?xi64>) {
+  %p = rlx.constant dense<0> : tensor<i64>
+  %0 = rlx.pad reflect %x pads = [1, 2, 2, 1] : tensor<?x?xf32> -> tensor<?x?xf32>
+  %1 = rlx.tile %x reps = [2, 1] : tensor<?x?xf32> -> tensor<?x?xf32>
+  %2 = rlx.kv_append %cache, %update at %p axis = 1 : tensor<1x?x2x8xf32>, tensor<1x?x2x8xf32>, tensor<i64>
+  %3:2 = rlx.topk %x k = 5 : tensor<?x?xf32> -> tensor<?x5xf32>, tensor<?x5xi64>
+  %4 = rlx.argmax %x axis = 1 : tensor<?x?xf32> -> tensor<?xi64>
+  return %0, %1, %2, %3#0, %4 : tensor<?x?xf32>, tensor<?x?xf32>, tensor<1x?x2x8xf32>, tensor<?x5xf32>, tensor<?xi64>
+}

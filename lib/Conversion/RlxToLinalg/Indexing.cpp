@@ -1,14 +1,17 @@
 //===- Indexing.cpp - Indexing and data movement ops to linalg ---===//
 //
 // Reads whose source index is an affine function of the result index (tile,
-// reverse, roll) are indexed copies; reads that depend on data or need
-// clamping (gathers, non-constant pads) compute the source coordinates in
-// index arithmetic inside a linalg.generic and read with tensor.extract.
+// reverse, roll) are indexed copies; reads that depend on data, need
+// clamping (gathers, non-constant pads) or a `?` size in their formula
+// compute the source coordinates in index arithmetic inside a
+// linalg.generic and read with tensor.extract.
 //
 //===----------------------------------------------------------------------===//
 #include "Utils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "rlx/Conversion/RlxToLinalg/RlxToLinalg.h"
@@ -21,29 +24,33 @@ static Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
-/// `index` clamped to [0, size - 1].
-static Value clampIndex(OpBuilder &b, Location loc, Value index,
-                        int64_t size) {
+/// `index` clamped to [0, last].
+static Value clampIndex(OpBuilder &b, Location loc, Value index, Value last) {
   Value low = arith::MaxSIOp::create(b, loc, index, indexConstant(b, loc, 0));
-  return arith::MinSIOp::create(b, loc, low, indexConstant(b, loc, size - 1));
+  return arith::MinSIOp::create(b, loc, low, last);
 }
 
-/// A parallel linalg.generic without inputs over `resultType` whose body
-/// yields `source[coordinates(result index)]`, plus `inputs` read through
+/// A parallel linalg.generic over the result of `op` whose body yields
+/// `source[coordinates(result index)]`, plus `inputs` read through
 /// `inputMaps` and passed to `coordinates` as block arguments.
 static Value createGatheringCopy(
-    OpBuilder &b, Location loc, RankedTensorType resultType, Value source,
-    ValueRange inputs, ArrayRef<AffineMap> inputMaps,
+    OpBuilder &b, Operation *op, Value source, ValueRange inputs,
+    ArrayRef<AffineMap> inputMaps,
     function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)>
         coordinates) {
+  Location loc = op->getLoc();
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   int64_t rank = resultType.getRank();
   SmallVector<AffineMap> maps(inputMaps);
   maps.push_back(b.getMultiDimIdentityMap(rank));
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
-      b, loc, resultType, inputs, createEmptyTensor(b, loc, resultType), maps,
-      iterators, [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+      b, loc, resultType, inputs,
+      createEmptyTensor(b, loc, getResultSizes(b, op),
+                        resultType.getElementType()),
+      maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
         SmallVector<Value> at = coordinates(nested, nestedLoc, args);
         Value element = tensor::ExtractOp::create(nested, nestedLoc, source, at);
         linalg::YieldOp::create(nested, nestedLoc, element);
@@ -68,20 +75,21 @@ struct GatherToLinalg : OpConversionPattern<GatherOp> {
     RankedTensorType tableType = op.getTable().getType();
     int64_t indexRank = op.getIndices().getType().getRank();
     int64_t axis = normalize(op.getAxis(), tableType.getRank());
-    int64_t axisSize = tableType.getDimSize(axis);
+    OpFoldResult axisSize =
+        tensor::getMixedSize(rewriter, loc, adaptor.getTable(), axis);
     SmallVector<AffineExpr> indexExprs;
     for (int64_t d = 0; d < indexRank; ++d)
       indexExprs.push_back(rewriter.getAffineDimExpr(axis + d));
     AffineMap indexMap = AffineMap::get(resultType.getRank(), 0, indexExprs,
                                         rewriter.getContext());
     Value result = createGatheringCopy(
-        rewriter, loc, resultType, adaptor.getTable(), adaptor.getIndices(),
-        indexMap, [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+        rewriter, op, adaptor.getTable(), adaptor.getIndices(), indexMap,
+        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
           SmallVector<Value> at;
           for (int64_t d = 0; d < tableType.getRank(); ++d) {
             if (d == axis)
-              at.push_back(GatherOp::createRowIndex(b, bodyLoc, args[0],
-                                                    b.getIndexAttr(axisSize)));
+              at.push_back(
+                  GatherOp::createRowIndex(b, bodyLoc, args[0], axisSize));
             else
               at.push_back(linalg::IndexOp::create(
                   b, bodyLoc, d < axis ? d : d - 1 + indexRank));
@@ -103,17 +111,17 @@ struct GatherElementsToLinalg : OpConversionPattern<GatherElementsOp> {
     RankedTensorType resultType = op.getType();
     int64_t rank = resultType.getRank();
     int64_t axis = normalize(op.getAxis(), rank);
-    int64_t axisSize = op.getInput().getType().getDimSize(axis);
+    OpFoldResult axisSize =
+        tensor::getMixedSize(rewriter, op.getLoc(), adaptor.getInput(), axis);
     Value result = createGatheringCopy(
-        rewriter, op.getLoc(), resultType, adaptor.getInput(),
-        adaptor.getIndices(), rewriter.getMultiDimIdentityMap(rank),
+        rewriter, op, adaptor.getInput(), adaptor.getIndices(),
+        rewriter.getMultiDimIdentityMap(rank),
         [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
           SmallVector<Value> at;
           for (int64_t d = 0; d < rank; ++d)
-            at.push_back(
-                d == axis ? GatherOp::createRowIndex(b, bodyLoc, args[0],
-                                                     b.getIndexAttr(axisSize))
-                          : linalg::IndexOp::create(b, bodyLoc, d));
+            at.push_back(d == axis ? GatherOp::createRowIndex(b, bodyLoc,
+                                                              args[0], axisSize)
+                                   : linalg::IndexOp::create(b, bodyLoc, d));
           return at;
         });
     rewriter.replaceOp(op, result);
@@ -121,30 +129,40 @@ struct GatherElementsToLinalg : OpConversionPattern<GatherElementsOp> {
   }
 };
 
+/// `expr` of `sizes` (symbols s0, s1, ...) as an index value: a constant
+/// where the sizes are.
+static Value createSizeExpr(OpBuilder &b, Location loc, AffineExpr expr,
+                            ArrayRef<OpFoldResult> sizes) {
+  AffineMap map = AffineMap::get(0, sizes.size(), expr);
+  return getValueOrCreateConstantIndexOp(
+      b, loc, affine::makeComposedFoldedAffineApply(b, loc, map, sizes));
+}
+
 /// The source coordinate of output coordinate `index` along a dimension of
-/// `size` padded by `lo` in front, for the non-constant modes. The verifier
-/// bounds the pads so one reflection or one wrap lands inside.
+/// `size` padded by `lo` in front, for the non-constant modes. The shape
+/// rule bounds the pads so one reflection or one wrap lands inside.
 static Value padSourceIndex(OpBuilder &b, Location loc, PadMode mode,
-                            Value index, int64_t size, int64_t lo) {
+                            Value index, OpFoldResult size, int64_t lo) {
   Value shifted =
       arith::SubIOp::create(b, loc, index, indexConstant(b, loc, lo));
+  AffineExpr n = getAffineSymbolExpr(0, b.getContext());
   switch (mode) {
   case PadMode::Replicate:
-    return clampIndex(b, loc, shifted, size);
+    return clampIndex(b, loc, shifted, createSizeExpr(b, loc, n - 1, size));
   case PadMode::Reflect: {
     // |i| mirrors the front; min(a, 2(size-1) - a) mirrors the back.
     Value negated = arith::SubIOp::create(b, loc, indexConstant(b, loc, 0),
                                           shifted);
     Value front = arith::MaxSIOp::create(b, loc, shifted, negated);
     Value back = arith::SubIOp::create(
-        b, loc, indexConstant(b, loc, 2 * (size - 1)), front);
+        b, loc, createSizeExpr(b, loc, 2 * n - 2, size), front);
     return arith::MinSIOp::create(b, loc, front, back);
   }
   case PadMode::Circular: {
     // shifted is in [-size, 2 size), so shifted + size is non-negative.
-    Value lifted =
-        arith::AddIOp::create(b, loc, shifted, indexConstant(b, loc, size));
-    return arith::RemSIOp::create(b, loc, lifted, indexConstant(b, loc, size));
+    Value sizeValue = getValueOrCreateConstantIndexOp(b, loc, size);
+    Value lifted = arith::AddIOp::create(b, loc, shifted, sizeValue);
+    return arith::RemSIOp::create(b, loc, lifted, sizeValue);
   }
   case PadMode::Constant:
     break;
@@ -186,8 +204,10 @@ struct PadToLinalg : OpConversionPattern<PadOp> {
                                  .getResult());
       return success();
     }
+    SmallVector<OpFoldResult> inputSizes =
+        tensor::getMixedSizes(rewriter, loc, adaptor.getInput());
     Value result = createGatheringCopy(
-        rewriter, loc, resultType, adaptor.getInput(), {}, {},
+        rewriter, op, adaptor.getInput(), {}, {},
         [&](OpBuilder &b, Location bodyLoc, ValueRange) {
           SmallVector<Value> at;
           for (int64_t d = 0; d < rank; ++d) {
@@ -196,8 +216,7 @@ struct PadToLinalg : OpConversionPattern<PadOp> {
               at.push_back(index);
             else
               at.push_back(padSourceIndex(b, bodyLoc, op.getMode(), index,
-                                          inputType.getDimSize(d),
-                                          pads[2 * d]));
+                                          inputSizes[d], pads[2 * d]));
           }
           return at;
         });
@@ -206,24 +225,64 @@ struct PadToLinalg : OpConversionPattern<PadOp> {
   }
 };
 
-/// Replaces `op` by an indexed copy of `input` whose read of dimension d is
-/// `readExpr(d, result dim d)`; an empty result needs no reads.
+/// Replaces `op` by a copy of `input` whose read along dimension d is
+/// `readExpr(d, i, n)`: i is the result index along d and n the input's
+/// size, a constant where static and a symbol where `?`. Where no read needs
+/// a `?` size, the reads are one affine map of a parallel copy; otherwise
+/// each element computes its coordinates (affine.apply) and extracts. An
+/// empty result needs no reads.
 static void replaceWithIndexedCopy(
     ConversionPatternRewriter &rewriter, Operation *op, Value input,
-    RankedTensorType resultType,
-    function_ref<AffineExpr(int64_t, AffineExpr)> readExpr) {
+    function_ref<AffineExpr(int64_t, AffineExpr, AffineExpr)> readExpr) {
   Location loc = op->getLoc();
-  if (resultType.getNumElements() == 0) {
-    rewriter.replaceOp(op, createEmptyTensor(rewriter, loc, resultType));
+  MLIRContext *context = rewriter.getContext();
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = resultType.getRank();
+  SmallVector<OpFoldResult> sizes = getResultSizes(rewriter, op);
+  if (resultType.hasStaticShape() && resultType.getNumElements() == 0) {
+    rewriter.replaceOp(op, createEmptyTensor(rewriter, loc, sizes,
+                                             resultType.getElementType()));
     return;
   }
-  SmallVector<AffineExpr> exprs;
-  for (int64_t d = 0; d < resultType.getRank(); ++d)
-    exprs.push_back(readExpr(d, rewriter.getAffineDimExpr(d)));
-  AffineMap map = AffineMap::get(resultType.getRank(), 0, exprs,
-                                 rewriter.getContext());
-  rewriter.replaceOp(op,
-                     createIndexedCopy(rewriter, loc, input, map, resultType));
+  // Each read as a map (d0)[s0] -> position, s0 the input size along d.
+  SmallVector<AffineMap> reads;
+  bool needsSizes = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = inputType.getDimSize(d);
+    AffineExpr n = ShapedType::isDynamic(size)
+                       ? getAffineSymbolExpr(0, context)
+                       : getAffineConstantExpr(size, context);
+    AffineMap read =
+        AffineMap::get(1, 1, readExpr(d, getAffineDimExpr(0, context), n));
+    needsSizes |= read.getResult(0).isFunctionOfSymbol(0);
+    reads.push_back(read);
+  }
+  if (!needsSizes) {
+    SmallVector<AffineExpr> exprs;
+    for (auto [d, read] : llvm::enumerate(reads))
+      exprs.push_back(
+          read.getResult(0).replaceDims(getAffineDimExpr(d, context)));
+    AffineMap map = AffineMap::get(rank, 0, exprs, context);
+    rewriter.replaceOp(
+        op, createIndexedCopy(rewriter, loc, input, map, resultType, sizes));
+    return;
+  }
+  SmallVector<Value> inputSizes;
+  for (OpFoldResult size : tensor::getMixedSizes(rewriter, loc, input))
+    inputSizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, size));
+  rewriter.replaceOp(
+      op, createGatheringCopy(
+              rewriter, op, input, {}, {},
+              [&](OpBuilder &b, Location bodyLoc, ValueRange) {
+                SmallVector<Value> at;
+                for (auto [d, read] : llvm::enumerate(reads)) {
+                  Value index = linalg::IndexOp::create(b, bodyLoc, d);
+                  at.push_back(affine::AffineApplyOp::create(
+                      b, bodyLoc, read, ValueRange{index, inputSizes[d]}));
+                }
+                return at;
+              }));
 }
 
 /// result[i] = input[i mod shape].
@@ -233,10 +292,9 @@ struct TileToLinalg : OpConversionPattern<TileOp> {
   LogicalResult
   matchAndRewrite(TileOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    ArrayRef<int64_t> shape = op.getInput().getType().getShape();
-    replaceWithIndexedCopy(rewriter, op, adaptor.getInput(), op.getType(),
-                           [&](int64_t d, AffineExpr i) {
-                             return op.getReps()[d] == 1 ? i : i % shape[d];
+    replaceWithIndexedCopy(rewriter, op, adaptor.getInput(),
+                           [&](int64_t d, AffineExpr i, AffineExpr n) {
+                             return op.getReps()[d] == 1 ? i : i % n;
                            });
     return success();
   }
@@ -249,36 +307,41 @@ struct ReverseToLinalg : OpConversionPattern<ReverseOp> {
   LogicalResult
   matchAndRewrite(ReverseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RankedTensorType type = op.getType();
-    SmallVector<bool> reversed(type.getRank(), false);
+    int64_t rank = op.getType().getRank();
+    SmallVector<bool> reversed(rank, false);
     for (int64_t axis : op.getAxes())
-      reversed[normalize(axis, type.getRank())] = true;
-    replaceWithIndexedCopy(rewriter, op, adaptor.getInput(), type,
-                           [&](int64_t d, AffineExpr i) {
-                             return reversed[d] ? type.getDimSize(d) - 1 - i
-                                                : i;
+      reversed[normalize(axis, rank)] = true;
+    replaceWithIndexedCopy(rewriter, op, adaptor.getInput(),
+                           [&](int64_t d, AffineExpr i, AffineExpr n) {
+                             return reversed[d] ? n - 1 - i : i;
                            });
     return success();
   }
 };
 
-/// result[i] = input[(i - shift) mod n], written (i + n - shift) mod n with
-/// the net shift in [0, n) so the dividend stays non-negative.
+/// result[i] = input[(i - shift) mod n]. A static n takes the net shift in
+/// [0, n), read as (i + n - shift) mod n; a `?` n applies each shift in turn
+/// (affine mod is non-negative).
 struct RollToLinalg : OpConversionPattern<RollOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(RollOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RankedTensorType type = op.getType();
-    SmallVector<int64_t> shifts = op.getNetShifts();
-    replaceWithIndexedCopy(rewriter, op, adaptor.getInput(), type,
-                           [&](int64_t d, AffineExpr i) {
-                             int64_t size = type.getDimSize(d);
-                             return shifts[d] == 0
-                                        ? i
-                                        : (i + (size - shifts[d])) % size;
-                           });
+    int64_t rank = op.getType().getRank();
+    SmallVector<int64_t> net = op.getNetShifts();
+    replaceWithIndexedCopy(
+        rewriter, op, adaptor.getInput(),
+        [&](int64_t d, AffineExpr i, AffineExpr n) {
+          if (auto size = dyn_cast<AffineConstantExpr>(n))
+            return net[d] == 0 ? i : (i + (size.getValue() - net[d])) % n;
+          AffineExpr read = i;
+          for (auto [shift, dim] :
+               llvm::zip_equal(op.getShifts(), op.getDims()))
+            if (normalize(dim, rank) == d)
+              read = (read - shift) % n;
+          return read;
+        });
     return success();
   }
 };
@@ -354,9 +417,8 @@ struct KvAppendToTensor : OpConversionPattern<KvAppendOp> {
     RankedTensorType cacheType = op.getType();
     RankedTensorType updateType = op.getUpdate().getType();
     int64_t axis = op.getNormalizedAxis();
-    int64_t rows = updateType.getDimSize(axis);
     // An empty update writes nothing; its position need not be valid.
-    if (updateType.getNumElements() == 0) {
+    if (updateType.hasStaticShape() && updateType.getNumElements() == 0) {
       rewriter.replaceOp(op, adaptor.getCache());
       return success();
     }
@@ -364,16 +426,20 @@ struct KvAppendToTensor : OpConversionPattern<KvAppendOp> {
                                           ValueRange{});
     Value position = arith::IndexCastOp::create(
         rewriter, loc, rewriter.getIndexType(), raw);
-    // The last valid start is S - L, so clamp as an index into S - L + 1.
-    position = clampIndex(rewriter, loc, position,
-                          cacheType.getDimSize(axis) - rows + 1);
+    // The last valid start is S - L (the shape rule requires L <= S).
+    AffineExpr s0, s1;
+    bindSymbols(rewriter.getContext(), s0, s1);
+    Value last = createSizeExpr(
+        rewriter, loc, s0 - s1,
+        {tensor::getMixedSize(rewriter, loc, adaptor.getCache(), axis),
+         tensor::getMixedSize(rewriter, loc, adaptor.getUpdate(), axis)});
+    position = clampIndex(rewriter, loc, position, last);
     SmallVector<OpFoldResult> offsets(cacheType.getRank(),
                                       rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> strides(cacheType.getRank(),
                                       rewriter.getIndexAttr(1));
-    SmallVector<OpFoldResult> sizes;
-    for (int64_t size : updateType.getShape())
-      sizes.push_back(rewriter.getIndexAttr(size));
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, adaptor.getUpdate());
     offsets[axis] = position;
     rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
         op, adaptor.getUpdate(), adaptor.getCache(), offsets, sizes, strides);
@@ -434,7 +500,11 @@ struct DotGeneralToLinalg : OpConversionPattern<DotGeneralOp> {
 
     Value zero = arith::ConstantOp::create(rewriter, loc, accType,
                                            rewriter.getZeroAttr(accType));
-    Value acc = createFilledTensor(rewriter, loc, accTensorType, zero);
+    Value acc = linalg::FillOp::create(
+                    rewriter, loc, zero,
+                    createEmptyTensor(rewriter, loc,
+                                      getResultSizes(rewriter, op), accType))
+                    .getResult(0);
     Value product =
         linalg::GenericOp::create(
             rewriter, loc, accTensorType,

@@ -20,20 +20,23 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// A parallel generic producing `resultType` (iterated with its identity
+/// A parallel generic producing `op`'s result (iterated with its identity
 /// map) from `inputs` read through `maps`; `body` gets the raw element
 /// arguments and returns the result element.
-static Value mapRows(OpBuilder &b, Location loc, RankedTensorType resultType,
-                     ValueRange inputs, ArrayRef<AffineMap> maps,
+static Value mapRows(OpBuilder &b, Operation *op, ValueRange inputs,
+                     ArrayRef<AffineMap> maps,
                      function_ref<Value(ScalarBuilder &, ValueRange)> body) {
+  Location loc = op->getLoc();
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   int64_t rank = resultType.getRank();
   SmallVector<AffineMap> allMaps(maps);
   allMaps.push_back(b.getMultiDimIdentityMap(rank));
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
+  Value init = createEmptyTensor(b, loc, getResultSizes(b, op),
+                                 resultType.getElementType());
   auto generic = linalg::GenericOp::create(
-      b, loc, resultType, inputs, createEmptyTensor(b, loc, resultType),
-      allMaps, iterators,
+      b, loc, resultType, inputs, init, allMaps, iterators,
       [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
         ScalarBuilder scalar(nested, bodyLoc);
         linalg::YieldOp::create(nested, bodyLoc,
@@ -57,7 +60,7 @@ struct BatchNormInferenceToLinalg : OpConversionPattern<BatchNormInferenceOp> {
     double eps = op.getEps().convertToDouble();
     AffineMap channel = getLoopsMap(rewriter.getContext(), rank, {1});
     rewriter.replaceOp(
-        op, mapRows(rewriter, op.getLoc(), type,
+        op, mapRows(rewriter, op,
                     {adaptor.getInput(), adaptor.getGamma(), adaptor.getBeta(),
                      adaptor.getMean(), adaptor.getVariance()},
                     {rewriter.getMultiDimIdentityMap(rank), channel, channel,
@@ -88,17 +91,17 @@ struct GatedResidualToLinalg : OpConversionPattern<GatedResidualOp> {
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     rewriter.replaceOp(
         op,
-        mapRows(rewriter, op.getLoc(), type,
-                {adaptor.getInput(), adaptor.getUpdate(), adaptor.getGate()},
-                {identity, identity,
-                 getBroadcastIndexingMap(op.getGate().getType(),
-                                         type.getShape())},
-                [&](ScalarBuilder &s, ValueRange args) {
-                  Value x = s.convert(args[0], computeType);
-                  Value y = s.convert(args[1], computeType);
-                  Value gate = s.convert(args[2], computeType);
-                  return s.convert(s.add(x, s.mul(gate, y)), storage);
-                }));
+        mapRows(
+            rewriter, op,
+            {adaptor.getInput(), adaptor.getUpdate(), adaptor.getGate()},
+            {identity, identity,
+             getBroadcastIndexingMap(op.getGate().getType(), type.getShape())},
+            [&](ScalarBuilder &s, ValueRange args) {
+              Value x = s.convert(args[0], computeType);
+              Value y = s.convert(args[1], computeType);
+              Value gate = s.convert(args[2], computeType);
+              return s.convert(s.add(x, s.mul(gate, y)), storage);
+            }));
     return success();
   }
 };
@@ -131,9 +134,13 @@ struct RopeToLinalg : OpConversionPattern<RopeOp> {
       for (int64_t d = 0; d < rank - 1; ++d)
         reassociation.push_back({d});
       reassociation.push_back({rank - 1, rank});
+      SmallVector<OpFoldResult> splitSizes =
+          tensor::getMixedSizes(rewriter, loc, heads);
+      splitSizes.back() = rewriter.getIndexAttr(split[rank - 1]);
+      splitSizes.push_back(rewriter.getIndexAttr(headDim));
       heads = tensor::ExpandShapeOp::create(
           rewriter, loc, RankedTensorType::get(split, storage), heads,
-          reassociation);
+          reassociation, splitSizes);
     }
     ArrayRef<int64_t> headShape =
         cast<RankedTensorType>(heads.getType()).getShape();
@@ -143,10 +150,10 @@ struct RopeToLinalg : OpConversionPattern<RopeOp> {
     SmallVector<int64_t> pairShape(headShape);
     pairShape.back() = half;
     auto pairType = RankedTensorType::get(pairShape, storage);
-    SmallVector<OpFoldResult> sizes,
-        strides(headRank, rewriter.getIndexAttr(1));
-    for (int64_t size : pairShape)
-      sizes.push_back(rewriter.getIndexAttr(size));
+    SmallVector<OpFoldResult> sizes =
+                                  tensor::getMixedSizes(rewriter, loc, heads),
+                              strides(headRank, rewriter.getIndexAttr(1));
+    sizes.back() = rewriter.getIndexAttr(half);
     strides.back() = rewriter.getIndexAttr(neox ? 1 : 2);
     auto offsetsOf = [&](int64_t member) {
       SmallVector<OpFoldResult> offsets(headRank, rewriter.getIndexAttr(0));
@@ -165,7 +172,7 @@ struct RopeToLinalg : OpConversionPattern<RopeOp> {
     Type computeType = ScalarBuilder::computeType(storage);
     SmallVector<utils::IteratorType> iterators(headRank,
                                                utils::IteratorType::parallel);
-    Value empty = createEmptyTensor(rewriter, loc, pairType);
+    Value empty = createEmptyTensor(rewriter, loc, sizes, storage);
     auto rotate = linalg::GenericOp::create(
         rewriter, loc, TypeRange{pairType, pairType},
         ValueRange{first, second, adaptor.getCos(), adaptor.getSin()},

@@ -10,6 +10,7 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -95,11 +96,19 @@ static Value ranksBefore(ScalarBuilder &b, Ranking ranking, Value x,
       arith::AndIOp::create(builder, loc, same, smallerIndex));
 }
 
-/// The shape of `type` without `axis`.
-static SmallVector<int64_t> dropAxis(RankedTensorType type, int64_t axis) {
-  SmallVector<int64_t> shape(type.getShape());
-  shape.erase(shape.begin() + axis);
-  return shape;
+/// The sizes of `tensor` without `axis`.
+static SmallVector<OpFoldResult> getRowSizes(OpBuilder &b, Location loc,
+                                             Value tensor, int64_t axis) {
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tensor);
+  sizes.erase(sizes.begin() + axis);
+  return sizes;
+}
+
+/// A tensor of `sizes` and `value`'s type filled with `value`.
+static Value createFilledTensor(OpBuilder &b, Location loc,
+                                ArrayRef<OpFoldResult> sizes, Value value) {
+  Value empty = createEmptyTensor(b, loc, sizes, value.getType());
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
 }
 
 /// For every row along `axis` of `input`, the element that ranks first
@@ -114,16 +123,19 @@ selectAlongAxis(OpBuilder &b, Location loc, Value input, int64_t axis,
   auto inputType = cast<RankedTensorType>(input.getType());
   int64_t rank = inputType.getRank();
   Type computeType = ScalarBuilder::computeType(inputType.getElementType());
-  SmallVector<int64_t> rowShape = dropAxis(inputType, axis);
-  auto valueType = RankedTensorType::get(rowShape, computeType);
-  auto indexTensorType = RankedTensorType::get(rowShape, indexType);
+  SmallVector<OpFoldResult> rowSizes = getRowSizes(b, loc, input, axis);
   // The accumulator starts at the end of the ranking, past the row.
   Value initValue = createFilledTensor(
-      b, loc, valueType,
+      b, loc, rowSizes,
       createExtremeValue(b, loc, ranking, computeType, /*best=*/false));
-  Value initIndex = createFilledTensor(
-      b, loc, indexTensorType,
-      createIndexConstant(b, loc, indexType, inputType.getDimSize(axis)));
+  OpFoldResult axisSize = tensor::getMixedSize(b, loc, input, axis);
+  std::optional<int64_t> staticSize = getConstantIntValue(axisSize);
+  Value length =
+      staticSize
+          ? createIndexConstant(b, loc, indexType, *staticSize)
+          : arith::IndexCastOp::create(b, loc, indexType, cast<Value>(axisSize))
+                .getResult();
+  Value initIndex = createFilledTensor(b, loc, rowSizes, length);
 
   SmallVector<AffineExpr> rowExprs;
   SmallVector<utils::IteratorType> iterators;
@@ -142,7 +154,7 @@ selectAlongAxis(OpBuilder &b, Location loc, Value input, int64_t axis,
   }
   maps.append({rowMap, rowMap});
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{valueType, indexTensorType}, inputs,
+      b, loc, TypeRange{initValue.getType(), initIndex.getType()}, inputs,
       ValueRange{initValue, initIndex}, maps, iterators,
       [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
         ScalarBuilder scalar(nested, bodyLoc);
@@ -166,27 +178,16 @@ selectAlongAxis(OpBuilder &b, Location loc, Value input, int64_t axis,
   return {generic.getResult(0), generic.getResult(1)};
 }
 
-/// Offsets, sizes and strides of the slice at `position` along `axis` of a
-/// tensor of `type`, with size 1 along `axis` and the full extent elsewhere.
-static void getAxisSlice(OpBuilder &b, RankedTensorType type, int64_t axis,
-                         OpFoldResult position,
-                         SmallVectorImpl<OpFoldResult> &offsets,
-                         SmallVectorImpl<OpFoldResult> &sizes,
-                         SmallVectorImpl<OpFoldResult> &strides) {
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    offsets.push_back(d == axis ? position : b.getIndexAttr(0));
-    sizes.push_back(b.getIndexAttr(d == axis ? 1 : type.getDimSize(d)));
-    strides.push_back(b.getIndexAttr(1));
-  }
-}
-
 /// Writes the row tensor `row` (shaped like `dest` without `axis`) into
 /// `dest` at `position` along `axis`.
 static Value insertAlongAxis(OpBuilder &b, Location loc, Value row,
                              Value dest, int64_t axis, Value position) {
-  SmallVector<OpFoldResult> offsets, sizes, strides;
-  getAxisSlice(b, cast<RankedTensorType>(dest.getType()), axis, position,
-               offsets, sizes, strides);
+  int64_t rank = cast<RankedTensorType>(dest.getType()).getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+      strides(rank, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, dest);
+  offsets[axis] = position;
+  sizes[axis] = b.getIndexAttr(1);
   return tensor::InsertSliceOp::create(b, loc, row, dest, offsets, sizes,
                                        strides);
 }
@@ -265,14 +266,15 @@ struct ScanToLinalg : OpConversionPattern<OpTy> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
+    Value empty = createEmptyTensor(rewriter, loc, getResultSizes(rewriter, op),
+                                    type.getElementType());
     // Nothing to compute.
-    if (type.getNumElements() == 0) {
-      rewriter.replaceOp(op, createEmptyTensor(rewriter, loc, type));
+    if (type.hasStaticShape() && type.getNumElements() == 0) {
+      rewriter.replaceOp(op, empty);
       return success();
     }
     Type computeType = ScalarBuilder::computeType(type.getElementType());
-    auto scan = ScanOp::create(rewriter, loc, type, adaptor.getInput(),
-                               createEmptyTensor(rewriter, loc, type),
+    auto scan = ScanOp::create(rewriter, loc, type, adaptor.getInput(), empty,
                                op.getNormalizedAxis(), op.getExclusive(),
                                getIdentity(rewriter, computeType));
     Block *body =
@@ -306,12 +308,15 @@ struct TopKToLinalg : OpConversionPattern<TopKOp> {
     RankedTensorType inputType = op.getInput().getType();
     RankedTensorType valuesType = op.getValues().getType();
     RankedTensorType indicesType = op.getIndices().getType();
+    SmallVector<OpFoldResult> resultSizes = getResultSizes(rewriter, op);
+    Value emptyValues = createEmptyTensor(rewriter, loc, resultSizes,
+                                          valuesType.getElementType());
+    Value emptyIndices = createEmptyTensor(rewriter, loc, resultSizes,
+                                           indicesType.getElementType());
     // No rows: nothing to compute, and slicing a zero-length dimension would
     // fail tensor's static bounds check once the loop position is known.
-    if (inputType.getNumElements() == 0) {
-      rewriter.replaceOp(
-          op, ValueRange{createEmptyTensor(rewriter, loc, valuesType),
-                         createEmptyTensor(rewriter, loc, indicesType)});
+    if (inputType.hasStaticShape() && inputType.getNumElements() == 0) {
+      rewriter.replaceOp(op, ValueRange{emptyValues, emptyIndices});
       return success();
     }
     int64_t axis = inputType.getRank() - 1;
@@ -320,21 +325,19 @@ struct TopKToLinalg : OpConversionPattern<TopKOp> {
     Type indexType = indicesType.getElementType();
     Ranking ranking{/*preferLarger=*/!op.getSmallest(),
                     /*nanFirst=*/!op.getSmallest()};
-    SmallVector<int64_t> rowShape = dropAxis(inputType, axis);
-
+    SmallVector<OpFoldResult> rowSizes =
+        getRowSizes(rewriter, loc, input, axis);
     Value firstValue = createFilledTensor(
-        rewriter, loc, RankedTensorType::get(rowShape, computeType),
+        rewriter, loc, rowSizes,
         createExtremeValue(rewriter, loc, ranking, computeType,
                            /*best=*/true));
-    Value firstIndex = createFilledTensor(
-        rewriter, loc, RankedTensorType::get(rowShape, indexType),
-        createIndexConstant(rewriter, loc, indexType, -1));
+    Value firstIndex =
+        createFilledTensor(rewriter, loc, rowSizes,
+                           createIndexConstant(rewriter, loc, indexType, -1));
     auto loop = scf::ForOp::create(
         rewriter, loc, createIndex(rewriter, loc, 0),
         createIndex(rewriter, loc, op.getK()), createIndex(rewriter, loc, 1),
-        ValueRange{createEmptyTensor(rewriter, loc, valuesType),
-                   createEmptyTensor(rewriter, loc, indicesType), firstValue,
-                   firstIndex},
+        ValueRange{emptyValues, emptyIndices, firstValue, firstIndex},
         [&](OpBuilder &b, Location bodyLoc, Value position,
             ValueRange iterArgs) {
           auto [value, index] =

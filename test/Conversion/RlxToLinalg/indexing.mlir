@@ -123,8 +123,8 @@ func.func @pad_reflect(%x: tensor<2x5xf32>) -> tensor<2x9xf32> {
 // CHECK:           %[[D0:.*]] = linalg.index 0 : index
 // CHECK:           %[[C2:.*]] = arith.constant 2 : index
 // CHECK:           %[[I:.*]] = arith.subi %[[D0]], %[[C2]] : index
-// CHECK:           %[[LO:.*]] = arith.maxsi %[[I]], %{{.*}} : index
 // CHECK:           %[[C3:.*]] = arith.constant 3 : index
+// CHECK:           %[[LO:.*]] = arith.maxsi %[[I]], %{{.*}} : index
 // CHECK:           %[[S:.*]] = arith.minsi %[[LO]], %[[C3]] : index
 // CHECK:           tensor.extract %{{.*}}[%[[S]]] : tensor<4xi8>
 func.func @pad_replicate(%x: tensor<4xi8>) -> tensor<11xi8> {
@@ -241,8 +241,8 @@ func.func @trilu_lower(%x: tensor<3x3xi1>) -> tensor<3x3xi1> {
 // CHECK-SAME:      %[[C:.*]]: tensor<2x8x4xf32>, %[[U:.*]]: tensor<2x3x4xf32>, %[[P:.*]]: tensor<i32>)
 // CHECK:         %[[RAW:.*]] = tensor.extract %[[P]][] : tensor<i32>
 // CHECK:         %[[POS:.*]] = arith.index_cast %[[RAW]] : i32 to index
-// CHECK:         %[[LO:.*]] = arith.maxsi %[[POS]], %{{.*}} : index
 // CHECK:         %[[C5:.*]] = arith.constant 5 : index
+// CHECK:         %[[LO:.*]] = arith.maxsi %[[POS]], %{{.*}} : index
 // CHECK:         %[[AT:.*]] = arith.minsi %[[LO]], %[[C5]] : index
 // CHECK:         %[[R:.*]] = tensor.insert_slice %[[U]] into %[[C]][0, %[[AT]], 0] [2, 3, 4] [1, 1, 1] : tensor<2x3x4xf32> into tensor<2x8x4xf32>
 // CHECK:         return %[[R]]

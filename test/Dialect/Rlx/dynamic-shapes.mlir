@@ -108,3 +108,32 @@ func.func @region(%x: tensor<?x8xf32>, %b: tensor<8xf32>) -> index {
   %3 = tensor.dim %0, %c0 : tensor<?x8xf32>
   return %3 : index
 }
+
+// CHECK-LABEL: func.func @norms_rope_losses
+// CHECK: rlx.group_norm {{.*}} -> tensor<?x6x?xf32>
+// CHECK: rlx.rope neox bsd {{.*}} -> tensor<?x?x16xf32>
+// CHECK: rlx.softmax_cross_entropy_with_labels {{.*}} -> tensor<?xf32>
+// CHECK: rlx.group_norm_backward {{.*}} -> (tensor<?x6x?xf32>, tensor<6xf32>, tensor<6xf32>)
+// REIFY-LABEL: func.func @norms_rope_losses
+// REIFY-DAG: %[[H:.*]] = tensor.dim %arg0, %c2
+// REIFY-DAG: %[[S:.*]] = tensor.dim %arg2, %c1
+// REIFY-DAG: %[[N:.*]] = tensor.dim %arg4, %c0
+// REIFY-DAG: %[[B:.*]] = tensor.dim %arg0, %c0
+// REIFY: return %[[H]], %[[S]], %[[N]], %[[B]]
+func.func @norms_rope_losses(%x: tensor<?x6x?xf32>, %g: tensor<6xf32>,
+                             %h: tensor<?x?x16xf32>, %cos: tensor<?x4xf32>,
+                             %logits: tensor<?x10xf32>, %labels: tensor<?xi64>)
+    -> (index, index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %0 = rlx.group_norm %x, %g, %g groups = 3 eps = 1.0e-5 : (tensor<?x6x?xf32>, tensor<6xf32>, tensor<6xf32>) -> tensor<?x6x?xf32>
+  %1 = rlx.rope neox bsd %h, %cos, %cos head_dim = 8, n_rot = 8 : (tensor<?x?x16xf32>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x?x16xf32>
+  %2 = rlx.softmax_cross_entropy_with_labels %logits, %labels : (tensor<?x10xf32>, tensor<?xi64>) -> tensor<?xf32>
+  %3:3 = rlx.group_norm_backward %0, %x, %g groups = 3 eps = 1.0e-5 : (tensor<?x6x?xf32>, tensor<?x6x?xf32>, tensor<6xf32>) -> (tensor<?x6x?xf32>, tensor<6xf32>, tensor<6xf32>)
+  %4 = tensor.dim %0, %c2 : tensor<?x6x?xf32>
+  %5 = tensor.dim %1, %c1 : tensor<?x?x16xf32>
+  %6 = tensor.dim %2, %c0 : tensor<?xf32>
+  %7 = tensor.dim %3#0, %c0 : tensor<?x6x?xf32>
+  return %4, %5, %6, %7 : index, index, index, index
+}

@@ -79,7 +79,7 @@ func.func @argmax_i32_too_short(%x: tensor<2147483648xf32>) {
 // -----
 
 func.func @argmax_wrong_shape(%x: tensor<2x3x4xf32>) {
-  // expected-error @+1 {{'rlx.argmax' op result shape [2, 3] should be [2, 4] (axis 1 dropped)}}
+  // expected-error @+1 {{'rlx.argmax' op result #0 has type 'tensor<2x3xi64>', but its shape is [2, 4]}}
   %0 = rlx.argmax %x axis = 1 : tensor<2x3x4xf32> -> tensor<2x3xi64>
   return
 }
@@ -87,7 +87,7 @@ func.func @argmax_wrong_shape(%x: tensor<2x3x4xf32>) {
 // -----
 
 func.func @argmin_keep_dim_wrong_shape(%x: tensor<2x3x4xf32>) {
-  // expected-error @+1 {{'rlx.argmin' op result shape [2, 4] should be [2, 1, 4] (axis -2 kept as size 1)}}
+  // expected-error @+1 {{'rlx.argmin' op result #0 has type 'tensor<2x4xi64>', but its shape is [2, 1, 4]}}
   %0 = rlx.argmin %x axis = -2 keep_dim : tensor<2x3x4xf32> -> tensor<2x4xi64>
   return
 }

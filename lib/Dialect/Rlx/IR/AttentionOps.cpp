@@ -64,13 +64,6 @@ struct AttentionOperand {
 };
 } // namespace
 
-/// A size for diagnostics: its value, or `?`.
-static std::string formatSize(AffineExpr size) {
-  if (auto constant = dyn_cast<AffineConstantExpr>(size))
-    return std::to_string(constant.getValue());
-  return "?";
-}
-
 /// Reads `value` (named `what`) as a tensor of `layout` with the element type
 /// `element` and `expectedHeads` heads.
 static FailureOr<AttentionOperand>

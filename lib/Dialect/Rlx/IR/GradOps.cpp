@@ -130,10 +130,8 @@ LogicalResult GroupNormBackwardOp::verify() {
   RankedTensorType input = getInput().getType();
   if (failed(verifyChannelParams(*this, input, 2, {getGamma()}, {"gamma"})))
     return failure();
-  int64_t channels = input.getDimSize(1);
-  if (getGroups() <= 0 || channels % getGroups() != 0)
-    return emitOpError("groups must be positive and divide the ")
-           << channels << " channels, got " << getGroups();
+  if (failed(verifyGroups(*this, input, getGroups())))
+    return failure();
   return verifyEps(*this, getEps().convertToDouble());
 }
 
@@ -223,33 +221,37 @@ SmallVector<Value> RmsNormBackwardOp::decomposeRows(OpBuilder &b) {
                                    /*centered=*/false, getWithBetaGrad());
 }
 
-/// The input is viewed as `[N, G, C / G, S]` (S: the spatial positions),
-/// whose rows are the last two axes; the statistics are recomputed as
-/// group_norm computes them.
+/// The input is viewed as `[N, G, C / G, *spatial]`, whose rows are the axes
+/// after G (the spatial axes stay apart, so `?` sizes keep their order); the
+/// statistics are recomputed as group_norm computes them.
 SmallVector<Value> GroupNormBackwardOp::decomposeRows(OpBuilder &b) {
   PrimitiveBuilder p(b, getLoc());
   RankedTensorType inputType = getInput().getType();
   ArrayRef<int64_t> shape = inputType.getShape();
   int64_t groups = getGroups(), channels = shape[1];
-  int64_t spatial = 1;
-  for (int64_t size : shape.drop_front(2))
-    spatial *= size;
-  SmallVector<int64_t> grouped = {shape[0], groups, channels / groups,
-                                  spatial};
+  SmallVector<int64_t> grouped = {shape[0], groups, channels / groups};
+  llvm::append_range(grouped, shape.drop_front(2));
+  int64_t rank = grouped.size();
   Value x = p.toCompute(p.reshape(getInput(), grouped));
   Type computeType = PrimitiveBuilder::elementType(x);
-  SmallVector<int64_t> rowAxes = {2, 3};
+  SmallVector<int64_t> rowAxes, paramAxes = {0};
+  for (int64_t d = 2; d < rank; ++d)
+    rowAxes.push_back(d);
+  for (int64_t d = 3; d < rank; ++d)
+    paramAxes.push_back(d);
   Value mean = p.reduce(x, ReduceKind::Mean, rowAxes, /*keepDim=*/true);
   Value centered = p.op<SubOp>(x, mean);
   Value variance = p.reduce(p.op<MulOp>(centered, centered), ReduceKind::Mean,
                             rowAxes, /*keepDim=*/true);
   Value rstd = p.op<RsqrtOp>(p.op<AddOp>(
       variance, p.scalar(computeType, getEps().convertToDouble())));
-  Value gamma = p.reshape(p.toCompute(getGamma()),
-                          {groups, channels / groups, 1});
+  SmallVector<int64_t> gammaShape(rank - 1, 1);
+  gammaShape[0] = groups;
+  gammaShape[1] = channels / groups;
+  Value gamma = p.reshape(p.toCompute(getGamma()), gammaShape);
   SmallVector<Value> grads = buildNormGradients(
       p, p.toCompute(p.reshape(getDy(), grouped)), gamma,
-      p.op<MulOp>(centered, rstd), rstd, rowAxes, {0, 3},
+      p.op<MulOp>(centered, rstd), rstd, rowAxes, paramAxes,
       /*centered=*/true, /*withBeta=*/true, inputType.getElementType());
   SmallVector<Value> results = {p.reshape(grads[0], shape)};
   Type paramType = PrimitiveBuilder::elementType(getGamma());
@@ -394,9 +396,11 @@ static LogicalResult inferLossBackwardType(std::optional<Location> loc,
     return emitOptionalError(loc, "logits must be a [N, C] tensor, got ",
                              logitsType);
   auto dloss = dyn_cast<RankedTensorType>(dlossType);
-  if (!dloss || dloss.getShape() != ArrayRef<int64_t>{logits.getDimSize(0)})
-    return emitOptionalError(loc, "dloss must be [", logits.getDimSize(0),
-                             "] (one per row of logits), got ", dlossType);
+  if (!dloss || dloss.getRank() != 1 ||
+      failed(verifyCompatibleShape(dloss.getShape(), {logits.getDimSize(0)})))
+    return emitOptionalError(loc, "dloss must be ",
+                             formatShape(logits.getShape().take_front()),
+                             " (one per row of logits), got ", dlossType);
   inferred.push_back(logits);
   return success();
 }
@@ -414,13 +418,8 @@ LogicalResult SoftmaxCrossEntropyWithLabelsBackwardOp::inferReturnTypes(
   if (failed(inferLossBackwardType(loc, adaptor.getLogits().getType(),
                                    adaptor.getDloss().getType(), inferred)))
     return failure();
-  auto labels = dyn_cast<RankedTensorType>(adaptor.getLabels().getType());
-  int64_t rows = cast<RankedTensorType>(inferred.back()).getDimSize(0);
-  if (!labels || labels.getShape() != ArrayRef<int64_t>{rows})
-    return emitOptionalError(loc, "labels must be [", rows,
-                             "] (one per row of logits), got ",
-                             adaptor.getLabels().getType());
-  return success();
+  return verifyLabels(loc, adaptor.getLogits().getType(),
+                      adaptor.getLabels().getType());
 }
 
 /// softmax of the rows of `[N, C]` logits (computation type).
@@ -461,4 +460,125 @@ SoftmaxCrossEntropyWithLabelsBackwardOp::decomposeRows(OpBuilder &b) {
       p.scalar(computeType, std::numeric_limits<double>::quiet_NaN());
   return {p.cast(p.op<WhereOp>(labels.inRange, dlogits, nan),
                  getType().getElementType())};
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules
+//===----------------------------------------------------------------------===//
+
+/// The input's gradient is shaped as the input, the parameters' as gamma
+/// (`count` of them); gamma has the length of the normalized axis and the
+/// statistics are the input's shape with that axis of size 1.
+template <typename OpTy>
+static LogicalResult
+inferAxisNormBackwardShapes(OpTy op, ShapeContext &context,
+                            ValueRange statistics, int64_t count,
+                            SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape input = context.getShape(op.getInput());
+  FailureOr<int64_t> axis =
+      normalizeAxis(op.getLoc(), op.getAxis(), input.size());
+  if (failed(axis))
+    return failure();
+  SymbolicShape gamma = context.getShape(op.getGamma());
+  if (gamma.size() != 1 || !context.requireEqual(gamma[0], input[*axis]))
+    return op.emitOpError("gamma must have the length of the normalized "
+                          "axis, ")
+           << ShapeContext::format(input[*axis]) << ", got "
+           << ShapeContext::format(gamma);
+  SymbolicShape reduced = input;
+  reduced[*axis] = context.getConstant(1);
+  for (Value statistic : statistics)
+    if (failed(requireSameShape(op, context, statistic, reduced,
+                                "the statistics")))
+      return failure();
+  shapes.push_back(input);
+  shapes.append(count, gamma);
+  return success();
+}
+
+LogicalResult LayerNormBackwardOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  return inferAxisNormBackwardShapes(*this, context, {getMean(), getRstd()}, 2,
+                                     shapes);
+}
+
+LogicalResult
+RmsNormBackwardOp::inferSymbolicShapes(ShapeContext &context,
+                                       SmallVectorImpl<SymbolicShape> &shapes) {
+  return inferAxisNormBackwardShapes(*this, context, {getRstd()},
+                                     getWithBetaGrad() ? 2 : 1, shapes);
+}
+
+LogicalResult GroupNormBackwardOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape input = context.getShape(getInput());
+  if (failed(requireChannelParams(*this, context, input, /*minRank=*/2,
+                                  {getGamma()})))
+    return failure();
+  shapes.push_back(input);
+  shapes.append(2, context.getShape(getGamma()));
+  return success();
+}
+
+LogicalResult BatchNormInferenceBackwardOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape input = context.getShape(getInput());
+  if (failed(requireChannelParams(*this, context, input, /*minRank=*/2,
+                                  {getGamma(), getMean(), getVariance()})))
+    return failure();
+  shapes.push_back(input);
+  shapes.append(2, context.getShape(getGamma()));
+  return success();
+}
+
+LogicalResult AdaLayerNormBackwardOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape input = context.getShape(getInput());
+  if (failed(requireBroadcastsTo(*this, context, getScale(), input, "scale")))
+    return failure();
+  shapes.push_back(input);
+  shapes.append(2, context.getShape(getScale()));
+  return success();
+}
+
+LogicalResult GatedResidualBackwardOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape dy = context.getShape(getDy());
+  if (failed(requireBroadcastsTo(*this, context, getGate(), dy, "gate")))
+    return failure();
+  shapes.append(2, dy);
+  shapes.push_back(context.getShape(getGate()));
+  return success();
+}
+
+/// `[N, C]` logits and `[N]` loss gradients give `[N, C]`.
+static LogicalResult
+inferLossBackwardShape(Operation *op, ShapeContext &context, Value logits,
+                       Value dloss, SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape shape = context.getShape(logits);
+  if (shape.size() != 2)
+    return op->emitOpError("logits must be [N, C], got ")
+           << ShapeContext::format(shape);
+  if (failed(requireSameShape(op, context, dloss, {shape[0]}, "dloss")))
+    return failure();
+  shapes.push_back(shape);
+  return success();
+}
+
+LogicalResult SoftmaxCrossEntropyBackwardOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  if (failed(inferLossBackwardShape(*this, context, getLogits(), getDloss(),
+                                    shapes)))
+    return failure();
+  return requireSameShape(*this, context, getTargets(), shapes.back(),
+                          "targets");
+}
+
+LogicalResult SoftmaxCrossEntropyWithLabelsBackwardOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  if (failed(inferLossBackwardShape(*this, context, getLogits(), getDloss(),
+                                    shapes)))
+    return failure();
+  return requireSameShape(*this, context, getLabels(), {shapes.back()[0]},
+                          "labels");
 }

@@ -99,6 +99,17 @@ LogicalResult CumsumBackwardOp::verify() {
   return success();
 }
 
+LogicalResult
+RopeBackwardOp::inferSymbolicShapes(ShapeContext &context,
+                                    SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape grad = context.getShape(getGradOutput());
+  if (failed(requireRopeTables(*this, context, getLayout(), grad,
+                               {getCos(), getSin()}, getNRot())))
+    return failure();
+  shapes.push_back(grad);
+  return success();
+}
+
 LogicalResult RopeBackwardOp::verify() {
   return verifyRopeOperands(*this, getLayout(), getGradOutput().getType(),
                             getCos(), getSin(), getHeadDim(), getNRot());

@@ -47,82 +47,153 @@ Value GatherOp::createRowIndex(OpBuilder &b, Location loc, Value rawIndex,
   return arith::MinSIOp::create(b, loc, low, last);
 }
 
-/// An index set with elements cannot read from an empty axis.
-static LogicalResult checkGatherSource(std::optional<Location> loc,
-                                       RankedTensorType source, int64_t axis,
-                                       RankedTensorType indices) {
-  if (source.getDimSize(axis) == 0 && indices.getNumElements() != 0)
-    return emitOptionalError(loc, "cannot gather ", indices.getNumElements(),
-                             " indices from axis ", axis, " of size 0");
-  return success();
+/// Whether a tensor of `shape` provably has no elements.
+static bool isProvablyEmpty(ArrayRef<AffineExpr> shape) {
+  return llvm::any_of(shape, [](AffineExpr size) {
+    auto constant = dyn_cast<AffineConstantExpr>(size);
+    return constant && constant.getValue() == 0;
+  });
+}
+
+/// An index set with elements cannot read from an empty axis: a `?` axis
+/// that `indices` may read must hold at least one row at run time.
+static LogicalResult requireGatherSource(ShapeContext &context,
+                                         std::optional<Location> loc,
+                                         ArrayRef<AffineExpr> source,
+                                         int64_t axis,
+                                         ArrayRef<AffineExpr> indices) {
+  if (isProvablyEmpty(indices) ||
+      context.requireLessEqual(context.getConstant(1), source[axis]))
+    return success();
+  RankedTensorType type =
+      ShapeContext::getType(indices, IndexType::get(context.getContext()));
+  std::string count = type.hasStaticShape()
+                          ? std::to_string(type.getNumElements())
+                          : ShapeContext::format(indices);
+  return emitOptionalError(loc, "cannot gather ", count, " indices from axis ",
+                           axis, " of size 0");
+}
+
+/// The result shape of `rlx.gather`: the table's shape with `axis` replaced
+/// by the indices' shape.
+static FailureOr<SymbolicShape> inferGatherShape(ShapeContext &context,
+                                                 std::optional<Location> loc,
+                                                 ArrayRef<AffineExpr> table,
+                                                 ArrayRef<AffineExpr> indices,
+                                                 int64_t rawAxis) {
+  FailureOr<int64_t> axis = normalizeAxis(loc, rawAxis, table.size());
+  if (failed(axis) ||
+      failed(requireGatherSource(context, loc, table, *axis, indices)))
+    return failure();
+  SymbolicShape result(table.take_front(*axis));
+  llvm::append_range(result, indices);
+  llvm::append_range(result, table.drop_front(*axis + 1));
+  return result;
 }
 
 FailureOr<RankedTensorType>
 mlir::rlx::inferGatherType(std::optional<Location> loc, Type tableType,
-                           Type indicesType, int64_t rawAxis) {
+                           Type indicesType, int64_t axis) {
   FailureOr<RankedTensorType> table = getRankedType(loc, tableType, "table");
   FailureOr<RankedTensorType> indices =
       getRankedType(loc, indicesType, "indices");
   if (failed(table) || failed(indices))
     return failure();
-  FailureOr<int64_t> axis = normalizeAxis(loc, rawAxis, table->getRank());
-  if (failed(axis) || failed(checkGatherSource(loc, *table, *axis, *indices)))
+  ShapeContext context(table->getContext());
+  FailureOr<SymbolicShape> shape = inferGatherShape(
+      context, loc, context.getShape(*table), context.getShape(*indices), axis);
+  if (failed(shape))
     return failure();
-  ArrayRef<int64_t> shape = table->getShape();
-  SmallVector<int64_t> result(shape.take_front(*axis));
-  llvm::append_range(result, indices->getShape());
-  llvm::append_range(result, shape.drop_front(*axis + 1));
-  return RankedTensorType::get(result, table->getElementType());
+  return ShapeContext::getType(*shape, table->getElementType());
 }
 
-LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+static FailureOr<SymbolicShape> inferGatherShape(ShapeContext &context,
+                                                 std::optional<Location> loc,
+                                                 GatherOp::Adaptor adaptor) {
+  if (failed(getRankedType(loc, adaptor.getTable(), "table")) ||
+      failed(getRankedType(loc, adaptor.getIndices(), "indices")))
+    return failure();
+  return inferGatherShape(context, loc, context.getShape(adaptor.getTable()),
+                          context.getShape(adaptor.getIndices()),
+                          adaptor.getAxis());
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *context,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
-  FailureOr<RankedTensorType> type =
-      inferGatherType(loc, adaptor.getTable().getType(),
-                      adaptor.getIndices().getType(), adaptor.getAxis());
-  if (failed(type))
-    return failure();
-  inferred.push_back(*type);
-  return success();
+  ShapeContext shapes(context);
+  return appendType(
+      inferGatherShape(shapes, loc, adaptor),
+      cast<RankedTensorType>(adaptor.getTable().getType()).getElementType(),
+      inferred);
 }
 
-LogicalResult GatherElementsOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
-  FailureOr<RankedTensorType> input =
+LogicalResult
+GatherOp::inferSymbolicShapes(ShapeContext &context,
+                              SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(inferGatherShape(context, getLoc(), Adaptor(*this)),
+                     shapes);
+}
+
+/// The result shape of `rlx.gather_elements`: the indices' shape, which fits
+/// inside the input outside `axis`.
+static FailureOr<SymbolicShape>
+inferGatherElementsShape(ShapeContext &context, std::optional<Location> loc,
+                         GatherElementsOp::Adaptor adaptor) {
+  FailureOr<RankedTensorType> inputType =
       getRankedType(loc, adaptor.getInput(), "input");
-  FailureOr<RankedTensorType> indices =
+  FailureOr<RankedTensorType> indicesType =
       getRankedType(loc, adaptor.getIndices(), "indices");
-  if (failed(input) || failed(indices))
+  if (failed(inputType) || failed(indicesType))
     return failure();
-  if (input->getRank() != indices->getRank())
-    return emitOptionalError(loc, "indices have rank ", indices->getRank(),
-                             " but the input has rank ", input->getRank());
+  if (inputType->getRank() != indicesType->getRank())
+    return emitOptionalError(loc, "indices have rank ", indicesType->getRank(),
+                             " but the input has rank ", inputType->getRank());
+  SymbolicShape input = context.getShape(adaptor.getInput());
+  SymbolicShape indices = context.getShape(adaptor.getIndices());
   FailureOr<int64_t> axis =
-      normalizeAxis(loc, adaptor.getAxis(), input->getRank());
-  if (failed(axis) || failed(checkGatherSource(loc, *input, *axis, *indices)))
+      normalizeAxis(loc, adaptor.getAxis(), inputType->getRank());
+  if (failed(axis) ||
+      failed(requireGatherSource(context, loc, input, *axis, indices)))
     return failure();
-  for (int64_t d = 0; d < input->getRank(); ++d)
-    if (d != *axis && indices->getDimSize(d) > input->getDimSize(d))
+  for (int64_t d = 0; d < inputType->getRank(); ++d)
+    if (d != *axis && !context.requireLessEqual(indices[d], input[d]))
       return emitOptionalError(
-          loc, "indices shape ", formatShape(indices->getShape()),
-          " is larger than the input shape ", formatShape(input->getShape()),
+          loc, "indices shape ", ShapeContext::format(indices),
+          " is larger than the input shape ", ShapeContext::format(input),
           " in dimension ", d, ", which is not the gather axis");
-  inferred.push_back(
-      RankedTensorType::get(indices->getShape(), input->getElementType()));
-  return success();
+  return indices;
+}
+
+LogicalResult
+GatherElementsOp::inferReturnTypes(MLIRContext *context,
+                                   std::optional<Location> loc, Adaptor adaptor,
+                                   SmallVectorImpl<Type> &inferred) {
+  ShapeContext shapes(context);
+  return appendType(
+      inferGatherElementsShape(shapes, loc, adaptor),
+      cast<RankedTensorType>(adaptor.getInput().getType()).getElementType(),
+      inferred);
+}
+
+LogicalResult
+GatherElementsOp::inferSymbolicShapes(ShapeContext &context,
+                                      SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(
+      inferGatherElementsShape(context, getLoc(), Adaptor(*this)), shapes);
 }
 
 //===----------------------------------------------------------------------===//
 // PadOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult PadOp::inferReturnTypes(MLIRContext *,
-                                      std::optional<Location> loc,
-                                      Adaptor adaptor,
-                                      SmallVectorImpl<Type> &inferred) {
+/// The result shape of `rlx.pad`: every size grown by its two pads. The
+/// modes that read the input to fill the border need it large enough: a `?`
+/// size is required to be at run time.
+static FailureOr<SymbolicShape> inferPadShape(ShapeContext &context,
+                                              std::optional<Location> loc,
+                                              PadOp::Adaptor adaptor) {
   FailureOr<RankedTensorType> input =
       getRankedType(loc, adaptor.getInput(), "input");
   if (failed(input))
@@ -133,23 +204,68 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
     return emitOptionalError(loc, "expected 2 pads per dimension (",
                              2 * rank, " for rank ", rank, "), got ",
                              pads.size());
-  SmallVector<int64_t> shape;
+  SymbolicShape sizes = context.getShape(adaptor.getInput());
+  SymbolicShape shape;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t lo = pads[2 * d], hi = pads[2 * d + 1];
     if (lo < 0 || hi < 0)
       return emitOptionalError(loc, "pads of dimension ", d, " are [", lo,
                                ", ", hi,
                                "]; pads must be >= 0 (crop with rlx.narrow)");
-    std::optional<int64_t> size = llvm::checkedAdd(input->getDimSize(d), lo);
-    if (size)
-      size = llvm::checkedAdd(*size, hi);
-    if (!size)
+    std::optional<int64_t> grown = llvm::checkedAdd(lo, hi);
+    int64_t size = input->getDimSize(d);
+    if (grown && !ShapedType::isDynamic(size))
+      grown = llvm::checkedAdd(size, *grown);
+    if (!grown)
       return emitOptionalError(loc, "padded size of dimension ", d,
                                " overflows int64");
-    shape.push_back(*size);
+    std::string sizeText = formatSize(sizes[d]);
+    for (int64_t pad : {lo, hi}) {
+      switch (adaptor.getMode()) {
+      case PadMode::Constant:
+        break;
+      case PadMode::Reflect:
+        if (pad > 0 &&
+            !context.requireLessEqual(context.getConstant(pad + 1), sizes[d]))
+          return emitOptionalError(loc, "reflect pad ", pad, " of dimension ",
+                                   d, " must be smaller than its size ",
+                                   sizeText);
+        break;
+      case PadMode::Replicate:
+        if (pad > 0 &&
+            !context.requireLessEqual(context.getConstant(1), sizes[d]))
+          return emitOptionalError(loc,
+                                   "cannot replicate the edge of "
+                                   "dimension ",
+                                   d, ", which is empty");
+        break;
+      case PadMode::Circular:
+        if (!context.requireLessEqual(context.getConstant(pad), sizes[d]))
+          return emitOptionalError(loc, "circular pad ", pad, " of dimension ",
+                                   d, " must be at most its size ", sizeText);
+        break;
+      }
+    }
+    shape.push_back(sizes[d] + lo + hi);
   }
-  inferred.push_back(RankedTensorType::get(shape, input->getElementType()));
-  return success();
+  return shape;
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *context,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  ShapeContext shapes(context);
+  return appendType(
+      inferPadShape(shapes, loc, adaptor),
+      cast<RankedTensorType>(adaptor.getInput().getType()).getElementType(),
+      inferred);
+}
+
+LogicalResult
+PadOp::inferSymbolicShapes(ShapeContext &context,
+                           SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(inferPadShape(context, getLoc(), Adaptor(*this)), shapes);
 }
 
 LogicalResult PadOp::verify() {
@@ -169,37 +285,6 @@ LogicalResult PadOp::verify() {
              << llvm::formatv("{0}", valueAttr.getValue()).str()
              << " is not representable in " << element;
   }
-  ArrayRef<int64_t> shape = getInput().getType().getShape();
-  ArrayRef<int64_t> pads = getPads();
-  // This verifier runs before the result type inference, which reports a
-  // wrong number of pads.
-  if (pads.size() != 2 * shape.size())
-    return success();
-  for (auto [d, size] : llvm::enumerate(shape)) {
-    for (int64_t pad : {pads[2 * d], pads[2 * d + 1]}) {
-      switch (getMode()) {
-      case PadMode::Constant:
-        break;
-      case PadMode::Reflect:
-        if (pad > 0 && pad >= size)
-          return emitOpError("reflect pad ")
-                 << pad << " of dimension " << d
-                 << " must be smaller than its size " << size;
-        break;
-      case PadMode::Replicate:
-        if (pad > 0 && size == 0)
-          return emitOpError("cannot replicate the edge of dimension ")
-                 << d << ", which is empty";
-        break;
-      case PadMode::Circular:
-        if (pad > size)
-          return emitOpError("circular pad ")
-                 << pad << " of dimension " << d
-                 << " must be at most its size " << size;
-        break;
-      }
-    }
-  }
   return success();
 }
 
@@ -207,10 +292,10 @@ LogicalResult PadOp::verify() {
 // TileOp / ReverseOp / RollOp / TriluOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult TileOp::inferReturnTypes(MLIRContext *,
-                                       std::optional<Location> loc,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &inferred) {
+/// The result shape of `rlx.tile`: every size times its repetitions.
+static FailureOr<SymbolicShape> inferTileShape(ShapeContext &context,
+                                               std::optional<Location> loc,
+                                               TileOp::Adaptor adaptor) {
   FailureOr<RankedTensorType> input =
       getRankedType(loc, adaptor.getInput(), "input");
   if (failed(input))
@@ -220,19 +305,36 @@ LogicalResult TileOp::inferReturnTypes(MLIRContext *,
     return emitOptionalError(loc, "reps has ", reps.size(),
                              " entries but the input has rank ",
                              input->getRank());
-  SmallVector<int64_t> shape;
+  SymbolicShape sizes = context.getShape(adaptor.getInput());
+  SymbolicShape shape;
   for (auto [d, rep] : llvm::enumerate(reps)) {
     if (rep < 0)
       return emitOptionalError(loc, "reps[", d, "] = ", rep,
                                " must be >= 0");
-    std::optional<int64_t> size = llvm::checkedMul(input->getDimSize(d), rep);
-    if (!size)
+    int64_t size = input->getDimSize(d);
+    if (!ShapedType::isDynamic(size) && !llvm::checkedMul(size, rep))
       return emitOptionalError(loc, "tiled size of dimension ", d,
                                " overflows int64");
-    shape.push_back(*size);
+    shape.push_back(sizes[d] * rep);
   }
-  inferred.push_back(RankedTensorType::get(shape, input->getElementType()));
-  return success();
+  return shape;
+}
+
+LogicalResult TileOp::inferReturnTypes(MLIRContext *context,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  ShapeContext shapes(context);
+  return appendType(
+      inferTileShape(shapes, loc, adaptor),
+      cast<RankedTensorType>(adaptor.getInput().getType()).getElementType(),
+      inferred);
+}
+
+LogicalResult
+TileOp::inferSymbolicShapes(ShapeContext &context,
+                            SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(inferTileShape(context, getLoc(), Adaptor(*this)), shapes);
 }
 
 LogicalResult ReverseOp::verify() {
@@ -282,7 +384,7 @@ SmallVector<int64_t> RollOp::getNetShifts() {
   SmallVector<int64_t> net(shape.size(), 0);
   for (auto [shift, dim] : llvm::zip_equal(getShifts(), getDims())) {
     int64_t d = dim < 0 ? dim + static_cast<int64_t>(shape.size()) : dim;
-    if (shape[d] == 0)
+    if (shape[d] == 0 || ShapedType::isDynamic(shape[d]))
       continue;
     // Reduce each shift first so that the sum cannot overflow.
     int64_t reduced = shift % shape[d];
@@ -302,28 +404,35 @@ LogicalResult TriluOp::verify() {
 // KvAppendOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult KvAppendOp::verify() {
-  RankedTensorType cache = getCache().getType(), update = getUpdate().getType();
-  if (cache.getRank() != update.getRank())
+LogicalResult KvAppendOp::verify() { return verifyResultsFollowRule(*this); }
+
+/// The cache's shape; the update fits inside it along `axis` and matches it
+/// elsewhere.
+LogicalResult
+KvAppendOp::inferSymbolicShapes(ShapeContext &context,
+                                SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape cache = context.getShape(getCache());
+  SymbolicShape update = context.getShape(getUpdate());
+  if (cache.size() != update.size())
     return emitOpError("update has rank ")
-           << update.getRank() << " but the cache has rank "
-           << cache.getRank();
-  FailureOr<int64_t> axis = verifyAxis(*this, getAxis(), cache.getRank(), "axis");
+           << update.size() << " but the cache has rank " << cache.size();
+  FailureOr<int64_t> axis = verifyAxis(*this, getAxis(), cache.size(), "axis");
   if (failed(axis))
     return failure();
-  for (int64_t d = 0; d < cache.getRank(); ++d) {
+  for (int64_t d = 0, rank = cache.size(); d < rank; ++d) {
     if (d == *axis) {
-      if (update.getDimSize(d) > cache.getDimSize(d))
+      if (!context.requireLessEqual(update[d], cache[d]))
         return emitOpError("update has ")
-               << update.getDimSize(d) << " rows along axis " << d
-               << " but the cache holds only " << cache.getDimSize(d);
-    } else if (update.getDimSize(d) != cache.getDimSize(d)) {
+               << formatSize(update[d]) << " rows along axis " << d
+               << " but the cache holds only " << formatSize(cache[d]);
+    } else if (!context.requireEqual(update[d], cache[d])) {
       return emitOpError("update shape ")
-             << formatShape(update.getShape()) << " differs from the cache "
-             << formatShape(cache.getShape()) << " in dimension " << d
+             << ShapeContext::format(update) << " differs from the cache "
+             << ShapeContext::format(cache) << " in dimension " << d
              << ", which is not the append axis";
     }
   }
+  shapes.push_back(cache);
   return success();
 }
 
@@ -355,20 +464,21 @@ static LogicalResult checkDotDims(std::optional<Location> loc,
   return success();
 }
 
-/// Checks that paired dims have the same size.
-static LogicalResult checkDotPairs(std::optional<Location> loc, StringRef kind,
-                                   RankedTensorType lhs, ArrayRef<int64_t> l,
-                                   RankedTensorType rhs, ArrayRef<int64_t> r) {
+/// Requires paired dims to have the same size.
+static LogicalResult
+requireDotPairs(ShapeContext &context, std::optional<Location> loc,
+                StringRef kind, ArrayRef<AffineExpr> lhs, ArrayRef<int64_t> l,
+                ArrayRef<AffineExpr> rhs, ArrayRef<int64_t> r) {
   if (l.size() != r.size())
     return emitOptionalError(loc, "lhs has ", l.size(), " ", kind,
                              " dims but rhs has ", r.size());
   for (auto [a, b] : llvm::zip_equal(l, r))
-    if (lhs.getDimSize(a) != rhs.getDimSize(b))
+    if (!context.requireEqual(lhs[a], rhs[b]))
       return emitOptionalError(loc, kind, " dims differ in size: lhs dim ", a,
-                               " of ", formatShape(lhs.getShape()),
-                               " has size ", lhs.getDimSize(a), ", rhs dim ",
-                               b, " of ", formatShape(rhs.getShape()),
-                               " has size ", rhs.getDimSize(b));
+                               " of ", ShapeContext::format(lhs), " has size ",
+                               formatSize(lhs[a]), ", rhs dim ", b, " of ",
+                               ShapeContext::format(rhs), " has size ",
+                               formatSize(rhs[b]));
   return success();
 }
 
@@ -391,31 +501,54 @@ SmallVector<int64_t> DotGeneralOp::getFreeDims(bool isLhs) {
                         getRhsContractingDims());
 }
 
-LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext *,
-                                             std::optional<Location> loc,
-                                             Adaptor adaptor,
-                                             SmallVectorImpl<Type> &inferred) {
-  FailureOr<RankedTensorType> lhs = getRankedType(loc, adaptor.getLhs(), "lhs");
-  FailureOr<RankedTensorType> rhs = getRankedType(loc, adaptor.getRhs(), "rhs");
-  if (failed(lhs) || failed(rhs))
+/// The result shape of `rlx.dot_general`: batch, lhs free, rhs free dims.
+static FailureOr<SymbolicShape>
+inferDotGeneralShape(ShapeContext &context, std::optional<Location> loc,
+                     DotGeneralOp::Adaptor adaptor) {
+  FailureOr<RankedTensorType> lhsType =
+      getRankedType(loc, adaptor.getLhs(), "lhs");
+  FailureOr<RankedTensorType> rhsType =
+      getRankedType(loc, adaptor.getRhs(), "rhs");
+  if (failed(lhsType) || failed(rhsType))
     return failure();
   ArrayRef<int64_t> lhsBatch = adaptor.getLhsBatchDims();
   ArrayRef<int64_t> rhsBatch = adaptor.getRhsBatchDims();
   ArrayRef<int64_t> lhsContracting = adaptor.getLhsContractingDims();
   ArrayRef<int64_t> rhsContracting = adaptor.getRhsContractingDims();
-  if (failed(checkDotDims(loc, "lhs", *lhs, lhsBatch, lhsContracting)) ||
-      failed(checkDotDims(loc, "rhs", *rhs, rhsBatch, rhsContracting)) ||
-      failed(checkDotPairs(loc, "batch", *lhs, lhsBatch, *rhs, rhsBatch)) ||
-      failed(checkDotPairs(loc, "contracting", *lhs, lhsContracting, *rhs,
-                           rhsContracting)))
+  if (failed(checkDotDims(loc, "lhs", *lhsType, lhsBatch, lhsContracting)) ||
+      failed(checkDotDims(loc, "rhs", *rhsType, rhsBatch, rhsContracting)))
     return failure();
-  SmallVector<int64_t> shape;
+  SymbolicShape lhs = context.getShape(adaptor.getLhs());
+  SymbolicShape rhs = context.getShape(adaptor.getRhs());
+  if (failed(requireDotPairs(context, loc, "batch", lhs, lhsBatch, rhs,
+                             rhsBatch)) ||
+      failed(requireDotPairs(context, loc, "contracting", lhs, lhsContracting,
+                             rhs, rhsContracting)))
+    return failure();
+  SymbolicShape shape;
   for (int64_t d : lhsBatch)
-    shape.push_back(lhs->getDimSize(d));
-  for (int64_t d : getDotFreeDims(lhs->getRank(), lhsBatch, lhsContracting))
-    shape.push_back(lhs->getDimSize(d));
-  for (int64_t d : getDotFreeDims(rhs->getRank(), rhsBatch, rhsContracting))
-    shape.push_back(rhs->getDimSize(d));
-  inferred.push_back(RankedTensorType::get(shape, lhs->getElementType()));
-  return success();
+    shape.push_back(lhs[d]);
+  for (int64_t d : getDotFreeDims(lhs.size(), lhsBatch, lhsContracting))
+    shape.push_back(lhs[d]);
+  for (int64_t d : getDotFreeDims(rhs.size(), rhsBatch, rhsContracting))
+    shape.push_back(rhs[d]);
+  return shape;
+}
+
+LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext *context,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &inferred) {
+  ShapeContext shapes(context);
+  return appendType(
+      inferDotGeneralShape(shapes, loc, adaptor),
+      cast<RankedTensorType>(adaptor.getLhs().getType()).getElementType(),
+      inferred);
+}
+
+LogicalResult
+DotGeneralOp::inferSymbolicShapes(ShapeContext &context,
+                                  SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(inferDotGeneralShape(context, getLoc(), Adaptor(*this)),
+                     shapes);
 }

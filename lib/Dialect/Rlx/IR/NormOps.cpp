@@ -38,8 +38,10 @@ bool mlir::rlx::broadcastsTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
   if (from.size() > to.size())
     return false;
   ArrayRef<int64_t> tail = to.take_back(from.size());
+  // A `?` on either side is checked at run time (the shape rule).
   for (auto [f, t] : llvm::zip_equal(from, tail))
-    if (f != t && f != 1)
+    if (f != t && f != 1 && !ShapedType::isDynamic(f) &&
+        !ShapedType::isDynamic(t))
       return false;
   return true;
 }
@@ -183,15 +185,28 @@ LogicalResult RmsNormOp::verify() {
                         getEps().convertToDouble());
 }
 
+// The groups split a static channel count: the decompositions view the
+// channels as [groups, C / groups], which a `?` count could not keep apart
+// from the `?` sizes around it.
+LogicalResult mlir::rlx::verifyGroups(Operation *op, RankedTensorType input,
+                                      int64_t groups) {
+  if (input.isDynamicDim(1))
+    return op->emitOpError("needs a static channel count (axis 1), got ")
+           << formatShape(input.getShape());
+  int64_t channels = input.getDimSize(1);
+  if (groups <= 0 || channels % groups != 0)
+    return op->emitOpError("groups must be positive and divide the ")
+           << channels << " channels, got " << groups;
+  return success();
+}
+
 LogicalResult GroupNormOp::verify() {
   RankedTensorType input = getInput().getType();
   if (failed(verifyChannelParams(*this, input, 2, {getGamma(), getBeta()},
                                  {"gamma", "beta"})))
     return failure();
-  int64_t channels = input.getDimSize(1);
-  if (getGroups() <= 0 || channels % getGroups() != 0)
-    return emitOpError("groups must be positive and divide the ")
-           << channels << " channels, got " << getGroups();
+  if (failed(verifyGroups(*this, input, getGroups())))
+    return failure();
   return verifyEps(*this, getEps().convertToDouble());
 }
 
@@ -234,7 +249,7 @@ LogicalResult AdaLayerNormOp::verify() {
 
 LogicalResult GatedResidualOp::verify() {
   RankedTensorType input = getInput().getType();
-  if (getUpdate().getType() != input)
+  if (failed(verifyCompatibleShape(getUpdate().getType(), input)))
     return emitOpError("update ")
            << getUpdate().getType() << " must have the type of input " << input;
   ArrayRef<int64_t> gate = getGate().getType().getShape();
@@ -261,6 +276,10 @@ LogicalResult mlir::rlx::verifyRopeOperands(Operation *op,
            << stringifyAttentionLayout(layout) << ", got "
            << formatShape(input.getShape());
   int64_t width = input.getShape().back();
+  if (ShapedType::isDynamic(width))
+    return op->emitOpError("needs a static last dimension (the heads' "
+                           "width), got ")
+           << formatShape(input.getShape());
   if (packed && (headDim <= 0 || width % headDim != 0))
     return op->emitOpError("head_dim must be positive and divide the last "
                            "dimension ")
@@ -277,14 +296,14 @@ LogicalResult mlir::rlx::verifyRopeOperands(Operation *op,
   Value tables[] = {cos, sin};
   StringRef names[] = {"cos", "sin"};
   for (auto [table, name] : llvm::zip_equal(tables, names)) {
-    ArrayRef<int64_t> shape =
-        cast<RankedTensorType>(table.getType()).getShape();
-    if (shape != ArrayRef<int64_t>(expected))
+    auto tableType = cast<RankedTensorType>(table.getType());
+    if (tableType.getRank() != 2 ||
+        failed(verifyCompatibleShape(tableType.getShape(), expected)))
       return op->emitOpError()
              << name << " must be [S, n_rot / 2] = " << formatShape(expected)
              << " (S is axis " << sequenceAxis << " of the input in layout "
              << stringifyAttentionLayout(layout) << "), got "
-             << formatShape(shape);
+             << formatShape(tableType.getShape());
   }
   return success();
 }
@@ -311,6 +330,25 @@ static LogicalResult inferRowLossType(std::optional<Location> loc,
   return success();
 }
 
+// The labels are compared against an `rlx.iota` of the classes, which has a
+// static size.
+LogicalResult mlir::rlx::verifyLabels(std::optional<Location> loc,
+                                      Type logitsType, Type labelsType) {
+  auto logits = cast<RankedTensorType>(logitsType);
+  if (logits.isDynamicDim(1))
+    return emitOptionalError(loc,
+                             "needs a static class count (axis 1 of "
+                             "the logits), got ",
+                             logitsType);
+  auto labels = dyn_cast<RankedTensorType>(labelsType);
+  int64_t rows = logits.getDimSize(0);
+  if (!labels || labels.getRank() != 1 ||
+      failed(verifyCompatibleShape(labels.getShape(), {rows})))
+    return emitOptionalError(loc, "labels must be ", formatShape({rows}),
+                             " (one per row of logits), got ", labelsType);
+  return success();
+}
+
 LogicalResult SoftmaxCrossEntropyOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &inferred) {
@@ -322,12 +360,191 @@ LogicalResult SoftmaxCrossEntropyWithLabelsOp::inferReturnTypes(
     SmallVectorImpl<Type> &inferred) {
   if (failed(inferRowLossType(loc, adaptor.getLogits().getType(), inferred)))
     return failure();
-  auto labels = dyn_cast<RankedTensorType>(adaptor.getLabels().getType());
-  int64_t rows = cast<RankedTensorType>(inferred.back()).getDimSize(0);
-  if (!labels || labels.getRank() != 1 || labels.getDimSize(0) != rows)
-    return emitOptionalError(loc, "labels must be [", rows,
-                             "] (one per row of logits), got ",
-                             adaptor.getLabels().getType());
+  return verifyLabels(loc, adaptor.getLogits().getType(),
+                      adaptor.getLabels().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::rlx::requireChannelParams(Operation *op,
+                                              ShapeContext &context,
+                                              ArrayRef<AffineExpr> input,
+                                              int64_t minRank,
+                                              ValueRange params) {
+  if (static_cast<int64_t>(input.size()) < minRank)
+    return op->emitOpError("input must have rank >= ")
+           << minRank << " ([N, C, ...]), got " << ShapeContext::format(input);
+  for (Value param : params) {
+    SymbolicShape sizes = context.getShape(param);
+    if (sizes.size() != 1 || !context.requireEqual(sizes[0], input[1]))
+      return op->emitOpError("parameters must have the length of the "
+                             "channel axis 1, ")
+             << ShapeContext::format(input[1]) << ", got "
+             << ShapeContext::format(sizes);
+  }
+  return success();
+}
+
+LogicalResult mlir::rlx::requireBroadcastsTo(Operation *op,
+                                             ShapeContext &context, Value from,
+                                             ArrayRef<AffineExpr> to,
+                                             StringRef what) {
+  SymbolicShape sizes = context.getShape(from);
+  bool fits = sizes.size() <= to.size();
+  for (auto [size, target] :
+       llvm::zip(llvm::reverse(sizes), llvm::reverse(to))) {
+    auto constant = dyn_cast<AffineConstantExpr>(size);
+    if (fits && !(constant && constant.getValue() == 1))
+      fits = context.requireEqual(size, target);
+  }
+  if (!fits)
+    return op->emitOpError()
+           << what << " " << ShapeContext::format(sizes)
+           << " does not broadcast to " << ShapeContext::format(to);
+  return success();
+}
+
+LogicalResult mlir::rlx::requireSameShape(Operation *op, ShapeContext &context,
+                                          Value value,
+                                          ArrayRef<AffineExpr> shape,
+                                          StringRef what) {
+  SymbolicShape sizes = context.getShape(value);
+  if (sizes.size() != shape.size() ||
+      !llvm::all_of(llvm::zip(sizes, shape), [&](auto pair) {
+        return context.requireEqual(std::get<0>(pair), std::get<1>(pair));
+      }))
+    return op->emitOpError()
+           << what << " must have the shape " << ShapeContext::format(shape)
+           << ", got " << ShapeContext::format(sizes);
+  return success();
+}
+
+LogicalResult
+GroupNormOp::inferSymbolicShapes(ShapeContext &context,
+                                 SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape input = context.getShape(getInput());
+  if (failed(requireChannelParams(*this, context, input, /*minRank=*/2,
+                                  {getGamma(), getBeta()})))
+    return failure();
+  shapes.push_back(input);
+  return success();
+}
+
+LogicalResult
+LayerNorm2dOp::inferSymbolicShapes(ShapeContext &context,
+                                   SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape input = context.getShape(getInput());
+  if (failed(requireChannelParams(*this, context, input, /*minRank=*/4,
+                                  {getGamma(), getBeta()})))
+    return failure();
+  shapes.push_back(input);
+  return success();
+}
+
+LogicalResult BatchNormInferenceOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape input = context.getShape(getInput());
+  if (failed(requireChannelParams(
+          *this, context, input, /*minRank=*/2,
+          {getGamma(), getBeta(), getMean(), getVariance()})))
+    return failure();
+  shapes.push_back(input);
+  return success();
+}
+
+LogicalResult
+AdaLayerNormOp::inferSymbolicShapes(ShapeContext &context,
+                                    SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape input = context.getShape(getInput());
+  if (failed(requireSameShape(*this, context, getShift(),
+                              context.getShape(getScale()), "shift")) ||
+      failed(requireBroadcastsTo(*this, context, getScale(), input,
+                                 "scale and shift")))
+    return failure();
+  shapes.push_back(input);
+  return success();
+}
+
+LogicalResult
+GatedResidualOp::inferSymbolicShapes(ShapeContext &context,
+                                     SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape input = context.getShape(getInput());
+  if (failed(requireSameShape(*this, context, getUpdate(), input, "update")) ||
+      failed(requireBroadcastsTo(*this, context, getGate(), input, "gate")))
+    return failure();
+  shapes.push_back(input);
+  return success();
+}
+
+LogicalResult mlir::rlx::requireRopeTables(Operation *op, ShapeContext &context,
+                                           AttentionLayout layout,
+                                           ArrayRef<AffineExpr> input,
+                                           ValueRange tables, int64_t nRot) {
+  int64_t rank = input.size();
+  if (rank < (layout == AttentionLayout::BSD ? 2 : 3))
+    return op->emitOpError("input ")
+           << ShapeContext::format(input) << " has too few dimensions for "
+           << "layout " << stringifyAttentionLayout(layout);
+  int64_t sequenceAxis = RopeOp::getSequenceAxis(layout, rank);
+  SymbolicShape expected = {input[sequenceAxis], context.getConstant(nRot / 2)};
+  StringRef names[] = {"cos", "sin"};
+  for (auto [table, name] : llvm::zip(tables, names)) {
+    SymbolicShape sizes = context.getShape(table);
+    if (sizes.size() != 2 || !context.requireEqual(sizes[0], expected[0]) ||
+        !context.requireEqual(sizes[1], expected[1]))
+      return op->emitOpError()
+             << name
+             << " must be [S, n_rot / 2] = " << ShapeContext::format(expected)
+             << " (S is axis " << sequenceAxis << " of the input in layout "
+             << stringifyAttentionLayout(layout) << "), got "
+             << ShapeContext::format(sizes);
+  }
+  return success();
+}
+
+LogicalResult
+RopeOp::inferSymbolicShapes(ShapeContext &context,
+                            SmallVectorImpl<SymbolicShape> &shapes) {
+  SymbolicShape input = context.getShape(getInput());
+  if (failed(requireRopeTables(*this, context, getLayout(), input,
+                               {getCos(), getSin()}, getNRot())))
+    return failure();
+  shapes.push_back(input);
+  return success();
+}
+
+/// `[N, C]` logits give `[N]` per-row losses.
+static FailureOr<SymbolicShape>
+inferRowLossShape(Operation *op, ShapeContext &context, Value logits) {
+  SymbolicShape shape = context.getShape(logits);
+  if (shape.size() != 2)
+    return op->emitOpError("logits must be [N, C], got ")
+           << ShapeContext::format(shape);
+  return SymbolicShape{shape[0]};
+}
+
+LogicalResult SoftmaxCrossEntropyOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  FailureOr<SymbolicShape> rows =
+      inferRowLossShape(*this, context, getLogits());
+  if (failed(rows) ||
+      failed(requireSameShape(*this, context, getTargets(),
+                              context.getShape(getLogits()), "targets")))
+    return failure();
+  shapes.push_back(*rows);
+  return success();
+}
+
+LogicalResult SoftmaxCrossEntropyWithLabelsOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  FailureOr<SymbolicShape> rows =
+      inferRowLossShape(*this, context, getLogits());
+  if (failed(rows) ||
+      failed(requireSameShape(*this, context, getLabels(), *rows, "labels")))
+    return failure();
+  shapes.push_back(*rows);
   return success();
 }
 

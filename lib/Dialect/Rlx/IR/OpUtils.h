@@ -16,6 +16,9 @@ namespace mlir::rlx {
 /// A shape as `[2, 3]` (`?` for a dynamic size), for diagnostics.
 std::string formatShape(ArrayRef<int64_t> shape);
 
+/// A symbolic size for diagnostics: its value, or `?`.
+std::string formatSize(AffineExpr size);
+
 /// Normalizes `axis` from [-rank, rank) to [0, rank); fails with a diagnostic
 /// naming `what` otherwise.
 FailureOr<int64_t> normalizeAxis(std::optional<Location> loc, int64_t axis,
@@ -118,6 +121,42 @@ LogicalResult verifyPerAxisParam(Operation *op, Value param, StringRef what,
 LogicalResult verifyChannelParams(Operation *op, RankedTensorType input,
                                   int64_t minRank, ValueRange params,
                                   ArrayRef<StringRef> names);
+
+/// `groups` is positive and divides the static channel count of `input`.
+LogicalResult verifyGroups(Operation *op, RankedTensorType input,
+                           int64_t groups);
+
+/// The class labels of `[N, C]` logits (C static) are `[N]`.
+LogicalResult verifyLabels(std::optional<Location> loc, Type logits,
+                           Type labels);
+
+//===----------------------------------------------------------------------===//
+// Relations of shape rules (each fails with a diagnostic on `op` when the
+// relation provably does not hold)
+//===----------------------------------------------------------------------===//
+
+/// Channels-first: `input` is `[N, C, ...]` of rank >= `minRank` and every
+/// one of `params` is `[C]`.
+LogicalResult requireChannelParams(Operation *op, ShapeContext &context,
+                                   ArrayRef<AffineExpr> input, int64_t minRank,
+                                   ValueRange params);
+
+/// `from` broadcasts numpy-style to `to` without adding dimensions to it (a
+/// `?` never broadcasts: only a static 1 does).
+LogicalResult requireBroadcastsTo(Operation *op, ShapeContext &context,
+                                  Value from, ArrayRef<AffineExpr> to,
+                                  StringRef what);
+
+/// `value` (named `what`) has the sizes `shape`.
+LogicalResult requireSameShape(Operation *op, ShapeContext &context,
+                               Value value, ArrayRef<AffineExpr> shape,
+                               StringRef what);
+
+/// The rope tables of an `input` in `layout` are `[S, n_rot / 2]`.
+LogicalResult requireRopeTables(Operation *op, ShapeContext &context,
+                                AttentionLayout layout,
+                                ArrayRef<AffineExpr> input, ValueRange tables,
+                                int64_t nRot);
 
 } // namespace mlir::rlx
 

@@ -16,6 +16,12 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
+std::string mlir::rlx::formatSize(AffineExpr size) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(size))
+    return std::to_string(constant.getValue());
+  return "?";
+}
+
 std::string mlir::rlx::formatShape(ArrayRef<int64_t> shape) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -666,9 +672,16 @@ ReshapeOp::inferSymbolicShapes(ShapeContext &context,
   for (auto [d, size] : llvm::enumerate(declared))
     if (ShapedType::isDynamic(size))
       dynamic.push_back(d);
+  // The input's `?` sizes, in order: the k-th `?` of the result (but the
+  // last) takes the k-th.
+  SmallVector<int64_t> inputDynamic;
+  for (auto [d, size] : llvm::enumerate(getInput().getType().getShape()))
+    if (ShapedType::isDynamic(size))
+      inputDynamic.push_back(d);
   SymbolicShape out;
   SymbolicShape remaining = in;
   int64_t staticCount = 1;
+  size_t copied = 0;
   for (auto [d, size] : llvm::enumerate(declared)) {
     if (!ShapedType::isDynamic(size)) {
       out.push_back(context.getConstant(size));
@@ -683,12 +696,13 @@ ReshapeOp::inferSymbolicShapes(ShapeContext &context,
       out.push_back(AffineExpr());
       continue;
     }
-    if (d >= in.size())
+    if (copied == inputDynamic.size())
       return emitOpError("result dimension ")
-             << d << " is `?` but the input has no dimension " << d
-             << " to take its size from";
-    out.push_back(in[d]);
-    remaining[d] = context.getConstant(1);
+             << d << " is `?` but the input has no `?` dimension left to "
+             << "take its size from";
+    int64_t source = inputDynamic[copied++];
+    out.push_back(in[source]);
+    remaining[source] = context.getConstant(1);
   }
   AffineExpr count = getProduct(context, remaining);
   auto mismatch = [&] {

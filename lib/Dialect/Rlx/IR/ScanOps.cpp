@@ -23,37 +23,59 @@ static LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank) {
 template <typename OpTy>
 static LogicalResult verifyArgReduce(OpTy op) {
   RankedTensorType input = op.getInput().getType();
-  RankedTensorType result = op.getType();
   if (failed(verifyAxis(op, op.getAxis(), input.getRank())))
     return failure();
-  int64_t axis = op.getNormalizedAxis();
-  int64_t length = input.getDimSize(axis);
-  if (length == 0)
-    return op.emitOpError("axis ")
-           << op.getAxis() << " of " << input << " is empty: it has no "
-           << (std::is_same_v<OpTy, ArgMaxOp> ? "maximum" : "minimum");
-  if (result.getElementType().isInteger(32) &&
+  int64_t length = input.getDimSize(op.getNormalizedAxis());
+  if (op.getType().getElementType().isInteger(32) &&
+      !ShapedType::isDynamic(length) &&
       length > std::numeric_limits<int32_t>::max())
     return op.emitOpError("an i32 result cannot index axis ")
            << op.getAxis() << " of length " << length;
-  SmallVector<int64_t> shape;
-  for (auto [d, size] : llvm::enumerate(input.getShape())) {
+  return success();
+}
+
+/// The input's shape without `axis` (or with it as 1 with `keep_dim`); the
+/// axis must not be empty.
+template <typename OpTy>
+static LogicalResult
+inferArgReduceShape(OpTy op, ShapeContext &context,
+                    SmallVectorImpl<SymbolicShape> &shapes) {
+  int64_t rank = op.getInput().getType().getRank();
+  if (failed(verifyAxis(op, op.getAxis(), rank)))
+    return failure();
+  int64_t axis = op.getNormalizedAxis();
+  SymbolicShape input = context.getShape(op.getInput());
+  if (!context.requireLessEqual(context.getConstant(1), input[axis]))
+    return op.emitOpError("axis ")
+           << op.getAxis() << " of " << op.getInput().getType()
+           << " is empty: it has no "
+           << (std::is_same_v<OpTy, ArgMaxOp> ? "maximum" : "minimum");
+  SymbolicShape shape;
+  for (auto [d, size] : llvm::enumerate(input)) {
     if (static_cast<int64_t>(d) != axis)
       shape.push_back(size);
     else if (op.getKeepDim())
-      shape.push_back(1);
+      shape.push_back(context.getConstant(1));
   }
-  if (result.getShape() != ArrayRef<int64_t>(shape))
-    return op.emitOpError("result shape ")
-           << formatShape(result.getShape()) << " should be "
-           << formatShape(shape) << " (axis " << op.getAxis()
-           << (op.getKeepDim() ? " kept as size 1" : " dropped") << ")";
+  shapes.push_back(shape);
   return success();
 }
 
 LogicalResult ArgMaxOp::verify() { return verifyArgReduce(*this); }
 
 LogicalResult ArgMinOp::verify() { return verifyArgReduce(*this); }
+
+LogicalResult
+ArgMaxOp::inferSymbolicShapes(ShapeContext &context,
+                              SmallVectorImpl<SymbolicShape> &shapes) {
+  return inferArgReduceShape(*this, context, shapes);
+}
+
+LogicalResult
+ArgMinOp::inferSymbolicShapes(ShapeContext &context,
+                              SmallVectorImpl<SymbolicShape> &shapes) {
+  return inferArgReduceShape(*this, context, shapes);
+}
 
 //===----------------------------------------------------------------------===//
 // CumsumOp / CumprodOp / CummaxOp
@@ -74,10 +96,11 @@ LogicalResult CummaxOp::verify() { return verifyScanAxis(*this); }
 // TopKOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult TopKOp::inferReturnTypes(MLIRContext *context,
-                                       std::optional<Location> loc,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &inferred) {
+/// The input's shape with the last dimension replaced by k, for both
+/// results; k is at most the last dimension.
+static FailureOr<SymbolicShape> inferTopKShape(ShapeContext &context,
+                                               std::optional<Location> loc,
+                                               TopKOp::Adaptor adaptor) {
   auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
   if (!input)
     return emitOptionalError(loc, "expected a ranked tensor input");
@@ -85,13 +108,38 @@ LogicalResult TopKOp::inferReturnTypes(MLIRContext *context,
     return emitOptionalError(loc, "topk needs an input of rank >= 1, got ",
                              input);
   int64_t k = adaptor.getK();
-  int64_t length = input.getShape().back();
-  if (k <= 0 || k > length)
-    return emitOptionalError(loc, "k = ", k, " is not in [1, ", length,
+  SymbolicShape shape = context.getShape(adaptor.getInput());
+  if (k <= 0 || !context.requireLessEqual(context.getConstant(k), shape.back()))
+    return emitOptionalError(loc, "k = ", k, " is not in [1, ",
+                             formatSize(shape.back()),
                              "], the length of the last axis of ", input);
-  SmallVector<int64_t> shape(input.getShape());
-  shape.back() = k;
-  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
-  inferred.push_back(RankedTensorType::get(shape, IntegerType::get(context, 64)));
+  shape.back() = context.getConstant(k);
+  return shape;
+}
+
+LogicalResult TopKOp::inferReturnTypes(MLIRContext *context,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  ShapeContext shapes(context);
+  FailureOr<SymbolicShape> shape = inferTopKShape(shapes, loc, adaptor);
+  if (failed(shape))
+    return failure();
+  inferred.push_back(ShapeContext::getType(
+      *shape,
+      cast<RankedTensorType>(adaptor.getInput().getType()).getElementType()));
+  inferred.push_back(
+      ShapeContext::getType(*shape, IntegerType::get(context, 64)));
+  return success();
+}
+
+LogicalResult
+TopKOp::inferSymbolicShapes(ShapeContext &context,
+                            SmallVectorImpl<SymbolicShape> &shapes) {
+  FailureOr<SymbolicShape> shape =
+      inferTopKShape(context, getLoc(), Adaptor(*this));
+  if (failed(shape))
+    return failure();
+  shapes.assign(2, *shape);
   return success();
 }

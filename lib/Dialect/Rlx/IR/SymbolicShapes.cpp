@@ -304,7 +304,27 @@ FunctionShapeAnalysis::getRequirements() const {
     if (!duplicate)
       resolved.push_back(requirement);
   }
-  return resolved;
+  // `c <= e` follows from `c' <= e` with c' > c: only the strongest lower
+  // bound of a size is a requirement.
+  auto lowerBound = [](const Requirement &requirement) {
+    auto constant = dyn_cast<AffineConstantExpr>(requirement.lhs);
+    return requirement.relation == SizeRelation::LessEqual && constant
+               ? std::optional<int64_t>(constant.getValue())
+               : std::nullopt;
+  };
+  SmallVector<Requirement> strongest;
+  for (const Requirement &requirement : resolved) {
+    std::optional<int64_t> bound = lowerBound(requirement);
+    bool implied =
+        bound && llvm::any_of(resolved, [&](const Requirement &other) {
+          std::optional<int64_t> otherBound = lowerBound(other);
+          return otherBound && *otherBound > *bound &&
+                 other.rhs == requirement.rhs;
+        });
+    if (!implied)
+      strongest.push_back(requirement);
+  }
+  return strongest;
 }
 
 SmallVector<std::string> FunctionShapeAnalysis::getSymbolNames(Block &body) {

@@ -77,7 +77,7 @@ defvar Rlx_NormBackwardDoc = [{
   }];
 
 class Rlx_NormBackwardOp<string mnemonic>
-    : Rlx_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+    : Rlx_Op<mnemonic, [Pure, InferTypeOpAdaptor, Rlx_ShapeRule,
                         DeclareOpInterfaceMethods<Rlx_RowOpInterface>,
                         AllTypesMatch<["dy", "input"]>,
                         AllElementTypesMatch<["input", "gamma"]>]> {
@@ -132,7 +132,8 @@ def Rlx_RmsNormBackwardOp : Rlx_NormBackwardOp<"rms_norm_backward"> {
 }
 
 def Rlx_GroupNormBackwardOp : Rlx_Op<"group_norm_backward",
-    [Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Rlx_RowOpInterface>,
+    [Pure, InferTypeOpAdaptor, Rlx_ShapeRule,
+     DeclareOpInterfaceMethods<Rlx_RowOpInterface>,
      AllTypesMatch<["dy", "input"]>,
      AllElementTypesMatch<["input", "gamma"]>]> {
   let summary = "gradients of rlx.group_norm";
@@ -167,7 +168,7 @@ def Rlx_GroupNormBackwardOp : Rlx_Op<"group_norm_backward",
 
 def Rlx_BatchNormInferenceBackwardOp
     : Rlx_Op<"batch_norm_inference_backward",
-             [Pure, InferTypeOpAdaptor,
+             [Pure, InferTypeOpAdaptor, Rlx_ShapeRule,
               DeclareOpInterfaceMethods<Rlx_RowOpInterface>,
               AllTypesMatch<["dy", "input"]>,
               AllElementTypesMatch<["input", "gamma", "mean", "variance"]>]> {
@@ -199,7 +200,8 @@ def Rlx_BatchNormInferenceBackwardOp
 }
 
 def Rlx_AdaLayerNormBackwardOp : Rlx_Op<"ada_layer_norm_backward",
-    [Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Rlx_RowOpInterface>,
+    [Pure, InferTypeOpAdaptor, Rlx_ShapeRule,
+     DeclareOpInterfaceMethods<Rlx_RowOpInterface>,
      AllTypesMatch<["dy", "input"]>,
      AllElementTypesMatch<["input", "scale"]>]> {
   let summary = "gradients of rlx.ada_layer_norm";
@@ -234,7 +236,8 @@ def Rlx_AdaLayerNormBackwardOp : Rlx_Op<"ada_layer_norm_backward",
 }
 
 def Rlx_GatedResidualBackwardOp : Rlx_Op<"gated_residual_backward",
-    [Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Rlx_RowOpInterface>,
+    [Pure, InferTypeOpAdaptor, Rlx_ShapeRule,
+     DeclareOpInterfaceMethods<Rlx_RowOpInterface>,
      AllTypesMatch<["dy", "update"]>,
      AllElementTypesMatch<["dy", "gate"]>]> {
   let summary = "gradients of rlx.gated_residual";
@@ -266,7 +269,7 @@ def Rlx_GatedResidualBackwardOp : Rlx_Op<"gated_residual_backward",
 
 def Rlx_SoftmaxCrossEntropyBackwardOp
     : Rlx_Op<"softmax_cross_entropy_backward",
-             [Pure, InferTypeOpAdaptor, SameOperandsElementType,
+             [Pure, InferTypeOpAdaptor, Rlx_ShapeRule, SameOperandsElementType,
               AllTypesMatch<["logits", "targets"]>,
               DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary = "gradient of rlx.softmax_cross_entropy for its logits";
@@ -289,7 +292,7 @@ def Rlx_SoftmaxCrossEntropyBackwardOp
 
 def Rlx_SoftmaxCrossEntropyWithLabelsBackwardOp
     : Rlx_Op<"softmax_cross_entropy_with_labels_backward",
-             [Pure, InferTypeOpAdaptor,
+             [Pure, InferTypeOpAdaptor, Rlx_ShapeRule,
               AllElementTypesMatch<["logits", "dloss", "result"]>,
               DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary =

@@ -283,7 +283,7 @@ def Rlx_CumsumBackwardOp : Rlx_Op<"cumsum_backward",
   let hasVerifier = 1;
 }
 
-def Rlx_RopeBackwardOp : Rlx_Op<"rope_backward", [Pure,
+def Rlx_RopeBackwardOp : Rlx_Op<"rope_backward", [Pure, Rlx_ShapeRule,
     AllTypesMatch<["grad_output", "result"]>,
     AllElementTypesMatch<["grad_output", "cos", "sin"]>]> {
   let summary = "gradient of rlx.rope with respect to its input";

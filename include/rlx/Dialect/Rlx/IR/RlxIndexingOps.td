@@ -40,7 +40,8 @@ def Rlx_IndexTensor : RankedTensorOf<[I32, I64]>;
 // Gathers
 //===----------------------------------------------------------------------===//
 
-def Rlx_GatherOp : Rlx_Op<"gather", [Pure, InferTypeOpAdaptor]> {
+def Rlx_GatherOp : Rlx_Op<"gather", [Pure, InferTypeOpAdaptor,
+                                       Rlx_ShapeRule]> {
   let summary = "select slices of a table by index along one axis";
   let description = [{
     Embedding lookup, `torch.index_select` generalized to indices of any
@@ -58,7 +59,9 @@ def Rlx_GatherOp : Rlx_Op<"gather", [Pure, InferTypeOpAdaptor]> {
     Out-of-range indices never read outside the table: an index in
     `[-n, 0)` (n = the size of `axis`) wraps once, as in Python and PyTorch,
     and any index still outside `[0, n)` is clamped to `[0, n - 1]`. A
-    non-empty set of indices cannot read from an axis of size 0.
+    non-empty set of indices cannot read from an axis of size 0; where the
+    axis is `?`, it must hold a row at run time unless the indices are
+    provably empty (a requirement of the function's ABI).
 
     Example: `table : tensor<10x4xf32>`, `indices : tensor<2x3xi64>`,
     `axis = 0` gives `tensor<2x3x4xf32>`.
@@ -81,7 +84,7 @@ def Rlx_GatherOp : Rlx_Op<"gather", [Pure, InferTypeOpAdaptor]> {
 }
 
 def Rlx_GatherElementsOp : Rlx_Op<"gather_elements", [Pure,
-    InferTypeOpAdaptor]> {
+    InferTypeOpAdaptor, Rlx_ShapeRule]> {
   let summary = "gather single elements along one axis (torch.gather)";
   let description = [{
     `torch.gather` / numpy `take_along_axis`: `indices` (i32 or i64) has the
@@ -98,7 +101,8 @@ def Rlx_GatherElementsOp : Rlx_Op<"gather_elements", [Pure,
     Out-of-range indices never read outside the input: an index in
     `[-n, 0)` (n = the size of `axis` in `input`) wraps once, as in Python
     and PyTorch, and any index still outside `[0, n)` is clamped to
-    `[0, n - 1]`. A non-empty `indices` cannot read from an axis of size 0.
+    `[0, n - 1]`. A non-empty `indices` cannot read from an axis of size 0
+    (a run-time requirement where the axis is `?`, as for `rlx.gather`).
   }];
   let arguments = (ins Rlx_Tensor:$input, Rlx_IndexTensor:$indices,
                        Rlx_I64Attr:$axis);
@@ -113,7 +117,7 @@ def Rlx_GatherElementsOp : Rlx_Op<"gather_elements", [Pure,
 // Padding, tiling, flipping, shifting
 //===----------------------------------------------------------------------===//
 
-def Rlx_PadOp : Rlx_Op<"pad", [Pure, InferTypeOpAdaptor]> {
+def Rlx_PadOp : Rlx_Op<"pad", [Pure, InferTypeOpAdaptor, Rlx_ShapeRule]> {
   let summary = "pad every dimension (constant, reflect, replicate, circular)";
   let description = [{
     Grows dimension `d` of `input` by `pads[2d]` elements before it and
@@ -134,7 +138,9 @@ def Rlx_PadOp : Rlx_Op<"pad", [Pure, InferTypeOpAdaptor]> {
     - `circular`: wrap around, `cd|abcd|ab`; every pad must be at most its
       dimension.
 
-    `value` is only accepted with `constant`.
+    `value` is only accepted with `constant`. Where a dimension is `?`, the
+    mode's bound on its pads is a run-time requirement of the function's
+    ABI.
   }];
   let arguments = (ins Rlx_Tensor:$input, Rlx_PadMode:$mode,
                        DenseI64ArrayAttr:$pads, OptionalAttr<F64Attr>:$value);
@@ -146,7 +152,7 @@ def Rlx_PadOp : Rlx_Op<"pad", [Pure, InferTypeOpAdaptor]> {
   let hasVerifier = 1;
 }
 
-def Rlx_TileOp : Rlx_Op<"tile", [Pure, InferTypeOpAdaptor]> {
+def Rlx_TileOp : Rlx_Op<"tile", [Pure, InferTypeOpAdaptor, Rlx_ShapeRule]> {
   let summary = "repeat the input along every dimension (numpy tile)";
   let description = [{
     Repeats `input` `reps[d]` times along dimension `d`:
@@ -161,7 +167,8 @@ def Rlx_TileOp : Rlx_Op<"tile", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
-def Rlx_ReverseOp : Rlx_Op<"reverse", [Pure, SameOperandsAndResultType]> {
+def Rlx_ReverseOp : Rlx_Op<"reverse", [Pure, SameOperandsAndResultType,
+                                       Rlx_SymbolicShapeOpInterface]> {
   let summary = "reverse the element order along a set of axes (torch.flip)";
   let description = [{
     Along each listed axis of size `n`, result element `i` reads input
@@ -174,7 +181,8 @@ def Rlx_ReverseOp : Rlx_Op<"reverse", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
-def Rlx_RollOp : Rlx_Op<"roll", [Pure, SameOperandsAndResultType]> {
+def Rlx_RollOp : Rlx_Op<"roll", [Pure, SameOperandsAndResultType,
+                                 Rlx_SymbolicShapeOpInterface]> {
   let summary = "cyclic shift along a set of axes (torch.roll)";
   let description = [{
     For each pair `(shifts[k], dims[k])`, shifts the elements along
@@ -192,12 +200,14 @@ def Rlx_RollOp : Rlx_Op<"roll", [Pure, SameOperandsAndResultType]> {
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The net shift of every dimension, in [0, size) (0 for empty ones).
+    /// The net shift of every dimension, in [0, size) (0 for empty and `?`
+    /// ones).
     ::llvm::SmallVector<int64_t> getNetShifts();
   }];
 }
 
-def Rlx_TriluOp : Rlx_Op<"trilu", [Pure, SameOperandsAndResultType]> {
+def Rlx_TriluOp : Rlx_Op<"trilu", [Pure, SameOperandsAndResultType,
+                                   Rlx_SymbolicShapeOpInterface]> {
   let summary = "keep the upper or lower triangle of the last two dims";
   let description = [{
     `torch.triu` / `torch.tril` over the last two dimensions (rows `i`,
@@ -248,7 +258,7 @@ def Rlx_IotaOp : Rlx_Op<"iota", [Pure]> {
 // KV cache
 //===----------------------------------------------------------------------===//
 
-def Rlx_KvAppendOp : Rlx_Op<"kv_append", [Pure,
+def Rlx_KvAppendOp : Rlx_Op<"kv_append", [Pure, Rlx_ShapeRule,
     AllTypesMatch<["cache", "result"]>,
     AllElementTypesMatch<["cache", "update"]>]> {
   let summary = "write new rows into a cache at a runtime position";
@@ -265,7 +275,9 @@ def Rlx_KvAppendOp : Rlx_Op<"kv_append", [Pure,
     a rank-0 i32 or i64 tensor, so one compiled decode step serves every
     position. It is clamped to `[0, S - L]` (S = the cache length along
     `axis`): the write always stays inside the cache, and a position past the
-    end overwrites the last `L` rows.
+    end overwrites the last `L` rows. Either length may be `?` (a cache of
+    run-time length): `L <= S` and the other sizes' equality are then
+    run-time requirements.
   }];
   let arguments = (ins Rlx_Tensor:$cache, Rlx_Tensor:$update,
                        0DTensorOf<[I32, I64]>:$position, Rlx_I64Attr:$axis);
@@ -274,6 +286,8 @@ def Rlx_KvAppendOp : Rlx_Op<"kv_append", [Pure,
     $cache `,` $update `at` $position `axis` `=` $axis attr-dict `:`
     type($cache) `,` type($update) `,` type($position)
   }];
+  // The shape rule checks the operands: the result type comes from
+  // AllTypesMatch, not from the rule.
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// `axis` normalized to [0, rank).
@@ -289,6 +303,7 @@ def Rlx_KvAppendOp : Rlx_Op<"kv_append", [Pure,
 //===----------------------------------------------------------------------===//
 
 def Rlx_DotGeneralOp : Rlx_Op<"dot_general", [Pure, InferTypeOpAdaptor,
+                                             Rlx_ShapeRule,
                                              Rlx_ContractionOpInterface,
                                              SameOperandsElementType]> {
   let summary = "contraction with explicit batch and contracting dims (XLA)";

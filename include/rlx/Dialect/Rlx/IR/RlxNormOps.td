@@ -133,7 +133,7 @@ def Rlx_RmsNormOp : Rlx_AxisNormOp<"rms_norm"> {
 }
 
 def Rlx_GroupNormOp : Rlx_InputTypedOp<"group_norm",
-    [DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
+    [Rlx_ShapeRule, DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary = "group normalization of a channels-first tensor";
   let description = !strconcat([{
     `input` is `[N, C, *spatial]` (rank >= 2; NCHW for images). The `C`
@@ -155,7 +155,7 @@ def Rlx_GroupNormOp : Rlx_InputTypedOp<"group_norm",
 }
 
 def Rlx_LayerNorm2dOp : Rlx_InputTypedOp<"layer_norm2d",
-    [DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
+    [Rlx_ShapeRule, DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary = "layer normalization across the channels of an NCHW tensor";
   let description = !strconcat([{
     `input` is `[N, C, H, W]`. At every `(n, h, w)` the `C` channel values
@@ -173,7 +173,8 @@ def Rlx_LayerNorm2dOp : Rlx_InputTypedOp<"layer_norm2d",
   }];
 }
 
-def Rlx_BatchNormInferenceOp : Rlx_InputTypedOp<"batch_norm_inference"> {
+def Rlx_BatchNormInferenceOp : Rlx_InputTypedOp<"batch_norm_inference",
+    [Rlx_ShapeRule]> {
   let summary = "batch normalization with frozen running statistics";
   let description = [{
     `input` is `[N, C, *spatial]` (rank >= 2; channels on axis 1 as in
@@ -193,7 +194,7 @@ def Rlx_BatchNormInferenceOp : Rlx_InputTypedOp<"batch_norm_inference"> {
 }
 
 def Rlx_AdaLayerNormOp : Rlx_InputTypedOp<"ada_layer_norm",
-    [DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
+    [Rlx_ShapeRule, DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary = "normalization of the last axis with adaptive scale and shift";
   let description = !strconcat([{
     `result = norm(x) * (1 + scale) + shift`, where `norm` normalizes the last
@@ -212,7 +213,8 @@ def Rlx_AdaLayerNormOp : Rlx_InputTypedOp<"ada_layer_norm",
   }];
 }
 
-def Rlx_GatedResidualOp : Rlx_InputTypedOp<"gated_residual"> {
+def Rlx_GatedResidualOp : Rlx_InputTypedOp<"gated_residual",
+    [Rlx_ShapeRule]> {
   let summary = "residual join through a gate: x + gate * y";
   let description = [{
     `result = input + gate * update`. `input` and `update` have the same
@@ -231,7 +233,7 @@ def Rlx_GatedResidualOp : Rlx_InputTypedOp<"gated_residual"> {
 // Rotary position embedding
 //===----------------------------------------------------------------------===//
 
-def Rlx_RopeOp : Rlx_InputTypedOp<"rope"> {
+def Rlx_RopeOp : Rlx_InputTypedOp<"rope", [Rlx_ShapeRule]> {
   let summary = "rotary position embedding";
   let description = [{
     `layout` names the trailing axes of `input`; any axes before them are
@@ -284,7 +286,7 @@ def Rlx_RopeOp : Rlx_InputTypedOp<"rope"> {
 //===----------------------------------------------------------------------===//
 
 def Rlx_SoftmaxCrossEntropyOp : Rlx_Op<"softmax_cross_entropy",
-    [Pure, InferTypeOpAdaptor, SameOperandsAndResultElementType,
+    [Pure, InferTypeOpAdaptor, Rlx_ShapeRule, SameOperandsAndResultElementType,
      AllTypesMatch<["logits", "targets"]>,
      DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary = "per-row cross-entropy of softmax(logits) against dense targets";
@@ -306,7 +308,7 @@ def Rlx_SoftmaxCrossEntropyOp : Rlx_Op<"softmax_cross_entropy",
 
 def Rlx_SoftmaxCrossEntropyWithLabelsOp
     : Rlx_Op<"softmax_cross_entropy_with_labels",
-             [Pure, InferTypeOpAdaptor,
+             [Pure, InferTypeOpAdaptor, Rlx_ShapeRule,
               AllElementTypesMatch<["logits", "result"]>,
               DeclareOpInterfaceMethods<Rlx_RowOpInterface>]> {
   let summary = "per-row cross-entropy of softmax(logits) against class labels";

@@ -579,11 +579,13 @@ def Rlx_ReshapeOp : Rlx_Op<"reshape", [Pure, Rlx_ShapeRule,
     Reinterprets the elements of `input`, in row-major order, with the shape
     of the result. Both shapes have the same number of elements.
 
-    With `n` dynamic (`?`) result sizes, the first `n - 1` are the input
-    sizes at the same positions (reshaping the trailing dimensions keeps
-    leading dynamic ones) and the last is what the element count leaves,
-    which must divide evenly at run time: `[?, ?, 512] -> [?, ?, 8, 64]`
-    keeps batch and sequence, `[?, ?, 64] -> [?, 64]` merges them.
+    With `n` dynamic (`?`) result sizes, the first `n - 1` are the first
+    `n - 1` dynamic sizes of the input, in order (a row-major reshape keeps
+    the order of the dimensions it does not merge or split), and the last is
+    what the element count leaves, which must divide evenly at run time:
+    `[?, ?, 512] -> [?, ?, 8, 64]` keeps batch and sequence,
+    `[?, ?, 64] -> [?, 64]` merges them, `[?, 32, ?, ?] -> [?, 4, 8, ?, ?]`
+    splits the static channels of an image batch.
   }];
   let arguments = (ins Rlx_Tensor:$input);
   let results = (outs Rlx_Tensor:$result);

@@ -18,12 +18,12 @@ def Rlx_ArgIndexTensor : RankedTensorOf<[I32, I64]>;
 //===----------------------------------------------------------------------===//
 
 class Rlx_ArgReduceOp<string mnemonic, string extremum, string nanRule>
-    : Rlx_Op<mnemonic, [Pure]> {
+    : Rlx_Op<mnemonic, [Pure, Rlx_ShapeRule]> {
   let summary = "index of the " # extremum # " along one axis";
   let description = "Gives the position along `axis` (in `[-rank, rank)`) "
     "of the " # extremum # " of `input`. The axis is dropped from the shape, "
     "or kept as a size-1 dimension with `keep_dim`; the axis must not be "
-    "empty. The result element type is the declared one, i32 or i64 (the "
+    "empty (a run-time requirement where it is `?`). The result element type is the declared one, i32 or i64 (the "
     "index must fit: an i32 result needs an axis shorter than 2^31). Ties "
     "give the smallest index. " # nanRule # " Matches `torch." # mnemonic #
     "(input, dim=axis, keepdim=keep_dim)`.";
@@ -56,7 +56,8 @@ def Rlx_ArgMinOp : Rlx_ArgReduceOp<"argmin", "minimum",
 
 class Rlx_CumulativeOp<string mnemonic, string combiner, string identity,
                  string edgeCases>
-    : Rlx_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+    : Rlx_Op<mnemonic, [Pure, SameOperandsAndResultType,
+                        Rlx_SymbolicShapeOpInterface]> {
   let summary = "cumulative " # combiner # " along one axis";
   let description = "Scans `input` along `axis` (in `[-rank, rank)`) with "
     "`" # combiner # "`: `result[..., i, ...]` combines `input[..., j, ...]` "
@@ -95,11 +96,11 @@ def Rlx_CummaxOp : Rlx_CumulativeOp<"cummax", "max", "(-inf, or the smallest "
 // topk
 //===----------------------------------------------------------------------===//
 
-def Rlx_TopKOp : Rlx_Op<"topk", [Pure, InferTypeOpAdaptor]> {
+def Rlx_TopKOp : Rlx_Op<"topk", [Pure, InferTypeOpAdaptor, Rlx_ShapeRule]> {
   let summary = "the k largest (or smallest) entries along the last axis";
   let description = [{
     For every row of the last axis of `input` (rank >= 1, `0 < k <=` the
-    axis length), gives the `k` largest entries in descending order, or with
+    axis length, a run-time requirement where it is `?`), gives the `k` largest entries in descending order, or with
     `smallest` the `k` smallest in ascending order, and their positions in
     the row (`indices`, i64). Both results have the input's shape with the
     last dimension replaced by `k`; `values` has the input's element type.
