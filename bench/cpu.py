@@ -17,6 +17,9 @@ Every row is timed at 1 thread and at all cores (`os.cpu_count()`):
   OpenMP runtime is loaded next to the module's), thread count set with
   rlx_set_num_threads, and the invoke (rlx_function_invoke, inputs and
   outputs made once) timed in-process.
+- dynamic-shapes rows: the function with `?` sizes, its inputs made at the
+  row's sizes (rlx_function_input_dims / rlx_function_output_dims), against
+  the same text with those sizes static, both timed as above.
 - baselines: OpenBLAS cblas_sgemm called directly through ctypes
   (/usr/lib/x86_64-linux-gnu/libopenblas.so.0, openblas_set_num_threads;
   NumPy and PyTorch use the reference BLAS on this machine) for matmul;
@@ -164,6 +167,13 @@ def runtime_library(build):
                                    ctypes.POINTER(p)], p),
             ("rlx_tensor_free", [p], None),
             ("rlx_tensor_data", [p], p),
+            ("rlx_function_num_symbols", [p], ctypes.c_size_t),
+            ("rlx_function_input_dims",
+             [p, ctypes.POINTER(ctypes.c_int64), ctypes.c_size_t,
+              ctypes.c_size_t, ctypes.POINTER(ctypes.c_int64)], p),
+            ("rlx_function_output_dims",
+             [p, ctypes.POINTER(p), ctypes.c_size_t, ctypes.c_size_t,
+              ctypes.POINTER(ctypes.c_int64)], p),
             ("rlx_function_invoke", [p, ctypes.POINTER(p), ctypes.c_size_t,
                                      ctypes.POINTER(p), ctypes.c_size_t], p)):
         fn = getattr(lib, name)
@@ -178,16 +188,18 @@ def checked(lib, status):
         raise RuntimeError(message)
 
 
-def make_tensor(lib, ttype, rng, fill):
-    dims = (ctypes.c_int64 * max(ttype.rank, 1))(
-        *[ttype.dims[i] for i in range(ttype.rank)])
+def make_tensor(lib, ttype, rng, fill, dims=None):
+    """A tensor of `ttype`, or of `dims` where its dims are symbolic."""
+    if dims is None:
+        dims = (ctypes.c_int64 * max(ttype.rank, 1))(
+            *[ttype.dims[i] for i in range(ttype.rank)])
     tensor = ctypes.c_void_p()
     checked(lib, lib.rlx_tensor_create(ttype.dtype, ttype.rank, dims,
                                        ctypes.byref(tensor)))
     if fill:
         if ttype.dtype not in DTYPES:
             raise RuntimeError(f"no filler for rlx dtype {ttype.dtype}")
-        shape = [ttype.dims[i] for i in range(ttype.rank)]
+        shape = [dims[i] for i in range(ttype.rank)]
         dtype = np.dtype(DTYPES[ttype.dtype])
         count = int(np.prod(shape)) if shape else 1
         buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(
@@ -213,16 +225,31 @@ def rlx_child(request):
             fn = ctypes.c_void_p()
             checked(lib, lib.rlx_module_lookup(module, job["function"].encode(),
                                                ctypes.byref(fn)))
-            for getter, count, out in (
-                    (lib.rlx_function_input_type,
-                     lib.rlx_function_num_inputs(fn), inputs),
-                    (lib.rlx_function_output_type,
-                     lib.rlx_function_num_outputs(fn), outputs)):
-                for i in range(count):
-                    ttype = TensorType()
-                    checked(lib, getter(fn, i, ctypes.byref(ttype)))
-                    out.append(make_tensor(lib, ttype, rng, out is inputs))
+            # A function with `?` sizes runs at the job's symbol values:
+            # the runtime gives the input and output dims they imply.
+            symbols = job.get("symbols", [])
+            values = (ctypes.c_int64 * max(len(symbols), 1))(*symbols)
+            if lib.rlx_function_num_symbols(fn) != len(symbols):
+                raise RuntimeError(f"{job['function']} has "
+                                   f"{lib.rlx_function_num_symbols(fn)} "
+                                   f"symbols, the job gives {len(symbols)}")
+            for i in range(lib.rlx_function_num_inputs(fn)):
+                ttype = TensorType()
+                checked(lib, lib.rlx_function_input_type(fn, i,
+                                                         ctypes.byref(ttype)))
+                dims = (ctypes.c_int64 * max(ttype.rank, 1))()
+                checked(lib, lib.rlx_function_input_dims(
+                    fn, values, len(symbols), i, dims))
+                inputs.append(make_tensor(lib, ttype, rng, True, dims))
             ins = (ctypes.c_void_p * max(len(inputs), 1))(*inputs)
+            for i in range(lib.rlx_function_num_outputs(fn)):
+                ttype = TensorType()
+                checked(lib, lib.rlx_function_output_type(fn, i,
+                                                          ctypes.byref(ttype)))
+                dims = (ctypes.c_int64 * max(ttype.rank, 1))()
+                checked(lib, lib.rlx_function_output_dims(
+                    fn, ins, len(inputs), i, dims))
+                outputs.append(make_tensor(lib, ttype, rng, False, dims))
             outs = (ctypes.c_void_p * max(len(outputs), 1))(*outputs)
 
             def invoke():
@@ -240,11 +267,12 @@ def rlx_child(request):
         print(json.dumps(result), flush=True)
 
 
-def rlx_times(build, module, function, runs, budget):
-    """{threads: (median ms, runs)} for one function, or an error string."""
+def rlx_times(build, module, function, runs, budget, symbols=()):
+    """{threads: (median ms, runs)} for one function (at these values of its
+    symbols, if it has `?` sizes), or an error string."""
     request = {"build": build, "jobs": [{
         "module": module, "function": function, "threads": THREADS,
-        "runs": runs, "budget": budget}]}
+        "runs": runs, "budget": budget, "symbols": list(symbols)}]}
     proc = subprocess.run([sys.executable, os.path.abspath(__file__),
                            "--rlx-child"], input=json.dumps(request),
                           capture_output=True, text=True)
@@ -312,7 +340,9 @@ class OpenBlas:
 #
 # A row: group, name, MLIR text and function, "compute" work in FLOP or
 # "memory" work in bytes copied, the baseline's name, and make_baseline(ctx)
-# returning (fn, setup) for the current thread count.
+# returning (fn, setup) for the current thread count, or static_text: an
+# rlx baseline (the function with static sizes), with `symbols`, the values
+# the row's `?` sizes take.
 
 
 def ttype(shape):
@@ -586,6 +616,45 @@ def model_rows():
     ]
 
 
+def dynamic_rows():
+    """Functions with `?` sizes against the same text with static sizes, both
+    rlx, at the benchmark sizes: the cost of one module for every size. Each
+    text names its sizes @S0@, @S1@, ... in the order of the function's
+    symbols; the dynamic version has `?` there, the static one the values."""
+    def row(name, text, function, sizes, work):
+        dynamic, static = text, text
+        for i, size in enumerate(sizes):
+            dynamic = dynamic.replace(f"@S{i}@", "?")
+            static = static.replace(f"@S{i}@", str(size))
+        return dict(group="dynamic shapes", kind="compute",
+                    baseline="rlx, static shapes", name=name, text=dynamic,
+                    static_text=static, function=function,
+                    symbols=list(sizes), work=work)
+
+    with open(os.path.join(ROOT, "examples", "transformer_block.mlir")) as f:
+        block = f.read().replace("tensor<2x32x", "tensor<@S0@x@S1@x")
+        block = block.replace("tensor<32x8xf32>", "tensor<@S1@x8xf32>")
+    gpt2 = gpt2_stack_text(1, seq="@S0@")
+    q, kv = "tensor<1x@S0@x8x64xf32>", "tensor<1x@S1@x8x64xf32>"
+    attention = (f"func.func @attention(%q: {q}, %k: {kv}, %v: {kv}) -> {q} "
+                 f"{{\n  %0 = rlx.attention bshd %q, %k, %v heads = 8 "
+                 f"kv_heads = 8 mask = causal : ({q}, {kv}, {kv}) -> {q}\n"
+                 f"  return %0 : {q}\n}}\n")
+    seq, d = 128, 256
+    return [
+        row("matmul [?, 1024] @ [1024, 1024] at 512",
+            matmul_text(["@S0@", 1024], [1024, 1024], ["@S0@", 1024]),
+            "main", [512], 2 * 512 * 1024 * 1024),
+        row("examples/transformer_block.mlir, ? batch and tokens at 2x32",
+            block, "transformer_block", [2, 32],
+            2 * 64 * 128 * (192 + 128 + 512 + 256) + 2 * 2 * 8 * 32 * 32 * 16),
+        row("GPT-2-style layer (d 256), ? tokens at 128", gpt2, "gpt2",
+            [seq], 2 * seq * d * (3 * d + d + 8 * d) + 2 * seq * seq * d),
+        row("causal attention bshd [1, ?, 8, 64] at 1024", attention,
+            "attention", [1024, 1024], 2 * 8 * 1024 * 1024 * 64),
+    ]
+
+
 def all_rows(quick):
     if quick:
         return ([matmul_row("256", 256, 256, 256),
@@ -594,7 +663,7 @@ def all_rows(quick):
                  conv_row("7x7/2 stem 3->64 @224", 1, 3, 224, 64, 7, 2, 3)] +
                 attention_rows(1, 8, 512, 64, True) +
                 memory_rows()[0:1] + memory_rows()[2:4] +
-                model_rows() + [resnet_block_row(1)])
+                model_rows() + [resnet_block_row(1)] + dynamic_rows())
     rows = [matmul_row(str(s), s, s, s) for s in (256, 512, 1024, 2048)]
     rows += [matmul_row("128x4096 @ 4096x4096", 128, 4096, 4096),
              matmul_row("4096x1024 @ 1024x4096", 4096, 1024, 4096),
@@ -611,7 +680,8 @@ def all_rows(quick):
                    (1, 8, 1024, 128, True), (1, 8, 2048, 64, True),
                    (1, 8, 4096, 64, True)):
         rows += attention_rows(*config)
-    return rows + memory_rows() + model_rows() + [resnet_block_row(1)]
+    return (rows + memory_rows() + model_rows() + [resnet_block_row(1)] +
+            dynamic_rows())
 
 
 def gpt2_stack_text(layers, d=256, seq=128, heads=4):
@@ -697,21 +767,35 @@ def run_rows(args, rows, ctx, log):
         compiled = list(pool.map(
             lambda r: compile_cached(tools, cache, r["text"],
                                      r.get("flags", ())), rows))
+        # Rows whose baseline is rlx itself on a static version of the text.
+        static = list(pool.map(
+            lambda r: compile_cached(tools, cache, r["static_text"])
+            if "static_text" in r else (None, None), rows))
     torch, blas = ctx["torch"], ctx["blas"]
     results = []
-    for row, (so, error) in zip(rows, compiled):
+    for row, (so, error), (static_so, static_error) in zip(rows, compiled,
+                                                           static):
         res = {k: row[k] for k in ("group", "name", "kind", "work",
                                    "baseline")}
-        res.update(flops=row.get("flops"), error=error, rlx={}, base={})
+        res.update(flops=row.get("flops"), error=error or static_error,
+                   rlx={}, base={})
         res["busy"] = not wait_for_quiet(args.quiet_timeout)
         if so:
             timed = rlx_times(args.build, so, row["function"], args.runs,
-                              args.budget)
+                              args.budget, row.get("symbols", ()))
             if isinstance(timed, str):
                 res["error"] = timed
             else:
                 res["rlx"] = timed
-        for threads in THREADS:
+        if "static_text" in row:
+            timed = rlx_times(args.build, static_so, row["function"],
+                              args.runs, args.budget) if static_so else \
+                static_error
+            if isinstance(timed, str):
+                res["error"] = res["error"] or timed
+                timed = {t: (math.nan, 0) for t in THREADS}
+            res["base"] = timed
+        for threads in THREADS if "static_text" not in row else ():
             torch.set_num_threads(threads)
             blas.set_threads(threads)
             fn, setup = row["make_baseline"](ctx)
@@ -912,7 +996,10 @@ def markdown(meta, results, sgemm, compile_result, plot_paths, doc_dir):
            "oneDNN through PyTorch 1.13 `conv2d` for convolutions, PyTorch "
            "eager (`torch.set_num_threads`) for the rest. This PyTorch uses "
            "the reference BLAS for its matmuls, so its attention and model "
-           "rows are a weak baseline; the roofline column is the fair one.",
+           "rows are a weak baseline; the roofline column is the fair one. "
+           "The dynamic-shapes rows compare a function with `?` sizes, run "
+           "at the given sizes, against the same text with those sizes "
+           "static, both compiled by rlx (ratio > 0.9: within 10%).",
            f"- Time: median of up to {meta['runs']} samples after a warm-up, "
            f"stopping after ~{meta['budget']} s per measurement (runs: "
            "rlx/baseline); a sample is one call, or for calls under "

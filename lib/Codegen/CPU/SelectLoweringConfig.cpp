@@ -196,13 +196,15 @@ struct RlxCpuSelectLoweringConfigPass
   }
 
   /// Whether `op`'s right operand is worth packing and can be: a plain
-  /// matmul (A[m, k] times B[k, n], nothing transposed or batched) of
-  /// static shape with long rows of B, whose thread tiles are whole panels.
+  /// matmul (A[m, k] times B[k, n], nothing transposed or batched) with a
+  /// static B of long rows (m may be `?`: a batch or a sequence), whose
+  /// thread tiles are whole panels.
   static bool isPackable(linalg::LinalgOp op, ArrayRef<int64_t> extents,
                          ArrayRef<int64_t> distribution,
                          ArrayRef<int64_t> vector) {
     std::optional<MatmulLoops> loops = getMatmulLoops(op);
-    if (!loops || op.hasDynamicShape())
+    if (!loops || ShapedType::isDynamic(extents[loops->n]) ||
+        ShapedType::isDynamic(extents[loops->k]))
       return false;
     unsigned n = loops->n;
     int64_t threadColumns = distribution[n] ? distribution[n] : extents[n];
@@ -424,7 +426,20 @@ struct RlxCpuSelectLoweringConfigPass
         continue;
       int64_t step = vector[dim];
       if (ShapedType::isDynamic(extent)) {
-        distribution[dim] = step;
+        // As many steps as make a tile of kMinParallelIterations /
+        // kMinThreadTiles iterations of the other loops (a `?` one counts
+        // as large): the tiles of a large `?` loop then cost more than
+        // their fork.
+        int64_t others = 1;
+        for (auto [other, size] : llvm::enumerate(extents))
+          if (other != dim)
+            others = std::min(others * (ShapedType::isDynamic(size)
+                                            ? kMinParallelIterations
+                                            : std::max<int64_t>(size, 1)),
+                              kMinParallelIterations);
+        distribution[dim] =
+            step * std::max<int64_t>(1, kMinParallelIterations /
+                                            kMinThreadTiles / (others * step));
         break;
       }
       int64_t steps = extent / step;

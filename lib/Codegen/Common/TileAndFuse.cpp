@@ -277,14 +277,16 @@ struct PackedMatmul {
 /// right operand from panels `panelWidth` columns wide. Each panel is
 /// contiguous along k, so a register tile's reduction walks memory in order
 /// instead of striding by a whole row of B. The result is reshaped back:
-/// C's [m, n / w, w] view is C itself.
+/// C's [m, n / w, w] view is C itself. m may be `?` (a partial thread tile
+/// of rows); B is static.
 static FailureOr<PackedMatmul> packRightOperand(RewriterBase &rewriter,
                                                 linalg::LinalgOp op,
                                                 int64_t panelWidth) {
   auto rhsType = dyn_cast<RankedTensorType>(op.getDpsInputs()[1].getType());
   auto outType = dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
   if (!rhsType || !outType || !rhsType.hasStaticShape() ||
-      !outType.hasStaticShape() || rhsType.getRank() != 2 || panelWidth <= 0 ||
+      outType.getRank() != 2 || ShapedType::isDynamic(outType.getDimSize(1)) ||
+      rhsType.getRank() != 2 || panelWidth <= 0 ||
       rhsType.getDimSize(1) % panelWidth != 0)
     return failure();
   rewriter.setInsertionPoint(op);
@@ -929,8 +931,10 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     packed->pack->setAttr(LoweringConfigAttr::kAttrName,
                           LoweringConfigAttr::get(context, zeros(3), zeros(3),
                                                   packTile, /*packed=*/{}));
+    // A partial cache tile of a `?` m is peeled to whole register tiles.
     if (failed(tileWithLoops(rewriter, cast<TilingInterface>(*rows),
-                             dropWholeLoopTiles(*rows, registerTile))) ||
+                             dropWholeLoopTiles(*rows, registerTile),
+                             /*peel=*/true)) ||
         failed(tileWithLoops(rewriter,
                              cast<TilingInterface>(packed->pack.getOperation()),
                              dropWholeLoopTiles(packed->pack, packTile))))

@@ -478,7 +478,8 @@ func.func @result_rows(%table: tensor<64xf32>, %idx: tensor<4x16xindex>, %g: ten
 
 // Dynamic sizes: an elementwise op of dynamic shape gets streaming tiles,
 // its dynamic outer loop split into thread tiles of one register tile (a
-// row) each; a dynamic matmul gets the static one's tiles.
+// row) each, as its `?` columns may be many; a dynamic matmul gets the
+// static one's tiles.
 // CHECK-LABEL: func.func @dynamic_shapes
 // CHECK: linalg.generic {{.*}}lowering_config<distribution = [1, 0], cache = [0, 0], vector = [1, 64]>
 // CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 256, 0], cache = [0, 0, 0], vector = [8, 32, 1]>}
@@ -493,6 +494,27 @@ func.func @dynamic_shapes(%x: tensor<?x?xf32>, %a: tensor<?x?xf32>, %b: tensor<?
   } -> tensor<?x?xf32>
   %1 = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+// -----
+
+// `?` rows of static length: a thread tile holds enough rows for 4096
+// iterations (4 of 1024 columns); a matmul of `?` rows by a static B of long
+// rows packs B as the static one does (thread tiles of up to 512 rows).
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK: linalg.generic {{.*}}lowering_config<distribution = [4, 0], cache = [0, 0], vector = [1, 64]>
+// CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [512, 256, 0], cache = [64, 0, 256], vector = [8, 32, 1], packed = [1]>}
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @dynamic_rows(%x: tensor<?x1024xf32>, %b: tensor<1024x1024xf32>)
+    -> (tensor<?x1024xf32>, tensor<?x1024xf32>) {
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<?x1024xf32>) outs(%x : tensor<?x1024xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %e = math.exp %v : f32
+    linalg.yield %e : f32
+  } -> tensor<?x1024xf32>
+  %1 = linalg.matmul ins(%0, %b : tensor<?x1024xf32>, tensor<1024x1024xf32>) outs(%x : tensor<?x1024xf32>) -> tensor<?x1024xf32>
+  return %0, %1 : tensor<?x1024xf32>, tensor<?x1024xf32>
 }
 
 // -----

@@ -198,6 +198,26 @@ func.func @packed(%a: tensor<64x64xf32>, %b: tensor<64x256xf32>) -> tensor<64x25
 
 // -----
 
+// A packed matmul of `?` rows: the partial row tiles of the cache tile are
+// peeled, so the full register tiles are static (8 rows) and only the last
+// one has `?` rows.
+// CHECK-LABEL: func.func @packed_dynamic_rows(
+// CHECK:         scf.forall
+// CHECK:           tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [%{{.*}}, 4, 32] : tensor<?x128xf32> into tensor<?x4x32xf32>
+// CHECK:           scf.for {{.*}} step %c16
+// CHECK:             %[[FULL:.*]] = affine.apply
+// CHECK:             scf.for %{{.*}} = %c0 to %[[FULL]] step %c8
+// CHECK:               linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x1xf32>, tensor<1x1x32xf32>) outs(%{{.*}} : tensor<8x1x32xf32>)
+// CHECK:             scf.for %{{.*}} = %[[FULL]] to %{{.*}} step %c8
+// CHECK:               linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<?x1xf32>, tensor<1x1x32xf32>) outs(%{{.*}} : tensor<?x1x32xf32>)
+func.func @packed_dynamic_rows(%a: tensor<?x64xf32>, %b: tensor<64x256xf32>, %c: tensor<?x256xf32>) -> tensor<?x256xf32> {
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 128, 0], cache = [16, 0, 32], vector = [8, 32, 1], packed = [1]>}
+      ins(%a, %b : tensor<?x64xf32>, tensor<64x256xf32>) outs(%c : tensor<?x256xf32>) -> tensor<?x256xf32>
+  return %0 : tensor<?x256xf32>
+}
+
+// -----
+
 #id = affine_map<(i, j) -> (i, j)>
 // Elementwise ops with configs of their own are tiled on their own, after
 // the ops that fuse them: the prologue of the matmul is still computed in
