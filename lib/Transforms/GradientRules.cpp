@@ -695,7 +695,8 @@ static Gradients gradientOf(PadOp op, OpBuilder &b, Value g) {
 static Gradients gradientOf(TileOp op, OpBuilder &b, Value g) {
   Location loc = op.getLoc();
   RankedTensorType inputType = op.getInput().getType();
-  if (getTensorType(g).getNumElements() == 0)
+  RankedTensorType gradType = getTensorType(g);
+  if (gradType.hasStaticShape() && gradType.getNumElements() == 0)
     return {splat(b, loc, g, 0.0, inputType.getShape())};
   SmallVector<int64_t> blocks, repetitionAxes;
   for (auto [size, reps] :

@@ -26,14 +26,32 @@
 // OFF:           rlx.softmax
 // OFF-NOT:       rlx.region
 // CAP-LABEL:   func.func @masked_softmax(
-// CAP:           rlx.region row
-// CAP:           rlx.region elementwise
+// CAP:           rlx.mul
+// CAP-NEXT:      rlx.region row
 func.func @masked_softmax(%x: tensor<4x8xf32>, %m: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %c = rlx.constant dense<0.5> : tensor<f32>
   %s = rlx.mul %x, %c : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
   %a = rlx.add %s, %m : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   %r = rlx.softmax %a axis = 1 : tensor<4x8xf32>
   return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// `?` rows: the same row region (a `?` size is not an empty axis).
+// CHECK-LABEL: func.func @rms_norm_dynamic_rows(
+// CHECK:         rlx.region row ins(
+// CHECK:           rlx.reduce mean %{{.*}} axes = [2] keep_dim : tensor<?x?x64xf32> -> tensor<?x?x1xf32>
+// CHECK:           rlx.rsqrt
+// CHECK:           rlx.yield
+// CHECK-NOT:     rlx.region
+// OFF-LABEL:   func.func @rms_norm_dynamic_rows(
+// OFF:           rlx.rms_norm
+// CAP-LABEL:   func.func @rms_norm_dynamic_rows(
+// CAP:           rlx.region row
+func.func @rms_norm_dynamic_rows(%x: tensor<?x?x64xf32>, %g: tensor<64xf32>) -> tensor<?x?x64xf32> {
+  %r = rlx.rms_norm %x, %g axis = -1 eps = 1.0e-6 : (tensor<?x?x64xf32>, tensor<64xf32>) -> tensor<?x?x64xf32>
+  return %r : tensor<?x?x64xf32>
 }
 
 // -----

@@ -365,9 +365,10 @@ bool mlir::rlx::canJoinRegion(Operation *op, FusionKind kind,
   if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
     if (kind != FusionKind::Reduction && kind != FusionKind::Row)
       return false;
-    // A row region iterates over rows, and has none to reduce here.
+    // A row region iterates over rows, and has none to reduce here (a `?`
+    // size may be 0 at run time: its loops then run no row).
     if (kind == FusionKind::Row &&
-        ShapedType::getNumElements(getShape(reduction.getReducedInput())) == 0)
+        llvm::is_contained(getShape(reduction.getReducedInput()), 0))
       return false;
     return getShape(reduction.getReducedInput()) == shape &&
            reduction.getReducedAxes() == axes &&
