@@ -640,6 +640,11 @@ def dynamic_rows():
                  f"{{\n  %0 = rlx.attention bshd %q, %k, %v heads = 8 "
                  f"kv_heads = 8 mask = causal : ({q}, {kv}, {kv}) -> {q}\n"
                  f"  return %0 : {q}\n}}\n")
+    tx, tw = "tensor<@S0@x64x56x56xf32>", "tensor<64x64x3x3xf32>"
+    conv = (f"func.func @main(%x: {tx}, %w: {tw}) -> {tx} {{\n"
+            f"  %0 = rlx.conv %x, %w stride = [1, 1] padding = [1, 1, 1, 1] "
+            f"dilation = [1, 1] groups = 1 : ({tx}, {tw}) -> {tx}\n"
+            f"  return %0 : {tx}\n}}\n")
     seq, d = 128, 256
     return [
         row("matmul [?, 1024] @ [1024, 1024] at 512",
@@ -652,6 +657,8 @@ def dynamic_rows():
             [seq], 2 * seq * d * (3 * d + d + 8 * d) + 2 * seq * seq * d),
         row("causal attention bshd [1, ?, 8, 64] at 1024", attention,
             "attention", [1024, 1024], 2 * 8 * 1024 * 1024 * 64),
+        row("conv 3x3 64->64 @56, ? batch at 8", conv, "main", [8],
+            2 * 8 * 64 * 56 * 56 * 64 * 9),
     ]
 
 

@@ -228,15 +228,21 @@ struct RlxCpuSelectLoweringConfigPass
         linalg::inferConvolutionDims(op);
     std::optional<int64_t> lanes = getResultLanes(op);
     if (failed(dims) || dims->outputImage.empty() ||
-        dims->outputChannel.size() > 1 || !lanes || op.hasDynamicShape())
+        dims->outputChannel.size() > 1 || !lanes)
       return nullptr;
+    // Only the images (a batch) may be `?`: every other loop's tiles are
+    // chosen from its extent.
+    SmallVector<int64_t> extents = op.getStaticLoopRanges();
+    for (auto [loop, extent] : llvm::enumerate(extents))
+      if (ShapedType::isDynamic(extent) &&
+          !llvm::is_contained(dims->batch, loop))
+        return nullptr;
     unsigned columns = dims->outputImage.back();
     AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
     if (resultMap.getNumResults() == 0 ||
         resultMap.getResults().back() !=
             getAffineDimExpr(columns, op.getContext()))
       return nullptr;
-    SmallVector<int64_t> extents = op.getStaticLoopRanges();
     unsigned loops = extents.size();
     // Every loop not named below (batch, group, window, input channel) is
     // one iteration per register tile.
@@ -269,7 +275,9 @@ struct RlxCpuSelectLoweringConfigPass
     int64_t threadTiles = 1;
     for (unsigned batch : batches) {
       distribution[batch] = getOuterTile(extents[batch], 1, 1);
-      threadTiles *= extents[batch];
+      // A `?` batch counts as enough images for every core.
+      threadTiles *= ShapedType::isDynamic(extents[batch]) ? kMinThreadTiles
+                                                           : extents[batch];
     }
     if (channels) {
       distribution[*channels] =

@@ -2,7 +2,9 @@
 //
 // Convolutions and pools become linalg named ops on explicitly padded inputs
 // (tensor.pad with 0, or -inf for max pooling), accumulating in the
-// computation type (f32 for f16/bf16) and rounding once at the end.
+// computation type (f32 for f16/bf16) and rounding once at the end. The
+// batch (dimension 0) may be `?`; every tensor made here takes it from the
+// activation it is computed from.
 //
 //===----------------------------------------------------------------------===//
 #include "Utils.h"
@@ -16,6 +18,18 @@
 
 using namespace mlir;
 using namespace mlir::rlx;
+
+/// The sizes of `type`, whose `?` batch (dimension 0, the only size that
+/// may be `?`) is that of `activation`.
+static SmallVector<OpFoldResult> getBatchedSizes(OpBuilder &b, Location loc,
+                                                 RankedTensorType type,
+                                                 Value activation) {
+  SmallVector<OpFoldResult> sizes =
+      getAsIndexOpFoldResult(b.getContext(), type.getShape());
+  if (type.getRank() > 0 && type.isDynamicDim(0))
+    sizes[0] = tensor::getMixedSize(b, loc, activation, 0);
+  return sizes;
+}
 
 /// 0, or -inf when `negInf`, in float type `type`.
 static Value createZeroOrNegInf(OpBuilder &b, Location loc, Type type,
@@ -161,7 +175,8 @@ static Value createConvolution(OpBuilder &b, Location loc, Value input,
   int64_t outChannels = accType.getDimSize(1);
 
   if (groups == 1) {
-    Value init = createFilledTensor(b, loc, accType, zero);
+    Value init = createFilledTensor(
+        b, loc, getBatchedSizes(b, loc, accType, input), zero);
     if (spatial == 1)
       return createWindowOp<linalg::Conv1DNcwFcwOp>(b, loc, input, weight,
                                                     init, stride, dilation);
@@ -175,7 +190,8 @@ static Value createConvolution(OpBuilder &b, Location loc, Value input,
   if (groups == inChannels && groups == outChannels) {
     // Weight [C, 1, K...] -> [C, K...].
     Value filter = mergeDims(b, loc, weight, 0);
-    Value init = createFilledTensor(b, loc, accType, zero);
+    Value init = createFilledTensor(
+        b, loc, getBatchedSizes(b, loc, accType, input), zero);
     if (spatial == 1)
       return createWindowOp<linalg::DepthwiseConv1DNcwCwOp>(
           b, loc, input, filter, init, stride, dilation);
@@ -193,7 +209,9 @@ static Value createConvolution(OpBuilder &b, Location loc, Value input,
   SmallVector<int64_t> groupedShape(accType.getShape());
   groupedShape[1] /= groups;
   groupedShape.insert(groupedShape.begin() + 1, groups);
-  Value init = createFilledTensor(b, loc, accType.clone(groupedShape), zero);
+  Value init = createFilledTensor(
+      b, loc, getBatchedSizes(b, loc, accType.clone(groupedShape), input),
+      zero);
   Value grouped =
       spatial == 2
           ? createWindowOp<linalg::Conv2DNgchwGfchwOp>(
@@ -276,13 +294,16 @@ Value mlir::rlx::createConvTransposeAccumulation(
   };
   Value spreadInput = tensor::InsertSliceOp::create(
       b, loc, input,
-      createFilledTensor(b, loc, inputType.clone(spreadShape), zero),
-      indices(insertOffsets), indices(inputType.getShape()),
+      createFilledTensor(
+          b, loc, getBatchedSizes(b, loc, inputType.clone(spreadShape), input),
+          zero),
+      indices(insertOffsets), tensor::getMixedSizes(b, loc, input),
       indices(insertStrides));
   if (crop)
     spreadInput = tensor::ExtractSliceOp::create(
         b, loc, inputType.clone(croppedShape), spreadInput,
-        indices(cropOffsets), indices(croppedShape),
+        indices(cropOffsets),
+        getBatchedSizes(b, loc, inputType.clone(croppedShape), input),
         indices(SmallVector<int64_t>(rank, 1)));
 
   // Weight [G*C, F, K...] -> [G, C, F, K...] -> flipped [G, F, C, K...]
@@ -342,7 +363,8 @@ static Value createPooling(OpBuilder &b, Location loc, PoolKind kind,
   Value window = tensor::EmptyOp::create(b, loc, kernel, accElement);
   SmallVector<int64_t> dilation(spatial, 1);
   if (spatial < 3) {
-    Value init = createFilledTensor(b, loc, accType, initValue);
+    Value init = createFilledTensor(
+        b, loc, getBatchedSizes(b, loc, accType, input), initValue);
     if (spatial == 1)
       return isMax ? createWindowOp<linalg::PoolingNcwMaxOp>(
                          b, loc, input, window, init, stride, dilation)
@@ -361,20 +383,25 @@ static Value createPooling(OpBuilder &b, Location loc, PoolKind kind,
   auto inputType = cast<RankedTensorType>(input.getType());
   Value lastInput =
       linalg::TransposeOp::create(
-          b, loc, input, createEmptyTensor(b, loc, channelsLast(inputType)),
+          b, loc, input,
+          createEmptyTensor(
+              b, loc, getBatchedSizes(b, loc, channelsLast(inputType), input),
+              inputType.getElementType()),
           ArrayRef<int64_t>{0, 2, 3, 4, 1})
           .getResult()[0];
-  Value lastInit =
-      createFilledTensor(b, loc, channelsLast(accType), initValue);
+  Value lastInit = createFilledTensor(
+      b, loc, getBatchedSizes(b, loc, channelsLast(accType), input), initValue);
   Value pooled = isMax ? createWindowOp<linalg::PoolingNdhwcMaxOp>(
                              b, loc, lastInput, window, lastInit, stride,
                              dilation)
                        : createWindowOp<linalg::PoolingNdhwcSumOp>(
                              b, loc, lastInput, window, lastInit, stride,
                              dilation);
-  return linalg::TransposeOp::create(b, loc, pooled,
-                                     createEmptyTensor(b, loc, accType),
-                                     ArrayRef<int64_t>{0, 4, 1, 2, 3})
+  return linalg::TransposeOp::create(
+             b, loc, pooled,
+             createEmptyTensor(b, loc, getBatchedSizes(b, loc, accType, input),
+                               accElement),
+             ArrayRef<int64_t>{0, 4, 1, 2, 3})
       .getResult()[0];
 }
 
@@ -462,7 +489,7 @@ struct PoolToLinalg : OpConversionPattern<PoolOp> {
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     auto average = linalg::GenericOp::create(
         rewriter, loc, resultType, pooled,
-        createEmptyTensor(rewriter, loc, resultType),
+        createEmptyTensor(rewriter, loc, getResultSizes(rewriter, op), storage),
         ArrayRef<AffineMap>{identity, identity}, iterators,
         [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
           SmallVector<Value> window;
@@ -504,7 +531,8 @@ struct GlobalPoolToLinalg : OpConversionPattern<GlobalPoolOp> {
     auto reducedType = RankedTensorType::get(
         {inputType.getDimSize(0), inputType.getDimSize(1)}, accType);
     Value init = createFilledTensor(
-        rewriter, loc, reducedType,
+        rewriter, loc,
+        getBatchedSizes(rewriter, loc, reducedType, adaptor.getInput()),
         createZeroOrNegInf(rewriter, loc, accType, /*negInf=*/isMax));
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::reduction);
@@ -556,7 +584,8 @@ static Value createNearestResample(OpBuilder &b, Location loc, Value input,
     exprs.push_back((getAffineDimExpr(d, ctx) * inputType.getDimSize(d))
                         .floorDiv(resultType.getDimSize(d)));
   return createIndexedCopy(b, loc, input, AffineMap::get(rank, 0, exprs, ctx),
-                           resultType);
+                           resultType,
+                           getBatchedSizes(b, loc, resultType, input));
 }
 
 template <typename OpTy>

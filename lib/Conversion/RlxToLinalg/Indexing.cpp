@@ -500,11 +500,8 @@ struct DotGeneralToLinalg : OpConversionPattern<DotGeneralOp> {
 
     Value zero = arith::ConstantOp::create(rewriter, loc, accType,
                                            rewriter.getZeroAttr(accType));
-    Value acc = linalg::FillOp::create(
-                    rewriter, loc, zero,
-                    createEmptyTensor(rewriter, loc,
-                                      getResultSizes(rewriter, op), accType))
-                    .getResult(0);
+    Value acc =
+        createFilledTensor(rewriter, loc, getResultSizes(rewriter, op), zero);
     Value product =
         linalg::GenericOp::create(
             rewriter, loc, accTensorType,

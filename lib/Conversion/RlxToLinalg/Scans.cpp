@@ -104,13 +104,6 @@ static SmallVector<OpFoldResult> getRowSizes(OpBuilder &b, Location loc,
   return sizes;
 }
 
-/// A tensor of `sizes` and `value`'s type filled with `value`.
-static Value createFilledTensor(OpBuilder &b, Location loc,
-                                ArrayRef<OpFoldResult> sizes, Value value) {
-  Value empty = createEmptyTensor(b, loc, sizes, value.getType());
-  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
-}
-
 /// For every row along `axis` of `input`, the element that ranks first
 /// among those ranking strictly after `after` (a (value, index) pair of row
 /// tensors), or among all of them without `after`. Gives the value (in the

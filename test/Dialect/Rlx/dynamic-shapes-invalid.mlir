@@ -3,9 +3,27 @@
 // `?` sizes: what the shape rules reject at compile time. Relations that
 // are not decided until run time are accepted here (the ABI checks them).
 
-func.func @no_rule(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
-  // expected-error @+1 {{'rlx.conv' op does not support dynamic dimensions: operand #0 has type 'tensor<?x3x8x8xf32>'}}
-  %0 = rlx.conv %x, %w stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1 : (tensor<?x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<?x4x6x6xf32>
+func.func @no_rule(%dy: tensor<?x5xf32>) {
+  // expected-error @+1 {{'rlx.cumsum_backward' op does not support dynamic dimensions: operand #0 has type 'tensor<?x5xf32>'}}
+  %0 = rlx.cumsum_backward %dy axis = 0 : tensor<?x5xf32>
+  return
+}
+
+// -----
+
+func.func @conv_dynamic_spatial(%x: tensor<?x3x?x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+2 {{input [?, 3, ?, 8] may have a `?` size only in its batch (dimension 0): channels and spatial sizes must be static}}
+  // expected-error @+1 {{'rlx.conv' op failed to infer returned types}}
+  %0 = rlx.conv %x, %w stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1 : (tensor<?x3x?x8xf32>, tensor<4x3x3x3xf32>) -> tensor<?x4x?x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_dynamic_weight(%x: tensor<?x3x8x8xf32>, %w: tensor<?x3x3x3xf32>) {
+  // expected-error @+2 {{weights and parameters must be static, got 'tensor<?x3x3x3xf32>'}}
+  // expected-error @+1 {{'rlx.conv' op failed to infer returned types}}
+  %0 = rlx.conv %x, %w stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1 : (tensor<?x3x8x8xf32>, tensor<?x3x3x3xf32>) -> tensor<?x?x6x6xf32>
   return
 }
 

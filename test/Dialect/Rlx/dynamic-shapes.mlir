@@ -137,3 +137,19 @@ func.func @norms_rope_losses(%x: tensor<?x6x?xf32>, %g: tensor<6xf32>,
   %7 = tensor.dim %3#0, %c0 : tensor<?x6x?xf32>
   return %4, %5, %6, %7 : index, index, index, index
 }
+
+// CHECK-LABEL: func.func @conv_batch
+// CHECK: rlx.conv {{.*}} -> tensor<?x4x8x8xf32>
+// CHECK: rlx.pool max {{.*}} -> tensor<?x4x4x4xf32>
+// CHECK: rlx.global_pool avg {{.*}} -> tensor<?x4x1x1xf32>
+// REIFY-LABEL: func.func @conv_batch
+// REIFY: %[[N:.*]] = tensor.dim %arg0, %c0
+// REIFY: return %[[N]]
+func.func @conv_batch(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> index {
+  %c0 = arith.constant 0 : index
+  %0 = rlx.conv %x, %w stride = [1, 1] padding = [1, 1, 1, 1] dilation = [1, 1] groups = 1 : (tensor<?x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<?x4x8x8xf32>
+  %1 = rlx.pool max %0 kernel = [2, 2] stride = [2, 2] padding = [0, 0, 0, 0] : tensor<?x4x8x8xf32> -> tensor<?x4x4x4xf32>
+  %2 = rlx.global_pool avg %1 : tensor<?x4x4x4xf32> -> tensor<?x4x1x1xf32>
+  %3 = tensor.dim %2, %c0 : tensor<?x4x1x1xf32>
+  return %3 : index
+}

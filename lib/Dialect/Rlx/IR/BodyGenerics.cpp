@@ -77,6 +77,12 @@ Value mlir::rlx::createFilledTensor(OpBuilder &b, Location loc,
   return linalg::FillOp::create(b, loc, value, empty).getResult(0);
 }
 
+Value mlir::rlx::createFilledTensor(OpBuilder &b, Location loc,
+                                    ArrayRef<OpFoldResult> sizes, Value value) {
+  Value empty = createEmptyTensor(b, loc, sizes, value.getType());
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
 SmallVector<ReassociationIndices>
 mlir::rlx::getKeepDimReassociation(int64_t rank, ArrayRef<int64_t> axes) {
   SmallVector<ReassociationIndices> groups;

@@ -6,6 +6,36 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
+FailureOr<SymbolicShape> mlir::rlx::inferBatchedShape(
+    ShapeContext &context, std::optional<Location> loc, Value input,
+    ValueRange staticOperands,
+    function_ref<FailureOr<RankedTensorType>(Type)> inferStatic) {
+  auto type = dyn_cast<RankedTensorType>(input.getType());
+  if (!type)
+    return emitOptionalError(loc, "expected a ranked tensor input");
+  for (auto [d, size] : llvm::enumerate(type.getShape()))
+    if (d > 0 && ShapedType::isDynamic(size))
+      return emitOptionalError(loc, "input ", formatShape(type.getShape()),
+                               " may have a `?` size only in its batch "
+                               "(dimension 0): channels and spatial sizes "
+                               "must be static");
+  for (Value operand : staticOperands)
+    if (auto operandType = dyn_cast<RankedTensorType>(operand.getType());
+        operandType && !operandType.hasStaticShape())
+      return emitOptionalError(
+          loc, "weights and parameters must be static, got ", operandType);
+  SmallVector<int64_t> shape(type.getShape());
+  if (!shape.empty() && ShapedType::isDynamic(shape[0]))
+    shape[0] = 1;
+  FailureOr<RankedTensorType> result = inferStatic(type.clone(shape));
+  if (failed(result))
+    return failure();
+  SymbolicShape resultShape = context.getShape(*result);
+  if (!resultShape.empty() && type.getRank() > 0)
+    resultShape[0] = context.getShape(input)[0];
+  return resultShape;
+}
+
 /// The channels-first activation type `valueType` as a ranked tensor with 1
 /// to 3 spatial dimensions (`minSpatial` to `maxSpatial`), or a diagnostic
 /// naming `what`.
@@ -142,18 +172,31 @@ mlir::rlx::inferConvType(std::optional<Location> loc, Type inputType,
   return RankedTensorType::get(shape, input.getElementType());
 }
 
-LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
+static FailureOr<SymbolicShape> inferConvShape(ShapeContext &context,
+                                               std::optional<Location> loc,
+                                               ConvOp::Adaptor adaptor) {
+  return inferBatchedShape(
+      context, loc, adaptor.getInput(), adaptor.getWeight(), [&](Type input) {
+        return inferConvType(loc, input, adaptor.getWeight().getType(),
+                             adaptor.getStride(), adaptor.getPadding(),
+                             adaptor.getDilation(), adaptor.getGroups());
+      });
+}
+
+LogicalResult ConvOp::inferReturnTypes(MLIRContext *context,
                                        std::optional<Location> loc,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
-  FailureOr<RankedTensorType> type = inferConvType(
-      loc, adaptor.getInput().getType(), adaptor.getWeight().getType(),
-      adaptor.getStride(),
-      adaptor.getPadding(), adaptor.getDilation(), adaptor.getGroups());
-  if (failed(type))
-    return failure();
-  inferred.push_back(*type);
-  return success();
+  ShapeContext shapes(context);
+  return appendType(inferConvShape(shapes, loc, adaptor),
+                    getElementTypeOrSelf(adaptor.getInput().getType()),
+                    inferred);
+}
+
+LogicalResult
+ConvOp::inferSymbolicShapes(ShapeContext &context,
+                            SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(inferConvShape(context, getLoc(), Adaptor(*this)), shapes);
 }
 
 FailureOr<RankedTensorType> mlir::rlx::inferConvTransposeType(
@@ -196,17 +239,33 @@ FailureOr<RankedTensorType> mlir::rlx::inferConvTransposeType(
   return RankedTensorType::get(shape, input.getElementType());
 }
 
-LogicalResult ConvTransposeOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
-  FailureOr<RankedTensorType> type = inferConvTransposeType(
-      loc, adaptor.getInput().getType(), adaptor.getWeight().getType(),
-      adaptor.getStride(), adaptor.getPadding(), adaptor.getOutputPadding(),
-      adaptor.getDilation(), adaptor.getGroups());
-  if (failed(type))
-    return failure();
-  inferred.push_back(*type);
-  return success();
+static FailureOr<SymbolicShape>
+inferConvTransposeShape(ShapeContext &context, std::optional<Location> loc,
+                        ConvTransposeOp::Adaptor adaptor) {
+  return inferBatchedShape(
+      context, loc, adaptor.getInput(), adaptor.getWeight(), [&](Type input) {
+        return inferConvTransposeType(
+            loc, input, adaptor.getWeight().getType(), adaptor.getStride(),
+            adaptor.getPadding(), adaptor.getOutputPadding(),
+            adaptor.getDilation(), adaptor.getGroups());
+      });
+}
+
+LogicalResult
+ConvTransposeOp::inferReturnTypes(MLIRContext *context,
+                                  std::optional<Location> loc, Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  ShapeContext shapes(context);
+  return appendType(inferConvTransposeShape(shapes, loc, adaptor),
+                    getElementTypeOrSelf(adaptor.getInput().getType()),
+                    inferred);
+}
+
+LogicalResult
+ConvTransposeOp::inferSymbolicShapes(ShapeContext &context,
+                                     SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(inferConvTransposeShape(context, getLoc(), Adaptor(*this)),
+                     shapes);
 }
 
 FailureOr<RankedTensorType>
@@ -248,17 +307,31 @@ mlir::rlx::inferPoolType(std::optional<Location> loc, Type inputType,
   return RankedTensorType::get(shape, input->getElementType());
 }
 
-LogicalResult PoolOp::inferReturnTypes(MLIRContext *,
+static FailureOr<SymbolicShape> inferPoolShape(ShapeContext &context,
+                                               std::optional<Location> loc,
+                                               PoolOp::Adaptor adaptor) {
+  return inferBatchedShape(
+      context, loc, adaptor.getInput(), {}, [&](Type input) {
+        return inferPoolType(loc, input, adaptor.getKernel(),
+                             adaptor.getStride(), adaptor.getPadding(),
+                             adaptor.getCeilMode());
+      });
+}
+
+LogicalResult PoolOp::inferReturnTypes(MLIRContext *context,
                                        std::optional<Location> loc,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
-  FailureOr<RankedTensorType> type = inferPoolType(
-      loc, adaptor.getInput().getType(), adaptor.getKernel(),
-      adaptor.getStride(), adaptor.getPadding(), adaptor.getCeilMode());
-  if (failed(type))
-    return failure();
-  inferred.push_back(*type);
-  return success();
+  ShapeContext shapes(context);
+  return appendType(inferPoolShape(shapes, loc, adaptor),
+                    getElementTypeOrSelf(adaptor.getInput().getType()),
+                    inferred);
+}
+
+LogicalResult
+PoolOp::inferSymbolicShapes(ShapeContext &context,
+                            SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(inferPoolShape(context, getLoc(), Adaptor(*this)), shapes);
 }
 
 LogicalResult PoolOp::verify() {
@@ -282,39 +355,52 @@ mlir::rlx::inferGlobalPoolType(std::optional<Location> loc, Type inputType) {
   return RankedTensorType::get(shape, input.getElementType());
 }
 
-LogicalResult GlobalPoolOp::inferReturnTypes(MLIRContext *,
+static FailureOr<SymbolicShape>
+inferGlobalPoolShape(ShapeContext &context, std::optional<Location> loc,
+                     GlobalPoolOp::Adaptor adaptor) {
+  return inferBatchedShape(
+      context, loc, adaptor.getInput(), {},
+      [&](Type input) { return inferGlobalPoolType(loc, input); });
+}
+
+LogicalResult GlobalPoolOp::inferReturnTypes(MLIRContext *context,
                                              std::optional<Location> loc,
                                              Adaptor adaptor,
                                              SmallVectorImpl<Type> &inferred) {
-  FailureOr<RankedTensorType> type =
-      inferGlobalPoolType(loc, adaptor.getInput().getType());
-  if (failed(type))
-    return failure();
-  inferred.push_back(*type);
-  return success();
+  ShapeContext shapes(context);
+  return appendType(inferGlobalPoolShape(shapes, loc, adaptor),
+                    getElementTypeOrSelf(adaptor.getInput().getType()),
+                    inferred);
 }
 
-LogicalResult ResizeNearest2xOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult
+GlobalPoolOp::inferSymbolicShapes(ShapeContext &context,
+                                  SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(inferGlobalPoolShape(context, getLoc(), Adaptor(*this)),
+                     shapes);
+}
+
+/// The result type of `rlx.resize_nearest2x` of an input of type `inputType`.
+static FailureOr<RankedTensorType>
+inferResizeNearest2xType(std::optional<Location> loc, Type inputType) {
   FailureOr<RankedTensorType> input =
-      getActivationType(loc, adaptor.getInput().getType(), "input", 2, 2);
+      getActivationType(loc, inputType, "input", 2, 2);
   if (failed(input))
     return failure();
   ArrayRef<int64_t> in = input->getShape();
-  inferred.push_back(RankedTensorType::get(
-      {in[0], in[1], 2 * in[2], 2 * in[3]}, input->getElementType()));
-  return success();
+  return RankedTensorType::get({in[0], in[1], 2 * in[2], 2 * in[3]},
+                               input->getElementType());
 }
 
-LogicalResult InterpolateNearestOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
+/// The result type of `rlx.interpolate_nearest` of an input of type
+/// `inputType` to spatial sizes `size`.
+static FailureOr<RankedTensorType>
+inferInterpolateNearestType(std::optional<Location> loc, Type inputType,
+                            ArrayRef<int64_t> size) {
   FailureOr<RankedTensorType> input =
-      getActivationType(loc, adaptor.getInput().getType(), "input");
+      getActivationType(loc, inputType, "input");
   if (failed(input))
     return failure();
-  ArrayRef<int64_t> size = adaptor.getSize();
   if (failed(checkSpatialArray(loc, "size", size, input->getRank() - 2, 1)))
     return failure();
   for (auto [i, outSize] : llvm::enumerate(size))
@@ -325,6 +411,53 @@ LogicalResult InterpolateNearestOp::inferReturnTypes(
                                outSize);
   SmallVector<int64_t> shape = {input->getDimSize(0), input->getDimSize(1)};
   llvm::append_range(shape, size);
-  inferred.push_back(RankedTensorType::get(shape, input->getElementType()));
-  return success();
+  return RankedTensorType::get(shape, input->getElementType());
+}
+
+static FailureOr<SymbolicShape>
+inferResizeNearest2xShape(ShapeContext &context, std::optional<Location> loc,
+                          ResizeNearest2xOp::Adaptor adaptor) {
+  return inferBatchedShape(
+      context, loc, adaptor.getInput(), {},
+      [&](Type input) { return inferResizeNearest2xType(loc, input); });
+}
+
+LogicalResult ResizeNearest2xOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  ShapeContext shapes(context);
+  return appendType(inferResizeNearest2xShape(shapes, loc, adaptor),
+                    getElementTypeOrSelf(adaptor.getInput().getType()),
+                    inferred);
+}
+
+LogicalResult
+ResizeNearest2xOp::inferSymbolicShapes(ShapeContext &context,
+                                       SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(
+      inferResizeNearest2xShape(context, getLoc(), Adaptor(*this)), shapes);
+}
+
+static FailureOr<SymbolicShape>
+inferInterpolateNearestShape(ShapeContext &context, std::optional<Location> loc,
+                             InterpolateNearestOp::Adaptor adaptor) {
+  return inferBatchedShape(
+      context, loc, adaptor.getInput(), {}, [&](Type input) {
+        return inferInterpolateNearestType(loc, input, adaptor.getSize());
+      });
+}
+
+LogicalResult InterpolateNearestOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  ShapeContext shapes(context);
+  return appendType(inferInterpolateNearestShape(shapes, loc, adaptor),
+                    getElementTypeOrSelf(adaptor.getInput().getType()),
+                    inferred);
+}
+
+LogicalResult InterpolateNearestOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(
+      inferInterpolateNearestShape(context, getLoc(), Adaptor(*this)), shapes);
 }

@@ -162,22 +162,53 @@ SmallVector<Value> MatmulResidualOp::unfuse(OpBuilder &b) {
   return {AddOp::create(b, loc, product, getResidual()).getResult()};
 }
 
-LogicalResult ConvBiasActOp::inferReturnTypes(MLIRContext *,
+/// rlx.conv's shape (a `?` batch allowed); the bias is [C_out] and the
+/// residual has the result's shape.
+static FailureOr<SymbolicShape>
+inferConvBiasActShape(ShapeContext &context, std::optional<Location> loc,
+                      ConvBiasActOp::Adaptor adaptor) {
+  FailureOr<SymbolicShape> shape = inferBatchedShape(
+      context, loc, adaptor.getInput(), adaptor.getWeight(), [&](Type input) {
+        return inferConvType(loc, input, adaptor.getWeight().getType(),
+                             adaptor.getStride(), adaptor.getPadding(),
+                             adaptor.getDilation(), adaptor.getGroups());
+      });
+  if (failed(shape))
+    return failure();
+  int64_t channels = cast<AffineConstantExpr>((*shape)[1]).getValue();
+  if (failed(checkBias(loc, adaptor.getBias(), channels, "C_out")))
+    return failure();
+  if (Value residual = adaptor.getResidual()) {
+    if (failed(getRankedType(loc, residual, "residual")))
+      return failure();
+    SymbolicShape sizes = context.getShape(residual);
+    if (sizes.size() != shape->size() ||
+        !llvm::all_of(llvm::zip(sizes, *shape), [&](auto pair) {
+          return context.requireEqual(std::get<0>(pair), std::get<1>(pair));
+        }))
+      return emitOptionalError(loc, "residual ", ShapeContext::format(sizes),
+                               " must have the shape of the contraction "
+                               "result ",
+                               ShapeContext::format(*shape));
+  }
+  return shape;
+}
+
+LogicalResult ConvBiasActOp::inferReturnTypes(MLIRContext *context,
                                               std::optional<Location> loc,
                                               Adaptor adaptor,
                                               SmallVectorImpl<Type> &inferred) {
-  FailureOr<RankedTensorType> type = inferConvType(
-      loc, adaptor.getInput().getType(), adaptor.getWeight().getType(),
-      adaptor.getStride(), adaptor.getPadding(), adaptor.getDilation(),
-      adaptor.getGroups());
-  if (failed(type) ||
-      failed(checkBias(loc, adaptor.getBias(), type->getDimSize(1), "C_out")))
-    return failure();
-  if (adaptor.getResidual() &&
-      failed(checkResidual(loc, adaptor.getResidual(), *type)))
-    return failure();
-  inferred.push_back(*type);
-  return success();
+  ShapeContext shapes(context);
+  return appendType(inferConvBiasActShape(shapes, loc, adaptor),
+                    getElementTypeOrSelf(adaptor.getInput().getType()),
+                    inferred);
+}
+
+LogicalResult
+ConvBiasActOp::inferSymbolicShapes(ShapeContext &context,
+                                   SmallVectorImpl<SymbolicShape> &shapes) {
+  return appendShape(inferConvBiasActShape(context, getLoc(), Adaptor(*this)),
+                     shapes);
 }
 
 SmallVector<Value> ConvBiasActOp::unfuse(OpBuilder &b) {

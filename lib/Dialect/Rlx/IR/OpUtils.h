@@ -62,6 +62,16 @@ FailureOr<SymbolicShape> inferMatmulShape(ShapeContext &context,
 FailureOr<RankedTensorType> inferMatmulType(std::optional<Location> loc,
                                             Value lhs, Value rhs);
 
+/// The result shape of a convolution, pooling or resampling op whose `?`
+/// sizes are only the batch (dimension 0) of `input`: `inferStatic` checks
+/// the operands with that batch as 1 and gives the static result type, whose
+/// batch becomes the input's. `staticOperands` (weights, parameters) must
+/// be static. Fails with a diagnostic otherwise.
+FailureOr<SymbolicShape>
+inferBatchedShape(ShapeContext &context, std::optional<Location> loc,
+                  Value input, ValueRange staticOperands,
+                  function_ref<FailureOr<RankedTensorType>(Type)> inferStatic);
+
 /// The result type of `rlx.conv` of an input and a weight of these types
 /// with these attributes; fails with a diagnostic otherwise.
 FailureOr<RankedTensorType>

@@ -59,6 +59,10 @@ SmallVector<OpFoldResult> getLoopSizes(OpBuilder &b, Location loc,
 Value createFilledTensor(OpBuilder &b, Location loc, RankedTensorType type,
                          Value value);
 
+/// A tensor of `sizes` and `value`'s type filled with `value`.
+Value createFilledTensor(OpBuilder &b, Location loc,
+                         ArrayRef<OpFoldResult> sizes, Value value);
+
 /// Groups for expanding a tensor whose `axes` were reduced away back to rank
 /// `rank` with those axes as size-1 dimensions: each reduced axis joins the
 /// group of the nearest kept axis before it (leading ones join the first

@@ -30,7 +30,7 @@ def Rlx_PoolKind : I32EnumAttr<"PoolKind", "pooling combiner", [
 // Convolutions
 //===----------------------------------------------------------------------===//
 
-def Rlx_ConvOp : Rlx_Op<"conv", [Pure, InferTypeOpAdaptor,
+def Rlx_ConvOp : Rlx_Op<"conv", [Pure, Rlx_ShapeRule, InferTypeOpAdaptor,
                                  Rlx_ContractionOpInterface,
                                  SameOperandsAndResultElementType]> {
   let summary = "1-D, 2-D or 3-D grouped convolution (cross-correlation)";
@@ -59,6 +59,9 @@ def Rlx_ConvOp : Rlx_Op<"conv", [Pure, InferTypeOpAdaptor,
     divides both `C_in` and `C_out`; the weight's second dimension is
     `C_in / groups`; every `O_i >= 1` (the dilated kernel fits in the padded
     input). f16 and bf16 accumulate in f32 and round once.
+
+    The batch (dimension 0) may be `?`: one compiled function serves every
+    batch size. Channels, spatial sizes and weights are static.
   }];
   let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$weight,
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
@@ -71,7 +74,7 @@ def Rlx_ConvOp : Rlx_Op<"conv", [Pure, InferTypeOpAdaptor,
   }];
 }
 
-def Rlx_ConvTransposeOp : Rlx_Op<"conv_transpose", [Pure, InferTypeOpAdaptor,
+def Rlx_ConvTransposeOp : Rlx_Op<"conv_transpose", [Pure, Rlx_ShapeRule, InferTypeOpAdaptor,
                                    SameOperandsAndResultElementType]> {
   let summary = "1-D, 2-D or 3-D grouped transposed convolution";
   let description = [{
@@ -101,6 +104,9 @@ def Rlx_ConvTransposeOp : Rlx_Op<"conv_transpose", [Pure, InferTypeOpAdaptor,
     `groups` positive, dividing `C_in`, and the weight's first dimension is
     `C_in`; no empty spatial input dimension; every `O_i >= 1`. f16 and
     bf16 accumulate in f32.
+
+    The batch (dimension 0) may be `?`: one compiled function serves every
+    batch size. Channels, spatial sizes and weights are static.
   }];
   let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$weight,
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
@@ -118,7 +124,7 @@ def Rlx_ConvTransposeOp : Rlx_Op<"conv_transpose", [Pure, InferTypeOpAdaptor,
 // Pooling
 //===----------------------------------------------------------------------===//
 
-def Rlx_PoolOp : Rlx_Op<"pool", [Pure, InferTypeOpAdaptor,
+def Rlx_PoolOp : Rlx_Op<"pool", [Pure, Rlx_ShapeRule, InferTypeOpAdaptor,
                                  SameOperandsAndResultElementType]> {
   let summary = "1-D, 2-D or 3-D max or average pooling";
   let description = [{
@@ -144,6 +150,9 @@ def Rlx_PoolOp : Rlx_Op<"pool", [Pure, InferTypeOpAdaptor,
     two pads, each non-negative and at most half its kernel size; no empty
     spatial input dimension (together: every window holds an input element);
     `count_include_pad` only with `avg`; every `O_i >= 1`.
+
+    The batch (dimension 0) may be `?`: one compiled function serves every
+    batch size. Channels, spatial sizes and weights are static.
   }];
   let arguments = (ins Rlx_PoolKind:$kind, Rlx_FloatTensor:$input,
                        DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$stride,
@@ -159,7 +168,7 @@ def Rlx_PoolOp : Rlx_Op<"pool", [Pure, InferTypeOpAdaptor,
   let hasVerifier = 1;
 }
 
-def Rlx_GlobalPoolOp : Rlx_Op<"global_pool", [Pure, InferTypeOpAdaptor,
+def Rlx_GlobalPoolOp : Rlx_Op<"global_pool", [Pure, Rlx_ShapeRule, InferTypeOpAdaptor,
                                    SameOperandsAndResultElementType]> {
   let summary = "max or average over all spatial dimensions";
   let description = [{
@@ -169,6 +178,9 @@ def Rlx_GlobalPoolOp : Rlx_Op<"global_pool", [Pure, InferTypeOpAdaptor,
     `adaptive_avg_poolNd(x, 1)` (squeeze with `rlx.reshape` if needed).
     NaN propagates through `max`. An empty spatial input gives -inf for
     `max` and NaN for `avg`, as `rlx.reduce`. f16 and bf16 accumulate in f32.
+
+    The batch (dimension 0) may be `?`: one compiled function serves every
+    batch size. Channels, spatial sizes and weights are static.
   }];
   let arguments = (ins Rlx_PoolKind:$kind, Rlx_FloatTensor:$input);
   let results = (outs Rlx_FloatTensor:$result);
@@ -181,7 +193,7 @@ def Rlx_GlobalPoolOp : Rlx_Op<"global_pool", [Pure, InferTypeOpAdaptor,
 // Resampling
 //===----------------------------------------------------------------------===//
 
-def Rlx_ResizeNearest2xOp : Rlx_Op<"resize_nearest2x", [Pure,
+def Rlx_ResizeNearest2xOp : Rlx_Op<"resize_nearest2x", [Pure, Rlx_ShapeRule,
     InferTypeOpAdaptor, SameOperandsAndResultElementType]> {
   let summary = "2x nearest-neighbour upsampling of NCHW";
   let description = [{
@@ -189,13 +201,16 @@ def Rlx_ResizeNearest2xOp : Rlx_Op<"resize_nearest2x", [Pure,
     `result[n, c, h, w] = input[n, c, h / 2, w / 2]` (floor division): each
     element becomes a 2x2 block, as
     `F.interpolate(x, scale_factor=2, mode='nearest')`. Any element type.
+
+    The batch (dimension 0) may be `?`: one compiled function serves every
+    batch size. Channels, spatial sizes and weights are static.
   }];
   let arguments = (ins Rlx_Tensor:$input);
   let results = (outs Rlx_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
-def Rlx_InterpolateNearestOp : Rlx_Op<"interpolate_nearest", [Pure,
+def Rlx_InterpolateNearestOp : Rlx_Op<"interpolate_nearest", [Pure, Rlx_ShapeRule,
     InferTypeOpAdaptor, SameOperandsAndResultElementType]> {
   let summary = "nearest-neighbour resampling to a given spatial size";
   let description = [{
@@ -208,6 +223,9 @@ def Rlx_InterpolateNearestOp : Rlx_Op<"interpolate_nearest", [Pure,
     practical sizes. Sizes may shrink or grow. Any element type. Rules: one
     positive size per spatial dimension, and no empty spatial input
     dimension.
+
+    The batch (dimension 0) may be `?`: one compiled function serves every
+    batch size. Channels, spatial sizes and weights are static.
   }];
   let arguments = (ins Rlx_Tensor:$input, DenseI64ArrayAttr:$size);
   let results = (outs Rlx_Tensor:$result);

@@ -91,6 +91,7 @@ def Rlx_MatmulResidualOp : Rlx_Op<"matmul_residual", [Pure,
 }
 
 def Rlx_ConvBiasActOp : Rlx_Op<"conv_bias_act", [Pure, InferTypeOpAdaptor,
+    Rlx_ShapeRule,
     SameOperandsAndResultElementType,
     Rlx_ContractionOpInterface,
     DeclareOpInterfaceMethods<Rlx_FusedOpInterface>]> {
