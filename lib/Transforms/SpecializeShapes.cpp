@@ -1,8 +1,8 @@
 //===- SpecializeShapes.cpp - Static values for `?` sizes -----------------===//
 //
-// Names `?` sizes as rlx-export-abi does (FunctionShapeAnalysis), replaces
-// the named ones by their values in the arguments' types, and refines every
-// result type through its op's shape rule. Upstream's shape refinement
+// Names `?` sizes as rlx-export-abi does (FunctionShapeAnalysis) and
+// replaces the named ones by their values in the type of every value of the
+// function, each from its shape in that analysis. Upstream's shape refinement
 // (`tensor.cast` folding, `resolve-ranked-shaped-type-result-dims`) works on
 // one op at a time and does not change a function's signature; here the
 // function's arguments, every op and its results change together.
@@ -31,32 +31,6 @@ static RankedTensorType refine(RankedTensorType declared,
     if (auto constant = dyn_cast<AffineConstantExpr>(expr))
       size = constant.getValue();
   return declared.clone(sizes);
-}
-
-/// Refines the result types of the ops of `block` in order, each from its
-/// rule on its (already refined) operands; a region's body first, its
-/// arguments typed as its inputs.
-static LogicalResult refineBlock(Block &block) {
-  for (Operation &op : block) {
-    if (auto region = dyn_cast<RegionOp>(op)) {
-      Block &body = region.getBody().front();
-      for (auto [argument, input] :
-           llvm::zip(body.getArguments(), region.getInputs()))
-        argument.setType(input.getType());
-      if (failed(refineBlock(body)))
-        return failure();
-    }
-    auto rule = dyn_cast<SymbolicShapeOpInterface>(op);
-    if (!rule)
-      continue;
-    ShapeContext context(op.getContext());
-    SmallVector<SymbolicShape> shapes;
-    if (failed(rule.inferSymbolicShapes(context, shapes)))
-      return failure();
-    for (auto [result, shape] : llvm::zip(op.getResults(), shapes))
-      result.setType(refine(cast<RankedTensorType>(result.getType()), shape));
-  }
-  return success();
 }
 
 namespace {
@@ -97,17 +71,55 @@ struct RlxSpecializeShapesPass
         if (it != values.end())
           used.insert(name);
       }
-      for (BlockArgument argument : body.getArguments()) {
-        auto type = dyn_cast<RankedTensorType>(argument.getType());
-        if (!type)
-          continue;
-        SymbolicShape shape = analysis.getShape(argument);
+      // What is left to run time may be decided by the given values.
+      for (const FunctionShapeAnalysis::Requirement &requirement :
+           analysis.getRequirements()) {
+        AffineExpr lhs = requirement.lhs.replaceSymbols(replacements);
+        AffineExpr rhs = requirement.rhs.replaceSymbols(replacements);
+        bool equal = requirement.relation == SizeRelation::Equal;
+        auto margin = dyn_cast<AffineConstantExpr>(simplifyAffineExpr(
+            equal ? lhs - rhs : rhs - lhs, /*numDims=*/0, names.size()));
+        if (margin &&
+            (equal ? margin.getValue() != 0 : margin.getValue() < 0)) {
+          // Printed with the symbols as the manifest names them.
+          SmallVector<AffineExpr> named;
+          for (auto [position, name] : llvm::enumerate(names)) {
+            unsigned index = position;
+            if (!name.empty())
+              (void)StringRef(name).drop_front().getAsInteger(10, index);
+            named.push_back(getAffineSymbolExpr(index, &getContext()));
+          }
+          std::string relation;
+          llvm::raw_string_ostream os(relation);
+          os << requirement.lhs.replaceSymbols(named)
+             << (equal ? " == " : " <= ")
+             << requirement.rhs.replaceSymbols(named);
+          requirement.op->emitOpError("needs ")
+              << relation
+              << ", which the sizes given to rlx-specialize-shapes break";
+          return signalPassFailure();
+        }
+      }
+      // Every value's type from its shape in the whole function's analysis,
+      // not from its op's rule on refined operands: a rule that reads its
+      // declared result type (a reshape's `?` sizes, matched in order)
+      // would match other sizes once some are constants.
+      auto specialize = [&](Value value) {
+        auto type = dyn_cast<RankedTensorType>(value.getType());
+        if (!type || type.hasStaticShape())
+          return;
+        SymbolicShape shape = analysis.getShape(value);
         for (AffineExpr &size : shape)
           size = size.replaceSymbols(replacements);
-        argument.setType(refine(type, shape));
-      }
-      if (failed(refineBlock(body)))
-        return signalPassFailure();
+        value.setType(refine(type, shape));
+      };
+      func.walk([&](Block *block) {
+        for (BlockArgument argument : block->getArguments())
+          specialize(argument);
+        for (Operation &op : *block)
+          for (Value result : op.getResults())
+            specialize(result);
+      });
       func.setType(FunctionType::get(&getContext(), body.getArgumentTypes(),
                                      body.getTerminator()->getOperandTypes()));
     }

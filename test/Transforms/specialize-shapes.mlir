@@ -1,8 +1,8 @@
 // RUN: rlx-opt %s --rlx-specialize-shapes="sizes=s0=16" -split-input-file -verify-diagnostics | FileCheck %s
 
 // `?` sizes given static values by the names rlx-export-abi gives them:
-// the arguments' types become static and every result type follows through
-// its op's shape rule.
+// the arguments' types become static and every value's type follows from
+// its shape in the function's analysis.
 
 // CHECK-LABEL: func.func @mlp(
 // CHECK-SAME: %{{.*}}: tensor<16x64xf32>, %{{.*}}: tensor<64x32xf32>) -> tensor<16x32xf32>
@@ -35,9 +35,23 @@ func.func @cache(%k: tensor<?x4xf32>, %v: tensor<?x4xf32>, %new: tensor<1x4xf32>
 
 // -----
 
+// Given sizes keep their places through a reshape whose result has other
+// `?` sizes: [s0, s1, 128] to [s0, s1, 8, 16] with s0 = 16 is
+// [16, s1, 8, 16] (the function's analysis says so), not [s1, 16, 8, 16],
+// which matching the reshape's `?` sizes in order on [16, ?, 128] gives.
+// CHECK-LABEL: func.func @heads(
+// CHECK-SAME: %{{.*}}: tensor<16x?x128xf32>) -> tensor<16x?x8x16xf32>
+// CHECK: rlx.reshape %{{.*}} : tensor<16x?x128xf32> -> tensor<16x?x8x16xf32>
+func.func @heads(%x: tensor<?x?x128xf32>) -> tensor<?x?x8x16xf32> {
+  %0 = rlx.reshape %x : tensor<?x?x128xf32> -> tensor<?x?x8x16xf32>
+  return %0 : tensor<?x?x8x16xf32>
+}
+
+// -----
+
 // A value that breaks an op's requirement is an error at that op.
 func.func @fives(%x: tensor<?x6xf32>) -> tensor<?x5xf32> {
-  // expected-error @+1 {{'rlx.reshape' op cannot reshape [16, 6] (96 elements) to [?, 5]: the element counts do not divide}}
+  // expected-error @+1 {{'rlx.reshape' op needs (s0 * 6) mod 5 == 0, which the sizes given to rlx-specialize-shapes break}}
   %0 = rlx.reshape %x : tensor<?x6xf32> -> tensor<?x5xf32>
   return %0 : tensor<?x5xf32>
 }

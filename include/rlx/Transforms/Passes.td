@@ -47,11 +47,12 @@ def RlxSpecializeShapes : Pass<"rlx-specialize-shapes", "::mlir::ModuleOp"> {
     `sizes=s0=128,s1=64` makes the sizes the manifest names `s0` and `s1`
     (`rlx-run --list` shows them; they are numbered per function, in
     argument order, after equal sizes are merged: see rlx-export-abi) those
-    values in every public function. The arguments' types become static
-    where their sizes follow from the given ones, and every op's result type
-    is refined through its shape rule, so the rest of the pipeline compiles
-    the static program. A size name no function has, a negative value or a
-    value that breaks an op's requirement is an error.
+    values in every public function. Every value's type (arguments, op
+    results, region arguments) becomes static where its size, as the
+    function's shape analysis states it in the symbols, follows from the
+    given ones, so the rest of the pipeline compiles the static program. A
+    size name no function has, a negative value or a value that breaks an
+    op's requirement is an error.
   }];
   let options = [
     ListOption<"sizes", "sizes", "std::string",
