@@ -42,9 +42,13 @@ Value mlir::rlx::createMatmulAccumulation(OpBuilder &b, Location loc, Value lhs,
     ArrayRef<int64_t> shape = type.getShape();
     int64_t lead = batchRank - (type.getRank() - 2);
     SmallVector<AffineExpr> exprs;
+    // A batch of one broadcasts (index 0) unless the result's batch is one
+    // too: then the loop is the index, and the map stays a projection that
+    // the contraction schedules recognize.
     for (int64_t d = 0; d < type.getRank() - 2; ++d)
-      exprs.push_back(shape[d] == 1 ? getAffineConstantExpr(0, ctx)
-                                    : dim(lead + d));
+      exprs.push_back(shape[d] == 1 && accTensorType.getDimSize(lead + d) != 1
+                          ? getAffineConstantExpr(0, ctx)
+                          : dim(lead + d));
     exprs.push_back(row);
     exprs.push_back(col);
     return AffineMap::get(numLoops, 0, exprs, ctx);
