@@ -1307,6 +1307,10 @@ static rlx_status_t dim_mismatch(const rlx_function_t *fn, size_t arg, size_t d,
 static rlx_status_t check_dtype_and_rank(const rlx_function_t *fn, size_t arg,
                                          const rlx_tensor_t *tensor) {
   const rlx_tensor_type_t *expected = &fn->types[arg];
+  if (tensor && tensor->dtype == expected->dtype &&
+      tensor->rank == expected->rank)
+    return NULL;
+  /* Messages are formatted only on failure: every call checks. */
   char what[128];
   describe_arg(fn, arg, what, sizeof(what));
   if (!tensor)
@@ -1315,8 +1319,6 @@ static rlx_status_t check_dtype_and_rank(const rlx_function_t *fn, size_t arg,
     return rlx_make_status(
         RLX_STATUS_DTYPE_MISMATCH, "%s: expected dtype %s, got %s", what,
         rlx_dtype_name(expected->dtype), rlx_dtype_name(tensor->dtype));
-  if (tensor->rank == expected->rank)
-    return NULL;
   char want[1024], got[RLX_DIMS_TEXT_SIZE];
   format_signature_dims(fn, arg, want, sizeof(want));
   rlx_format_dims(tensor->rank, tensor->dims, got, sizeof(got));
@@ -1340,6 +1342,12 @@ static rlx_status_t check_where_clauses(const rlx_function_t *fn,
       result = rlx_expr_evaluate(sides[1], values, &rhs);
       failed = sides[1];
     }
+    bool holds = result == RLX_EXPR_OK &&
+                 (clause->relation == RELATION_EQ   ? lhs == rhs
+                  : clause->relation == RELATION_GE ? lhs >= rhs
+                                                    : lhs <= rhs);
+    if (holds)
+      continue;
     char bindings[512];
     format_symbol_values(fn, sides, 2, values, bindings, sizeof(bindings));
     if (result != RLX_EXPR_OK)
@@ -1348,14 +1356,10 @@ static rlx_status_t check_where_clauses(const rlx_function_t *fn,
                              result == RLX_EXPR_OVERFLOW ? "overflows int64"
                                                          : "divides by zero",
                              bindings);
-    bool holds = clause->relation == RELATION_EQ   ? lhs == rhs
-                 : clause->relation == RELATION_GE ? lhs >= rhs
-                                                   : lhs <= rhs;
-    if (!holds)
-      return rlx_make_status(
-          RLX_STATUS_SHAPE_MISMATCH, "'%s': %s does not hold%s%s%s%s", fn->name,
-          clause->text, bindings, clause->reason[0] ? " (" : "", clause->reason,
-          clause->reason[0] ? ")" : "");
+    return rlx_make_status(
+        RLX_STATUS_SHAPE_MISMATCH, "'%s': %s does not hold%s%s%s%s", fn->name,
+        clause->text, bindings, clause->reason[0] ? " (" : "", clause->reason,
+        clause->reason[0] ? ")" : "");
   }
   return NULL;
 }
@@ -1393,7 +1397,6 @@ static rlx_status_t compute_dims(const rlx_function_t *fn, size_t arg,
                                  const int64_t *values, int64_t *dims) {
   const rlx_tensor_type_t *type = &fn->types[arg];
   char what[128];
-  describe_arg(fn, arg, what, sizeof(what));
   for (size_t d = 0; d < type->rank; ++d) {
     rlx_status_t status = evaluate_dim(fn, arg, d, values, &dims[d]);
     if (status)
@@ -1402,6 +1405,7 @@ static rlx_status_t compute_dims(const rlx_function_t *fn, size_t arg,
     if (dims[d] < 0 && index) {
       const rlx_expr_t *expr = &fn->exprs[index - 1];
       char bindings[512];
+      describe_arg(fn, arg, what, sizeof(what));
       format_symbol_values(fn, &expr, 1, values, bindings, sizeof(bindings));
       return rlx_make_status(RLX_STATUS_SHAPE_MISMATCH,
                              "%s: dim %zu = %s is negative (%" PRId64 ")%s",
@@ -1409,6 +1413,14 @@ static rlx_status_t compute_dims(const rlx_function_t *fn, size_t arg,
     }
   }
   size_t count, bytes;
+  rlx_status_t status =
+      rlx_check_shape("", type->dtype, type->rank, dims, &count, &bytes);
+  if (!status)
+    return NULL;
+  /* Again with the argument named: naming it is a snprintf that the calls
+   * that pass do without. */
+  rlx_status_free(status);
+  describe_arg(fn, arg, what, sizeof(what));
   return rlx_check_shape(what, type->dtype, type->rank, dims, &count, &bytes);
 }
 
