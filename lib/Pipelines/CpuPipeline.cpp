@@ -117,6 +117,7 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   if (threads) {
+    pm.addPass(createRlxCpuGuardParallelRegions());
     pm.addPass(createConvertSCFToOpenMPPass());
     // Each loop body is put in a memref.alloca_scope, which must be inlined
     // (it holds no alloca) before its loops become blocks.

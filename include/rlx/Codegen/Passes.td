@@ -266,4 +266,33 @@ def RlxCpuVectorize : Pass<"rlx-cpu-vectorize", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def RlxCpuGuardParallelRegions : Pass<"rlx-cpu-guard-parallel-regions"> {
+  let summary = "Run parallel loops of one iteration on the calling thread";
+  let description = [{
+    Puts each outermost `scf.parallel` with run-time bounds under an
+    `scf.if` that holds when the loop has more than one iteration; the
+    other branch runs a copy of the loop as an `scf.for` nest. A loop of one
+    iteration gains nothing from a team of threads, and forking and joining
+    one costs microseconds, as much as a small op's whole work (OpenMP's
+    `if` clause still pays libomp's work-sharing set-up). The thread tiles of
+    an op with `?` sizes are one tile when it is small
+    (`min_parallel_iterations` of its `#rlx.lowering_config`), so this is
+    where a schedule chosen before the sizes were known decides at run time
+    to stay on one thread. Loops with constant bounds are left alone: their
+    schedule was chosen for their sizes. Runs before `convert-scf-to-openmp`.
+
+    ```mlir
+    scf.parallel (%i) = (%c0) to (%n) step (%tile) { ... }
+    // becomes, with %several = (%n - %c0) > %tile:
+    scf.if %several {
+      scf.parallel (%i) = (%c0) to (%n) step (%tile) { ... }
+    } else {
+      scf.for %i = %c0 to %n step %tile { ... }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // RLX_CODEGEN_PASSES_TD

@@ -509,6 +509,31 @@ struct RlxCpuSelectLoweringConfigPass
                                    /*packed=*/{});
   }
 
+  /// `config` with its thread tiles guarded at run time
+  /// (min_parallel_iterations) where `op` has `?` loops, which may make
+  /// fewer iterations than are worth a parallel region; not where the tiles
+  /// split a reduction (their partial results are merged whatever the
+  /// sizes) or the op is a packed matmul.
+  static LoweringConfigAttr guardDynamicThreadTiles(linalg::LinalgOp op,
+                                                    LoweringConfigAttr config) {
+    SmallVector<int64_t> extents = op.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    ArrayRef<int64_t> distribution = config.getDistribution();
+    bool split = llvm::any_of(llvm::seq(distribution.size()), [&](size_t i) {
+      return distribution[i] != 0 &&
+             iterators[i] == utils::IteratorType::reduction;
+    });
+    // A packed matmul's panels need thread tiles of static columns; its
+    // static columns and reduction (long rows of B) make it large anyway.
+    if (split || !config.getPacked().empty() ||
+        llvm::none_of(extents, ShapedType::isDynamic) ||
+        llvm::all_of(distribution, [](int64_t size) { return size == 0; }))
+      return config;
+    return LoweringConfigAttr::get(op->getContext(), distribution,
+                                   config.getCache(), config.getVector(),
+                                   config.getPacked(), kMinParallelIterations);
+  }
+
   /// The number of iterations of loops of `extents`, counted up to
   /// kMinParallelIterations only (no overflow; a dynamic size may be
   /// large).
@@ -602,11 +627,20 @@ struct RlxCpuSelectLoweringConfigPass
       config = splitAttentionKeys(op, config, kMinThreadTiles, kMinSplitKeys);
       // Rows in a parallel loop already (a conversion's), or too few to
       // share, are a loop on the calling thread.
-      if (auto rows = dyn_cast<RowsOp>(op))
-        config =
-            getRowsConfig(op, !op->getParentOfType<LoopLikeOpInterface>() &&
-                                  getIterationCount(rows.getIterationShape()) >=
-                                      kMinParallelIterations);
+      if (auto rows = dyn_cast<RowsOp>(op)) {
+        SmallVector<int64_t> shape = rows.getIterationShape();
+        bool distribute = !op->getParentOfType<LoopLikeOpInterface>() &&
+                          getIterationCount(shape) >= kMinParallelIterations;
+        config = getRowsConfig(op, distribute);
+        // `?` rows may be few: the thread tiles are guarded at run time,
+        // and cache tiles of one row step through the rows of a small
+        // op's single thread tile.
+        if (distribute && llvm::any_of(shape, ShapedType::isDynamic))
+          config = LoweringConfigAttr::get(
+              op->getContext(), config.getDistribution(),
+              config.getDistribution(), config.getVector(), /*packed=*/{},
+              kMinParallelIterations);
+      }
       if (auto tileable = dyn_cast<TilingInterface>(op); tileable && !config)
         config = getSequentialConfig(tileable);
       if (config)
@@ -638,7 +672,7 @@ struct RlxCpuSelectLoweringConfigPass
             SmallVector<int64_t>(config.getDistribution().size(), 0),
             config.getCache(), config.getVector(), config.getPacked());
       else
-        config = splitReduction(op, config);
+        config = guardDynamicThreadTiles(op, splitReduction(op, config));
       op->setAttr(LoweringConfigAttr::kAttrName, config);
     });
   }

@@ -70,7 +70,8 @@ static LoweringConfigAttr projectConfig(linalg::LinalgOp op,
   return LoweringConfigAttr::get(
       op->getContext(), project(config.getDistribution()),
       SmallVector<int64_t>(resultMap.getNumResults()),
-      project(config.getVector()), /*packed=*/{});
+      project(config.getVector()), /*packed=*/{},
+      config.getMinParallelIterations());
 }
 
 /// Whether `value` is computed elementwise for the left operand of
@@ -239,6 +240,56 @@ static SmallVector<int64_t> dropWholeLoopTiles(Operation *op,
       size = 0;
   }
   return clamped;
+}
+
+/// The thread tile sizes `tiles` (0: untiled) of `root`'s loops, guarded by
+/// `config`'s min_parallel_iterations where `op`'s loops (the config's
+/// owner: a contraction whose epilogue `root` is, or `root` itself) have
+/// run-time sizes: each tile is then the whole loop unless `op` makes at
+/// least that many iterations, so that a small op is one tile, which
+/// rlx-cpu-guard-parallel-regions runs on the calling thread.
+static SmallVector<OpFoldResult> getThreadTileSizes(RewriterBase &rewriter,
+                                                    TilingInterface op,
+                                                    TilingInterface root,
+                                                    ArrayRef<int64_t> tiles,
+                                                    LoweringConfigAttr config) {
+  MLIRContext *context = rewriter.getContext();
+  SmallVector<OpFoldResult> sizes = getAsIndexOpFoldResult(context, tiles);
+  int64_t minIterations = config.getMinParallelIterations();
+  if (minIterations == 0)
+    return sizes;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  SmallVector<Range> domain = op.getIterationDomain(rewriter);
+  if (llvm::all_of(domain, [](const Range &range) {
+        return getConstantIntValue(range.size).has_value();
+      }))
+    return sizes;
+  Value iterations = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (const Range &range : domain)
+    iterations = arith::MulIOp::create(
+        rewriter, loc, iterations,
+        getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
+  Value parallel = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::uge, iterations,
+      arith::ConstantIndexOp::create(rewriter, loc, minIterations));
+  rewriter.setInsertionPoint(root);
+  SmallVector<Range> rootDomain = root.getIterationDomain(rewriter);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (auto [size, tile, range] : llvm::zip_equal(sizes, tiles, rootDomain)) {
+    if (tile == 0)
+      continue;
+    // At least 1: an empty loop's tile is not a step of 0.
+    Value whole = arith::MaxUIOp::create(
+        rewriter, loc,
+        getValueOrCreateConstantIndexOp(rewriter, loc, range.size), one);
+    size = arith::SelectOp::create(
+               rewriter, loc, parallel,
+               arith::ConstantIndexOp::create(rewriter, loc, tile), whole)
+               .getResult();
+  }
+  return sizes;
 }
 
 /// Runs `loop`, which tiles the masked loop of `op`, only over the part of
@@ -608,6 +659,11 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     SmallVector<linalg::GenericOp> prologues;
     SetVector<unsigned> splitLoops = getSplitLoops(op, threadTiles);
     if (!splitLoops.empty()) {
+      if (config.getMinParallelIterations() != 0)
+        return op->emitError("rlx-tile-and-fuse: min_parallel_iterations "
+                             "cannot guard thread tiles that split a "
+                             "reduction (their partial results are merged "
+                             "whatever the sizes)");
       FailureOr<std::pair<scf::ForallOp, Operation *>> tiled =
           tileWithSplitReductions(rewriter, op, threadTiles, splitLoops);
       if (failed(tiled))
@@ -618,7 +674,8 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     } else if (llvm::any_of(threadTiles,
                             [](int64_t size) { return size != 0; })) {
       scf::SCFTilingOptions tiling;
-      tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), threadTiles));
+      tiling.setTileSizes(
+          getThreadTileSizes(rewriter, op, op, threadTiles, config));
       tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
       scf::SCFTileAndFuseOptions options;
       options.setTilingOptions(tiling);
@@ -768,6 +825,11 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     SetVector<unsigned> splitLoops =
         getSplitLoops(cast<TilingInterface>(op.getOperation()), threadTiles);
     if (!splitLoops.empty()) {
+      if (config.getMinParallelIterations() != 0)
+        return op->emitError("rlx-tile-and-fuse: min_parallel_iterations "
+                             "cannot guard thread tiles that split a "
+                             "reduction (their partial results are merged "
+                             "whatever the sizes)");
       FailureOr<std::pair<scf::ForallOp, Operation *>> tiled =
           tileWithSplitReductions(rewriter,
                                   cast<TilingInterface>(op.getOperation()),
@@ -810,7 +872,13 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
       tiledOps.push_back(root);
     if (!untiled(outerTiles)) {
       scf::SCFTilingOptions tiling;
-      tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), outerTiles));
+      tiling.setTileSizes(
+          loopType == scf::SCFTilingOptions::LoopType::ForallOp
+              ? getThreadTileSizes(rewriter,
+                                   cast<TilingInterface>(op.getOperation()),
+                                   cast<TilingInterface>(root.getOperation()),
+                                   outerTiles, config)
+              : getAsIndexOpFoldResult(&getContext(), outerTiles));
       tiling.setLoopType(loopType);
       scf::SCFTileAndFuseOptions options;
       options.setTilingOptions(tiling);

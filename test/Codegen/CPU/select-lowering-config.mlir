@@ -481,8 +481,8 @@ func.func @result_rows(%table: tensor<64xf32>, %idx: tensor<4x16xindex>, %g: ten
 // row) each, as its `?` columns may be many; a dynamic matmul gets the
 // static one's tiles.
 // CHECK-LABEL: func.func @dynamic_shapes
-// CHECK: linalg.generic {{.*}}lowering_config<distribution = [1, 0], cache = [0, 0], vector = [1, 64]>
-// CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 256, 0], cache = [0, 0, 0], vector = [8, 32, 1]>}
+// CHECK: linalg.generic {{.*}}lowering_config<distribution = [1, 0], cache = [0, 0], vector = [1, 64], min_parallel_iterations = 65536>
+// CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 256, 0], cache = [0, 0, 0], vector = [8, 32, 1], min_parallel_iterations = 65536>}
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @dynamic_shapes(%x: tensor<?x?xf32>, %a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>)
     -> (tensor<?x?xf32>, tensor<?x?xf32>) {
@@ -502,7 +502,7 @@ func.func @dynamic_shapes(%x: tensor<?x?xf32>, %a: tensor<?x?xf32>, %b: tensor<?
 // iterations (4 of 1024 columns); a matmul of `?` rows by a static B of long
 // rows packs B as the static one does (thread tiles of up to 512 rows).
 // CHECK-LABEL: func.func @dynamic_rows
-// CHECK: linalg.generic {{.*}}lowering_config<distribution = [4, 0], cache = [0, 0], vector = [1, 64]>
+// CHECK: linalg.generic {{.*}}lowering_config<distribution = [4, 0], cache = [0, 0], vector = [1, 64], min_parallel_iterations = 65536>
 // CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [512, 256, 0], cache = [64, 0, 256], vector = [8, 32, 1], packed = [1]>}
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @dynamic_rows(%x: tensor<?x1024xf32>, %b: tensor<1024x1024xf32>)

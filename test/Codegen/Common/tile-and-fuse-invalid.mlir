@@ -89,3 +89,19 @@ func.func @scan_split_axis(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
   } -> tensor<8x4xf32>
   return %r : tensor<8x4xf32>
 }
+
+// -----
+
+// Split reductions merge partial results whatever the sizes: their thread
+// tiles cannot be guarded.
+#split_all = affine_map<(d0, d1) -> (d0, d1)>
+#split_scalar = affine_map<(d0, d1) -> ()>
+func.func @guarded_split_reduction(%x: tensor<?x1024xf32>, %s: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{min_parallel_iterations cannot guard thread tiles that split a reduction}}
+  %0 = linalg.generic {indexing_maps = [#split_all, #split_scalar], iterator_types = ["reduction", "reduction"]} ins(%x : tensor<?x1024xf32>) outs(%s : tensor<f32>) attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 0], cache = [0, 0], vector = [1, 64], min_parallel_iterations = 4096>} {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %o, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<f32>
+  return %0 : tensor<f32>
+}

@@ -363,3 +363,75 @@ func.func @split_reductions(%a: tensor<16x512xf32>, %b: tensor<512x32xf32>, %c: 
   } -> tensor<f32>
   return %0, %1 : tensor<16x32xf32>, tensor<f32>
 }
+
+// -----
+
+// min_parallel_iterations: the thread tiles of an op with `?` loops apply
+// only when the op makes that many iterations (here ? x 64 >= 4096);
+// otherwise one tile holds the whole loop (at least 1, so that an empty
+// loop does not step by 0).
+// CHECK-LABEL: func.func @guarded_exp(
+// CHECK-SAME:      %[[A:[^:]*]]: tensor<?x64xf32>
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C4096:.*]] = arith.constant 4096 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[ITERATIONS:.*]] = arith.muli %{{.*}}, %[[C64]] : index
+// CHECK:         %[[PARALLEL:.*]] = arith.cmpi uge, %[[ITERATIONS]], %[[C4096]] : index
+// CHECK:         %[[WHOLE:.*]] = arith.maxui %{{.*}}, %[[C1]] : index
+// CHECK:         %[[TILE:.*]] = arith.select %[[PARALLEL]], %[[C8]], %[[WHOLE]] : index
+// CHECK:         scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (%[[TILE]])
+// CHECK:           scf.for
+// CHECK:             math.exp
+#id = affine_map<(i, j) -> (i, j)>
+func.func @guarded_exp(%a: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?x64xf32>
+  %empty = tensor.empty(%n) : tensor<?x64xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<?x64xf32>) outs(%empty : tensor<?x64xf32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [8, 0], cache = [0, 0], vector = [1, 64], min_parallel_iterations = 4096>} {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  } -> tensor<?x64xf32>
+  return %0 : tensor<?x64xf32>
+}
+
+// -----
+
+// The guard counts the iterations of the contraction (? x 128 x 256), and
+// sizes the tiles of its epilogue, the root of the fused nest.
+// CHECK-LABEL: func.func @guarded_matmul_bias(
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
+// CHECK-DAG:     %[[C32768:.*]] = arith.constant 32768 : index
+// CHECK-DAG:     %[[C65536:.*]] = arith.constant 65536 : index
+// CHECK:         %[[ITERATIONS:.*]] = arith.muli %{{.*}}, %[[C32768]] : index
+// CHECK:         %[[PARALLEL:.*]] = arith.cmpi uge, %[[ITERATIONS]], %[[C65536]] : index
+// CHECK:         %[[ROWS:.*]] = arith.select %[[PARALLEL]], %[[C32]], %{{.*}} : index
+// CHECK:         %[[COLUMNS:.*]] = arith.select %[[PARALLEL]], %[[C64]], %[[C128]] : index
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%{{.*}}, 128) step (%[[ROWS]], %[[COLUMNS]])
+// CHECK:           linalg.fill
+// CHECK:           linalg.matmul
+// CHECK:           arith.addf
+// CHECK:           scf.forall.in_parallel
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+func.func @guarded_matmul_bias(%a: tensor<?x256xf32>, %b: tensor<256x128xf32>, %bias: tensor<128xf32>) -> tensor<?x128xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %a, %c0 : tensor<?x256xf32>
+  %empty = tensor.empty(%n) : tensor<?x128xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<?x128xf32>) -> tensor<?x128xf32>
+  %mm = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [32, 64, 0], cache = [0, 0, 0], vector = [4, 16, 1], min_parallel_iterations = 65536>}
+      ins(%a, %b : tensor<?x256xf32>, tensor<256x128xf32>) outs(%acc : tensor<?x128xf32>) -> tensor<?x128xf32>
+  %out = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<?x128xf32>, tensor<128xf32>) outs(%empty : tensor<?x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<?x128xf32>
+  return %out : tensor<?x128xf32>
+}

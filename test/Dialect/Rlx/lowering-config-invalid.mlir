@@ -123,3 +123,30 @@ func.func @cumsum_axis_with_config(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = rlx.cumsum %a axis = 5 {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0], cache = [0, 0], vector = [0, 0]>} : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+func.func @negative_min_parallel_iterations(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{lowering_config min_parallel_iterations must be >= 0}}
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [4, 4, 0], cache = [0, 0, 0], vector = [4, 4, 1], min_parallel_iterations = -1>}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @repeated_option(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{expected 'packed' or 'min_parallel_iterations', once each}}
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [4, 4, 0], cache = [0, 0, 0], vector = [4, 4, 1], packed = [1], packed = [1]>}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @unknown_option(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{expected 'packed' or 'min_parallel_iterations', once each}}
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [4, 4, 0], cache = [0, 0, 0], vector = [4, 4, 1], threads = 2>}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}

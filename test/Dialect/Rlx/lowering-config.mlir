@@ -26,3 +26,18 @@ func.func @packed(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
       ins(%a, %a : tensor<64x64xf32>, tensor<64x64xf32>) outs(%a : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
+
+// A run-time guard of the thread tiles round-trips; 0 (none) is not printed.
+// CHECK-LABEL: func.func @guarded
+// CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [32, 64, 0], cache = [0, 0, 0], vector = [4, 16, 1], min_parallel_iterations = 65536>}
+// CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [32, 64, 0], cache = [0, 0, 0], vector = [4, 16, 1]>}
+func.func @guarded(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>) -> tensor<?x64xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?x64xf32>
+  %e = tensor.empty(%n) : tensor<?x64xf32>
+  %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [32, 64, 0], cache = [0, 0, 0], vector = [4, 16, 1], min_parallel_iterations = 65536>}
+      ins(%a, %b : tensor<?x64xf32>, tensor<64x64xf32>) outs(%e : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %1 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [32, 64, 0], cache = [0, 0, 0], vector = [4, 16, 1], min_parallel_iterations = 0>}
+      ins(%0, %b : tensor<?x64xf32>, tensor<64x64xf32>) outs(%e : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %1 : tensor<?x64xf32>
+}

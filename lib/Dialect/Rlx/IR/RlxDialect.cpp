@@ -15,6 +15,46 @@ using namespace mlir::rlx;
 #include "rlx/Dialect/Rlx/IR/RlxOpsDialect.cpp.inc"
 #include "rlx/Dialect/Rlx/IR/RlxEnums.cpp.inc"
 #include "rlx/Dialect/Rlx/IR/RlxInterfaces.cpp.inc"
+
+/// The optional entries of a lowering config, each `, key = value` at most
+/// once, in any order (ODS's optional groups cannot tell two that both
+/// start with a comma apart).
+static ParseResult parseLoweringConfigOptions(AsmParser &parser,
+                                              SmallVector<int64_t> &packed,
+                                              int64_t &minParallelIterations) {
+  bool seenPacked = false, seenMinParallelIterations = false;
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return failure();
+    if (key == "packed" && !seenPacked) {
+      seenPacked = true;
+      if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+            return parser.parseInteger(packed.emplace_back());
+          }))
+        return failure();
+    } else if (key == "min_parallel_iterations" && !seenMinParallelIterations) {
+      seenMinParallelIterations = true;
+      if (parser.parseInteger(minParallelIterations))
+        return failure();
+    } else {
+      return parser.emitError(loc, "expected 'packed' or "
+                                   "'min_parallel_iterations', once each");
+    }
+  }
+  return success();
+}
+
+static void printLoweringConfigOptions(AsmPrinter &printer,
+                                       ArrayRef<int64_t> packed,
+                                       int64_t minParallelIterations) {
+  if (!packed.empty())
+    printer << ", packed = [" << packed << "]";
+  if (minParallelIterations != 0)
+    printer << ", min_parallel_iterations = " << minParallelIterations;
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "rlx/Dialect/Rlx/IR/RlxAttrs.cpp.inc"
 
@@ -22,7 +62,8 @@ LogicalResult
 LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            ArrayRef<int64_t> distribution,
                            ArrayRef<int64_t> cache, ArrayRef<int64_t> vector,
-                           ArrayRef<int64_t> packed) {
+                           ArrayRef<int64_t> packed,
+                           int64_t minParallelIterations) {
   if (distribution.size() != cache.size() ||
       distribution.size() != vector.size())
     return emitError() << "lowering_config levels have "
@@ -35,6 +76,9 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (llvm::any_of(packed, [](int64_t input) { return input != 1; }))
     return emitError() << "lowering_config can pack only input 1 (the right "
                           "operand of a contraction)";
+  if (minParallelIterations < 0)
+    return emitError() << "lowering_config min_parallel_iterations must be "
+                          ">= 0";
   return success();
 }
 

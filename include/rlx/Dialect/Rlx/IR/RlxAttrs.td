@@ -37,6 +37,12 @@ def Rlx_LoweringConfigAttr : Rlx_Attr<"LoweringConfig", "lowering_config"> {
       matmul-shaped contraction can be packed; its panels are
       `vector[n]` columns wide and hold the cache tile's whole reduction
       range (data tiling at the cache level, as BLIS packs B).
+    - `min_parallel_iterations` (optional, for ops with `?` loop sizes): the
+      thread tiles apply at run time only when the op's loops make at least
+      this many iterations together; fewer make one tile of the whole op,
+      which runs on the calling thread. A schedule chosen before the sizes
+      are known cannot tell a small op, whose fork and join would cost more
+      than the threads save, from a large one.
 
     ```mlir
     %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<
@@ -53,12 +59,29 @@ def Rlx_LoweringConfigAttr : Rlx_Attr<"LoweringConfig", "lowering_config"> {
     ArrayRefParameter<"int64_t", "tile sizes of the cache level">:$cache,
     ArrayRefParameter<"int64_t", "tile sizes of the register level">:$vector,
     OptionalArrayRefParameter<"int64_t",
-        "inputs whose cache tiles are packed into register-tile panels">:$packed
+        "inputs whose cache tiles are packed into register-tile panels">:$packed,
+    DefaultValuedParameter<"int64_t", "0",
+        "iterations below which the thread tiles are one tile at run time">
+        :$minParallelIterations
   );
   let assemblyFormat = [{
     `<` `distribution` `=` `[` $distribution `]` `,` `cache` `=` `[` $cache `]`
-    `,` `vector` `=` `[` $vector `]` (`,` `packed` `=` `[` $packed^ `]`)? `>`
+    `,` `vector` `=` `[` $vector `]`
+    `` custom<LoweringConfigOptions>($packed, $minParallelIterations) `>`
   }];
+  // The default builder with min_parallel_iterations defaulted (static
+  // shapes need none).
+  let skipDefaultBuilders = 1;
+  let builders = [
+    AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$distribution,
+                     "::llvm::ArrayRef<int64_t>":$cache,
+                     "::llvm::ArrayRef<int64_t>":$vector,
+                     "::llvm::ArrayRef<int64_t>":$packed,
+                     CArg<"int64_t", "0">:$minParallelIterations), [{
+      return $_get($_ctxt, distribution, cache, vector, packed,
+                   minParallelIterations);
+    }]>
+  ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The name of the discardable attribute that holds an op's config.
