@@ -42,23 +42,63 @@ static Value sumToShape(OpBuilder &b, Location loc, Value grad,
   return ReshapeOp::create(b, loc, type, summed);
 }
 
-/// A constant of `like`'s type (or of `like`'s element type and `shape`)
-/// filled with `value`.
-static Value splat(OpBuilder &b, Location loc, Value like, double value,
-                   std::optional<ArrayRef<int64_t>> shape = std::nullopt) {
+/// A tensor of `like`'s type filled with `value`: a constant, or where
+/// `like` has `?` sizes a rank-0 constant expanded to its shape.
+static Value splat(OpBuilder &b, Location loc, Value like, double value) {
   RankedTensorType type = getTensorType(like);
-  if (shape)
-    type = type.clone(*shape);
+  Type element = type.getElementType();
+  if (type.hasStaticShape())
+    return ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, b.getFloatAttr(element, value)));
+  Value scalar = ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({}, element),
+                             b.getFloatAttr(element, value)));
+  return ExpandOp::create(b, loc, type, scalar, like);
+}
+
+/// `grad` broadcast to the shape of `like`, whose `?` sizes it takes where
+/// a size-1 dimension of `grad` is repeated.
+static Value expandLike(OpBuilder &b, Location loc, Value grad, Value like) {
+  RankedTensorType gradType = getTensorType(grad);
+  RankedTensorType type = getTensorType(like).clone(gradType.getElementType());
+  int64_t lead = type.getRank() - gradType.getRank();
+  bool repeatsToDynamic =
+      llvm::any_of(llvm::seq(type.getRank()), [&](int64_t d) {
+        return type.isDynamicDim(d) &&
+               (d < lead || gradType.getDimSize(d - lead) == 1);
+      });
+  return ExpandOp::create(b, loc, type, grad,
+                          repeatsToDynamic ? like : Value());
+}
+
+/// The number of elements of `x` along `axes` as a rank-0 tensor of
+/// `like`'s element type: a constant where those sizes are static.
+static Value countAlong(OpBuilder &b, Location loc, Value x,
+                        ArrayRef<int64_t> axes, Value like) {
+  auto type = RankedTensorType::get({}, getTensorType(like).getElementType());
+  ArrayRef<int64_t> sizes = getTensorType(x).getShape();
+  if (llvm::any_of(axes, [&](int64_t axis) {
+        return ShapedType::isDynamic(sizes[axis]);
+      }))
+    return NumelOp::create(b, loc, type, x, axes);
+  int64_t count = 1;
+  for (int64_t axis : axes)
+    count *= sizes[axis];
   return ConstantOp::create(
       b, loc,
-      DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(),
-                                                  value)));
+      DenseElementsAttr::get(type,
+                             b.getFloatAttr(type.getElementType(), count)));
 }
 
 /// A rank-0 constant of `like`'s element type, which broadcasts against
 /// anything.
 static Value scalar(OpBuilder &b, Location loc, Value like, double value) {
-  return splat(b, loc, like, value, ArrayRef<int64_t>{});
+  Type element = getTensorType(like).getElementType();
+  return ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({}, element),
+                             b.getFloatAttr(element, value)));
 }
 
 /// 0 where `loses`, 1/2 where `ties`, 1 elsewhere.
@@ -141,7 +181,7 @@ static Gradients gradientOf(CastOp op, OpBuilder &b, Value g) {
 
 static Gradients gradientOf(WhereOp op, OpBuilder &b, Value g) {
   Location loc = op.getLoc();
-  Value zero = splat(b, loc, g, 0.0);
+  Value zero = scalar(b, loc, g, 0.0);
   return {Value(),
           sumToShape(b, loc,
                      WhereOp::create(b, loc, op.getCondition(), g, zero),
@@ -155,8 +195,15 @@ static Gradients gradientOf(ReshapeOp op, OpBuilder &b, Value g) {
   return {ReshapeOp::create(b, op.getLoc(), op.getInput().getType(), g)};
 }
 
+/// `like` only gives the shape: its gradient is zero.
 static Gradients gradientOf(ExpandOp op, OpBuilder &b, Value g) {
-  return {sumToShape(b, op.getLoc(), g, op.getInput())};
+  Location loc = op.getLoc();
+  Gradients grads = {sumToShape(b, loc, g, op.getInput())};
+  if (Value like = op.getLike())
+    grads.push_back(isa<FloatType>(getTensorType(like).getElementType())
+                        ? splat(b, loc, like, 0.0)
+                        : Value());
+  return grads;
 }
 
 static Gradients gradientOf(TransposeOp op, OpBuilder &b, Value g) {
@@ -217,19 +264,18 @@ static Gradients gradientOf(ReduceOp op, OpBuilder &b, Value g) {
   ReduceKind kind = op.getKind();
   SmallVector<int64_t> kept(inputType.getShape());
   SmallVector<int64_t> axes = op.getNormalizedAxes();
-  int64_t count = 1;
-  for (int64_t axis : axes) {
+  for (int64_t axis : axes)
     kept[axis] = 1;
-    count *= inputType.getDimSize(axis);
-  }
   RankedTensorType keptType = inputType.clone(kept);
   Value grad = ReshapeOp::create(b, loc, keptType, g);
+  Value input = op.getInput();
   if (kind == ReduceKind::Sum)
-    return {ExpandOp::create(b, loc, inputType, grad)};
+    return {expandLike(b, loc, grad, input)};
   if (kind == ReduceKind::Mean)
-    return {ExpandOp::create(
-        b, loc, inputType,
-        DivOp::create(b, loc, grad, splat(b, loc, grad, count)))};
+    return {expandLike(
+        b, loc,
+        DivOp::create(b, loc, grad, countAlong(b, loc, input, axes, grad)),
+        input)};
   if (kind == ReduceKind::Prod)
     return {MulOp::create(b, loc, grad,
                           productOfOthers(b, loc, op.getInput(), axes))};
@@ -517,6 +563,9 @@ static Gradients gradientOf(ResizeNearest2xOp op, OpBuilder &b, Value g) {
   Location loc = op.getLoc();
   RankedTensorType inputType = op.getInput().getType();
   ArrayRef<int64_t> shape = inputType.getShape();
+  // One `?` size at most: a reshape matches them in order.
+  if (llvm::count_if(shape, ShapedType::isDynamic) > 1)
+    return {Value()};
   SmallVector<int64_t> blocks = {shape[0], shape[1], shape[2], 2, shape[3], 2};
   Value viewed = ReshapeOp::create(b, loc, inputType.clone(blocks), g);
   return {ReduceOp::create(b, loc, viewed, ReduceKind::Sum,
@@ -534,6 +583,9 @@ static Gradients gradientOf(InterpolateNearestOp op, OpBuilder &b, Value g) {
   for (int64_t d = 2; d < rank; ++d) {
     int64_t in = inputType.getDimSize(d);
     int64_t out = getTensorType(grad).getDimSize(d);
+    // The one-hot matrix is a constant.
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(out))
+      return {Value()};
     SmallVector<Attribute> selects;
     for (int64_t o = 0; o < out; ++o)
       for (int64_t x = 0; x < in; ++x)
@@ -563,27 +615,15 @@ static Gradients gradientOf(CumsumOp op, OpBuilder &b, Value g) {
                                    op.getExclusiveAttr())};
 }
 
-/// narrow: the gradient in its place along the axis, zeros elsewhere.
+/// narrow: the gradient in its place along the axis, zeros elsewhere. Not
+/// along a `?` axis (the zeros after the window have a run-time length).
 static Gradients gradientOf(NarrowOp op, OpBuilder &b, Value g) {
-  Location loc = op.getLoc();
   RankedTensorType inputType = op.getInput().getType();
-  int64_t rank = inputType.getRank();
-  int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
-  auto zeros = [&](int64_t length) {
-    SmallVector<int64_t> shape(inputType.getShape());
-    shape[axis] = length;
-    return splat(b, loc, g, 0.0, shape);
-  };
+  int64_t axis = normalizeAxis(op.getAxis(), inputType.getRank());
+  if (inputType.isDynamicDim(axis))
+    return {Value()};
   int64_t after = inputType.getDimSize(axis) - op.getStart() - op.getLength();
-  SmallVector<Value> pieces;
-  if (op.getStart() > 0)
-    pieces.push_back(zeros(op.getStart()));
-  pieces.push_back(g);
-  if (after > 0)
-    pieces.push_back(zeros(after));
-  if (pieces.size() == 1)
-    return {g};
-  return {ConcatOp::create(b, loc, pieces, axis)};
+  return {padAxis(b, op.getLoc(), g, axis, op.getStart(), after)};
 }
 
 /// concat: each input's window of the gradient.
@@ -609,8 +649,10 @@ static Gradients gradientOf(SliceOp op, OpBuilder &b, Value g) {
   int64_t rank = inputType.getRank();
   int64_t axis = normalizeAxis(op.getAxis(), rank);
   int64_t length = op.getLength(), step = op.getStep();
+  if (inputType.isDynamicDim(axis))
+    return {Value()};
   if (length == 0)
-    return {splat(b, loc, g, 0.0, inputType.getShape())};
+    return {splat(b, loc, op.getInput(), 0.0)};
   int64_t first = op.getStart();
   Value grad = g;
   if (step < 0) {
@@ -645,6 +687,8 @@ static Gradients gradientOf(PadOp op, OpBuilder &b, Value g) {
     int64_t n = inputType.getDimSize(d);
     if (lo == 0 && hi == 0)
       continue;
+    if (ShapedType::isDynamic(n))
+      return {Value()};
     Value inner = NarrowOp::create(b, loc, grad, d, lo, n);
     if (op.getMode() == PadMode::Constant) {
       grad = inner;
@@ -697,10 +741,13 @@ static Gradients gradientOf(TileOp op, OpBuilder &b, Value g) {
   RankedTensorType inputType = op.getInput().getType();
   RankedTensorType gradType = getTensorType(g);
   if (gradType.hasStaticShape() && gradType.getNumElements() == 0)
-    return {splat(b, loc, g, 0.0, inputType.getShape())};
+    return {splat(b, loc, op.getInput(), 0.0)};
   SmallVector<int64_t> blocks, repetitionAxes;
   for (auto [size, reps] :
        llvm::zip_equal(inputType.getShape(), op.getReps())) {
+    // A reshape cannot split a `?` size into repetitions and a `?` block.
+    if (ShapedType::isDynamic(size) && reps != 1)
+      return {Value()};
     repetitionAxes.push_back(blocks.size());
     blocks.append({reps, size});
   }
@@ -735,6 +782,9 @@ static Value scatterAddAlong(OpBuilder &b, Location loc, Value g,
                              Value indices, int64_t axis,
                              RankedTensorType inputType) {
   RankedTensorType indexType = getTensorType(indices);
+  // The one-hot positions and the padding need static sizes.
+  if (!inputType.hasStaticShape() || !indexType.hasStaticShape())
+    return Value();
   Type indexElement = indexType.getElementType();
   int64_t rank = inputType.getRank();
   int64_t n = inputType.getDimSize(axis);
@@ -790,6 +840,8 @@ static Gradients gradientOf(KvAppendOp op, OpBuilder &b, Value g) {
   int64_t axis = op.getNormalizedAxis();
   int64_t length = cacheType.getDimSize(axis);
   int64_t rows = op.getUpdate().getType().getDimSize(axis);
+  if (ShapedType::isDynamic(length) || ShapedType::isDynamic(rows))
+    return {Value(), Value(), Value()};
   Value position = op.getPosition();
   Type indexElement = getTensorType(position).getElementType();
   Value start = ClampOp::create(b, loc, position, b.getF64FloatAttr(0),
@@ -871,6 +923,8 @@ static Gradients gradientOf(CummaxOp op, OpBuilder &b, Value g) {
   RankedTensorType type = op.getType();
   int64_t axis = op.getNormalizedAxis();
   int64_t n = type.getDimSize(axis);
+  if (ShapedType::isDynamic(n))
+    return {Value()};
   if (n <= 1)
     return {op.getExclusive() ? splat(b, loc, g, 0.0) : g};
   Value y = op.getResult();
@@ -920,6 +974,8 @@ static Gradients gradientOf(CumprodOp op, OpBuilder &b, Value g) {
   RankedTensorType type = op.getType();
   int64_t rank = type.getRank(), axis = op.getNormalizedAxis();
   int64_t n = type.getDimSize(axis);
+  if (ShapedType::isDynamic(n))
+    return {Value()};
   if (n <= 1)
     return {op.getExclusive() ? splat(b, loc, g, 0.0) : g};
   if (op.getExclusive())

@@ -95,6 +95,20 @@ s.dynamic_case(
 
 # --- data movement ------------------------------------------------------------------
 
+# expand to the run-time shape of another value, and numel of run-time sizes
+# (in f32 and i64): what the gradients of sums and means over `?` axes use.
+s.dynamic_case(
+    "expand_like_numel",
+    """%e = rlx.expand %a1 like %a0 : tensor<?xf32>, tensor<?x?xf32> -> tensor<?x?xf32>
+  %n = rlx.numel %a0 axes = [0, 1] : tensor<?x?xf32> -> tensor<f32>
+  %m = rlx.numel %a0 axes = [0] : tensor<?x?xf32> -> tensor<i64>
+  %mf = rlx.cast %m : tensor<i64> -> tensor<f32>
+  %q = rlx.div %e, %n : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xf32>
+  %r = rlx.add %q, %mf : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xf32>""",
+    ["tensor<?x?xf32>", "tensor<?xf32>"], "tensor<?x?xf32>",
+    [[randn(m, n), randn(n)] for m, n in ((1, 1), (3, 17), (64, 130))],
+    lambda x, b: b.expand(x.shape) / x.numel() + x.shape[0])
+
 
 def split_heads(x, past):
     b, t, _ = x.shape

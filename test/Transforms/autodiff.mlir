@@ -140,13 +140,13 @@ func.func @targets_gradient(%x: tensor<4x8xf32>, %t: tensor<4x8xf32>) -> tensor<
 
 // -----
 
-// narrow puts its gradient back in place between zeros; rope rotates back
-// (its tables get no gradient); attention uses attention_backward with the
-// logsumexp of a copy that returns it.
+// narrow puts its gradient back in place between zeros (a pad); rope
+// rotates back (its tables get no gradient); attention uses
+// attention_backward with the logsumexp of a copy that returns it.
 // CHECK-LABEL: func.func @attention_rules_grad(
 // CHECK:         rlx.attention_backward bshd
 // CHECK:         rlx.rope_backward neox
-// CHECK:         rlx.concat
+// CHECK:         rlx.pad
 func.func @attention_rules(%x: tensor<1x4x24xf32>, %cos: tensor<4x4xf32>, %sin: tensor<4x4xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0>} {
   %q = rlx.narrow %x axis = -1, start = 0, length = 16 : tensor<1x4x24xf32> -> tensor<1x4x16xf32>
   %k = rlx.narrow %x axis = -1, start = 16, length = 8 : tensor<1x4x24xf32> -> tensor<1x4x8xf32>
@@ -156,4 +156,48 @@ func.func @attention_rules(%x: tensor<1x4x24xf32>, %cos: tensor<4x4xf32>, %sin: 
   %a = rlx.attention bshd %q4, %k4, %k4 heads = 2 kv_heads = 1 mask = causal : (tensor<1x4x2x8xf32>, tensor<1x4x1x8xf32>, tensor<1x4x1x8xf32>) -> tensor<1x4x2x8xf32>
   %l = rlx.reduce sum %a axes = [0, 1, 2, 3] : tensor<1x4x2x8xf32> -> tensor<f32>
   return %l : tensor<f32>
+}
+
+// -----
+
+// `?` sizes: a mean over a `?` axis spreads its gradient with an expand to
+// the input's run-time shape, divided by the run-time count; a sum over a
+// static axis of `?` rows needs neither.
+// CHECK-LABEL: func.func @dynamic_mean_grad(
+// CHECK-SAME:      %[[X:.*]]: tensor<?x4xf32>
+// CHECK:         %[[N:.*]] = rlx.numel %{{.*}} axes = [0] : tensor<?xf32> -> tensor<f32>
+// CHECK:         %[[D:.*]] = rlx.div %{{.*}}, %[[N]] : (tensor<1xf32>, tensor<f32>) -> tensor<1xf32>
+// CHECK:         rlx.expand %[[D]] like %{{.*}} : tensor<1xf32>, tensor<?xf32> -> tensor<?xf32>
+// CHECK:         rlx.expand %{{.*}} : tensor<?x1xf32> -> tensor<?x4xf32>
+// CHECK-NOT:     rlx.numel
+// CHECK:         return
+func.func @dynamic_mean(%x: tensor<?x4xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0>} {
+  %e = rlx.exp %x : tensor<?x4xf32>
+  %s = rlx.reduce sum %e axes = [1] : tensor<?x4xf32> -> tensor<?xf32>
+  %m = rlx.reduce mean %s axes = [0] : tensor<?xf32> -> tensor<f32>
+  return %m : tensor<f32>
+}
+
+// -----
+
+// An argument on no path to the loss gets zeros of its run-time shape.
+// CHECK-LABEL: func.func @dynamic_unused_grad(
+// CHECK-SAME:      %{{.*}}: tensor<?x4xf32>, %[[Y:.*]]: tensor<?xf32>
+// CHECK:         %[[ZERO:.*]] = rlx.constant dense<0.000000e+00> : tensor<f32>
+// CHECK:         %[[DY:.*]] = rlx.expand %[[ZERO]] like %[[Y]] : tensor<f32>, tensor<?xf32> -> tensor<?xf32>
+// CHECK:         return %{{.*}}, %{{.*}}, %[[DY]]
+func.func @dynamic_unused(%x: tensor<?x4xf32>, %y: tensor<?xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0, 1>} {
+  %m = rlx.reduce sum %x axes = [0, 1] : tensor<?x4xf32> -> tensor<f32>
+  return %m : tensor<f32>
+}
+
+// -----
+
+// A window along a `?` axis has no rule: the zeros after it have a run-time
+// length.
+func.func @dynamic_narrow(%x: tensor<?x4xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0>} {
+  // expected-error @+1 {{no gradient rule for operand 0 of 'rlx.narrow', which depends on a differentiated argument}}
+  %n = rlx.narrow %x axis = 0, start = 1, length = 1 : tensor<?x4xf32> -> tensor<1x4xf32>
+  %m = rlx.reduce sum %n axes = [0, 1] : tensor<1x4xf32> -> tensor<f32>
+  return %m : tensor<f32>
 }

@@ -80,12 +80,11 @@ static Value createFilled(OpBuilder &b, Location loc,
   return linalg::FillOp::create(b, loc, constant, empty).getResult(0);
 }
 
-/// A tensor of static `type` filled with `value`.
-static Value createFilled(OpBuilder &b, Location loc, RankedTensorType type,
-                          double value) {
-  return createFilled(b, loc,
-                      getAsIndexOpFoldResult(b.getContext(), type.getShape()),
-                      type.getElementType(), value);
+/// A tensor of the sizes of `like` and `elementType` filled with `value`.
+static Value createFilledLike(OpBuilder &b, Location loc, Value like,
+                              Type elementType, double value) {
+  return createFilled(b, loc, tensor::getMixedSizes(b, loc, like), elementType,
+                      value);
 }
 
 /// The diagonal of a positional mask: the queries are the last S_q
@@ -223,7 +222,7 @@ struct AttentionBackwardToLinalg : OpConversionPattern<AttentionBackwardOp> {
     Value delta =
         linalg::GenericOp::create(
             rewriter, loc, rowType, ValueRange{dout, out},
-            createFilled(rewriter, loc, rowType, 0.0),
+            createFilledLike(rewriter, loc, logSumExp, computeType, 0.0),
             {rewriter.getMultiDimIdentityMap(4),
              rewriter.getMultiDimIdentityMap(4),
              getRowsMap(rewriter.getContext(), layout)},
@@ -241,11 +240,10 @@ struct AttentionBackwardToLinalg : OpConversionPattern<AttentionBackwardOp> {
     APFloat scale(op.getScaleOrDefault());
 
     SmallVector<Value> dqInits = {
-        createFilled(rewriter, loc, qType.clone(computeType), 0.0)};
+        createFilledLike(rewriter, loc, q, computeType, 0.0)};
     if (op.getWithBiasGrad())
-      dqInits.push_back(createFilled(
-          rewriter, loc,
-          cast<RankedTensorType>(mask.getType()).clone(computeType), 0.0));
+      dqInits.push_back(
+          createFilledLike(rewriter, loc, mask, computeType, 0.0));
     auto dq = AttentionDqOp::create(
         rewriter, loc, TypeRange(ValueRange(dqInits)), q, k, v, dout, logSumExp,
         delta, mask, diagonal, dqInits[0],
@@ -256,14 +254,9 @@ struct AttentionBackwardToLinalg : OpConversionPattern<AttentionBackwardOp> {
         TypeRange{cast<RankedTensorType>(k.getType()).clone(computeType),
                   cast<RankedTensorType>(v.getType()).clone(computeType)},
         q, k, v, dout, logSumExp, delta, mask, diagonal,
-        createFilled(rewriter, loc,
-                     cast<RankedTensorType>(k.getType()).clone(computeType),
-                     0.0),
-        createFilled(rewriter, loc,
-                     cast<RankedTensorType>(v.getType()).clone(computeType),
-                     0.0),
-        layout, op.getMaskKind(), op.getWindowAttr(), scale,
-        op.getSoftcapAttr());
+        createFilledLike(rewriter, loc, k, computeType, 0.0),
+        createFilledLike(rewriter, loc, v, computeType, 0.0), layout,
+        op.getMaskKind(), op.getWindowAttr(), scale, op.getSoftcapAttr());
 
     SmallVector<Value> gradients;
     for (Value gradient :

@@ -134,6 +134,35 @@ struct ExpandToLinalg : OpConversionPattern<ExpandOp> {
   }
 };
 
+/// The product of the counted sizes, converted to the element type (a `?`
+/// size read from the tensor).
+struct NumelToTensor : OpConversionPattern<NumelOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(NumelOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (int64_t axis : op.getNormalizedAxes())
+      count = arith::MulIOp::create(
+          rewriter, loc, count,
+          tensor::DimOp::create(rewriter, loc, adaptor.getInput(), axis));
+    RankedTensorType type = op.getType();
+    Type element = type.getElementType();
+    Value scalar;
+    if (isa<FloatType>(element))
+      scalar = arith::SIToFPOp::create(
+          rewriter, loc, element,
+          arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
+                                     count));
+    else
+      scalar = arith::IndexCastOp::create(rewriter, loc, element, count);
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, type, scalar);
+    return success();
+  }
+};
+
 struct ConcatToTensor : OpConversionPattern<ConcatOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -226,6 +255,7 @@ struct WindowToTensor : OpConversionPattern<OpTy> {
 void mlir::rlx::populateDataMovementToLinalgPatterns(
     RewritePatternSet &patterns) {
   patterns.add<ConstantToArith, ReshapeToTensor, TransposeToLinalg,
-               ExpandToLinalg, ConcatToTensor, WindowToTensor<NarrowOp>,
-               WindowToTensor<SliceOp>>(patterns.getContext());
+               ExpandToLinalg, NumelToTensor, ConcatToTensor,
+               WindowToTensor<NarrowOp>, WindowToTensor<SliceOp>>(
+      patterns.getContext());
 }

@@ -48,6 +48,12 @@ static Value linearizeSpatial(OpBuilder &b, Location loc, ValueRange position,
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), offset);
 }
 
+/// The sizes of `value` (of a `?` batch, the only `?` size these ops take).
+static SmallVector<OpFoldResult> sizesOf(OpBuilder &b, Location loc,
+                                         Value value) {
+  return tensor::getMixedSizes(b, loc, value);
+}
+
 namespace {
 /// The transposed convolution of `grad_output` by the weight with the
 /// forward geometry, with the output padding that makes its size the
@@ -219,9 +225,11 @@ struct ConvTransposeBackwardInputToLinalg
     if (ArrayRef<int64_t>(convShape) != inputType.getShape()) {
       SmallVector<OpFoldResult> offsets(convShape.size(),
                                         rewriter.getIndexAttr(0)),
-          strides(convShape.size(), rewriter.getIndexAttr(1)), sizes;
-      for (int64_t size : inputType.getShape())
-        sizes.push_back(rewriter.getIndexAttr(size));
+          strides(convShape.size(), rewriter.getIndexAttr(1)),
+          sizes = sizesOf(rewriter, loc, acc);
+      for (auto [d, size] : llvm::enumerate(inputType.getShape()))
+        if (!ShapedType::isDynamic(size))
+          sizes[d] = rewriter.getIndexAttr(size);
       acc = tensor::ExtractSliceOp::create(rewriter, loc,
                                            inputType.clone(accElement), acc,
                                            offsets, sizes, strides);
@@ -311,18 +319,16 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
     for (int64_t i = 0; i < spatial; ++i)
       windowExprs.push_back(dim(2 + i) * stride[i] + dim(rank + i));
     Value maxInit = createFilledTensor(
-        b, loc, outputType.clone(accElement),
+        b, loc, sizesOf(b, loc, gradOutput),
         arith::ConstantOp::create(
             b, loc,
             b.getFloatAttr(
                 accElement,
-                APFloat::getInf(
-                    cast<FloatType>(accElement).getFloatSemantics(),
-                    /*Negative=*/true))));
+                APFloat::getInf(cast<FloatType>(accElement).getFloatSemantics(),
+                                /*Negative=*/true))));
     Value indexInit = createFilledTensor(
-        b, loc, outputType.clone(b.getI64Type()),
-        arith::ConstantOp::create(b, loc,
-                                  b.getI64IntegerAttr(-1)));
+        b, loc, sizesOf(b, loc, gradOutput),
+        arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(-1)));
     auto argmax = linalg::GenericOp::create(
         b, loc, TypeRange{maxInit.getType(), indexInit.getType()},
         ValueRange{padded, window}, ValueRange{maxInit, indexInit},
@@ -385,7 +391,7 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
     gradient =
         linalg::GenericOp::create(
             b, loc, outputType.clone(accElement), gradient,
-            createEmptyTensor(b, loc, outputType.clone(accElement)),
+            createEmptyTensor(b, loc, sizesOf(b, loc, gradOutput), accElement),
             ArrayRef<AffineMap>{identity, identity},
             SmallVector<utils::IteratorType>(rank,
                                              utils::IteratorType::parallel),
@@ -405,7 +411,7 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
             .getResult(0);
   }
 
-  Value init = createFilledTensor(b, loc, inputType.clone(accElement),
+  Value init = createFilledTensor(b, loc, sizesOf(b, loc, input),
                                   floatZero(b, loc, accElement));
   auto scatter = linalg::GenericOp::create(
       b, loc, init.getType(), window, init,
@@ -491,7 +497,7 @@ struct GlobalPoolBackwardToLinalg : OpConversionPattern<GlobalPoolBackwardOp> {
   matchAndRewrite(GlobalPoolBackwardOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType inputType = op.getType();
-    if (inputType.getNumElements() == 0) {
+    if (inputType.hasStaticShape() && inputType.getNumElements() == 0) {
       rewriter.replaceOp(op, createEmptyTensor(rewriter, op.getLoc(),
                                                inputType));
       return success();
@@ -522,10 +528,13 @@ struct GatherBackwardToLinalg : OpConversionPattern<GatherBackwardOp> {
     Type accElement = ScalarBuilder::computeType(storage);
     int64_t rank = tableType.getRank();
     int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
-    Value sums = createFilledTensor(rewriter, loc, tableType.clone(accElement),
+    Value sums = createFilledTensor(rewriter, loc, getResultSizes(rewriter, op),
                                     floatZero(rewriter, loc, accElement));
-    if (op.getIndices().getType().getNumElements() != 0 &&
-        tableType.getNumElements() != 0) {
+    auto provablyEmpty = [](RankedTensorType type) {
+      return llvm::is_contained(type.getShape(), 0);
+    };
+    if (!provablyEmpty(op.getIndices().getType()) &&
+        !provablyEmpty(tableType)) {
       auto indexAdd = IndexAddOp::create(
           rewriter, loc, sums.getType(), adaptor.getGradOutput(),
           adaptor.getIndices(), sums, rewriter.getI64IntegerAttr(axis));

@@ -84,9 +84,10 @@ func.func @dynamic_head_dim(%q: tensor<1x4x?xf32>) {
 
 // -----
 
-func.func @dynamic_backward(%q: tensor<1x4x?x8xf32>, %l: tensor<1x4x?xf32>) {
-  // expected-error @+1 {{'rlx.attention_backward' op does not support dynamic dimensions: operand #0 has type 'tensor<1x4x?x8xf32>'}}
-  %0:3 = rlx.attention_backward bhsd %q, %q, %q, %q, %q, %l heads = 4 kv_heads = 4 mask = none : (tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?xf32>) -> (tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>)
+func.func @dynamic_backward_heads(%q: tensor<1x4x?x8xf32>, %l: tensor<1x2x?xf32>) {
+  // expected-error @+2 {{logsumexp must be [B, H, S_q] in the computation type}}
+  // expected-error @+1 {{'rlx.attention_backward' op failed to infer returned types}}
+  %0:3 = rlx.attention_backward bhsd %q, %q, %q, %q, %q, %l heads = 4 kv_heads = 4 mask = none : (tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x2x?xf32>) -> (tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>)
   return
 }
 

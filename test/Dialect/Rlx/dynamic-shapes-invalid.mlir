@@ -3,9 +3,9 @@
 // `?` sizes: what the shape rules reject at compile time. Relations that
 // are not decided until run time are accepted here (the ABI checks them).
 
-func.func @no_rule(%dy: tensor<?x5xf32>) {
-  // expected-error @+1 {{'rlx.cumsum_backward' op does not support dynamic dimensions: operand #0 has type 'tensor<?x5xf32>'}}
-  %0 = rlx.cumsum_backward %dy axis = 0 : tensor<?x5xf32>
+func.func @no_rule() {
+  // expected-error @+1 {{'rlx.iota' op does not support dynamic dimensions: result #0 has type 'tensor<?x5xi64>'}}
+  %0 = rlx.iota axis = 0 : tensor<?x5xi64>
   return
 }
 
@@ -74,8 +74,64 @@ func.func @reshape_copies_missing(%x: tensor<?x4xf32>) {
 // -----
 
 func.func @expand_from_one(%x: tensor<?x1xf32>) {
-  // expected-error @+1 {{'rlx.expand' op result dimension 1 is `?` where the input has size 1: a repeated dimension needs a static size}}
+  // expected-error @+1 {{'rlx.expand' op result dimension 1 is `?` where the input has size 1: a repeated dimension needs a static size or a `like` operand}}
   %0 = rlx.expand %x : tensor<?x1xf32> -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @expand_like_rank(%x: tensor<1x4xf32>, %y: tensor<?xf32>) {
+  // expected-error @+1 {{'rlx.expand' op result rank 2 differs from the rank 1 of `like`}}
+  %0 = rlx.expand %x like %y : tensor<1x4xf32>, tensor<?xf32> -> tensor<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @expand_like_size(%x: tensor<1x4xf32>, %y: tensor<?x5xf32>) {
+  // expected-error @+1 {{'rlx.expand' op cannot expand [1, 4] to [?, 5]: input dimension 1 has size 4 but the result has 5; only size-1 dimensions broadcast}}
+  %0 = rlx.expand %x like %y : tensor<1x4xf32>, tensor<?x5xf32> -> tensor<?x5xf32>
+  return
+}
+
+// -----
+
+func.func @expand_like_declared(%x: tensor<1x4xf32>, %y: tensor<?x4xf32>) {
+  // expected-error @+1 {{'rlx.expand' op result #0 has type 'tensor<3x4xf32>', but its shape is [?, 4]}}
+  %0 = rlx.expand %x like %y : tensor<1x4xf32>, tensor<?x4xf32> -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @numel_axis(%x: tensor<?x4xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %0 = rlx.numel %x axes = [2] : tensor<?x4xf32> -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @numel_twice(%x: tensor<?x4xf32>) {
+  // expected-error @+1 {{axis -2 is counted twice}}
+  %0 = rlx.numel %x axes = [0, -2] : tensor<?x4xf32> -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @numel_no_axes(%x: tensor<?x4xf32>) {
+  // expected-error @+1 {{requires at least one counted axis}}
+  %0 = rlx.numel %x axes = [] : tensor<?x4xf32> -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @numel_rank(%x: tensor<?x4xf32>) {
+  // expected-error @+1 {{'rlx.numel' op result #0 has type 'tensor<1xf32>', but its shape is []}}
+  %0 = rlx.numel %x axes = [0] : tensor<?x4xf32> -> tensor<1xf32>
   return
 }
 
@@ -189,5 +245,22 @@ func.func @dot_general_contracting(%a: tensor<?x3xf32>, %b: tensor<4x?xf32>) {
   // expected-error @+2 {{contracting dims differ in size: lhs dim 1 of [?, 3] has size 3, rhs dim 0 of [4, ?] has size 4}}
   // expected-error @+1 {{'rlx.dot_general' op failed to infer returned types}}
   %0 = rlx.dot_general %a, %b batching_dims = [] x [], contracting_dims = [1] x [0] : (tensor<?x3xf32>, tensor<4x?xf32>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @conv_backward_dynamic_channels(%g: tensor<?x4x6x6xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'rlx.conv_backward_input' op may have `?` sizes only in the batch (dimension 0), got 'tensor<?x?x8x8xf32>'}}
+  %0 = rlx.conv_backward_input %g, %w stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1
+      : (tensor<?x4x6x6xf32>, tensor<4x3x3x3xf32>) -> tensor<?x?x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @gather_backward_dynamic_axis(%e: tensor<?x6xf32>, %ids: tensor<?xi64>) {
+  // expected-error @+1 {{'rlx.gather_backward' op the table's gathered axis 0 must be static: no operand gives its size}}
+  %0 = rlx.gather_backward %e, %ids axis = 0 : (tensor<?x6xf32>, tensor<?xi64>) -> tensor<?x6xf32>
   return
 }

@@ -153,3 +153,81 @@ func.func @conv_batch(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> index
   %3 = tensor.dim %2, %c0 : tensor<?x4x1x1xf32>
   return %3 : index
 }
+
+// expand with `like` repeats a size-1 dimension to `like`'s run-time size;
+// numel counts run-time sizes (and folds static ones).
+// CHECK-LABEL: func.func @expand_like_numel
+// CHECK: rlx.expand %{{.*}} like %{{.*}} : tensor<1x4xf32>, tensor<?x4xf32> -> tensor<?x4xf32>
+// CHECK: rlx.expand %{{.*}} like %{{.*}} : tensor<f32>, tensor<?x?xi1> -> tensor<?x?xf32>
+// CHECK: rlx.numel %{{.*}} axes = [0, 1] : tensor<?x4xf32> -> tensor<f32>
+// CHECK: rlx.numel %{{.*}} axes = [1] : tensor<?x4xf32> -> tensor<i64>
+// REIFY-LABEL: func.func @expand_like_numel
+// REIFY-SAME: (%[[G:.*]]: tensor<1x4xf32>, %[[X:.*]]: tensor<?x4xf32>, %{{.*}}: tensor<f32>, %[[M:.*]]: tensor<?x?xi1>)
+// REIFY-DAG: %[[X0:.*]] = tensor.dim %[[X]], %c0
+// REIFY-DAG: %[[M0:.*]] = tensor.dim %[[M]], %c0
+// REIFY-DAG: %[[M1:.*]] = tensor.dim %[[M]], %c1
+// REIFY-DAG: %[[FOUR:.*]] = rlx.constant dense<4> : tensor<i64>
+// REIFY: return %[[X0]], %[[M0]], %[[M1]], %{{.*}}, %[[FOUR]]
+func.func @expand_like_numel(%g: tensor<1x4xf32>, %x: tensor<?x4xf32>, %s: tensor<f32>, %m: tensor<?x?xi1>)
+    -> (index, index, index, tensor<f32>, tensor<i64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = rlx.expand %g like %x : tensor<1x4xf32>, tensor<?x4xf32> -> tensor<?x4xf32>
+  %1 = rlx.expand %s like %m : tensor<f32>, tensor<?x?xi1> -> tensor<?x?xf32>
+  %2 = rlx.numel %x axes = [0, 1] : tensor<?x4xf32> -> tensor<f32>
+  %3 = rlx.numel %x axes = [1] : tensor<?x4xf32> -> tensor<i64>
+  %d0 = tensor.dim %0, %c0 : tensor<?x4xf32>
+  %d1 = tensor.dim %1, %c0 : tensor<?x?xf32>
+  %d2 = tensor.dim %1, %c1 : tensor<?x?xf32>
+  return %d0, %d1, %d2, %2, %3 : index, index, index, tensor<f32>, tensor<i64>
+}
+
+// attention_backward with `?` batch and sequence: the gradients have the
+// sizes of q, k and v.
+// CHECK-LABEL: func.func @attention_backward
+// CHECK: rlx.attention_backward bshd {{.*}} -> (tensor<?x?x4x8xf32>, tensor<?x?x2x8xf32>, tensor<?x?x2x8xf32>)
+// REIFY-LABEL: func.func @attention_backward
+// REIFY-SAME: (%[[Q:[^:]*]]: tensor<?x?x4x8xf32>, %[[K:[^:]*]]: tensor<?x?x2x8xf32>
+// REIFY-DAG: %[[Q0:.*]] = tensor.dim %[[Q]], %c0
+// REIFY-DAG: %[[K1:.*]] = tensor.dim %[[K]], %c1
+// REIFY: return %[[Q0]], %[[K1]]
+func.func @attention_backward(%q: tensor<?x?x4x8xf32>, %k: tensor<?x?x2x8xf32>, %o: tensor<?x?x4x8xf32>, %l: tensor<?x4x?xf32>) -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0:3 = rlx.attention_backward bshd %q, %k, %k, %o, %o, %l heads = 4 kv_heads = 2 mask = causal
+      : (tensor<?x?x4x8xf32>, tensor<?x?x2x8xf32>, tensor<?x?x2x8xf32>, tensor<?x?x4x8xf32>, tensor<?x?x4x8xf32>, tensor<?x4x?xf32>)
+        -> (tensor<?x?x4x8xf32>, tensor<?x?x2x8xf32>, tensor<?x?x2x8xf32>)
+  %d0 = tensor.dim %0#0, %c0 : tensor<?x?x4x8xf32>
+  %d1 = tensor.dim %0#2, %c1 : tensor<?x?x2x8xf32>
+  return %d0, %d1 : index, index
+}
+
+// The spatial adjoints take the `?` batch of their forward ops; the gather
+// adjoint's table takes grad_output's sizes outside the gathered axis.
+// CHECK-LABEL: func.func @spatial_adjoints
+// CHECK: rlx.conv_backward_input {{.*}} -> tensor<?x3x8x8xf32>
+// CHECK: rlx.conv_backward_weight {{.*}} -> tensor<4x3x3x3xf32>
+// CHECK: rlx.pool_backward max {{.*}} -> tensor<?x3x8x8xf32>
+// CHECK: rlx.gather_backward {{.*}} -> tensor<?x10x6xf32>
+// REIFY-LABEL: func.func @spatial_adjoints
+// REIFY-SAME: (%{{[^:]*}}: tensor<?x3x8x8xf32>, %{{[^:]*}}: tensor<4x3x3x3xf32>, %[[G:[^:]*]]: tensor<?x4x6x6xf32>, %[[PG:[^:]*]]: tensor<?x3x4x4xf32>, %[[E:[^:]*]]: tensor<?x?x6xf32>
+// REIFY-DAG: %[[G0:.*]] = tensor.dim %[[G]], %c0
+// REIFY-DAG: %[[PG0:.*]] = tensor.dim %[[PG]], %c0
+// REIFY-DAG: %[[E0:.*]] = tensor.dim %[[E]], %c0
+// REIFY: return %[[G0]], %[[PG0]], %[[E0]]
+func.func @spatial_adjoints(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %g: tensor<?x4x6x6xf32>,
+                            %pg: tensor<?x3x4x4xf32>, %e: tensor<?x?x6xf32>, %ids: tensor<?xi64>)
+    -> (index, index, index) {
+  %c0 = arith.constant 0 : index
+  %dx = rlx.conv_backward_input %g, %w stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1
+      : (tensor<?x4x6x6xf32>, tensor<4x3x3x3xf32>) -> tensor<?x3x8x8xf32>
+  %dw = rlx.conv_backward_weight %g, %x stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1
+      : (tensor<?x4x6x6xf32>, tensor<?x3x8x8xf32>) -> tensor<4x3x3x3xf32>
+  %dp = rlx.pool_backward max %pg, %x kernel = [2, 2] stride = [2, 2] padding = [0, 0, 0, 0]
+      : tensor<?x3x4x4xf32>, tensor<?x3x8x8xf32> -> tensor<?x3x8x8xf32>
+  %dt = rlx.gather_backward %e, %ids axis = 1 : (tensor<?x?x6xf32>, tensor<?xi64>) -> tensor<?x10x6xf32>
+  %d0 = tensor.dim %dx, %c0 : tensor<?x3x8x8xf32>
+  %d1 = tensor.dim %dp, %c0 : tensor<?x3x8x8xf32>
+  %d2 = tensor.dim %dt, %c0 : tensor<?x10x6xf32>
+  return %d0, %d1, %d2 : index, index, index
+}

@@ -385,7 +385,7 @@ func.func @matmul_bool(%x: tensor<2x3xi1>, %y: tensor<3x4xi1>) {
 // -----
 
 func.func @reduce_no_axes(%x: tensor<2x3xf32>) {
-  // expected-error @+2 {{requires at least one reduction axis}}
+  // expected-error @+2 {{requires at least one reduced axis}}
   // expected-error @+1 {{'rlx.reduce' op failed to infer returned types}}
   %0 = rlx.reduce sum %x axes = [] : tensor<2x3xf32> -> tensor<2x3xf32>
   return

@@ -281,6 +281,38 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 
+LogicalResult AttentionBackwardOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  FailureOr<AttentionSizes> sizes =
+      verifyAttention(context, getLoc(), Adaptor(*this));
+  if (failed(sizes))
+    return failure();
+  // out and dout have the forward output's sizes, logsumexp [B, H, S_q].
+  auto requireShape = [&](Value value, ArrayRef<AffineExpr> expected,
+                          StringRef name) -> LogicalResult {
+    SymbolicShape shape = context.getShape(value);
+    if (shape.size() == expected.size() &&
+        llvm::all_of(llvm::zip_equal(shape, expected), [&](auto pair) {
+          return context.requireEqual(std::get<0>(pair), std::get<1>(pair));
+        }))
+      return success();
+    return emitOpError() << name << " must be "
+                         << ShapeContext::format(expected) << ", got "
+                         << ShapeContext::format(shape);
+  };
+  SymbolicShape out = getOutShape(*sizes);
+  if (failed(requireShape(getOut(), out, "out")) ||
+      failed(requireShape(getDout(), out, "dout")) ||
+      failed(
+          requireShape(getLogsumexp(), getLogSumExpShape(*sizes), "logsumexp")))
+    return failure();
+  for (Value operand : {getQ(), getK(), getV()})
+    shapes.push_back(context.getShape(operand));
+  if (getWithBiasGrad())
+    shapes.push_back(context.getShape(getMask()));
+  return success();
+}
+
 LogicalResult AttentionBackwardOp::inferReturnTypes(
     MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &inferred) {

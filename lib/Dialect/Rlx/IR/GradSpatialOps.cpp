@@ -1,8 +1,13 @@
-//===- GradSpatialOps.cpp - Spatial and indexing backward ops: verifiers ---===//
+//===- GradSpatialOps.cpp - Spatial and indexing backward ops: verifiers
+//---===//
 //
 // Each adjoint checks its shapes with its forward op's shape inference: the
 // forward op applied to the declared (or given) forward operand shapes must
 // give exactly the type of `grad_output`.
+//
+// With a `?` batch (the only `?` size a convolution or pool takes), the
+// static check runs on the types, whose batches are `?` alike, and the
+// shape rule relates the batches.
 //
 //===----------------------------------------------------------------------===//
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
@@ -24,6 +29,80 @@ static LogicalResult checkGradOutputType(Operation *op,
            << *forward << " given by " << operands << ", got "
            << gradOutput.getType();
   return success();
+}
+
+/// The rule of the adjoint `op` of a batched forward op: every value of `op`
+/// may have a `?` size in its batch (dimension 0) only, and `grad_output`,
+/// the operands in `batched` and, where `resultBatched`, the result have
+/// one batch. The result has its declared sizes otherwise.
+static LogicalResult
+inferBatchedAdjointShape(Operation *op, ShapeContext &context, Value gradOutput,
+                         ValueRange batched, bool resultBatched,
+                         SmallVectorImpl<SymbolicShape> &shapes) {
+  SmallVector<Type> types(op->getOperandTypes());
+  llvm::append_range(types, op->getResultTypes());
+  for (Type type : types) {
+    auto tensor = cast<RankedTensorType>(type);
+    for (auto [d, size] : llvm::enumerate(tensor.getShape()))
+      if (d > 0 && ShapedType::isDynamic(size))
+        return op->emitOpError("may have `?` sizes only in the batch "
+                               "(dimension 0), got ")
+               << type;
+  }
+  AffineExpr batch = context.getShape(gradOutput)[0];
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  SymbolicShape shape = context.getShape(result);
+  SmallVector<AffineExpr> batches;
+  for (Value value : batched)
+    batches.push_back(context.getShape(value)[0]);
+  if (resultBatched)
+    batches.push_back(shape[0]);
+  for (AffineExpr other : batches)
+    if (!context.requireEqual(other, batch))
+      return op->emitOpError("grad_output has batch ")
+             << ShapeContext::format(batch) << " but the forward input "
+             << ShapeContext::format(other);
+  if (resultBatched)
+    shape[0] = batch;
+  shapes.push_back(shape);
+  return success();
+}
+
+LogicalResult ConvBackwardInputOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  return inferBatchedAdjointShape(*this, context, getGradOutput(), {},
+                                  /*resultBatched=*/true, shapes);
+}
+
+LogicalResult ConvBackwardWeightOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  return inferBatchedAdjointShape(*this, context, getGradOutput(), getInput(),
+                                  /*resultBatched=*/false, shapes);
+}
+
+LogicalResult ConvTransposeBackwardInputOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  return inferBatchedAdjointShape(*this, context, getGradOutput(), {},
+                                  /*resultBatched=*/true, shapes);
+}
+
+LogicalResult ConvTransposeBackwardWeightOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  return inferBatchedAdjointShape(*this, context, getGradOutput(), getInput(),
+                                  /*resultBatched=*/false, shapes);
+}
+
+LogicalResult
+PoolBackwardOp::inferSymbolicShapes(ShapeContext &context,
+                                    SmallVectorImpl<SymbolicShape> &shapes) {
+  return inferBatchedAdjointShape(*this, context, getGradOutput(), getInput(),
+                                  /*resultBatched=*/true, shapes);
+}
+
+LogicalResult GlobalPoolBackwardOp::inferSymbolicShapes(
+    ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
+  return inferBatchedAdjointShape(*this, context, getGradOutput(), getInput(),
+                                  /*resultBatched=*/true, shapes);
 }
 
 LogicalResult ConvBackwardInputOp::verify() {
@@ -81,6 +160,49 @@ LogicalResult GlobalPoolBackwardOp::verify() {
   FailureOr<RankedTensorType> forward =
       inferGlobalPoolType(getLoc(), getInput().getType());
   return checkGradOutputType(*this, forward, getGradOutput(), "the input");
+}
+
+/// The table's sizes are grad_output's outside the gathered axis, which has
+/// the declared (static) size: nothing else gives it.
+LogicalResult
+GatherBackwardOp::inferSymbolicShapes(ShapeContext &context,
+                                      SmallVectorImpl<SymbolicShape> &shapes) {
+  RankedTensorType table = getType();
+  int64_t rank = table.getRank();
+  FailureOr<int64_t> axis = normalizeAxis(getLoc(), getAxis(), rank);
+  if (failed(axis))
+    return failure();
+  if (table.isDynamicDim(*axis))
+    return emitOpError("the table's gathered axis ")
+           << *axis << " must be static: no operand gives its size";
+  SymbolicShape grad = context.getShape(getGradOutput());
+  SymbolicShape indices = context.getShape(getIndices());
+  int64_t gathered = indices.size();
+  if (static_cast<int64_t>(grad.size()) != rank - 1 + gathered)
+    return emitOpError("grad_output must have rank ")
+           << rank - 1 + gathered << " (the table's with axis " << *axis
+           << " replaced by the indices'), got " << grad.size();
+  SymbolicShape shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == *axis) {
+      shape.push_back(context.getConstant(table.getDimSize(d)));
+      continue;
+    }
+    AffineExpr size = grad[d < *axis ? d : d + gathered - 1];
+    if (!table.isDynamicDim(d) &&
+        !context.requireEqual(size, context.getConstant(table.getDimSize(d))))
+      return emitOpError("grad_output ")
+             << ShapeContext::format(grad) << " does not match the table "
+             << formatShape(table.getShape());
+    shape.push_back(size);
+  }
+  for (int64_t i = 0; i < gathered; ++i)
+    if (!context.requireEqual(grad[*axis + i], indices[i]))
+      return emitOpError("grad_output ")
+             << ShapeContext::format(grad) << " does not have the indices' "
+             << ShapeContext::format(indices) << " at axis " << *axis;
+  shapes.push_back(shape);
+  return success();
 }
 
 LogicalResult GatherBackwardOp::verify() {

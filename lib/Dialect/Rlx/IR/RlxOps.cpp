@@ -476,12 +476,13 @@ MatmulOp::inferSymbolicShapes(ShapeContext &context,
 // ReduceOp
 //===----------------------------------------------------------------------===//
 
-/// Normalizes and checks reduction axes; sorted on success.
+/// Normalizes and checks reduction axes (or axes that are `verb`, e.g.
+/// counted); sorted on success.
 static FailureOr<SmallVector<int64_t>>
 normalizeReduceAxes(std::optional<Location> loc, ArrayRef<int64_t> axes,
-                    int64_t rank) {
+                    int64_t rank, StringRef verb = "reduced") {
   if (axes.empty())
-    return emitOptionalError(loc, "requires at least one reduction axis");
+    return emitOptionalError(loc, "requires at least one ", verb, " axis");
   SmallVector<int64_t> normalized;
   llvm::SmallBitVector seen(rank);
   for (int64_t axis : axes) {
@@ -489,7 +490,7 @@ normalizeReduceAxes(std::optional<Location> loc, ArrayRef<int64_t> axes,
     if (failed(n))
       return failure();
     if (seen.test(*n))
-      return emitOptionalError(loc, "axis ", axis, " is reduced twice");
+      return emitOptionalError(loc, "axis ", axis, " is ", verb, " twice");
     seen.set(*n);
     normalized.push_back(*n);
   }
@@ -813,30 +814,44 @@ ExpandOp::inferSymbolicShapes(ShapeContext &context,
   if (in.size() > out.size())
     return emitOpError("cannot expand rank ")
            << in.size() << " to the lower rank " << out.size();
+  std::optional<SymbolicShape> like;
+  if (getLike()) {
+    like = context.getShape(getLike());
+    if (like->size() != out.size())
+      return emitOpError("result rank ")
+             << out.size() << " differs from the rank " << like->size()
+             << " of `like`";
+  }
+  auto formatSize = [](AffineExpr size) {
+    return StringRef(ShapeContext::format(size)).drop_front().drop_back().str();
+  };
   int64_t lead = out.size() - in.size();
   SymbolicShape shape;
   for (auto [d, size] : llvm::enumerate(out)) {
     int64_t inDim = static_cast<int64_t>(d) - lead;
     AffineExpr from = inDim >= 0 ? in[inDim] : context.getConstant(1);
+    // The size of the result: `like`'s, else the declared one, else (a `?`
+    // that is not repeated) the input's.
+    AffineExpr to = like                           ? (*like)[d]
+                    : !ShapedType::isDynamic(size) ? context.getConstant(size)
+                                                   : AffineExpr();
     if (!isStaticOne(from)) {
       // Not repeated: the size passes through.
-      if (!ShapedType::isDynamic(size) &&
-          !context.requireEqual(from, context.getConstant(size)))
+      if (to && !context.requireEqual(from, to))
         return emitOpError("cannot expand ")
-               << ShapeContext::format(in) << " to " << formatShape(out)
+               << ShapeContext::format(in) << " to "
+               << (like ? ShapeContext::format(*like) : formatShape(out))
                << ": input dimension " << inDim << " has size "
-               << cast<AffineConstantExpr>(from).getValue()
-               << " but the result has " << size
+               << formatSize(from) << " but the result has " << formatSize(to)
                << "; only size-1 dimensions broadcast";
-      shape.push_back(ShapedType::isDynamic(size) ? from
-                                                  : context.getConstant(size));
+      shape.push_back(to ? to : from);
       continue;
     }
-    if (ShapedType::isDynamic(size))
+    if (!to)
       return emitOpError("result dimension ")
              << d << " is `?` where the input has size 1: a repeated "
-             << "dimension needs a static size";
-    shape.push_back(context.getConstant(size));
+             << "dimension needs a static size or a `like` operand";
+    shape.push_back(to);
   }
   shapes.push_back(shape);
   return success();
@@ -846,10 +861,46 @@ OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
   if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
-    if (dense.isSplat())
+    if (dense.isSplat() && getType().hasStaticShape())
       return SplatElementsAttr::get(getType(),
                                     dense.getSplatValue<Attribute>());
   return {};
+}
+
+//===----------------------------------------------------------------------===//
+// NumelOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> NumelOp::getNormalizedAxes() {
+  return *normalizeReduceAxes(std::nullopt, getAxes(),
+                              getInput().getType().getRank());
+}
+
+LogicalResult
+NumelOp::inferSymbolicShapes(ShapeContext &context,
+                             SmallVectorImpl<SymbolicShape> &shapes) {
+  if (failed(normalizeReduceAxes(getLoc(), getAxes(),
+                                 getInput().getType().getRank(), "counted")))
+    return failure();
+  shapes.push_back({});
+  return success();
+}
+
+OpFoldResult NumelOp::fold(FoldAdaptor) {
+  ArrayRef<int64_t> sizes = getInput().getType().getShape();
+  int64_t count = 1;
+  for (int64_t axis : getNormalizedAxes()) {
+    if (ShapedType::isDynamic(sizes[axis]))
+      return {};
+    count *= sizes[axis];
+  }
+  RankedTensorType type = getType();
+  Type element = type.getElementType();
+  Attribute value =
+      isa<FloatType>(element)
+          ? Attribute(FloatAttr::get(element, static_cast<double>(count)))
+          : Attribute(IntegerAttr::get(element, count));
+  return DenseElementsAttr::get(type, value);
 }
 
 //===----------------------------------------------------------------------===//

@@ -120,7 +120,7 @@ def Rlx_AttentionOp : Rlx_Op<"attention", [Pure, Rlx_ShapeRule,
 }
 
 def Rlx_AttentionBackwardOp : Rlx_Op<"attention_backward",
-    [Pure, InferTypeOpAdaptor]> {
+    [Pure, InferTypeOpAdaptor, Rlx_ShapeRule]> {
   let summary = "gradients of rlx.attention with respect to q, k, v and bias";
   let description = [{
     Given the operands and attributes of an `rlx.attention`, its output

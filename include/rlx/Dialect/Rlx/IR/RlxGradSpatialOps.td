@@ -24,7 +24,7 @@ include "rlx/Dialect/Rlx/IR/RlxNormOps.td"
 // Convolution
 //===----------------------------------------------------------------------===//
 
-def Rlx_ConvBackwardInputOp : Rlx_Op<"conv_backward_input", [Pure,
+def Rlx_ConvBackwardInputOp : Rlx_Op<"conv_backward_input", [Pure, Rlx_ShapeRule,
     AllElementTypesMatch<["grad_output", "weight", "result"]>]> {
   let summary = "gradient of rlx.conv with respect to its input";
   let description = [{
@@ -61,7 +61,7 @@ def Rlx_ConvBackwardInputOp : Rlx_Op<"conv_backward_input", [Pure,
   let hasVerifier = 1;
 }
 
-def Rlx_ConvBackwardWeightOp : Rlx_Op<"conv_backward_weight", [Pure,
+def Rlx_ConvBackwardWeightOp : Rlx_Op<"conv_backward_weight", [Pure, Rlx_ShapeRule,
     AllElementTypesMatch<["grad_output", "input", "result"]>]> {
   let summary = "gradient of rlx.conv with respect to its weight";
   let description = [{
@@ -95,7 +95,7 @@ def Rlx_ConvBackwardWeightOp : Rlx_Op<"conv_backward_weight", [Pure,
 }
 
 def Rlx_ConvTransposeBackwardInputOp : Rlx_Op<
-    "conv_transpose_backward_input", [Pure,
+    "conv_transpose_backward_input", [Pure, Rlx_ShapeRule,
     AllElementTypesMatch<["grad_output", "weight", "result"]>]> {
   let summary = "gradient of rlx.conv_transpose with respect to its input";
   let description = [{
@@ -130,7 +130,7 @@ def Rlx_ConvTransposeBackwardInputOp : Rlx_Op<
 }
 
 def Rlx_ConvTransposeBackwardWeightOp : Rlx_Op<
-    "conv_transpose_backward_weight", [Pure,
+    "conv_transpose_backward_weight", [Pure, Rlx_ShapeRule,
     AllElementTypesMatch<["grad_output", "input", "result"]>]> {
   let summary = "gradient of rlx.conv_transpose with respect to its weight";
   let description = [{
@@ -167,7 +167,7 @@ def Rlx_ConvTransposeBackwardWeightOp : Rlx_Op<
 // Pooling
 //===----------------------------------------------------------------------===//
 
-def Rlx_PoolBackwardOp : Rlx_Op<"pool_backward", [Pure,
+def Rlx_PoolBackwardOp : Rlx_Op<"pool_backward", [Pure, Rlx_ShapeRule,
     AllTypesMatch<["input", "result"]>,
     AllElementTypesMatch<["grad_output", "input"]>]> {
   let summary = "gradient of rlx.pool with respect to its input";
@@ -204,7 +204,7 @@ def Rlx_PoolBackwardOp : Rlx_Op<"pool_backward", [Pure,
   let hasVerifier = 1;
 }
 
-def Rlx_GlobalPoolBackwardOp : Rlx_Op<"global_pool_backward", [Pure,
+def Rlx_GlobalPoolBackwardOp : Rlx_Op<"global_pool_backward", [Pure, Rlx_ShapeRule,
     AllTypesMatch<["input", "result"]>,
     AllElementTypesMatch<["grad_output", "input"]>]> {
   let summary = "gradient of rlx.global_pool with respect to its input";
@@ -233,7 +233,7 @@ def Rlx_GlobalPoolBackwardOp : Rlx_Op<"global_pool_backward", [Pure,
 // Indexing and scans
 //===----------------------------------------------------------------------===//
 
-def Rlx_GatherBackwardOp : Rlx_Op<"gather_backward", [Pure,
+def Rlx_GatherBackwardOp : Rlx_Op<"gather_backward", [Pure, Rlx_ShapeRule,
     AllElementTypesMatch<["grad_output", "result"]>]> {
   let summary = "gradient of rlx.gather with respect to its table (scatter-add)";
   let description = [{
@@ -264,7 +264,7 @@ def Rlx_GatherBackwardOp : Rlx_Op<"gather_backward", [Pure,
 }
 
 def Rlx_CumsumBackwardOp : Rlx_Op<"cumsum_backward",
-    [Pure, SameOperandsAndResultType]> {
+    [Pure, SameOperandsAndResultType, Rlx_SymbolicShapeOpInterface]> {
   let summary = "gradient of rlx.cumsum: the reverse cumulative sum";
   let description = [{
     For `rlx.cumsum` along `axis` (with the same `exclusive`), the gradient

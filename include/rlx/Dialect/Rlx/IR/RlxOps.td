@@ -614,11 +614,55 @@ def Rlx_ExpandOp : Rlx_Op<"expand", [Pure, Rlx_ShapeRule,
     Broadcasts `input` numpy-style to the shape of the result: missing
     leading dimensions are added and size-1 dimensions repeated. A `?`
     input size is not repeated: the result size there is the same.
+
+    With `like`, the result has the shape of `like` (whose values are not
+    read): this is how a size-1 dimension broadcasts to a run-time size,
+    as the gradient of a sum over a `?` axis does. Each input size that is
+    not 1 must equal `like`'s.
+
+    ```mlir
+    %0 = rlx.expand %b : tensor<16xf32> -> tensor<4x16xf32>
+    %1 = rlx.expand %g like %x : tensor<1x16xf32>, tensor<?x16xf32>
+           -> tensor<?x16xf32>
+    ```
   }];
-  let arguments = (ins Rlx_Tensor:$input);
+  let arguments = (ins Rlx_Tensor:$input, Optional<Rlx_Tensor>:$like);
   let results = (outs Rlx_Tensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = [{
+    $input (`like` $like^)? attr-dict `:` type($input) (`,` type($like)^)?
+    `->` type($result)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$input), [{
+      build($_builder, $_state, result, input, /*like=*/::mlir::Value());
+    }]>
+  ];
   let hasFolder = 1;
+}
+
+def Rlx_NumelOp : Rlx_Op<"numel", [Pure, Rlx_ShapeRule]> {
+  let summary = "number of elements along axes";
+  let description = [{
+    The product of the sizes of `input` along `axes` (distinct, each in
+    `[-rank, rank)`) as a rank-0 tensor of the result's number type;
+    `input`'s values are not read. Folds to a constant where those sizes
+    are static; otherwise it reads the run-time sizes (the count by which
+    the gradient of a mean over a `?` axis divides).
+
+    ```mlir
+    %n = rlx.numel %x axes = [0] : tensor<?x16xf32> -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins Rlx_Tensor:$input, DenseI64ArrayAttr:$axes);
+  let results = (outs Rlx_NumberTensor:$result);
+  let assemblyFormat = [{
+    $input `axes` `=` $axes attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The counted axes, normalized to [0, rank) and sorted.
+    ::llvm::SmallVector<int64_t> getNormalizedAxes();
+  }];
 }
 
 def Rlx_ConcatOp : Rlx_Op<"concat", [Pure, Rlx_ShapeRule, InferTypeOpAdaptor,
