@@ -1,4 +1,5 @@
 //===- ExportAbi.cpp - Describe public functions for the runtime ----------===//
+#include "rlx/Dialect/Rlx/IR/RlxDialect.h"
 #include "rlx/Dialect/Rlx/IR/SymbolicShapes.h"
 #include "rlx/Transforms/Passes.h"
 
@@ -272,9 +273,13 @@ struct RlxExportAbiPass : rlx::impl::RlxExportAbiBase<RlxExportAbiPass> {
       copyRepeatedResults(func);
       func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     builder.getUnitAttr());
-      for (unsigned i = 0, e = type.getNumInputs(); i < e; ++i)
+      for (unsigned i = 0, e = type.getNumInputs(); i < e; ++i) {
         func.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
                         builder.getBoolAttr(false));
+        // The manifest states the bounds (`where` lines) and the runtime
+        // checks them; the compiled code needs nothing more.
+        func.removeArgAttr(i, rlx::RlxDialect::kBoundsAttrName);
+      }
     }
     manifest.push_back('\0');
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());

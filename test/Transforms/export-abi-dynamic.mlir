@@ -107,3 +107,22 @@ func.func @indexing(%x: tensor<?x?xf32>, %cache: tensor<1x?x2x8xf32>,
   %4 = rlx.argmax %x axis = 1 : tensor<?x?xf32> -> tensor<?xi64>
   return %0, %1, %2, %3#0, %4 : tensor<?x?xf32>, tensor<?x?xf32>, tensor<1x?x2x8xf32>, tensor<?x5xf32>, tensor<?xi64>
 }
+
+// -----
+
+// Bounds on `?` sizes (rlx.bounds, -1: none) are `where` lines of the
+// function, checked by the runtime like any other; the attribute is then
+// dropped. A bound on a size that is pinned or unified applies to what it
+// became: s1 is a's, b's and c's size, bounded by the tightest bound.
+// CHECK-LABEL: func.func @bounded(
+// CHECK-NOT:     rlx.bounds
+// CHECK-LABEL: @rlx_manifest
+// CHECK-SAME: func bounded 3 1\0Aarg f32 2 s0 s1\0Aarg f32 1 s1\0Aarg f32 1 s1\0Ares f32 2 s0 s1\0A
+// CHECK-SAME: where s0 <= 4096 func.func at {{[^\\]*}}export-abi-dynamic.mlir:[[#@LINE+2]]:1\0A
+// CHECK-SAME: where s1 <= 32 func.func at {{[^\\]*}}\0A\00
+func.func @bounded(%a: tensor<?x?xf32> {rlx.bounds = array<i64: 4096, 64>}, %b: tensor<?xf32> {rlx.bounds = array<i64: 32>},
+                   %c: tensor<?xf32> {rlx.bounds = array<i64: -1>}) -> tensor<?x?xf32> {
+  %0 = rlx.add %a, %b : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32>
+  %1 = rlx.add %0, %c : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32>
+  return %1 : tensor<?x?xf32>
+}

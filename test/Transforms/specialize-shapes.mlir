@@ -64,3 +64,12 @@ module {
     return %x : tensor<4xf32>
   }
 }
+
+// -----
+
+// A size given beyond its bound breaks the function's own requirement.
+// expected-error @+1 {{'func.func' op needs s0 <= 8, which the sizes given to rlx-specialize-shapes break}}
+func.func @bounded(%x: tensor<?x4xf32> {rlx.bounds = array<i64: 8, -1>}) -> tensor<?x4xf32> {
+  %0 = rlx.exp %x : tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}

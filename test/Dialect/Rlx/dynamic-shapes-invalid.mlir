@@ -264,3 +264,38 @@ func.func @gather_backward_dynamic_axis(%e: tensor<?x6xf32>, %ids: tensor<?xi64>
   %0 = rlx.gather_backward %e, %ids axis = 0 : (tensor<?x6xf32>, tensor<?xi64>) -> tensor<?x6xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{'rlx.bounds' of argument 0 has 1 entries but the argument has rank 2}}
+func.func @bounds_rank(%x: tensor<?x4xf32> {rlx.bounds = array<i64: 8>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'rlx.bounds' entries are sizes or -1 (no bound), got -2}}
+func.func @bounds_negative(%x: tensor<?x4xf32> {rlx.bounds = array<i64: -2, -1>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'rlx.bounds' of argument 0 bounds dimension 1 by 2, below its static size 4}}
+func.func @bounds_below_static(%x: tensor<?x4xf32> {rlx.bounds = array<i64: 8, 2>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'rlx.bounds' must be an array<i64> on a ranked tensor argument of a function}}
+func.func @bounds_scalar(%x: i64 {rlx.bounds = array<i64: 8>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown rlx argument attribute 'rlx.bound'}}
+func.func @bounds_misspelled(%x: tensor<?xf32> {rlx.bound = array<i64: 8>}) {
+  return
+}

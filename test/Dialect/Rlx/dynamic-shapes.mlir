@@ -231,3 +231,10 @@ func.func @spatial_adjoints(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %g
   %d2 = tensor.dim %dt, %c0 : tensor<?x10x6xf32>
   return %d0, %d1, %d2 : index, index, index
 }
+
+// Bounds on `?` sizes round-trip on function arguments.
+// CHECK-LABEL: func.func @bounded(
+// CHECK-SAME: tensor<?x?x64xf32> {rlx.bounds = array<i64: 8, 4096, -1>}
+func.func @bounded(%x: tensor<?x?x64xf32> {rlx.bounds = array<i64: 8, 4096, -1>}) -> tensor<?x?x64xf32> {
+  return %x : tensor<?x?x64xf32>
+}

@@ -4,10 +4,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/InliningUtils.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -115,6 +116,44 @@ template <typename... OpTys> void attachReifyModels(MLIRContext *context) {
   (attachReifyModel<OpTys>(context), ...);
 }
 } // namespace
+
+/// `rlx.bounds` on a function argument: one bound per dimension of a ranked
+/// tensor (a memref once bufferized), -1 (none) or a size at least the
+/// static one.
+LogicalResult RlxDialect::verifyRegionArgAttribute(Operation *op,
+                                                   unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attribute) {
+  if (attribute.getName() != kBoundsAttrName)
+    return op->emitError() << "unknown rlx argument attribute '"
+                           << attribute.getName().getValue() << "'";
+  auto bounds = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  auto type = function
+                  ? dyn_cast<ShapedType>(function.getArgumentTypes()[argIndex])
+                  : nullptr;
+  if (!bounds || !type || !type.hasRank())
+    return op->emitError() << "'" << kBoundsAttrName
+                           << "' must be an array<i64> on a ranked tensor "
+                              "argument of a function";
+  if (static_cast<int64_t>(bounds.size()) != type.getRank())
+    return op->emitError() << "'" << kBoundsAttrName << "' of argument "
+                           << argIndex << " has " << bounds.size()
+                           << " entries but the argument has rank "
+                           << type.getRank();
+  for (auto [d, bound] : llvm::enumerate(bounds.asArrayRef())) {
+    if (bound < -1)
+      return op->emitError()
+             << "'" << kBoundsAttrName
+             << "' entries are sizes or -1 (no bound), got " << bound;
+    if (bound != -1 && !type.isDynamicDim(d) && bound < type.getDimSize(d))
+      return op->emitError()
+             << "'" << kBoundsAttrName << "' of argument " << argIndex
+             << " bounds dimension " << d << " by " << bound
+             << ", below its static size " << type.getDimSize(d);
+  }
+  return success();
+}
 
 /// `rlx.lowering_config` on an op: a LoweringConfigAttr with one tile size
 /// per loop of the op, which must have loops (TilingInterface).

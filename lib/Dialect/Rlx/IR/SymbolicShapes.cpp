@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <cstdlib>
 
@@ -304,26 +305,31 @@ FunctionShapeAnalysis::getRequirements() const {
     if (!duplicate)
       resolved.push_back(requirement);
   }
-  // `c <= e` follows from `c' <= e` with c' > c: only the strongest lower
-  // bound of a size is a requirement.
-  auto lowerBound = [](const Requirement &requirement) {
-    auto constant = dyn_cast<AffineConstantExpr>(requirement.lhs);
+  // `c <= e` follows from `c' <= e` with c' > c, and `e <= c` from
+  // `e <= c'` with c' < c: only the strongest bounds of a size are
+  // requirements.
+  auto constantOf = [](const Requirement &requirement, AffineExpr side) {
+    auto constant = dyn_cast<AffineConstantExpr>(side);
     return requirement.relation == SizeRelation::LessEqual && constant
                ? std::optional<int64_t>(constant.getValue())
                : std::nullopt;
   };
+  auto implies = [&](const Requirement &other, const Requirement &requirement) {
+    std::optional<int64_t> lower = constantOf(requirement, requirement.lhs);
+    std::optional<int64_t> otherLower = constantOf(other, other.lhs);
+    if (lower && otherLower && other.rhs == requirement.rhs)
+      return *otherLower > *lower;
+    std::optional<int64_t> upper = constantOf(requirement, requirement.rhs);
+    std::optional<int64_t> otherUpper = constantOf(other, other.rhs);
+    return upper && otherUpper && other.lhs == requirement.lhs &&
+           *otherUpper < *upper;
+  };
   SmallVector<Requirement> strongest;
-  for (const Requirement &requirement : resolved) {
-    std::optional<int64_t> bound = lowerBound(requirement);
-    bool implied =
-        bound && llvm::any_of(resolved, [&](const Requirement &other) {
-          std::optional<int64_t> otherBound = lowerBound(other);
-          return otherBound && *otherBound > *bound &&
-                 other.rhs == requirement.rhs;
-        });
-    if (!implied)
+  for (const Requirement &requirement : resolved)
+    if (llvm::none_of(resolved, [&](const Requirement &other) {
+          return implies(other, requirement);
+        }))
       strongest.push_back(requirement);
-  }
   return strongest;
 }
 
@@ -345,6 +351,23 @@ LogicalResult FunctionShapeAnalysis::run(Block &body) {
   for (BlockArgument argument : body.getArguments())
     if (isa<RankedTensorType>(argument.getType()))
       (void)ShapeContext::getShape(argument);
+  // The arguments' bounds are the caller's first requirements, named after
+  // the function.
+  if (auto function = dyn_cast<FunctionOpInterface>(body.getParentOp())) {
+    currentOp = function;
+    for (BlockArgument argument : body.getArguments()) {
+      auto bounds = function.getArgAttrOfType<DenseI64ArrayAttr>(
+          argument.getArgNumber(), RlxDialect::kBoundsAttrName);
+      if (!bounds || !isa<RankedTensorType>(argument.getType()))
+        continue;
+      SymbolicShape shape = ShapeContext::getShape(argument);
+      for (auto [size, bound] : llvm::zip(shape, bounds.asArrayRef()))
+        if (bound >= 0 && !requireLessEqual(size, getConstant(bound)))
+          return function.emitError("argument ")
+                 << argument.getArgNumber() << " is larger than its bounds";
+    }
+    currentOp = nullptr;
+  }
   if (failed(inferBlock(body)))
     return failure();
   // A substitution made after a requirement was recorded may decide it.

@@ -26,6 +26,13 @@ def Rlx_Dialect : Dialect {
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The name of a function argument's bounds on its `?` sizes: one entry
+    /// per dimension, the largest size the caller may pass, or -1 for none
+    /// (`%x: tensor<?x?x64xf32> {rlx.bounds = array<i64: 8, 4096, -1>}`).
+    static constexpr ::llvm::StringLiteral kBoundsAttrName = "rlx.bounds";
+  }];
 }
 
 //===----------------------------------------------------------------------===//
