@@ -28,16 +28,22 @@ from rlx_testing.examples import (cnn_inputs as example_cnn_inputs,
                                   transformer_block_reference)
 
 
-def transformer_block_loss_module():
+def transformer_block_loss_module(wrt=(1, 2, 5, 6, 7, 8), dynamic=False):
     """examples/transformer_block.mlir with its output squared and averaged
-    into a loss, differentiated with respect to every parameter but the rope
-    tables."""
+    into a loss, differentiated with respect to the arguments `wrt` (by
+    default every parameter but the rope tables); with `dynamic`, its batch
+    and tokens are `?`."""
     with open(os.path.join(SRC_ROOT, "examples", "transformer_block.mlir")) as f:
         text = f.read()
     out = "tensor<2x32x128xf32>"
+    if dynamic:
+        text = text.replace("tensor<2x32x", "tensor<?x?x")
+        text = text.replace("tensor<32x8xf32>", "tensor<?x8xf32>")
+        out = "tensor<?x?x128xf32>"
+    indices = ", ".join(map(str, wrt))
     text = text.replace("@transformer_block(", "@block(")
     text = text.replace(f"-> {out} {{", "-> tensor<f32> attributes "
-                        "{rlx.differentiate = array<i64: 1, 2, 5, 6, 7, 8>} {", 1)
+                        f"{{rlx.differentiate = array<i64: {indices}>}} {{", 1)
     text = text.replace(
         f"  return %out : {out}",
         f"  %sq = rlx.mul %out, %out : ({out}, {out}) -> {out}\n"

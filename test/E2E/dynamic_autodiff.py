@@ -18,11 +18,11 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from rlx_testing import SRC_ROOT, Report, compare, run_function
-from rlx_testing.examples import (transformer_block_inputs,
-                                  transformer_block_reference)
+from rlx_testing import Report, compare, run_function
+from rlx_testing.examples import transformer_block_inputs
 
-from autodiff import compile_module
+from autodiff import (block_reference, compile_module,
+                      transformer_block_loss_module)
 
 MLP = """
 func.func @mlp(%x: tensor<?x5xf64>, %w1: tensor<5x7xf64>, %b1: tensor<7xf64>,
@@ -155,30 +155,6 @@ def embed_reference(table, ids, w):
     return torch.tanh(torch.cumsum(table[ids], dim=1) * w).mean()
 
 
-def block_module():
-    """examples/transformer_block.mlir with `?` batch and tokens, its output
-    squared and averaged into a loss, differentiated with respect to x and
-    every parameter but the rope tables."""
-    with open(os.path.join(SRC_ROOT, "examples", "transformer_block.mlir")) as f:
-        text = f.read()
-    text = text.replace("tensor<2x32x", "tensor<?x?x")
-    text = text.replace("tensor<32x8xf32>", "tensor<?x8xf32>")
-    out = "tensor<?x?x128xf32>"
-    text = text.replace("@transformer_block(", "@block(")
-    text = text.replace(f"-> {out} {{", "-> tensor<f32> attributes "
-                        "{rlx.differentiate = array<i64: 0, 1, 2, 5, 6, 7, 8>} {", 1)
-    text = text.replace(
-        f"  return %out : {out}",
-        f"  %sq = rlx.mul %out, %out : ({out}, {out}) -> {out}\n"
-        f"  %loss = rlx.reduce mean %sq axes = [0, 1, 2] : {out} -> "
-        f"tensor<f32>\n  return %loss : tensor<f32>")
-    return text
-
-
-def block_reference(*args):
-    return (transformer_block_reference(*args) ** 2).mean()
-
-
 def check(report, so, name, reference, inputs, wrt, tol, tmp, label):
     got = run_function(so, name + "_grad", inputs, os.path.join(tmp, name))
     args = [torch.tensor(a, dtype=torch.float64,
@@ -214,7 +190,9 @@ def main():
             check(report, so, "mix", mix_reference, [x, v, normal(n, 1)],
                   [0, 1, 2], (1e-10, 1e-12), tmp, f"{n} rows")
 
-        so = compile_module(block_module(), tmp, "block")
+        so = compile_module(
+            transformer_block_loss_module((0, 1, 2, 5, 6, 7, 8), dynamic=True),
+            tmp, "block")
         # f32 through a whole block against float64: a few 1e-6 relative.
         for batch, seq in ((1, 1), (2, 32), (3, 17)):
             check(report, so, "block", block_reference,
