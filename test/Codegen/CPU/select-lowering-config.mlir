@@ -4,12 +4,13 @@
 // RUN: not rlx-opt %s --split-input-file --rlx-cpu-select-lowering-config=vector-bits=48 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-BITS
 
 // Register tiles of 8 rows by two vectors of columns (2 x 16 f32 lanes at
-// 512 bits, 2 x 8 at 256), the reduction cut into 256-step cache tiles,
+// 512 bits), 6 rows at 256 bits (AVX2's 16 registers: 4, which divide the
+// loop, by 2 x 8 lanes), the reduction cut into 256-step cache tiles,
 // threads sharing out 64 x 256 tiles.
 // CHECK-LABEL: func.func @matmul
 // CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 256, 0], cache = [0, 0, 256], vector = [8, 32, 1]>}
 // AVX2-LABEL: func.func @matmul
-// AVX2: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 256, 0], cache = [0, 0, 256], vector = [8, 16, 1]>}
+// AVX2: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 256, 0], cache = [0, 0, 256], vector = [4, 16, 1]>}
 // BAD-BITS: error: rlx-cpu-select-lowering-config: vector-bits must be a positive multiple of 32, got 48
 func.func @matmul(%a: tensor<1024x512xf32>, %b: tensor<512x768xf32>, %c: tensor<1024x768xf32>) -> tensor<1024x768xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<1024x512xf32>, tensor<512x768xf32>) outs(%c : tensor<1024x768xf32>) -> tensor<1024x768xf32>
@@ -122,14 +123,14 @@ func.func @empty(%a: tensor<0x65536xf32>, %b: tensor<65536x0xf32>, %m: tensor<0x
 
 // A convolution's register tile is one window position and one input
 // channel: 8 filters (output channels) by 32 output columns, two 16-lane
-// vectors per filter (one full 8-lane vector at 256 bits, where 16 filters
-// make as many accumulators); 56 = 32 + a peeled partial tile of 24. The cache tile is one output
+// vectors per filter (one full 8-lane vector at 256 bits, where 8 filters
+// make the 12 accumulators of AVX2's 6-row tiles, rounded to divide 64); 56 = 32 + a peeled partial tile of 24. The cache tile is one output
 // row; one image of 64 filters is shared out by rows, 2 at a time, so that
 // there are at least 16 thread tiles.
 // CHECK-LABEL: func.func @conv
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 2, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0, 0], vector = [1, 8, 1, 32, 1, 1, 1]>
 // AVX2-LABEL: func.func @conv
-// AVX2: vector = [1, 16, 1, 8, 1, 1, 1]
+// AVX2: vector = [1, 8, 1, 8, 1, 1, 1]
 func.func @conv(%x: tensor<1x64x58x58xf32>, %w: tensor<64x64x3x3xf32>, %init: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
   %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x64x58x58xf32>, tensor<64x64x3x3xf32>) outs(%init : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
