@@ -38,10 +38,11 @@ namespace {
 /// Register tiles of contractions: rows of kRegisterVectors vectors, one
 /// accumulator each. 8 rows make 16 accumulators, half of AVX-512's 32
 /// vector registers; AVX2 has 16, which 16 accumulators would fill and
-/// spill (measured: a 1024^3 f32 matmul 80 -> 29 ms on one AVX2 core with
-/// 6 rows, 4 of which divide it), so 256-bit targets take 6.
+/// spill, so 256-bit targets take 4 rows (measured on one AVX2 core: a
+/// 1024^3 f32 matmul 90 -> 37 ms; 6 rows were as fast on static sizes but
+/// made a matmul of `?` rows 40 times slower).
 constexpr int64_t kRegisterRows = 8;
-constexpr int64_t kNarrowRegisterRows = 6;
+constexpr int64_t kNarrowRegisterRows = 4;
 constexpr int64_t kRegisterVectors = 2;
 constexpr int64_t kCacheReduction = 256;
 constexpr int64_t kThreadRows = 64;

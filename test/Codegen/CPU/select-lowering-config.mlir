@@ -4,8 +4,7 @@
 // RUN: not rlx-opt %s --split-input-file --rlx-cpu-select-lowering-config=vector-bits=48 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-BITS
 
 // Register tiles of 8 rows by two vectors of columns (2 x 16 f32 lanes at
-// 512 bits), 6 rows at 256 bits (AVX2's 16 registers: 4, which divide the
-// loop, by 2 x 8 lanes), the reduction cut into 256-step cache tiles,
+// 512 bits), 4 rows at 256 bits (AVX2's 16 registers, by 2 x 8 lanes), the reduction cut into 256-step cache tiles,
 // threads sharing out 64 x 256 tiles.
 // CHECK-LABEL: func.func @matmul
 // CHECK: linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [64, 256, 0], cache = [0, 0, 256], vector = [8, 32, 1]>}
@@ -124,7 +123,7 @@ func.func @empty(%a: tensor<0x65536xf32>, %b: tensor<65536x0xf32>, %m: tensor<0x
 // A convolution's register tile is one window position and one input
 // channel: 8 filters (output channels) by 32 output columns, two 16-lane
 // vectors per filter (one full 8-lane vector at 256 bits, where 8 filters
-// make the 12 accumulators of AVX2's 6-row tiles, rounded to divide 64); 56 = 32 + a peeled partial tile of 24. The cache tile is one output
+// make the 8 accumulators of AVX2's 4-row tiles); 56 = 32 + a peeled partial tile of 24. The cache tile is one output
 // row; one image of 64 filters is shared out by rows, 2 at a time, so that
 // there are at least 16 thread tiles.
 // CHECK-LABEL: func.func @conv
