@@ -27,22 +27,6 @@ using namespace mlir::rlx;
 
 static constexpr StringLiteral kDifferentiateAttr = "rlx.differentiate";
 
-/// `like`'s type filled with `value`: a constant, or where `like` has `?`
-/// sizes a rank-0 constant expanded to its shape.
-static Value createSplat(OpBuilder &b, Location loc, Value like, double value) {
-  auto type = cast<RankedTensorType>(like.getType());
-  Type element = type.getElementType();
-  auto scalarType = RankedTensorType::get({}, element);
-  auto filled = [&](RankedTensorType filledType) -> Value {
-    return ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(filledType, b.getFloatAttr(element, value)));
-  };
-  if (type.hasStaticShape())
-    return filled(type);
-  return ExpandOp::create(b, loc, type, filled(scalarType), like);
-}
-
 /// Moves `copy`, and before it the copies it reads, in front of `point`.
 static void hoistBefore(Operation *copy, Operation *point,
                         const DenseSet<Operation *> &copies) {
@@ -231,7 +215,7 @@ static LogicalResult differentiate(func::FuncOp func,
     if (!inserted)
       it->second = AddOp::create(b, grad.getLoc(), it->second, grad);
   };
-  adjoints[loss] = createSplat(b, loc, loss, 1.0);
+  adjoints[loss] = createSplatLike(b, loc, loss, 1.0);
   for (Operation *op : llvm::reverse(ops)) {
     if (isa<StopGradientOp>(op) ||
         llvm::none_of(op->getResults(), [&](Value r) {
@@ -247,7 +231,7 @@ static LogicalResult differentiate(func::FuncOp func,
     for (Value result : op->getResults()) {
       Value grad = adjoints.lookup(result);
       resultGradients.push_back(
-          grad ? grad : createSplat(b, op->getLoc(), result, 0.0));
+          grad ? grad : createSplatLike(b, op->getLoc(), result, 0.0));
     }
     SmallVector<Value> grads = rule.buildGradients(b, resultGradients);
     if (grads.size() != op->getNumOperands())
@@ -268,7 +252,7 @@ static LogicalResult differentiate(func::FuncOp func,
   for (int64_t index : argIndices) {
     Value arg = body->getArgument(index);
     Value grad = adjoints.lookup(arg);
-    results.push_back(grad ? grad : createSplat(b, loc, arg, 0.0));
+    results.push_back(grad ? grad : createSplatLike(b, loc, arg, 0.0));
   }
   terminator->setOperands(results);
   if (recompute)

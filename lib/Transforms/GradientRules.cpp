@@ -22,6 +22,27 @@ static RankedTensorType getTensorType(Value value) {
   return cast<RankedTensorType>(value.getType());
 }
 
+/// A rank-0 constant of `like`'s element type, which broadcasts against
+/// anything.
+static Value scalar(OpBuilder &b, Location loc, Value like, double value) {
+  Type element = getTensorType(like).getElementType();
+  return ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({}, element),
+                             b.getFloatAttr(element, value)));
+}
+
+Value mlir::rlx::createSplatLike(OpBuilder &b, Location loc, Value like,
+                                 double value) {
+  RankedTensorType type = getTensorType(like);
+  if (!type.hasStaticShape())
+    return ExpandOp::create(b, loc, type, scalar(b, loc, like, value), like);
+  return ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(type,
+                             b.getFloatAttr(type.getElementType(), value)));
+}
+
 /// `grad` (of a broadcast result) summed back to the shape of `operand`.
 static Value sumToShape(OpBuilder &b, Location loc, Value grad,
                         Value operand) {
@@ -40,21 +61,6 @@ static Value sumToShape(OpBuilder &b, Location loc, Value grad,
                                                  axes, /*keep_dim=*/true)
                                     .getResult();
   return ReshapeOp::create(b, loc, type, summed);
-}
-
-/// A tensor of `like`'s type filled with `value`: a constant, or where
-/// `like` has `?` sizes a rank-0 constant expanded to its shape.
-static Value splat(OpBuilder &b, Location loc, Value like, double value) {
-  RankedTensorType type = getTensorType(like);
-  Type element = type.getElementType();
-  if (type.hasStaticShape())
-    return ConstantOp::create(
-        b, loc, DenseElementsAttr::get(type, b.getFloatAttr(element, value)));
-  Value scalar = ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({}, element),
-                             b.getFloatAttr(element, value)));
-  return ExpandOp::create(b, loc, type, scalar, like);
 }
 
 /// `grad` broadcast to the shape of `like`, whose `?` sizes it takes where
@@ -89,16 +95,6 @@ static Value countAlong(OpBuilder &b, Location loc, Value x,
       b, loc,
       DenseElementsAttr::get(type,
                              b.getFloatAttr(type.getElementType(), count)));
-}
-
-/// A rank-0 constant of `like`'s element type, which broadcasts against
-/// anything.
-static Value scalar(OpBuilder &b, Location loc, Value like, double value) {
-  Type element = getTensorType(like).getElementType();
-  return ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({}, element),
-                             b.getFloatAttr(element, value)));
 }
 
 /// 0 where `loses`, 1/2 where `ties`, 1 elsewhere.
@@ -201,7 +197,7 @@ static Gradients gradientOf(ExpandOp op, OpBuilder &b, Value g) {
   Gradients grads = {sumToShape(b, loc, g, op.getInput())};
   if (Value like = op.getLike())
     grads.push_back(isa<FloatType>(getTensorType(like).getElementType())
-                        ? splat(b, loc, like, 0.0)
+                        ? createSplatLike(b, loc, like, 0.0)
                         : Value());
   return grads;
 }
@@ -652,7 +648,7 @@ static Gradients gradientOf(SliceOp op, OpBuilder &b, Value g) {
   if (inputType.isDynamicDim(axis))
     return {Value()};
   if (length == 0)
-    return {splat(b, loc, op.getInput(), 0.0)};
+    return {createSplatLike(b, loc, op.getInput(), 0.0)};
   int64_t first = op.getStart();
   Value grad = g;
   if (step < 0) {
@@ -741,7 +737,7 @@ static Gradients gradientOf(TileOp op, OpBuilder &b, Value g) {
   RankedTensorType inputType = op.getInput().getType();
   RankedTensorType gradType = getTensorType(g);
   if (gradType.hasStaticShape() && gradType.getNumElements() == 0)
-    return {splat(b, loc, op.getInput(), 0.0)};
+    return {createSplatLike(b, loc, op.getInput(), 0.0)};
   SmallVector<int64_t> blocks, repetitionAxes;
   for (auto [size, reps] :
        llvm::zip_equal(inputType.getShape(), op.getReps())) {
@@ -926,7 +922,7 @@ static Gradients gradientOf(CummaxOp op, OpBuilder &b, Value g) {
   if (ShapedType::isDynamic(n))
     return {Value()};
   if (n <= 1)
-    return {op.getExclusive() ? splat(b, loc, g, 0.0) : g};
+    return {op.getExclusive() ? createSplatLike(b, loc, g, 0.0) : g};
   Value y = op.getResult();
   if (op.getExclusive()) {
     g = padAxis(b, loc, NarrowOp::create(b, loc, g, axis, 1, n - 1), axis, 0,
@@ -977,7 +973,7 @@ static Gradients gradientOf(CumprodOp op, OpBuilder &b, Value g) {
   if (ShapedType::isDynamic(n))
     return {Value()};
   if (n <= 1)
-    return {op.getExclusive() ? splat(b, loc, g, 0.0) : g};
+    return {op.getExclusive() ? createSplatLike(b, loc, g, 0.0) : g};
   if (op.getExclusive())
     g = padAxis(b, loc, NarrowOp::create(b, loc, g, axis, 1, n - 1), axis, 0,
                 1);
