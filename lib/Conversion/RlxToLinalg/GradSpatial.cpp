@@ -48,12 +48,6 @@ static Value linearizeSpatial(OpBuilder &b, Location loc, ValueRange position,
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), offset);
 }
 
-/// The sizes of `value` (of a `?` batch, the only `?` size these ops take).
-static SmallVector<OpFoldResult> sizesOf(OpBuilder &b, Location loc,
-                                         Value value) {
-  return tensor::getMixedSizes(b, loc, value);
-}
-
 namespace {
 /// The transposed convolution of `grad_output` by the weight with the
 /// forward geometry, with the output padding that makes its size the
@@ -226,7 +220,7 @@ struct ConvTransposeBackwardInputToLinalg
       SmallVector<OpFoldResult> offsets(convShape.size(),
                                         rewriter.getIndexAttr(0)),
           strides(convShape.size(), rewriter.getIndexAttr(1)),
-          sizes = sizesOf(rewriter, loc, acc);
+          sizes = tensor::getMixedSizes(rewriter, loc, acc);
       for (auto [d, size] : llvm::enumerate(inputType.getShape()))
         if (!ShapedType::isDynamic(size))
           sizes[d] = rewriter.getIndexAttr(size);
@@ -319,7 +313,7 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
     for (int64_t i = 0; i < spatial; ++i)
       windowExprs.push_back(dim(2 + i) * stride[i] + dim(rank + i));
     Value maxInit = createFilledTensor(
-        b, loc, sizesOf(b, loc, gradOutput),
+        b, loc, tensor::getMixedSizes(b, loc, gradOutput),
         arith::ConstantOp::create(
             b, loc,
             b.getFloatAttr(
@@ -327,7 +321,7 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
                 APFloat::getInf(cast<FloatType>(accElement).getFloatSemantics(),
                                 /*Negative=*/true))));
     Value indexInit = createFilledTensor(
-        b, loc, sizesOf(b, loc, gradOutput),
+        b, loc, tensor::getMixedSizes(b, loc, gradOutput),
         arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(-1)));
     auto argmax = linalg::GenericOp::create(
         b, loc, TypeRange{maxInit.getType(), indexInit.getType()},
@@ -391,7 +385,8 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
     gradient =
         linalg::GenericOp::create(
             b, loc, outputType.clone(accElement), gradient,
-            createEmptyTensor(b, loc, sizesOf(b, loc, gradOutput), accElement),
+            createEmptyTensor(b, loc, tensor::getMixedSizes(b, loc, gradOutput),
+                              accElement),
             ArrayRef<AffineMap>{identity, identity},
             SmallVector<utils::IteratorType>(rank,
                                              utils::IteratorType::parallel),
@@ -411,7 +406,7 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
             .getResult(0);
   }
 
-  Value init = createFilledTensor(b, loc, sizesOf(b, loc, input),
+  Value init = createFilledTensor(b, loc, tensor::getMixedSizes(b, loc, input),
                                   floatZero(b, loc, accElement));
   auto scatter = linalg::GenericOp::create(
       b, loc, init.getType(), window, init,
