@@ -517,7 +517,16 @@ static Gradients gradientOf(SoftmaxCrossEntropyWithLabelsOp op, OpBuilder &b,
           Value()};
 }
 
+/// Whether `value` [N, C, X...] has a `?` spatial size: the adjoint ops of
+/// convolutions and pools take only a `?` batch.
+static bool hasDynamicSpatialSize(Value value) {
+  return llvm::any_of(getTensorType(value).getShape().drop_front(2),
+                      ShapedType::isDynamic);
+}
+
 static Gradients gradientOf(ConvOp op, OpBuilder &b, Value g) {
+  if (hasDynamicSpatialSize(op.getInput()))
+    return {Value(), Value()};
   Location loc = op.getLoc();
   Value dx = ConvBackwardInputOp::create(
       b, loc, op.getInput().getType(), g, op.getWeight(), op.getStrideAttr(),
@@ -529,6 +538,8 @@ static Gradients gradientOf(ConvOp op, OpBuilder &b, Value g) {
 }
 
 static Gradients gradientOf(PoolOp op, OpBuilder &b, Value g) {
+  if (hasDynamicSpatialSize(op.getInput()))
+    return {Value()};
   return {PoolBackwardOp::create(b, op.getLoc(), op.getKindAttr(), g,
                                  op.getInput(), op.getKernelAttr(),
                                  op.getStrideAttr(), op.getPaddingAttr(),
@@ -537,6 +548,8 @@ static Gradients gradientOf(PoolOp op, OpBuilder &b, Value g) {
 }
 
 static Gradients gradientOf(ConvTransposeOp op, OpBuilder &b, Value g) {
+  if (hasDynamicSpatialSize(op.getInput()))
+    return {Value(), Value()};
   Location loc = op.getLoc();
   Value dx = ConvTransposeBackwardInputOp::create(
       b, loc, op.getInput().getType(), g, op.getWeight(), op.getStrideAttr(),
@@ -550,6 +563,8 @@ static Gradients gradientOf(ConvTransposeOp op, OpBuilder &b, Value g) {
 }
 
 static Gradients gradientOf(GlobalPoolOp op, OpBuilder &b, Value g) {
+  if (hasDynamicSpatialSize(op.getInput()))
+    return {Value()};
   return {GlobalPoolBackwardOp::create(b, op.getLoc(), op.getKindAttr(), g,
                                        op.getInput())};
 }

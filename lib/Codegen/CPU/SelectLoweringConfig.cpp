@@ -242,12 +242,13 @@ struct RlxCpuSelectLoweringConfigPass
     if (failed(dims) || dims->outputImage.empty() ||
         dims->outputChannel.size() > 1 || !lanes)
       return nullptr;
-    // Only the images (a batch) may be `?`: every other loop's tiles are
-    // chosen from its extent.
+    // Only the images (a batch) and the output positions may be `?`: the
+    // channels' and the window's tiles are chosen from their extents.
     SmallVector<int64_t> extents = op.getStaticLoopRanges();
     for (auto [loop, extent] : llvm::enumerate(extents))
       if (ShapedType::isDynamic(extent) &&
-          !llvm::is_contained(dims->batch, loop))
+          !llvm::is_contained(dims->batch, loop) &&
+          !llvm::is_contained(dims->outputImage, loop))
         return nullptr;
     unsigned columns = dims->outputImage.back();
     AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
@@ -299,13 +300,18 @@ struct RlxCpuSelectLoweringConfigPass
             llvm::divideCeil(extents[*channels], distribution[*channels]);
     }
     // Rows of the first image dimension make up the rest of the tiles, so
-    // a single image still spreads over every core.
+    // a single image still spreads over every core; `?` rows are split one
+    // at a time (the threads take contiguous runs of them).
     unsigned rows = dims->outputImage.front();
     if (rows != columns && threadTiles < kMinThreadTiles) {
       int64_t wanted = llvm::divideCeil(kMinThreadTiles, threadTiles);
-      int64_t size = getDividingTile(
-          extents[rows], std::max<int64_t>(1, extents[rows] / wanted), 1, 1);
-      distribution[rows] = size < extents[rows] ? size : 0;
+      if (ShapedType::isDynamic(extents[rows])) {
+        distribution[rows] = 1;
+      } else {
+        int64_t size = getDividingTile(
+            extents[rows], std::max<int64_t>(1, extents[rows] / wanted), 1, 1);
+        distribution[rows] = size < extents[rows] ? size : 0;
+      }
     }
     return LoweringConfigAttr::get(op->getContext(), distribution, cache,
                                    vector, /*packed=*/{});

@@ -3,13 +3,17 @@
 // Convolutions and pools become linalg named ops on explicitly padded inputs
 // (tensor.pad with 0, or -inf for max pooling), accumulating in the
 // computation type (f32 for f16/bf16) and rounding once at the end. The
-// batch (dimension 0) may be `?`; every tensor made here takes it from the
-// activation it is computed from.
+// batch and the spatial sizes may be `?` (channels and weights are static):
+// every tensor made here takes its sizes from the activation it is computed
+// from, a window op's output sizes (X - window) / stride + 1 from its padded
+// input.
 //
 //===----------------------------------------------------------------------===//
 #include "Utils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -18,18 +22,6 @@
 
 using namespace mlir;
 using namespace mlir::rlx;
-
-/// The sizes of `type`, whose `?` batch (dimension 0, the only size that
-/// may be `?`) is that of `activation`.
-static SmallVector<OpFoldResult> getBatchedSizes(OpBuilder &b, Location loc,
-                                                 RankedTensorType type,
-                                                 Value activation) {
-  SmallVector<OpFoldResult> sizes =
-      getAsIndexOpFoldResult(b.getContext(), type.getShape());
-  if (type.getRank() > 0 && type.isDynamicDim(0))
-    sizes[0] = tensor::getMixedSize(b, loc, activation, 0);
-  return sizes;
-}
 
 /// 0, or -inf when `negInf`, in float type `type`.
 static Value createZeroOrNegInf(OpBuilder &b, Location loc, Type type,
@@ -41,11 +33,13 @@ static Value createZeroOrNegInf(OpBuilder &b, Location loc, Type type,
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
 
-Value mlir::rlx::padSpatial(OpBuilder &b, Location loc, Value input,
-                            ArrayRef<int64_t> low, ArrayRef<int64_t> high,
-                            bool negInf) {
+/// `input` [N, C, X...] with `low[i]` and `high[i]` zeros (-inf with
+/// `negInf`) around spatial dimension i, which may be values.
+static Value padSpatialBy(OpBuilder &b, Location loc, Value input,
+                          ArrayRef<int64_t> low, ArrayRef<OpFoldResult> high,
+                          bool negInf) {
   if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
-      llvm::all_of(high, [](int64_t v) { return v == 0; }))
+      llvm::all_of(high, [](OpFoldResult v) { return isZeroInteger(v); }))
     return input;
   auto type = cast<RankedTensorType>(input.getType());
   Value padValue = createZeroOrNegInf(b, loc, type.getElementType(), negInf);
@@ -53,12 +47,38 @@ Value mlir::rlx::padSpatial(OpBuilder &b, Location loc, Value input,
   SmallVector<OpFoldResult> lowSizes(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> highSizes(type.getRank(), b.getIndexAttr(0));
   for (auto [i, lo, hi] : llvm::enumerate(low, high)) {
-    shape[i + 2] += lo + hi;
+    std::optional<int64_t> staticHigh = getConstantIntValue(hi);
+    if (!type.isDynamicDim(i + 2))
+      shape[i + 2] =
+          staticHigh ? shape[i + 2] + lo + *staticHigh : ShapedType::kDynamic;
     lowSizes[i + 2] = b.getIndexAttr(lo);
-    highSizes[i + 2] = b.getIndexAttr(hi);
+    highSizes[i + 2] = hi;
   }
   return tensor::PadOp::create(b, loc, type.clone(shape), input, lowSizes,
                                highSizes, padValue);
+}
+
+Value mlir::rlx::padSpatial(OpBuilder &b, Location loc, Value input,
+                            ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                            bool negInf) {
+  return padSpatialBy(b, loc, input, low,
+                      getAsIndexOpFoldResult(b.getContext(), high), negInf);
+}
+
+/// The sizes [N, channels, O...] of a window op's result over the padded
+/// `input` [N, C, X...]: O = (X - window) / stride + 1 in each spatial
+/// dimension (`window` is the dilated extent).
+static SmallVector<OpFoldResult>
+getWindowResultSizes(OpBuilder &b, Location loc, Value input, int64_t channels,
+                     ArrayRef<int64_t> window, ArrayRef<int64_t> stride) {
+  SmallVector<OpFoldResult> sizes = {tensor::getMixedSize(b, loc, input, 0),
+                                     b.getIndexAttr(channels)};
+  AffineExpr size = getAffineSymbolExpr(0, b.getContext());
+  for (auto [i, extent, step] : llvm::enumerate(window, stride))
+    sizes.push_back(affine::makeComposedFoldedAffineApply(
+        b, loc, (size - extent).floorDiv(step) + 1,
+        {tensor::getMixedSize(b, loc, input, i + 2)}));
+  return sizes;
 }
 
 std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
@@ -173,10 +193,16 @@ static Value createConvolution(OpBuilder &b, Location loc, Value input,
   int64_t inChannels =
       cast<RankedTensorType>(input.getType()).getDimSize(1);
   int64_t outChannels = accType.getDimSize(1);
+  ArrayRef<int64_t> kernel =
+      cast<RankedTensorType>(weight.getType()).getShape().drop_front(2);
+  SmallVector<int64_t> window;
+  for (auto [k, d] : llvm::zip(kernel, dilation))
+    window.push_back(d * (k - 1) + 1);
+  SmallVector<OpFoldResult> sizes =
+      getWindowResultSizes(b, loc, input, outChannels, window, stride);
 
   if (groups == 1) {
-    Value init = createFilledTensor(
-        b, loc, getBatchedSizes(b, loc, accType, input), zero);
+    Value init = createFilledTensor(b, loc, sizes, zero);
     if (spatial == 1)
       return createWindowOp<linalg::Conv1DNcwFcwOp>(b, loc, input, weight,
                                                     init, stride, dilation);
@@ -190,8 +216,7 @@ static Value createConvolution(OpBuilder &b, Location loc, Value input,
   if (groups == inChannels && groups == outChannels) {
     // Weight [C, 1, K...] -> [C, K...].
     Value filter = mergeDims(b, loc, weight, 0);
-    Value init = createFilledTensor(
-        b, loc, getBatchedSizes(b, loc, accType, input), zero);
+    Value init = createFilledTensor(b, loc, sizes, zero);
     if (spatial == 1)
       return createWindowOp<linalg::DepthwiseConv1DNcwCwOp>(
           b, loc, input, filter, init, stride, dilation);
@@ -206,12 +231,9 @@ static Value createConvolution(OpBuilder &b, Location loc, Value input,
   // weight [G*F, C, K...] -> [G, F, C, K...], result [N, G, F, O...].
   Value groupedInput = splitDim(b, loc, input, 1, groups);
   Value groupedWeight = splitDim(b, loc, weight, 0, groups);
-  SmallVector<int64_t> groupedShape(accType.getShape());
-  groupedShape[1] /= groups;
-  groupedShape.insert(groupedShape.begin() + 1, groups);
-  Value init = createFilledTensor(
-      b, loc, getBatchedSizes(b, loc, accType.clone(groupedShape), input),
-      zero);
+  sizes[1] = b.getIndexAttr(outChannels / groups);
+  sizes.insert(sizes.begin() + 1, b.getIndexAttr(groups));
+  Value init = createFilledTensor(b, loc, sizes, zero);
   Value grouped =
       spatial == 2
           ? createWindowOp<linalg::Conv2DNgchwGfchwOp>(
@@ -269,41 +291,41 @@ Value mlir::rlx::createConvTransposeAccumulation(
   auto [low, high] = splitPadding(padding);
   int64_t rank = inputType.getRank(), spatial = rank - 2;
 
-  // Spread and pad: zeros, with the input inserted at a stride.
-  SmallVector<int64_t> spreadShape(inputType.getShape());
-  SmallVector<int64_t> cropOffsets(rank, 0), croppedShape(spreadShape);
+  // Spread and pad: zeros, with the input inserted at a stride. Sizes are
+  // affine in the input's (values where those are `?`).
+  MLIRContext *ctx = b.getContext();
+  SmallVector<OpFoldResult> inputSizes = tensor::getMixedSizes(b, loc, input);
+  SmallVector<OpFoldResult> spreadSizes(inputSizes), croppedSizes(inputSizes);
+  SmallVector<int64_t> cropOffsets(rank, 0);
   SmallVector<int64_t> insertOffsets(rank, 0), insertStrides(rank, 1);
   bool crop = false;
+  AffineExpr size = getAffineSymbolExpr(0, ctx);
   for (int64_t i = 0; i < spatial; ++i) {
     int64_t window = dilation[i] * (weightType.getDimSize(i + 2) - 1);
     int64_t padLow = window - low[i];
     int64_t padHigh = window - high[i] + outputPadding[i];
-    int64_t spread = (inputType.getDimSize(i + 2) - 1) * stride[i] + 1;
-    spreadShape[i + 2] =
-        std::max<int64_t>(padLow, 0) + spread + std::max<int64_t>(padHigh, 0);
+    AffineExpr spread = (size - 1) * stride[i] + 1;
+    spreadSizes[i + 2] = affine::makeComposedFoldedAffineApply(
+        b, loc,
+        spread + std::max<int64_t>(padLow, 0) + std::max<int64_t>(padHigh, 0),
+        {inputSizes[i + 2]});
     insertOffsets[i + 2] = std::max<int64_t>(padLow, 0);
     insertStrides[i + 2] = stride[i];
     cropOffsets[i + 2] = std::max<int64_t>(-padLow, 0);
-    croppedShape[i + 2] = padLow + spread + padHigh;
+    croppedSizes[i + 2] = affine::makeComposedFoldedAffineApply(
+        b, loc, spread + padLow + padHigh, {inputSizes[i + 2]});
     crop |= padLow < 0 || padHigh < 0;
   }
   Value zero = createZeroOrNegInf(b, loc, inputType.getElementType());
-  MLIRContext *ctx = b.getContext();
   auto indices = [&](ArrayRef<int64_t> values) {
     return getAsIndexOpFoldResult(ctx, values);
   };
   Value spreadInput = tensor::InsertSliceOp::create(
-      b, loc, input,
-      createFilledTensor(
-          b, loc, getBatchedSizes(b, loc, inputType.clone(spreadShape), input),
-          zero),
-      indices(insertOffsets), tensor::getMixedSizes(b, loc, input),
-      indices(insertStrides));
+      b, loc, input, createFilledTensor(b, loc, spreadSizes, zero),
+      indices(insertOffsets), inputSizes, indices(insertStrides));
   if (crop)
     spreadInput = tensor::ExtractSliceOp::create(
-        b, loc, inputType.clone(croppedShape), spreadInput,
-        indices(cropOffsets),
-        getBatchedSizes(b, loc, inputType.clone(croppedShape), input),
+        b, loc, spreadInput, indices(cropOffsets), croppedSizes,
         indices(SmallVector<int64_t>(rank, 1)));
 
   // Weight [G*C, F, K...] -> [G, C, F, K...] -> flipped [G, F, C, K...]
@@ -362,9 +384,10 @@ static Value createPooling(OpBuilder &b, Location loc, PoolKind kind,
   Value initValue = createZeroOrNegInf(b, loc, accElement, isMax);
   Value window = tensor::EmptyOp::create(b, loc, kernel, accElement);
   SmallVector<int64_t> dilation(spatial, 1);
+  SmallVector<OpFoldResult> sizes = getWindowResultSizes(
+      b, loc, input, accType.getDimSize(1), kernel, stride);
   if (spatial < 3) {
-    Value init = createFilledTensor(
-        b, loc, getBatchedSizes(b, loc, accType, input), initValue);
+    Value init = createFilledTensor(b, loc, sizes, initValue);
     if (spatial == 1)
       return isMax ? createWindowOp<linalg::PoolingNcwMaxOp>(
                          b, loc, input, window, init, stride, dilation)
@@ -375,22 +398,19 @@ static Value createPooling(OpBuilder &b, Location loc, PoolKind kind,
                  : createWindowOp<linalg::PoolingNchwSumOp>(
                        b, loc, input, window, init, stride, dilation);
   }
-  auto channelsLast = [](RankedTensorType type) {
-    return type.clone({type.getDimSize(0), type.getDimSize(2),
-                       type.getDimSize(3), type.getDimSize(4),
-                       type.getDimSize(1)});
+  auto channelsLast = [](ArrayRef<OpFoldResult> sizes) {
+    return SmallVector<OpFoldResult>{sizes[0], sizes[2], sizes[3], sizes[4],
+                                     sizes[1]};
   };
-  auto inputType = cast<RankedTensorType>(input.getType());
   Value lastInput =
       linalg::TransposeOp::create(
           b, loc, input,
           createEmptyTensor(
-              b, loc, getBatchedSizes(b, loc, channelsLast(inputType), input),
-              inputType.getElementType()),
+              b, loc, channelsLast(tensor::getMixedSizes(b, loc, input)),
+              cast<RankedTensorType>(input.getType()).getElementType()),
           ArrayRef<int64_t>{0, 2, 3, 4, 1})
           .getResult()[0];
-  Value lastInit = createFilledTensor(
-      b, loc, getBatchedSizes(b, loc, channelsLast(accType), input), initValue);
+  Value lastInit = createFilledTensor(b, loc, channelsLast(sizes), initValue);
   Value pooled = isMax ? createWindowOp<linalg::PoolingNdhwcMaxOp>(
                              b, loc, lastInput, window, lastInit, stride,
                              dilation)
@@ -398,9 +418,7 @@ static Value createPooling(OpBuilder &b, Location loc, PoolKind kind,
                              b, loc, lastInput, window, lastInit, stride,
                              dilation);
   return linalg::TransposeOp::create(
-             b, loc, pooled,
-             createEmptyTensor(b, loc, getBatchedSizes(b, loc, accType, input),
-                               accElement),
+             b, loc, pooled, createEmptyTensor(b, loc, sizes, accElement),
              ArrayRef<int64_t>{0, 4, 1, 2, 3})
       .getResult()[0];
 }
@@ -409,32 +427,52 @@ Value mlir::rlx::padPoolInput(OpBuilder &b, Location loc, Value input,
                               ArrayRef<int64_t> kernel,
                               ArrayRef<int64_t> stride,
                               ArrayRef<int64_t> padding,
-                              ArrayRef<int64_t> resultShape, bool negInf) {
+                              ArrayRef<int64_t> resultShape, bool ceilMode,
+                              bool negInf) {
   auto inputType = cast<RankedTensorType>(input.getType());
   auto [low, high] = splitPadding(padding);
-  SmallVector<int64_t> paddedHigh(high);
+  SmallVector<OpFoldResult> paddedHigh;
   for (size_t i = 0; i < kernel.size(); ++i) {
-    int64_t needed = (resultShape[i + 2] - 1) * stride[i] + kernel[i];
-    int64_t available = inputType.getDimSize(i + 2) + low[i] + high[i];
-    paddedHigh[i] += std::max<int64_t>(needed - available, 0);
+    if (!ceilMode) {
+      paddedHigh.push_back(b.getIndexAttr(high[i]));
+      continue;
+    }
+    if (!inputType.isDynamicDim(i + 2)) {
+      int64_t needed = (resultShape[i + 2] - 1) * stride[i] + kernel[i];
+      int64_t available = inputType.getDimSize(i + 2) + low[i] + high[i];
+      paddedHigh.push_back(
+          b.getIndexAttr(high[i] + std::max<int64_t>(needed - available, 0)));
+      continue;
+    }
+    // A `?` size keeps every rounded-up window (the verifier saw to it), so
+    // the last one ends (-span) mod stride past the padding, span being
+    // size + lo + hi - kernel.
+    AffineExpr size = getAffineSymbolExpr(0, b.getContext());
+    AffineExpr span = size + low[i] + high[i] - kernel[i];
+    paddedHigh.push_back(affine::makeComposedFoldedAffineApply(
+        b, loc, (-span) % stride[i] + high[i],
+        {tensor::getMixedSize(b, loc, input, i + 2)}));
   }
-  return padSpatial(b, loc, input, low, paddedHigh, negInf);
+  return padSpatialBy(b, loc, input, low, paddedHigh, negInf);
 }
 
-Value mlir::rlx::createPoolWindowCount(OpBuilder &b, Location loc,
-                                       ValueRange window,
-                                       ArrayRef<int64_t> inputShape,
-                                       ArrayRef<int64_t> kernel,
-                                       ArrayRef<int64_t> stride,
-                                       ArrayRef<int64_t> padding,
-                                       bool countIncludePad) {
+Value mlir::rlx::createPoolWindowCount(
+    OpBuilder &b, Location loc, ValueRange window,
+    ArrayRef<OpFoldResult> inputSizes, ArrayRef<int64_t> kernel,
+    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding, bool countIncludePad) {
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
   auto [low, high] = splitPadding(padding);
   Value count;
   for (auto [i, o] : llvm::enumerate(window)) {
-    int64_t size = inputShape[i + 2];
+    OpFoldResult size = inputSizes[i + 2];
+    std::optional<int64_t> staticSize = getConstantIntValue(size);
+    Value sizeValue = getValueOrCreateConstantIndexOp(b, loc, size);
+    Value paddedEnd =
+        staticSize ? index(*staticSize + high[i])
+                   : arith::AddIOp::create(b, loc, sizeValue, index(high[i]))
+                         .getResult();
     // The window [start, end) clipped to the padded input, or to the input
     // without count_include_pad.
     Value start = arith::SubIOp::create(
@@ -442,10 +480,10 @@ Value mlir::rlx::createPoolWindowCount(OpBuilder &b, Location loc,
         index(low[i]));
     Value end = arith::MinSIOp::create(
         b, loc, arith::AddIOp::create(b, loc, start, index(kernel[i])),
-        index(size + high[i]));
+        paddedEnd);
     if (!countIncludePad) {
       start = arith::MaxSIOp::create(b, loc, start, index(0));
-      end = arith::MinSIOp::create(b, loc, end, index(size));
+      end = arith::MinSIOp::create(b, loc, end, sizeValue);
     }
     Value dimCount = arith::SubIOp::create(b, loc, end, start);
     count = count ? arith::MulIOp::create(b, loc, count, dimCount).getResult()
@@ -470,12 +508,13 @@ struct PoolToLinalg : OpConversionPattern<PoolOp> {
     RankedTensorType resultType = op.getType();
     Type storage = resultType.getElementType();
     Type accType = ScalarBuilder::computeType(storage);
-    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
     ArrayRef<int64_t> kernel = op.getKernel(), stride = op.getStride();
     bool isMax = op.getKind() == PoolKind::Max;
     Value padded = padPoolInput(rewriter, loc, adaptor.getInput(), kernel,
                                 stride, op.getPadding(), resultType.getShape(),
-                                /*negInf=*/isMax);
+                                op.getCeilMode(), /*negInf=*/isMax);
+    SmallVector<OpFoldResult> inputSizes =
+        tensor::getMixedSizes(rewriter, loc, adaptor.getInput());
     Value pooled = createPooling(rewriter, loc, op.getKind(), padded, kernel,
                                  stride, resultType.clone(accType));
     if (isMax) {
@@ -495,9 +534,9 @@ struct PoolToLinalg : OpConversionPattern<PoolOp> {
           SmallVector<Value> window;
           for (int64_t d = 2; d < rank; ++d)
             window.push_back(linalg::IndexOp::create(b, bodyLoc, d));
-          Value count = createPoolWindowCount(
-              b, bodyLoc, window, inputType.getShape(), kernel, stride,
-              op.getPadding(), op.getCountIncludePad());
+          Value count = createPoolWindowCount(b, bodyLoc, window, inputSizes,
+                                              kernel, stride, op.getPadding(),
+                                              op.getCountIncludePad());
           Value countInt = arith::IndexCastOp::create(
               b, bodyLoc, b.getI64Type(), count);
           Value divisor =
@@ -532,7 +571,8 @@ struct GlobalPoolToLinalg : OpConversionPattern<GlobalPoolOp> {
         {inputType.getDimSize(0), inputType.getDimSize(1)}, accType);
     Value init = createFilledTensor(
         rewriter, loc,
-        getBatchedSizes(rewriter, loc, reducedType, adaptor.getInput()),
+        {tensor::getMixedSize(rewriter, loc, adaptor.getInput(), 0),
+         rewriter.getIndexAttr(inputType.getDimSize(1))},
         createZeroOrNegInf(rewriter, loc, accType, /*negInf=*/isMax));
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::reduction);
@@ -540,9 +580,19 @@ struct GlobalPoolToLinalg : OpConversionPattern<GlobalPoolOp> {
     MLIRContext *ctx = rewriter.getContext();
     AffineMap keptMap = AffineMap::get(
         rank, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx)}, ctx);
-    int64_t count = 1;
-    for (int64_t d = 2; d < rank; ++d)
-      count *= inputType.getDimSize(d);
+    // The number of positions averaged, a value when a size is `?`.
+    OpFoldResult count = rewriter.getIndexAttr(1);
+    AffineExpr lhs = getAffineSymbolExpr(0, ctx),
+               rhs = getAffineSymbolExpr(1, ctx);
+    for (int64_t d = 2; d < rank && !isMax; ++d)
+      count = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, lhs * rhs,
+          {count, tensor::getMixedSize(rewriter, loc, adaptor.getInput(), d)});
+    Value dynamicCount;
+    if (!getConstantIntValue(count))
+      dynamicCount = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getI64Type(),
+          getValueOrCreateConstantIndexOp(rewriter, loc, count));
     Value reduced =
         linalg::GenericOp::create(
             rewriter, loc, reducedType, adaptor.getInput(), init,
@@ -562,7 +612,13 @@ struct GlobalPoolToLinalg : OpConversionPattern<GlobalPoolOp> {
         [&](OpBuilder &b, Location bodyLoc, Value x) {
           ScalarBuilder scalar(b, bodyLoc);
           if (!isMax)
-            x = scalar.div(x, scalar.constant(x, static_cast<double>(count)));
+            x = scalar.div(
+                x,
+                dynamicCount
+                    ? arith::SIToFPOp::create(b, bodyLoc, accType, dynamicCount)
+                          .getResult()
+                    : scalar.constant(
+                          x, static_cast<double>(*getConstantIntValue(count))));
           return scalar.convert(x, storage);
         });
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
@@ -572,22 +628,8 @@ struct GlobalPoolToLinalg : OpConversionPattern<GlobalPoolOp> {
 };
 
 /// Nearest-neighbour resampling is one indexed copy: output index o of a
-/// spatial dimension of size O reads input index (o * X) floordiv O.
-static Value createNearestResample(OpBuilder &b, Location loc, Value input,
-                                   RankedTensorType resultType) {
-  auto inputType = cast<RankedTensorType>(input.getType());
-  MLIRContext *ctx = b.getContext();
-  int64_t rank = resultType.getRank();
-  SmallVector<AffineExpr> exprs = {getAffineDimExpr(0, ctx),
-                                   getAffineDimExpr(1, ctx)};
-  for (int64_t d = 2; d < rank; ++d)
-    exprs.push_back((getAffineDimExpr(d, ctx) * inputType.getDimSize(d))
-                        .floorDiv(resultType.getDimSize(d)));
-  return createIndexedCopy(b, loc, input, AffineMap::get(rank, 0, exprs, ctx),
-                           resultType,
-                           getBatchedSizes(b, loc, resultType, input));
-}
-
+/// spatial dimension of size O reads input index (o * X) floordiv O, which
+/// is o floordiv 2 for rlx.resize_nearest2x (whose sizes may be `?`).
 template <typename OpTy>
 struct NearestResampleToLinalg : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -595,9 +637,22 @@ struct NearestResampleToLinalg : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, createNearestResample(rewriter, op.getLoc(),
-                                                 adaptor.getInput(),
-                                                 op.getType()));
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    RankedTensorType resultType = op.getType();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rank = resultType.getRank();
+    SmallVector<AffineExpr> exprs = {getAffineDimExpr(0, ctx),
+                                     getAffineDimExpr(1, ctx)};
+    for (int64_t d = 2; d < rank; ++d)
+      exprs.push_back(std::is_same_v<OpTy, ResizeNearest2xOp>
+                          ? getAffineDimExpr(d, ctx).floorDiv(2)
+                          : (getAffineDimExpr(d, ctx) * inputType.getDimSize(d))
+                                .floorDiv(resultType.getDimSize(d)));
+    rewriter.replaceOp(
+        op, createIndexedCopy(rewriter, op.getLoc(), input,
+                              AffineMap::get(rank, 0, exprs, ctx), resultType,
+                              getResultSizes(rewriter, op)));
     return success();
   }
 };

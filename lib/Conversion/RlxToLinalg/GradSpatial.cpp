@@ -265,7 +265,7 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
                                 Value gradOutput, Value input,
                                 ArrayRef<int64_t> kernel,
                                 ArrayRef<int64_t> stride,
-                                ArrayRef<int64_t> padding,
+                                ArrayRef<int64_t> padding, bool ceilMode,
                                 bool countIncludePad) {
   auto inputType = cast<RankedTensorType>(input.getType());
   auto outputType = cast<RankedTensorType>(gradOutput.getType());
@@ -306,9 +306,8 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
   Value gradient = gradOutput;
   Value winners;
   if (isMax) {
-    Value padded = padPoolInput(b, loc, input, kernel,
-                                stride, padding, outputShape,
-                                /*negInf=*/false);
+    Value padded = padPoolInput(b, loc, input, kernel, stride, padding,
+                                outputShape, ceilMode, /*negInf=*/false);
     SmallVector<AffineExpr> windowExprs = {dim(0), dim(1)};
     for (int64_t i = 0; i < spatial; ++i)
       windowExprs.push_back(dim(2 + i) * stride[i] + dim(rank + i));
@@ -392,8 +391,9 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
                                              utils::IteratorType::parallel),
             [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
               Value count = createPoolWindowCount(
-                  b, bodyLoc, spatialIndices(b, bodyLoc, 2), inputShape,
-                  kernel, stride, padding, countIncludePad);
+                  b, bodyLoc, spatialIndices(b, bodyLoc, 2),
+                  getAsIndexOpFoldResult(ctx, inputShape), kernel, stride,
+                  padding, countIncludePad);
               Value divisor = arith::SIToFPOp::create(
                   b, bodyLoc, accElement,
                   arith::IndexCastOp::create(b, bodyLoc, b.getI64Type(),
@@ -478,7 +478,7 @@ struct PoolBackwardToLinalg : OpConversionPattern<PoolBackwardOp> {
         op, createPoolGradient(rewriter, op.getLoc(), op.getKind(),
                                adaptor.getGradOutput(), adaptor.getInput(),
                                op.getKernel(), op.getStride(), op.getPadding(),
-                               op.getCountIncludePad()));
+                               op.getCeilMode(), op.getCountIncludePad()));
     return success();
   }
 };
@@ -503,7 +503,7 @@ struct GlobalPoolBackwardToLinalg : OpConversionPattern<GlobalPoolBackwardOp> {
     rewriter.replaceOp(
         op, createPoolGradient(rewriter, op.getLoc(), op.getKind(),
                                adaptor.getGradOutput(), adaptor.getInput(),
-                               window, stride, padding,
+                               window, stride, padding, /*ceilMode=*/false,
                                /*countIncludePad=*/false));
     return success();
   }

@@ -80,19 +80,19 @@ Value splitDim(OpBuilder &b, Location loc, Value value, int64_t dim,
 Value mergeDims(OpBuilder &b, Location loc, Value value, int64_t dim);
 
 /// The input [N, C, X...] of rlx.pool padded by `padding` (zeros, or -inf
-/// with `negInf`) and further at the high end so that every window of the
-/// pool's result shape `resultShape` lies inside it (ceil_mode's last
-/// windows may run past the padding).
+/// with `negInf`) and, in `ceilMode`, further at the high end so that every
+/// window of the pool's result shape `resultShape` lies inside it (the last
+/// windows may run past the padding; a `?` size's padding is computed).
 Value padPoolInput(OpBuilder &b, Location loc, Value input,
                    ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
                    ArrayRef<int64_t> padding, ArrayRef<int64_t> resultShape,
-                   bool negInf);
+                   bool ceilMode, bool negInf);
 
 /// The divisor of rlx.pool avg for the window at spatial output position
 /// `window` (index values): its positions inside the padded input with
 /// `countIncludePad`, inside the input without it (an index value).
 Value createPoolWindowCount(OpBuilder &b, Location loc, ValueRange window,
-                            ArrayRef<int64_t> inputShape,
+                            ArrayRef<OpFoldResult> inputSizes,
                             ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
                             ArrayRef<int64_t> padding, bool countIncludePad);
 

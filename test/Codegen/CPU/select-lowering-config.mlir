@@ -156,6 +156,21 @@ func.func @conv_strided(%x: tensor<1x3x230x230xf32>, %w: tensor<64x3x7x7xf32>, %
 
 // -----
 
+// `?` image sizes: the columns take whole vectors (the partial last tile is
+// peeled and masked), threads take the `?` rows one at a time, and the
+// thread tiles are guarded at run time (a small image runs on one thread).
+// CHECK-LABEL: func.func @conv_dynamic_image
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}}rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 1, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0, 0], vector = [1, 8, 1, 32, 1, 1, 1], min_parallel_iterations = 65536>
+// AVX2-LABEL: func.func @conv_dynamic_image
+// AVX2: vector = [1, 4, 1, 16, 1, 1, 1], min_parallel_iterations = 65536
+func.func @conv_dynamic_image(%x: tensor<1x64x?x?xf32>, %w: tensor<64x64x3x3xf32>, %init: tensor<1x64x?x?xf32>) -> tensor<1x64x?x?xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x64x?x?xf32>, tensor<64x64x3x3xf32>) outs(%init : tensor<1x64x?x?xf32>) -> tensor<1x64x?x?xf32>
+  return %0 : tensor<1x64x?x?xf32>
+}
+
+// -----
+
 // A depthwise convolution's register tile is channels by columns too (its
 // loops are image, rows, columns, channels, window). A pooling window has
 // no filters: its register tile is one row of columns, and its thread tiles

@@ -214,10 +214,11 @@ func.func @global_avg_pool2d(%x: tensor<2x3x4x5xbf16>) -> tensor<2x3x1x1xbf16> {
 
 // -----
 
-// Nearest resampling is one indexed copy reading (o * X) floordiv O.
+// Nearest resampling is one indexed copy reading (o * X) floordiv O, which
+// for resize_nearest2x is o floordiv 2 (also for `?` sizes, below).
 
 // CHECK-DAG:   #[[NEAREST:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, (d2 * 5) floordiv 7, (d3 * 3) floordiv 6)>
-// CHECK-DAG:   #[[HALF:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, (d2 * 3) floordiv 6, (d3 * 4) floordiv 8)>
+// CHECK-DAG:   #[[HALF:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 floordiv 2, d3 floordiv 2)>
 // CHECK-LABEL: func.func @nearest(
 // CHECK-SAME:      %[[X:.*]]: tensor<1x2x5x3xf32>, %[[Y:.*]]: tensor<1x2x3x4xi32>)
 // CHECK:         linalg.generic {indexing_maps = [#[[NEAREST]], #{{.*}}]{{.*}} ins(%[[X]] : tensor<1x2x5x3xf32>) outs(%{{.*}} : tensor<1x2x7x6xf32>)
@@ -227,3 +228,4 @@ func.func @nearest(%x: tensor<1x2x5x3xf32>, %y: tensor<1x2x3x4xi32>) -> (tensor<
   %1 = rlx.resize_nearest2x %y : tensor<1x2x3x4xi32> -> tensor<1x2x6x8xi32>
   return %0, %1 : tensor<1x2x7x6xf32>, tensor<1x2x6x8xi32>
 }
+

@@ -11,17 +11,56 @@ func.func @no_rule() {
 
 // -----
 
-func.func @conv_dynamic_spatial(%x: tensor<?x3x?x8xf32>, %w: tensor<4x3x3x3xf32>) {
-  // expected-error @+2 {{input [?, 3, ?, 8] may have a `?` size only in its batch (dimension 0): channels and spatial sizes must be static}}
+func.func @conv_dynamic_channels(%x: tensor<2x?x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+2 {{input [2, ?, 8, 8] must have static channels (dimension 1)}}
   // expected-error @+1 {{'rlx.conv' op failed to infer returned types}}
-  %0 = rlx.conv %x, %w stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1 : (tensor<?x3x?x8xf32>, tensor<4x3x3x3xf32>) -> tensor<?x4x?x6xf32>
+  %0 = rlx.conv %x, %w stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1 : (tensor<2x?x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x6x6xf32>
+  return
+}
+
+// -----
+
+// A `?` image size is not known to be too small: the static one is.
+func.func @conv_spatial_too_small(%x: tensor<?x3x?x2xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+2 {{spatial dimension 1: dilated kernel size 3 exceeds the padded input size 2}}
+  // expected-error @+1 {{'rlx.conv' op failed to infer returned types}}
+  %0 = rlx.conv %x, %w stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1 : (tensor<?x3x?x2xf32>, tensor<4x3x3x3xf32>) -> tensor<?x4x?x1xf32>
+  return
+}
+
+// -----
+
+func.func @conv_spatial_declared_static(%x: tensor<1x3x?x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+2 {{'rlx.conv' op inferred type(s) 'tensor<1x4x?x6xf32>' are incompatible with return type(s) of operation 'tensor<1x4x5x7xf32>'}}
+  // expected-error @+1 {{'rlx.conv' op failed to infer returned types}}
+  %0 = rlx.conv %x, %w stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1 : (tensor<1x3x?x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x5x7xf32>
+  return
+}
+
+// -----
+
+// ceil_mode's drop of a last window that starts in the high padding (PyTorch)
+// is not affine in a `?` size: kernel 2 < stride 2 + high padding 1.
+func.func @pool_ceil_dynamic(%x: tensor<1x3x?x8xf32>) {
+  // expected-error @+2 {{ceil_mode with a `?` spatial size needs kernel >= stride + high padding (2 < 2 + 1 in dimension 0): the last window's drop depends on the size}}
+  // expected-error @+1 {{'rlx.pool' op failed to infer returned types}}
+  %0 = rlx.pool max %x kernel = [2, 2] stride = [2, 2] padding = [1, 1, 1, 1] ceil_mode : tensor<1x3x?x8xf32> -> tensor<1x3x?x5xf32>
+  return
+}
+
+// -----
+
+func.func @interpolate_dynamic_spatial(%x: tensor<1x3x?x8xf32>) {
+  // expected-error @+2 {{input [1, 3, ?, 8] must have static spatial sizes}}
+  // expected-error @+1 {{'rlx.interpolate_nearest' op failed to infer returned types}}
+  %0 = rlx.interpolate_nearest %x size = [4, 4] : tensor<1x3x?x8xf32> -> tensor<1x3x4x4xf32>
   return
 }
 
 // -----
 
 func.func @conv_dynamic_weight(%x: tensor<?x3x8x8xf32>, %w: tensor<?x3x3x3xf32>) {
-  // expected-error @+2 {{weights and parameters must be static, got 'tensor<?x3x3x3xf32>'}}
+  // expected-error @+2 {{weight must be static, got 'tensor<?x3x3x3xf32>'}}
   // expected-error @+1 {{'rlx.conv' op failed to infer returned types}}
   %0 = rlx.conv %x, %w stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1 : (tensor<?x3x8x8xf32>, tensor<?x3x3x3xf32>) -> tensor<?x?x6x6xf32>
   return

@@ -5,6 +5,12 @@
 // static size takes it) and reifyResultShapes computes the rest from the
 // operands' sizes.
 
+// The maps of @conv_spatial's sizes (printed at the top of the module).
+// REIFY-DAG: #[[CONV:.*]] = affine_map<()[s0] -> ((s0 - 1) floordiv 2 + 1)>
+// REIFY-DAG: #[[POOL:.*]] = affine_map<()[s0] -> ((s0 floordiv 2 - 1) ceildiv 2 + 1)>
+// REIFY-DAG: #[[TRANSPOSED:.*]] = affine_map<()[s0] -> ((((s0 - 1) floordiv 2) ceildiv 2) * 2 + 2)>
+// REIFY-DAG: #[[RESIZED:.*]] = affine_map<()[s0] -> (((s0 floordiv 2 - 1) ceildiv 2) * 4 + 4)>
+
 // CHECK-LABEL: func.func @broadcast
 // CHECK: rlx.add %{{.*}}, %{{.*}} : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
 // CHECK: rlx.mul %{{.*}}, %{{.*}} : (tensor<?x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
@@ -152,6 +158,38 @@ func.func @conv_batch(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> index
   %2 = rlx.global_pool avg %1 : tensor<?x4x4x4xf32> -> tensor<?x4x1x1xf32>
   %3 = tensor.dim %2, %c0 : tensor<?x4x1x1xf32>
   return %3 : index
+}
+
+// `?` image sizes: each window op's output size is affine in its input's
+// (floordiv by the stride, ceildiv in ceil_mode), and a chain of them
+// composes.
+// CHECK-LABEL: func.func @conv_spatial
+// CHECK: rlx.conv {{.*}} -> tensor<?x4x?x?xf32>
+// CHECK: rlx.pool avg {{.*}} ceil_mode : tensor<?x4x?x?xf32> -> tensor<?x4x?x?xf32>
+// CHECK: rlx.conv_transpose {{.*}} -> tensor<?x3x?x?xf32>
+// CHECK: rlx.resize_nearest2x {{.*}} : tensor<?x3x?x?xf32> -> tensor<?x3x?x?xf32>
+// CHECK: rlx.global_pool max {{.*}} : tensor<?x3x?x?xf32> -> tensor<?x3x1x1xf32>
+// REIFY-LABEL: func.func @conv_spatial
+// REIFY: %[[H:.*]] = tensor.dim %arg0, %c2
+// REIFY: %[[D0:.*]] = affine.apply #[[CONV]]()[%[[H]]]
+// REIFY: %[[W:.*]] = tensor.dim %arg0, %c3
+// REIFY: %[[D1:.*]] = affine.apply #[[POOL]]()[%[[W]]]
+// REIFY: %[[D2:.*]] = affine.apply #[[TRANSPOSED]]()[%[[H]]]
+// REIFY: %[[D3:.*]] = affine.apply #[[RESIZED]]()[%[[W]]]
+// REIFY: return %[[D0]], %[[D1]], %[[D2]], %[[D3]]
+func.func @conv_spatial(%x: tensor<?x3x?x?xf32>, %w: tensor<4x3x3x3xf32>) -> (index, index, index, index, tensor<?x3x1x1xf32>) {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %0 = rlx.conv %x, %w stride = [2, 2] padding = [1, 1, 1, 0] dilation = [1, 1] groups = 1 : (tensor<?x3x?x?xf32>, tensor<4x3x3x3xf32>) -> tensor<?x4x?x?xf32>
+  %1 = rlx.pool avg %0 kernel = [3, 3] stride = [2, 2] padding = [1, 1, 1, 1] ceil_mode : tensor<?x4x?x?xf32> -> tensor<?x4x?x?xf32>
+  %2 = rlx.conv_transpose %1, %w stride = [2, 2] padding = [1, 1, 1, 1] output_padding = [1, 1] dilation = [1, 1] groups = 1 : (tensor<?x4x?x?xf32>, tensor<4x3x3x3xf32>) -> tensor<?x3x?x?xf32>
+  %3 = rlx.resize_nearest2x %2 : tensor<?x3x?x?xf32> -> tensor<?x3x?x?xf32>
+  %4 = rlx.global_pool max %3 : tensor<?x3x?x?xf32> -> tensor<?x3x1x1xf32>
+  %d0 = tensor.dim %0, %c2 : tensor<?x4x?x?xf32>
+  %d1 = tensor.dim %1, %c3 : tensor<?x4x?x?xf32>
+  %d2 = tensor.dim %2, %c2 : tensor<?x3x?x?xf32>
+  %d3 = tensor.dim %3, %c3 : tensor<?x3x?x?xf32>
+  return %d0, %d1, %d2, %d3, %4 : index, index, index, index, tensor<?x3x1x1xf32>
 }
 
 // expand with `like` repeats a size-1 dimension to `like`'s run-time size;

@@ -6,36 +6,6 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-FailureOr<SymbolicShape> mlir::rlx::inferBatchedShape(
-    ShapeContext &context, std::optional<Location> loc, Value input,
-    ValueRange staticOperands,
-    function_ref<FailureOr<RankedTensorType>(Type)> inferStatic) {
-  auto type = dyn_cast<RankedTensorType>(input.getType());
-  if (!type)
-    return emitOptionalError(loc, "expected a ranked tensor input");
-  for (auto [d, size] : llvm::enumerate(type.getShape()))
-    if (d > 0 && ShapedType::isDynamic(size))
-      return emitOptionalError(loc, "input ", formatShape(type.getShape()),
-                               " may have a `?` size only in its batch "
-                               "(dimension 0): channels and spatial sizes "
-                               "must be static");
-  for (Value operand : staticOperands)
-    if (auto operandType = dyn_cast<RankedTensorType>(operand.getType());
-        operandType && !operandType.hasStaticShape())
-      return emitOptionalError(
-          loc, "weights and parameters must be static, got ", operandType);
-  SmallVector<int64_t> shape(type.getShape());
-  if (!shape.empty() && ShapedType::isDynamic(shape[0]))
-    shape[0] = 1;
-  FailureOr<RankedTensorType> result = inferStatic(type.clone(shape));
-  if (failed(result))
-    return failure();
-  SymbolicShape resultShape = context.getShape(*result);
-  if (!resultShape.empty() && type.getRank() > 0)
-    resultShape[0] = context.getShape(input)[0];
-  return resultShape;
-}
-
 /// The channels-first activation type `valueType` as a ranked tensor with 1
 /// to 3 spatial dimensions (`minSpatial` to `maxSpatial`), or a diagnostic
 /// naming `what`.
@@ -57,7 +27,32 @@ getActivationType(std::optional<Location> loc, Type valueType, StringRef what,
                              " ([N, C, spatial...]), got ",
                              formatShape(type.getShape()));
   }
+  if (type.isDynamicDim(1))
+    return emitOptionalError(loc, what, " ", formatShape(type.getShape()),
+                             " must have static channels (dimension 1)");
   return type;
+}
+
+/// The number of positions of a window of `window` elements stepping by
+/// `stride` along spatial dimension `dim` of `size` elements padded by `lo`
+/// and `hi`: (size + lo + hi - window) / stride + 1, the division rounded
+/// up in `ceilMode`. The window must fit in the padded size: checked here
+/// when `size` is static, at run time when it is `?`.
+static FailureOr<AffineExpr>
+inferWindowPositions(ShapeContext &context, std::optional<Location> loc,
+                     int64_t dim, AffineExpr size, int64_t lo, int64_t hi,
+                     int64_t window, int64_t stride, StringRef windowName,
+                     bool ceilMode = false) {
+  AffineExpr padded = size + lo + hi;
+  if (!context.requireLessEqual(context.getConstant(window), padded)) {
+    std::string paddedSize = ShapeContext::format(padded);
+    return emitOptionalError(
+        loc, "spatial dimension ", dim, ": ", windowName, " ", window,
+        " exceeds the padded input size ",
+        StringRef(paddedSize).drop_front().drop_back()); // Without brackets.
+  }
+  AffineExpr span = padded - window;
+  return (ceilMode ? span.ceilDiv(stride) : span.floorDiv(stride)) + 1;
 }
 
 /// Checks that `values` (attribute `name`) has `size` entries, each at least
@@ -138,49 +133,67 @@ checkConvOperands(std::optional<Location> loc, Type inputType, Type weightType,
   return ConvOperandTypes{*input, *weight};
 }
 
-FailureOr<RankedTensorType>
-mlir::rlx::inferConvType(std::optional<Location> loc, Type inputType,
-                         Type weightType, ArrayRef<int64_t> stride,
-                         ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
-                         int64_t groups) {
+FailureOr<SymbolicShape>
+mlir::rlx::inferConvShape(ShapeContext &context, std::optional<Location> loc,
+                          Type inputType, Type weightType,
+                          ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+                          ArrayRef<int64_t> dilation, int64_t groups,
+                          function_ref<SymbolicShape()> getInputSizes) {
   FailureOr<ConvOperandTypes> operands = checkConvOperands(
       loc, inputType, weightType, stride, padding, dilation, groups);
   if (failed(operands))
     return failure();
   RankedTensorType input = operands->input;
+  if (!operands->weight.hasStaticShape())
+    return emitOptionalError(loc, "weight must be static, got ",
+                             operands->weight);
   int64_t spatial = input.getRank() - 2;
-  ArrayRef<int64_t> in = input.getShape(), w = operands->weight.getShape();
+  ArrayRef<int64_t> w = operands->weight.getShape();
+  int64_t channels = input.getDimSize(1);
   if (w[0] % groups != 0)
     return emitOptionalError(loc, "'groups' (", groups,
                              ") must divide the output channels (weight "
                              "dimension 0 = ",
                              w[0], ")");
-  if (w[1] != in[1] / groups)
-    return emitOptionalError(
-        loc, "weight ", formatShape(w), " must have input channels / groups = ",
-        in[1] / groups, " in dimension 1, got ", w[1]);
-  SmallVector<int64_t> shape = {in[0], w[0]};
+  if (w[1] != channels / groups)
+    return emitOptionalError(loc, "weight ", formatShape(w),
+                             " must have input channels / groups = ",
+                             channels / groups, " in dimension 1, got ", w[1]);
+  SymbolicShape in = getInputSizes();
+  SymbolicShape shape = {in[0], context.getConstant(w[0])};
   for (int64_t i = 0; i < spatial; ++i) {
-    int64_t padded = in[i + 2] + padding[2 * i] + padding[2 * i + 1];
-    int64_t window = dilation[i] * (w[i + 2] - 1) + 1;
-    if (window > padded)
-      return emitOptionalError(loc, "spatial dimension ", i,
-                               ": dilated kernel size ", window,
-                               " exceeds the padded input size ", padded);
-    shape.push_back((padded - window) / stride[i] + 1);
+    FailureOr<AffineExpr> size = inferWindowPositions(
+        context, loc, i, in[i + 2], padding[2 * i], padding[2 * i + 1],
+        dilation[i] * (w[i + 2] - 1) + 1, stride[i], "dilated kernel size");
+    if (failed(size))
+      return failure();
+    shape.push_back(*size);
   }
-  return RankedTensorType::get(shape, input.getElementType());
+  return shape;
 }
 
-static FailureOr<SymbolicShape> inferConvShape(ShapeContext &context,
-                                               std::optional<Location> loc,
-                                               ConvOp::Adaptor adaptor) {
-  return inferBatchedShape(
-      context, loc, adaptor.getInput(), adaptor.getWeight(), [&](Type input) {
-        return inferConvType(loc, input, adaptor.getWeight().getType(),
-                             adaptor.getStride(), adaptor.getPadding(),
-                             adaptor.getDilation(), adaptor.getGroups());
-      });
+FailureOr<RankedTensorType>
+mlir::rlx::inferConvType(std::optional<Location> loc, Type inputType,
+                         Type weightType, ArrayRef<int64_t> stride,
+                         ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
+                         int64_t groups) {
+  ShapeContext context(inputType.getContext());
+  FailureOr<SymbolicShape> shape = inferConvShape(
+      context, loc, inputType, weightType, stride, padding, dilation, groups,
+      [&] { return context.getShape(cast<RankedTensorType>(inputType)); });
+  if (failed(shape))
+    return failure();
+  return ShapeContext::getType(*shape, getElementTypeOrSelf(inputType));
+}
+
+static FailureOr<SymbolicShape> inferConvOpShape(ShapeContext &context,
+                                                 std::optional<Location> loc,
+                                                 ConvOp::Adaptor adaptor) {
+  Value input = adaptor.getInput();
+  return inferConvShape(
+      context, loc, input.getType(), adaptor.getWeight().getType(),
+      adaptor.getStride(), adaptor.getPadding(), adaptor.getDilation(),
+      adaptor.getGroups(), [&] { return context.getShape(input); });
 }
 
 LogicalResult ConvOp::inferReturnTypes(MLIRContext *context,
@@ -188,7 +201,7 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *context,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
   ShapeContext shapes(context);
-  return appendType(inferConvShape(shapes, loc, adaptor),
+  return appendType(inferConvOpShape(shapes, loc, adaptor),
                     getElementTypeOrSelf(adaptor.getInput().getType()),
                     inferred);
 }
@@ -196,19 +209,25 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *context,
 LogicalResult
 ConvOp::inferSymbolicShapes(ShapeContext &context,
                             SmallVectorImpl<SymbolicShape> &shapes) {
-  return appendShape(inferConvShape(context, getLoc(), Adaptor(*this)), shapes);
+  return appendShape(inferConvOpShape(context, getLoc(), Adaptor(*this)),
+                     shapes);
 }
 
-FailureOr<RankedTensorType> mlir::rlx::inferConvTransposeType(
-    std::optional<Location> loc, Type inputType, Type weightType,
-    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
-    ArrayRef<int64_t> outputPadding, ArrayRef<int64_t> dilation,
-    int64_t groups) {
+/// rlx.conv_transpose's result shape for an input of type `inputType` whose
+/// sizes `getInputSizes` gives once the types are checked.
+static FailureOr<SymbolicShape> inferConvTransposeShape(
+    ShapeContext &context, std::optional<Location> loc, Type inputType,
+    Type weightType, ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+    ArrayRef<int64_t> outputPadding, ArrayRef<int64_t> dilation, int64_t groups,
+    function_ref<SymbolicShape()> getInputSizes) {
   FailureOr<ConvOperandTypes> operands = checkConvOperands(
       loc, inputType, weightType, stride, padding, dilation, groups);
   if (failed(operands))
     return failure();
   RankedTensorType input = operands->input;
+  if (!operands->weight.hasStaticShape())
+    return emitOptionalError(loc, "weight must be static, got ",
+                             operands->weight);
   int64_t spatial = input.getRank() - 2;
   if (failed(
           checkSpatialArray(loc, "output_padding", outputPadding, spatial, 0)))
@@ -218,37 +237,58 @@ FailureOr<RankedTensorType> mlir::rlx::inferConvTransposeType(
       return emitOptionalError(
           loc, "'output_padding' ", formatShape(outputPadding),
           " must be smaller than the stride or the dilation in dimension ", i);
-  ArrayRef<int64_t> in = input.getShape(), w = operands->weight.getShape();
-  if (w[0] != in[1])
+  ArrayRef<int64_t> w = operands->weight.getShape();
+  int64_t channels = input.getDimSize(1);
+  if (w[0] != channels)
     return emitOptionalError(loc, "weight ", formatShape(w),
-                             " must have the input channels (", in[1],
+                             " must have the input channels (", channels,
                              ") in dimension 0");
-  SmallVector<int64_t> shape = {in[0], w[1] * groups};
+  SymbolicShape in = getInputSizes();
+  SymbolicShape shape = {in[0], context.getConstant(w[1] * groups)};
+  AffineExpr one = context.getConstant(1);
   for (int64_t i = 0; i < spatial; ++i) {
-    if (in[i + 2] == 0)
+    if (!context.requireLessEqual(one, in[i + 2]))
       return emitOptionalError(loc, "spatial dimension ", i,
                                " of the input is empty");
-    int64_t size = (in[i + 2] - 1) * stride[i] - padding[2 * i] -
-                   padding[2 * i + 1] + dilation[i] * (w[i + 2] - 1) +
-                   outputPadding[i] + 1;
-    if (size < 1)
+    AffineExpr size = (in[i + 2] - 1) * stride[i] - padding[2 * i] -
+                      padding[2 * i + 1] + dilation[i] * (w[i + 2] - 1) +
+                      outputPadding[i] + 1;
+    if (!context.requireLessEqual(one, size)) {
+      std::string cropped = ShapeContext::format(size);
       return emitOptionalError(loc, "spatial dimension ", i,
-                               ": padding crops the output to size ", size);
+                               ": padding crops the output to size ",
+                               StringRef(cropped).drop_front().drop_back());
+    }
     shape.push_back(size);
   }
-  return RankedTensorType::get(shape, input.getElementType());
+  return shape;
+}
+
+FailureOr<RankedTensorType>
+mlir::rlx::inferConvTransposeType(std::optional<Location> loc, Type inputType,
+                                  Type weightType, ArrayRef<int64_t> stride,
+                                  ArrayRef<int64_t> padding,
+                                  ArrayRef<int64_t> outputPadding,
+                                  ArrayRef<int64_t> dilation, int64_t groups) {
+  ShapeContext context(inputType.getContext());
+  FailureOr<SymbolicShape> shape = inferConvTransposeShape(
+      context, loc, inputType, weightType, stride, padding, outputPadding,
+      dilation, groups,
+      [&] { return context.getShape(cast<RankedTensorType>(inputType)); });
+  if (failed(shape))
+    return failure();
+  return ShapeContext::getType(*shape, getElementTypeOrSelf(inputType));
 }
 
 static FailureOr<SymbolicShape>
 inferConvTransposeShape(ShapeContext &context, std::optional<Location> loc,
                         ConvTransposeOp::Adaptor adaptor) {
-  return inferBatchedShape(
-      context, loc, adaptor.getInput(), adaptor.getWeight(), [&](Type input) {
-        return inferConvTransposeType(
-            loc, input, adaptor.getWeight().getType(), adaptor.getStride(),
-            adaptor.getPadding(), adaptor.getOutputPadding(),
-            adaptor.getDilation(), adaptor.getGroups());
-      });
+  Value input = adaptor.getInput();
+  return inferConvTransposeShape(
+      context, loc, input.getType(), adaptor.getWeight().getType(),
+      adaptor.getStride(), adaptor.getPadding(), adaptor.getOutputPadding(),
+      adaptor.getDilation(), adaptor.getGroups(),
+      [&] { return context.getShape(input); });
 }
 
 LogicalResult
@@ -268,10 +308,13 @@ ConvTransposeOp::inferSymbolicShapes(ShapeContext &context,
                      shapes);
 }
 
-FailureOr<RankedTensorType>
-mlir::rlx::inferPoolType(std::optional<Location> loc, Type inputType,
-                         ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
-                         ArrayRef<int64_t> padding, bool ceilMode) {
+/// rlx.pool's result shape for an input of type `inputType` whose sizes
+/// `getInputSizes` gives once the type is checked.
+static FailureOr<SymbolicShape>
+inferPoolShape(ShapeContext &context, std::optional<Location> loc,
+               Type inputType, ArrayRef<int64_t> kernel,
+               ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+               bool ceilMode, function_ref<SymbolicShape()> getInputSizes) {
   FailureOr<RankedTensorType> input =
       getActivationType(loc, inputType, "input");
   if (failed(input))
@@ -281,41 +324,68 @@ mlir::rlx::inferPoolType(std::optional<Location> loc, Type inputType,
       failed(checkSpatialArray(loc, "stride", stride, spatial, 1)) ||
       failed(checkSpatialArray(loc, "padding", padding, 2 * spatial, 0)))
     return failure();
-  ArrayRef<int64_t> in = input->getShape();
-  SmallVector<int64_t> shape = {in[0], in[1]};
+  SymbolicShape in = getInputSizes();
+  SymbolicShape shape = {in[0], in[1]};
   for (int64_t i = 0; i < spatial; ++i) {
     int64_t lo = padding[2 * i], hi = padding[2 * i + 1];
-    // An empty dimension would leave windows of padding alone.
-    if (in[i + 2] == 0)
+    // An empty dimension would leave windows of padding alone (the window
+    // fitting below implies it unless the padding can hold a window).
+    if (lo + hi >= kernel[i] &&
+        !context.requireLessEqual(context.getConstant(1), in[i + 2]))
       return emitOptionalError(loc, "spatial dimension ", i,
                                " of the input is empty");
     if (lo > kernel[i] / 2 || hi > kernel[i] / 2)
       return emitOptionalError(loc, "'padding' ", formatShape(padding),
                                " must be at most half the kernel size (",
                                kernel[i], ") in dimension ", i);
-    int64_t span = in[i + 2] + lo + hi - kernel[i];
-    if (span < 0)
-      return emitOptionalError(loc, "spatial dimension ", i, ": kernel size ",
-                               kernel[i], " exceeds the padded input size ",
-                               in[i + 2] + lo + hi);
-    int64_t size = (span + (ceilMode ? stride[i] - 1 : 0)) / stride[i] + 1;
-    // PyTorch drops a last window that would start in the high padding.
-    if (ceilMode && (size - 1) * stride[i] >= in[i + 2] + lo)
-      --size;
-    shape.push_back(size);
+    FailureOr<AffineExpr> size =
+        inferWindowPositions(context, loc, i, in[i + 2], lo, hi, kernel[i],
+                             stride[i], "kernel size", ceilMode);
+    if (failed(size))
+      return failure();
+    // PyTorch drops a last window that would start in the high padding. A
+    // rounded-up window count exceeds the floor one by less than a stride,
+    // so that happens only when hi + stride > kernel; with a `?` size the
+    // drop is not affine and those attributes are not supported.
+    if (ceilMode && hi + stride[i] > kernel[i]) {
+      auto inSize = dyn_cast<AffineConstantExpr>(in[i + 2]);
+      auto count = dyn_cast<AffineConstantExpr>(*size);
+      if (!inSize || !count)
+        return emitOptionalError(
+            loc,
+            "ceil_mode with a `?` spatial size needs kernel >= stride + "
+            "high padding (",
+            kernel[i], " < ", stride[i], " + ", hi, " in dimension ", i,
+            "): the last window's drop depends on the size");
+      if ((count.getValue() - 1) * stride[i] >= inSize.getValue() + lo)
+        size = context.getConstant(count.getValue() - 1);
+    }
+    shape.push_back(*size);
   }
-  return RankedTensorType::get(shape, input->getElementType());
+  return shape;
+}
+
+FailureOr<RankedTensorType>
+mlir::rlx::inferPoolType(std::optional<Location> loc, Type inputType,
+                         ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                         ArrayRef<int64_t> padding, bool ceilMode) {
+  ShapeContext context(inputType.getContext());
+  FailureOr<SymbolicShape> shape = inferPoolShape(
+      context, loc, inputType, kernel, stride, padding, ceilMode,
+      [&] { return context.getShape(cast<RankedTensorType>(inputType)); });
+  if (failed(shape))
+    return failure();
+  return ShapeContext::getType(*shape, getElementTypeOrSelf(inputType));
 }
 
 static FailureOr<SymbolicShape> inferPoolShape(ShapeContext &context,
                                                std::optional<Location> loc,
                                                PoolOp::Adaptor adaptor) {
-  return inferBatchedShape(
-      context, loc, adaptor.getInput(), {}, [&](Type input) {
-        return inferPoolType(loc, input, adaptor.getKernel(),
-                             adaptor.getStride(), adaptor.getPadding(),
-                             adaptor.getCeilMode());
-      });
+  Value input = adaptor.getInput();
+  return inferPoolShape(context, loc, input.getType(), adaptor.getKernel(),
+                        adaptor.getStride(), adaptor.getPadding(),
+                        adaptor.getCeilMode(),
+                        [&] { return context.getShape(input); });
 }
 
 LogicalResult PoolOp::inferReturnTypes(MLIRContext *context,
@@ -349,6 +419,9 @@ mlir::rlx::inferGlobalPoolType(std::optional<Location> loc, Type inputType) {
     return emitOptionalError(loc, "input must have rank >= 3 ([N, C, "
                                   "spatial...]), got ",
                              formatShape(input.getShape()));
+  if (input.isDynamicDim(1))
+    return emitOptionalError(loc, "input ", formatShape(input.getShape()),
+                             " must have static channels (dimension 1)");
   SmallVector<int64_t> shape(input.getRank(), 1);
   shape[0] = input.getDimSize(0);
   shape[1] = input.getDimSize(1);
@@ -358,9 +431,14 @@ mlir::rlx::inferGlobalPoolType(std::optional<Location> loc, Type inputType) {
 static FailureOr<SymbolicShape>
 inferGlobalPoolShape(ShapeContext &context, std::optional<Location> loc,
                      GlobalPoolOp::Adaptor adaptor) {
-  return inferBatchedShape(
-      context, loc, adaptor.getInput(), {},
-      [&](Type input) { return inferGlobalPoolType(loc, input); });
+  Value input = adaptor.getInput();
+  FailureOr<RankedTensorType> type = inferGlobalPoolType(loc, input.getType());
+  if (failed(type))
+    return failure();
+  SymbolicShape shape(type->getRank(), context.getConstant(1));
+  shape[0] = context.getShape(input)[0];
+  shape[1] = context.getConstant(type->getDimSize(1));
+  return shape;
 }
 
 LogicalResult GlobalPoolOp::inferReturnTypes(MLIRContext *context,
@@ -378,18 +456,6 @@ GlobalPoolOp::inferSymbolicShapes(ShapeContext &context,
                                   SmallVectorImpl<SymbolicShape> &shapes) {
   return appendShape(inferGlobalPoolShape(context, getLoc(), Adaptor(*this)),
                      shapes);
-}
-
-/// The result type of `rlx.resize_nearest2x` of an input of type `inputType`.
-static FailureOr<RankedTensorType>
-inferResizeNearest2xType(std::optional<Location> loc, Type inputType) {
-  FailureOr<RankedTensorType> input =
-      getActivationType(loc, inputType, "input", 2, 2);
-  if (failed(input))
-    return failure();
-  ArrayRef<int64_t> in = input->getShape();
-  return RankedTensorType::get({in[0], in[1], 2 * in[2], 2 * in[3]},
-                               input->getElementType());
 }
 
 /// The result type of `rlx.interpolate_nearest` of an input of type
@@ -417,9 +483,11 @@ inferInterpolateNearestType(std::optional<Location> loc, Type inputType,
 static FailureOr<SymbolicShape>
 inferResizeNearest2xShape(ShapeContext &context, std::optional<Location> loc,
                           ResizeNearest2xOp::Adaptor adaptor) {
-  return inferBatchedShape(
-      context, loc, adaptor.getInput(), {},
-      [&](Type input) { return inferResizeNearest2xType(loc, input); });
+  Value input = adaptor.getInput();
+  if (failed(getActivationType(loc, input.getType(), "input", 2, 2)))
+    return failure();
+  SymbolicShape in = context.getShape(input);
+  return SymbolicShape{in[0], in[1], in[2] * 2, in[3] * 2};
 }
 
 LogicalResult ResizeNearest2xOp::inferReturnTypes(
@@ -438,13 +506,24 @@ ResizeNearest2xOp::inferSymbolicShapes(ShapeContext &context,
       inferResizeNearest2xShape(context, getLoc(), Adaptor(*this)), shapes);
 }
 
+/// The input's spatial sizes must be static: the index map of the lowering,
+/// (o * X) floordiv O, is affine only for a static X.
 static FailureOr<SymbolicShape>
 inferInterpolateNearestShape(ShapeContext &context, std::optional<Location> loc,
                              InterpolateNearestOp::Adaptor adaptor) {
-  return inferBatchedShape(
-      context, loc, adaptor.getInput(), {}, [&](Type input) {
-        return inferInterpolateNearestType(loc, input, adaptor.getSize());
-      });
+  Value input = adaptor.getInput();
+  FailureOr<RankedTensorType> type =
+      inferInterpolateNearestType(loc, input.getType(), adaptor.getSize());
+  if (failed(type))
+    return failure();
+  auto inputType = cast<RankedTensorType>(input.getType());
+  if (llvm::any_of(inputType.getShape().drop_front(2), ShapedType::isDynamic))
+    return emitOptionalError(loc, "input ", formatShape(inputType.getShape()),
+                             " must have static spatial sizes");
+  SymbolicShape shape = {context.getShape(input)[0]};
+  for (int64_t size : type->getShape().drop_front())
+    shape.push_back(context.getConstant(size));
+  return shape;
 }
 
 LogicalResult InterpolateNearestOp::inferReturnTypes(

@@ -162,17 +162,16 @@ SmallVector<Value> MatmulResidualOp::unfuse(OpBuilder &b) {
   return {AddOp::create(b, loc, product, getResidual()).getResult()};
 }
 
-/// rlx.conv's shape (a `?` batch allowed); the bias is [C_out] and the
-/// residual has the result's shape.
+/// rlx.conv's shape; the bias is [C_out] and the residual has the result's
+/// shape.
 static FailureOr<SymbolicShape>
 inferConvBiasActShape(ShapeContext &context, std::optional<Location> loc,
                       ConvBiasActOp::Adaptor adaptor) {
-  FailureOr<SymbolicShape> shape = inferBatchedShape(
-      context, loc, adaptor.getInput(), adaptor.getWeight(), [&](Type input) {
-        return inferConvType(loc, input, adaptor.getWeight().getType(),
-                             adaptor.getStride(), adaptor.getPadding(),
-                             adaptor.getDilation(), adaptor.getGroups());
-      });
+  Value input = adaptor.getInput();
+  FailureOr<SymbolicShape> shape = inferConvShape(
+      context, loc, input.getType(), adaptor.getWeight().getType(),
+      adaptor.getStride(), adaptor.getPadding(), adaptor.getDilation(),
+      adaptor.getGroups(), [&] { return context.getShape(input); });
   if (failed(shape))
     return failure();
   int64_t channels = cast<AffineConstantExpr>((*shape)[1]).getValue();

@@ -62,15 +62,16 @@ FailureOr<SymbolicShape> inferMatmulShape(ShapeContext &context,
 FailureOr<RankedTensorType> inferMatmulType(std::optional<Location> loc,
                                             Value lhs, Value rhs);
 
-/// The result shape of a convolution, pooling or resampling op whose `?`
-/// sizes are only the batch (dimension 0) of `input`: `inferStatic` checks
-/// the operands with that batch as 1 and gives the static result type, whose
-/// batch becomes the input's. `staticOperands` (weights, parameters) must
-/// be static. Fails with a diagnostic otherwise.
+/// The result shape of `rlx.conv` of an input and a weight of these types
+/// with these attributes, the input's sizes given by `getInputSizes` (called
+/// once the types are checked): its batch and spatial sizes may be `?`, the
+/// window must fit each padded spatial size (a run-time requirement for a
+/// `?` one). Fails with a diagnostic otherwise.
 FailureOr<SymbolicShape>
-inferBatchedShape(ShapeContext &context, std::optional<Location> loc,
-                  Value input, ValueRange staticOperands,
-                  function_ref<FailureOr<RankedTensorType>(Type)> inferStatic);
+inferConvShape(ShapeContext &context, std::optional<Location> loc, Type input,
+               Type weight, ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+               ArrayRef<int64_t> dilation, int64_t groups,
+               function_ref<SymbolicShape()> getInputSizes);
 
 /// The result type of `rlx.conv` of an input and a weight of these types
 /// with these attributes; fails with a diagnostic otherwise.

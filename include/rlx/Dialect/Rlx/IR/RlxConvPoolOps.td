@@ -60,8 +60,10 @@ def Rlx_ConvOp : Rlx_Op<"conv", [Pure, Rlx_ShapeRule, InferTypeOpAdaptor,
     `C_in / groups`; every `O_i >= 1` (the dilated kernel fits in the padded
     input). f16 and bf16 accumulate in f32 and round once.
 
-    The batch (dimension 0) may be `?`: one compiled function serves every
-    batch size. Channels, spatial sizes and weights are static.
+    The batch and the spatial sizes may be `?`: one compiled function
+    serves every batch and image size. `O_i` is then computed at run time,
+    where the requirement that the dilated kernel fits is checked (a status,
+    not a wild read). Channels and weights are static.
   }];
   let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$weight,
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
@@ -105,8 +107,9 @@ def Rlx_ConvTransposeOp : Rlx_Op<"conv_transpose", [Pure, Rlx_ShapeRule, InferTy
     `C_in`; no empty spatial input dimension; every `O_i >= 1`. f16 and
     bf16 accumulate in f32.
 
-    The batch (dimension 0) may be `?`: one compiled function serves every
-    batch size. Channels, spatial sizes and weights are static.
+    The batch and the spatial sizes may be `?`: one compiled function
+    serves every batch and image size; `O_i >= 1` and a non-empty input are
+    then run-time requirements. Channels and weights are static.
   }];
   let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$weight,
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
@@ -151,8 +154,13 @@ def Rlx_PoolOp : Rlx_Op<"pool", [Pure, Rlx_ShapeRule, InferTypeOpAdaptor,
     spatial input dimension (together: every window holds an input element);
     `count_include_pad` only with `avg`; every `O_i >= 1`.
 
-    The batch (dimension 0) may be `?`: one compiled function serves every
-    batch size. Channels, spatial sizes and weights are static.
+    The batch and the spatial sizes may be `?`: one compiled function
+    serves every batch and image size; the window fits and the input is not
+    empty are then run-time requirements. With a `?` spatial size,
+    `ceil_mode` needs `kernel >= stride + high padding` in that dimension:
+    PyTorch's rule that drops a last window starting in the high padding
+    can apply only otherwise, and it makes `O_i` depend on the size in a way
+    that is not affine. Channels are static.
   }];
   let arguments = (ins Rlx_PoolKind:$kind, Rlx_FloatTensor:$input,
                        DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$stride,
@@ -179,8 +187,8 @@ def Rlx_GlobalPoolOp : Rlx_Op<"global_pool", [Pure, Rlx_ShapeRule, InferTypeOpAd
     NaN propagates through `max`. An empty spatial input gives -inf for
     `max` and NaN for `avg`, as `rlx.reduce`. f16 and bf16 accumulate in f32.
 
-    The batch (dimension 0) may be `?`: one compiled function serves every
-    batch size. Channels, spatial sizes and weights are static.
+    The batch and the spatial sizes may be `?` (an average divides by the
+    run-time count); channels are static.
   }];
   let arguments = (ins Rlx_PoolKind:$kind, Rlx_FloatTensor:$input);
   let results = (outs Rlx_FloatTensor:$result);
@@ -202,8 +210,7 @@ def Rlx_ResizeNearest2xOp : Rlx_Op<"resize_nearest2x", [Pure, Rlx_ShapeRule,
     element becomes a 2x2 block, as
     `F.interpolate(x, scale_factor=2, mode='nearest')`. Any element type.
 
-    The batch (dimension 0) may be `?`: one compiled function serves every
-    batch size. Channels, spatial sizes and weights are static.
+    The batch and the spatial sizes may be `?`; channels are static.
   }];
   let arguments = (ins Rlx_Tensor:$input);
   let results = (outs Rlx_Tensor:$result);
@@ -224,8 +231,9 @@ def Rlx_InterpolateNearestOp : Rlx_Op<"interpolate_nearest", [Pure, Rlx_ShapeRul
     positive size per spatial dimension, and no empty spatial input
     dimension.
 
-    The batch (dimension 0) may be `?`: one compiled function serves every
-    batch size. Channels, spatial sizes and weights are static.
+    The batch (dimension 0) may be `?`; channels and the input's spatial
+    sizes are static (the index `(o * X) floordiv O` is affine only for a
+    static `X`).
   }];
   let arguments = (ins Rlx_Tensor:$input, DenseI64ArrayAttr:$size);
   let results = (outs Rlx_Tensor:$result);
