@@ -645,6 +645,11 @@ def dynamic_rows():
             f"  %0 = rlx.conv %x, %w stride = [1, 1] padding = [1, 1, 1, 1] "
             f"dilation = [1, 1] groups = 1 : ({tx}, {tw}) -> {tx}\n"
             f"  return %0 : {tx}\n}}\n")
+    ix = "tensor<1x64x@S0@x@S1@xf32>"
+    image_conv = (f"func.func @main(%x: {ix}, %w: {tw}) -> {ix} {{\n"
+                  f"  %0 = rlx.conv %x, %w stride = [1, 1] padding = "
+                  f"[1, 1, 1, 1] dilation = [1, 1] groups = 1 : ({ix}, {tw}) "
+                  f"-> {ix}\n  return %0 : {ix}\n}}\n")
     seq, d = 128, 256
     return [
         row("matmul [?, 1024] @ [1024, 1024] at 512",
@@ -659,6 +664,8 @@ def dynamic_rows():
             "attention", [1024, 1024], 2 * 8 * 1024 * 1024 * 64),
         row("conv 3x3 64->64 @56, ? batch at 8", conv, "main", [8],
             2 * 8 * 64 * 56 * 56 * 64 * 9),
+        row("conv 3x3 64->64, ? image at 56x56", image_conv, "main", [56, 56],
+            2 * 64 * 56 * 56 * 64 * 9),
     ]
 
 

@@ -25,7 +25,9 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
@@ -61,12 +63,14 @@ static FailureOr<linalg::GenericOp> dropUnitLoops(RewriterBase &rewriter,
 /// Replaces the convolution `op` (named or generic) whose window loops all
 /// have one iteration by the generic it then is: inputs read at
 /// `o * s + k * d` are read at `o` from a slice with stride `s`, the window
-/// loops are dropped and the others follow the result's dimensions. Fails
-/// and leaves `op` alone when an input would still not be read through a
-/// projected permutation.
+/// loops are dropped and the others follow the result's dimensions. The
+/// output positions may be `?` (a partial tile of a `?` image size); `bounds`
+/// (one per loop) follows the loops. Fails and leaves `op` alone when an
+/// input would still not be read through a projected permutation.
 static FailureOr<linalg::GenericOp>
-rewriteUnitWindowConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
-  if (!linalg::isaConvolutionOpInterface(op) || op.hasDynamicShape())
+rewriteUnitWindowConvolution(RewriterBase &rewriter, linalg::LinalgOp op,
+                             SmallVectorImpl<int64_t> &bounds) {
+  if (!linalg::isaConvolutionOpInterface(op))
     return failure();
   FailureOr<linalg::ConvolutionDimensions> dims =
       linalg::inferConvolutionDims(op);
@@ -83,6 +87,10 @@ rewriteUnitWindowConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
       return failure();
     windowLoopsAtZero[window] = getAffineConstantExpr(0, context);
   }
+  rewriter.setInsertionPoint(op);
+  SmallVector<OpFoldResult> loopSizes =
+      llvm::map_to_vector(op.createLoopRanges(rewriter, op.getLoc()),
+                          [](Range range) { return range.size; });
 
   // Per input: its new map, and the strides of the slice it is read from.
   // Window expressions (`o * s + k * d`) lose their window loop; a window
@@ -134,16 +142,15 @@ rewriteUnitWindowConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
       if (llvm::all_of(strides, [](int64_t stride) { return stride == 1; }))
         continue;
       OpOperand *input = generic->getDpsInputOperand(index);
-      auto type = cast<RankedTensorType>(input->get().getType());
-      SmallVector<int64_t> sizes(type.getShape());
+      SmallVector<OpFoldResult> sizes =
+          tensor::getMixedSizes(rewriter, loc, input->get());
       for (auto [dim, expr] : llvm::enumerate(maps[index].getResults()))
         if (strides[dim] != 1)
-          sizes[dim] = extents[cast<AffineDimExpr>(expr).getPosition()];
-      SmallVector<int64_t> offsets(type.getRank(), 0);
+          sizes[dim] = loopSizes[cast<AffineDimExpr>(expr).getPosition()];
+      SmallVector<int64_t> offsets(sizes.size(), 0);
       input->set(tensor::ExtractSliceOp::create(
           rewriter, loc, input->get(), getAsIndexOpFoldResult(context, offsets),
-          getAsIndexOpFoldResult(context, sizes),
-          getAsIndexOpFoldResult(context, strides)));
+          sizes, getAsIndexOpFoldResult(context, strides)));
     }
     generic->setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(allMaps));
   });
@@ -153,12 +160,16 @@ rewriteUnitWindowConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
   // loops of the result's dimensions stay so that the result tile is
   // written whole by one transfer, which folds into the slices around it
   // (the accumulator then moves out of the reduction loops).
-  FailureOr<linalg::GenericOp> dropped = dropUnitLoops(
-      rewriter, *generic,
-      SmallVector<unsigned>(dims->filterLoop.begin(), dims->filterLoop.end()));
+  SmallVector<unsigned> windowLoops(dims->filterLoop.begin(),
+                                    dims->filterLoop.end());
+  FailureOr<linalg::GenericOp> dropped =
+      dropUnitLoops(rewriter, *generic, windowLoops);
   if (failed(dropped))
     return generic;
   linalg::GenericOp tile = *dropped;
+  llvm::sort(windowLoops);
+  for (unsigned loop : llvm::reverse(windowLoops))
+    bounds.erase(bounds.begin() + loop);
 
   // Loops in the order of the result's dimensions, reductions last: the
   // vectorizer builds its vectors in loop order, and any other order
@@ -173,6 +184,9 @@ rewriteUnitWindowConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
       order.push_back(loop);
   if (llvm::equal(order, llvm::seq<unsigned>(0, order.size())))
     return tile;
+  SmallVector<int64_t> unordered(bounds.begin(), bounds.end());
+  for (auto [loop, old] : llvm::enumerate(order))
+    bounds[loop] = unordered[old];
   return linalg::interchangeGenericOp(rewriter, tile, order);
 }
 
@@ -670,13 +684,14 @@ struct RlxCpuVectorizePass
     if (bounds.size() != op.getNumLoops())
       return;
     op = dropUnitReductionLoops(rewriter, op, bounds);
-    if (!op.hasDynamicShape() && failed(linalg::vectorizeOpPrecondition(op))) {
+    // Upstream vectorizes no convolution of `?` sizes.
+    if (op.hasDynamicShape() ? linalg::isaConvolutionOpInterface(op)
+                             : failed(linalg::vectorizeOpPrecondition(op))) {
       FailureOr<linalg::GenericOp> generic =
-          rewriteUnitWindowConvolution(rewriter, op);
+          rewriteUnitWindowConvolution(rewriter, op, bounds);
       if (failed(generic))
         return;
       op = *generic;
-      bounds = generic->getStaticLoopRanges();
     }
     FailureOr<SmallVector<int64_t>> vectorSizes = getVectorSizes(op, bounds);
     if (failed(vectorSizes))
@@ -768,19 +783,46 @@ struct RlxCpuVectorizePass
       putRowOperandSecond(rewriter, contract);
     });
 
+    // The masks of a partial tile's transfers, made inside its loops, out
+    // of them and one per shape: a masked read and write of an accumulator
+    // are then the same subset at every step, which hoisting needs.
+    getOperation().walk(
+        [](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rewriter, dominance, getOperation());
+
     // Innermost loops first, so an accumulator moves out of every loop it
-    // does not depend on. A loop that carries a tensor of dynamic shape
-    // only when it is innermost (a register tile's reduction): proving the
+    // does not depend on. A loop that carries a tensor of dynamic shape only
+    // when no loop inside it does (a register tile's reductions, whose
+    // accumulators the inner loops already carry as vectors): proving the
     // subsets of such a tensor disjoint takes upstream's bounds analysis
     // (Presburger sets), which costs seconds over a nest of partial tiles.
-    getOperation().walk([&](scf::ForOp loop) {
-      bool dynamic = llvm::any_of(loop.getRegionIterArgs(), [](Value carried) {
+    // A tensor that a loop only passes on, to its yield or through inner
+    // loops (as hoisting leaves it), counts as not carried.
+    std::function<bool(Value)> isAccessed = [&](Value carried) {
+      for (OpOperand &use : carried.getUses()) {
+        Operation *user = use.getOwner();
+        if (isa<scf::YieldOp>(user))
+          continue;
+        auto inner = dyn_cast<scf::ForOp>(user);
+        if (!inner || use.getOperandNumber() < inner.getNumControlOperands() ||
+            isAccessed(inner.getTiedLoopRegionIterArg(&use)))
+          return true;
+      }
+      return false;
+    };
+    auto carriesDynamicTensor = [&](scf::ForOp loop) {
+      return llvm::any_of(loop.getRegionIterArgs(), [&](Value carried) {
         auto type = dyn_cast<ShapedType>(carried.getType());
-        return type && !type.hasStaticShape();
+        return type && !type.hasStaticShape() && isAccessed(carried);
       });
-      bool innermost = true;
-      loop.getBody()->walk([&](LoopLikeOpInterface) { innermost = false; });
-      if (dynamic && !innermost)
+    };
+    getOperation().walk([&](scf::ForOp loop) {
+      bool nestedDynamic = false;
+      loop.getBody()->walk([&](scf::ForOp inner) {
+        nestedDynamic |= carriesDynamicTensor(inner);
+      });
+      if (carriesDynamicTensor(loop) && nestedDynamic)
         return;
       (void)hoistLoopInvariantSubsets(rewriter, loop);
     });

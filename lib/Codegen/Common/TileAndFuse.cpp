@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
@@ -228,14 +229,25 @@ static FailureOr<Operation *> tileWithLoops(RewriterBase &rewriter,
   return tiled->tiledOps.front();
 }
 
-/// Loop sizes that cover their whole (static) loop are left untiled.
+/// Loop sizes that cover their whole loop are left untiled: a static loop,
+/// or a `?` one bounded by them (a partial tile of a `?` loop, which the
+/// next round of tiling must not cut again).
 static SmallVector<int64_t> dropWholeLoopTiles(Operation *op,
                                                ArrayRef<int64_t> sizes) {
   SmallVector<int64_t> clamped(sizes);
   OpBuilder b(op);
   SmallVector<Range> domain = cast<TilingInterface>(op).getIterationDomain(b);
   for (auto [size, range] : llvm::zip_equal(clamped, domain)) {
+    if (size == 0)
+      continue;
     std::optional<int64_t> extent = getConstantIntValue(range.size);
+    if (!extent) {
+      FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB, cast<Value>(range.size),
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      if (succeeded(bound))
+        extent = *bound;
+    }
     if (extent && size >= *extent)
       size = 0;
   }

@@ -135,6 +135,36 @@ func.func @conv_tiles(%x: tensor<1x4x6x10xf32>, %w: tensor<8x4x3x3xf32>, %init: 
 
 // -----
 
+// `?` output columns: the full tiles are those above; the peeled partial
+// tile (fewer than 8 columns, bounded by the config, so the next round of
+// tiling leaves it whole) becomes the same generic, vectorized with masks,
+// and its masked accumulator also stays in registers across the channel
+// and window loops.
+// CHECK-LABEL: func.func @dynamic_conv_tiles
+// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} {in_bounds = [true, true, true, true]} : tensor<1x8x1x?xf32>, vector<1x8x1x8xf32>
+// CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<1x8x1x8xf32>)
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               vector.contract {{.*}} : vector<8x1xf32>, vector<1x1x1x8xf32> into vector<1x8x1x8xf32>
+// CHECK:         vector.transfer_write {{.*}} {in_bounds = [true, true, true, true]} : vector<1x8x1x8xf32>, tensor<1x8x1x?xf32>
+// CHECK:         %[[MASK:.*]] = vector.create_mask %c1, %c8, %c1, %{{.*}} : vector<1x8x1x8xi1>
+// CHECK:         %[[PARTIAL:.*]] = vector.transfer_read {{.*}}, %[[MASK]] {in_bounds = [true, true, true, false]} : tensor<1x8x1x?xf32>, vector<1x8x1x8xf32>
+// CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %[[PARTIAL]]) -> (vector<1x8x1x8xf32>)
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               vector.transfer_read {{.*}} {in_bounds = [true, true, true, false]} : tensor<1x4x3x?xf32>, vector<1x1x1x8xf32>
+// CHECK:               vector.contract {{.*}} : vector<8x1xf32>, vector<1x1x1x8xf32> into vector<1x8x1x8xf32>
+// CHECK:         vector.transfer_write {{.*}}, %[[MASK]] {in_bounds = [true, true, true, false]} : vector<1x8x1x8xf32>, tensor<1x8x1x?xf32>
+// CHECK-NOT:     linalg.conv
+func.func @dynamic_conv_tiles(%x: tensor<1x4x6x?xf32>, %w: tensor<8x4x3x3xf32>, %init: tensor<1x8x4x?xf32>) -> tensor<1x8x4x?xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
+      rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0, 0], vector = [1, 8, 1, 8, 1, 1, 1]>}
+      ins(%x, %w : tensor<1x4x6x?xf32>, tensor<8x4x3x3xf32>) outs(%init : tensor<1x8x4x?xf32>) -> tensor<1x8x4x?xf32>
+  return %0 : tensor<1x8x4x?xf32>
+}
+
+// -----
+
 // With stride 2 the input row is read from a slice with stride 2.
 // CHECK-LABEL: func.func @strided_conv_tiles
 // CHECK:         tensor.extract_slice {{.*}} [1, 1, 1, 8] [1, 1, 2, 2] : tensor<1x1x1x15xf32> to tensor<1x1x1x8xf32>

@@ -435,3 +435,29 @@ func.func @guarded_matmul_bias(%a: tensor<?x256xf32>, %b: tensor<256x128xf32>, %
   } -> tensor<?x128xf32>
   return %out : tensor<?x128xf32>
 }
+
+// -----
+
+// A `?` loop whose extent is bounded by its tile size (a peeled partial
+// tile that a second round of tiling meets) is left whole: tiled again, it
+// would become a loop of at most one iteration around a tile that no
+// accumulator could stay in registers across.
+// CHECK-LABEL: func.func @bounded_dynamic_tile(
+// CHECK-NOT:     scf.for
+// CHECK:         linalg.generic
+// CHECK-NOT:     scf.for
+// CHECK:         return
+#id = affine_map<(i, j) -> (i, j)>
+func.func @bounded_dynamic_tile(%t: tensor<?x16xf32>, %n: index) -> tensor<?x16xf32> {
+  %rows = affine.min affine_map<()[s0] -> (s0, 8)>()[%n]
+  %slice = tensor.extract_slice %t[0, 0] [%rows, 16] [1, 1] : tensor<?x16xf32> to tensor<?x16xf32>
+  %empty = tensor.empty(%rows) : tensor<?x16xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"],
+      rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [8, 16]>}
+      ins(%slice : tensor<?x16xf32>) outs(%empty : tensor<?x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  } -> tensor<?x16xf32>
+  return %0 : tensor<?x16xf32>
+}
