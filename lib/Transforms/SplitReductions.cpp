@@ -12,6 +12,7 @@
 #include "rlx/Transforms/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -19,6 +20,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::rlx {
@@ -28,11 +30,17 @@ namespace mlir::rlx {
 
 using namespace mlir;
 
+/// Marks the sum of the partials of a `?` length's blocks, which is not
+/// split again: their number is `?` too, and splitting would not end (nor
+/// would a later run of the pass add a level).
+static constexpr StringLiteral kPartialSumsAttr = "rlx.partial_sums";
+
 namespace {
-/// A reduction loop `dim` of `size` elements, split into the loops
-/// (dim, dim + 1) of sizes (size / chunk, chunk). Blocks: the outer loop is
-/// parallel (one partial per block of `chunk` contiguous elements). Lanes:
-/// the inner loop is (one partial per lane, element i in lane i mod chunk).
+/// A reduction loop `dim` of `size` elements (`?`: dynamic), split into the
+/// loops (dim, dim + 1) of sizes (size / chunk, chunk). Blocks: the outer
+/// loop is parallel (one partial per block of `chunk` contiguous elements).
+/// Lanes: the inner loop is (one partial per lane, element i in lane i mod
+/// chunk); only for a static size.
 struct ReductionSplit {
   unsigned dim;
   int64_t size;
@@ -41,7 +49,6 @@ struct ReductionSplit {
 
   /// The loop over the partial results in the split op.
   unsigned partialLoop() const { return lanes ? dim + 1 : dim; }
-  int64_t numPartials() const { return lanes ? chunk : size / chunk; }
 };
 } // namespace
 
@@ -94,8 +101,26 @@ getReductionSplit(linalg::GenericOp op, int64_t blockSize, int64_t lanes) {
   op.getReductionDims(reductionDims);
   unsigned dim = reductionDims.front();
   int64_t size = op.getStaticLoopRanges()[dim];
-  if (ShapedType::isDynamic(size))
-    return std::nullopt;
+  if (ShapedType::isDynamic(size)) {
+    // Blocks, once: not for the sum of a split's partials, nor for a loop
+    // known to be short (the remainder of a split).
+    if (op->hasAttr(kPartialSumsAttr))
+      return std::nullopt;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      std::optional<unsigned> position =
+          op.getMatchingIndexingMap(input).getResultPosition(
+              getAffineDimExpr(dim, op.getContext()));
+      if (!position)
+        continue;
+      FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB,
+          ValueBoundsConstraintSet::Variable(input->get(), *position),
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      if (succeeded(bound) && *bound <= blockSize)
+        return std::nullopt;
+    }
+    return ReductionSplit{dim, size, blockSize, /*lanes=*/false};
+  }
   if (size > blockSize)
     return ReductionSplit{dim, size, blockSize, /*lanes=*/false};
   if (dim + 1 == numLoops && size > lanes)
@@ -106,8 +131,8 @@ getReductionSplit(linalg::GenericOp op, int64_t blockSize, int64_t lanes) {
 /// `op`'s inputs sliced to the elements [offset, offset + size) of the
 /// reduction loop `dim`.
 static SmallVector<Value> sliceInputs(OpBuilder &b, linalg::GenericOp op,
-                                      unsigned dim, int64_t offset,
-                                      int64_t size) {
+                                      unsigned dim, OpFoldResult offset,
+                                      OpFoldResult size) {
   SmallVector<Value> slices;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
@@ -122,8 +147,8 @@ static SmallVector<Value> sliceInputs(OpBuilder &b, linalg::GenericOp op,
     SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
     SmallVector<OpFoldResult> sizes =
         tensor::getMixedSizes(b, op.getLoc(), input->get());
-    offsets[*result] = b.getIndexAttr(offset);
-    sizes[*result] = b.getIndexAttr(size);
+    offsets[*result] = offset;
+    sizes[*result] = size;
     slices.push_back(tensor::ExtractSliceOp::create(
         b, op.getLoc(), input->get(), offsets, sizes, strides));
   }
@@ -132,10 +157,19 @@ static SmallVector<Value> sliceInputs(OpBuilder &b, linalg::GenericOp op,
 
 /// Replaces `op` by the same reduction over the largest multiple of
 /// `split.chunk` elements of its reduction loop, which is then split, and
-/// the same reduction of the rest onto that result.
-static void peelRemainder(RewriterBase &rewriter, linalg::GenericOp op,
-                          const ReductionSplit &split) {
-  int64_t divisible = split.size - split.size % split.chunk;
+/// the same reduction of the rest onto that result. Returns the first.
+static linalg::GenericOp peelRemainder(RewriterBase &rewriter,
+                                       linalg::GenericOp op,
+                                       const ReductionSplit &split) {
+  Location loc = op.getLoc();
+  AffineExpr size = rewriter.getAffineSymbolExpr(0);
+  OpFoldResult extent = cast<linalg::LinalgOp>(*op)
+                            .createLoopRanges(rewriter, loc)[split.dim]
+                            .size;
+  OpFoldResult divisible = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, size - size % split.chunk, {extent});
+  OpFoldResult rest = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, size % split.chunk, {extent});
   auto clone = [&](ValueRange inputs, ValueRange inits) {
     auto part = cast<linalg::GenericOp>(rewriter.clone(*op));
     part.getInputsMutable().assign(inputs);
@@ -143,11 +177,12 @@ static void peelRemainder(RewriterBase &rewriter, linalg::GenericOp op,
     return part;
   };
   linalg::GenericOp main = clone(
-      sliceInputs(rewriter, op, split.dim, 0, divisible), op.getDpsInits());
-  linalg::GenericOp rest = clone(
-      sliceInputs(rewriter, op, split.dim, divisible, split.size - divisible),
-      main.getResults());
-  rewriter.replaceOp(op, rest.getResults());
+      sliceInputs(rewriter, op, split.dim, rewriter.getIndexAttr(0), divisible),
+      op.getDpsInits());
+  linalg::GenericOp last = clone(
+      sliceInputs(rewriter, op, split.dim, divisible, rest), main.getResults());
+  rewriter.replaceOp(op, last.getResults());
+  return main;
 }
 
 /// Rewrites `op` into partial reductions over the loops of `split` and a
@@ -159,6 +194,18 @@ static void splitReduction(RewriterBase &rewriter, linalg::GenericOp op,
   MLIRContext *context = rewriter.getContext();
   Location loc = op.getLoc();
   unsigned numLoops = op.getNumLoops();
+  rewriter.setInsertionPoint(op);
+  OpFoldResult numPartials =
+      split.lanes ? rewriter.getIndexAttr(split.chunk)
+                  : affine::makeComposedFoldedAffineApply(
+                        rewriter, loc,
+                        rewriter.getAffineSymbolExpr(0).floorDiv(split.chunk),
+                        {cast<linalg::LinalgOp>(*op)
+                             .createLoopRanges(rewriter, loc)[split.dim]
+                             .size});
+  OpFoldResult numChunks = split.lanes
+                               ? rewriter.getIndexAttr(split.size / split.chunk)
+                               : numPartials;
   // Loop d of `op` is loop d, or d + 1 past the split, of the split op.
   auto splitLoop = [&](AffineExpr expr) {
     unsigned d = cast<AffineDimExpr>(expr).getPosition();
@@ -180,9 +227,9 @@ static void splitReduction(RewriterBase &rewriter, linalg::GenericOp op,
       if (expr == rewriter.getAffineDimExpr(split.dim)) {
         expanded = true;
         reassociation.push_back({first, first + 1});
-        shape.append({split.size / split.chunk, split.chunk});
-        sizes.append({rewriter.getIndexAttr(split.size / split.chunk),
-                      rewriter.getIndexAttr(split.chunk)});
+        std::optional<int64_t> chunks = getConstantIntValue(numChunks);
+        shape.append({chunks ? *chunks : ShapedType::kDynamic, split.chunk});
+        sizes.append({numChunks, rewriter.getIndexAttr(split.chunk)});
         exprs.append({rewriter.getAffineDimExpr(split.dim),
                       rewriter.getAffineDimExpr(split.dim + 1)});
         continue;
@@ -208,7 +255,7 @@ static void splitReduction(RewriterBase &rewriter, linalg::GenericOp op,
     auto type = cast<RankedTensorType>(init.get().getType());
     SmallVector<OpFoldResult> sizes =
         tensor::getMixedSizes(rewriter, loc, init.get());
-    sizes.push_back(rewriter.getIndexAttr(split.numPartials()));
+    sizes.push_back(numPartials);
     SmallVector<AffineExpr> exprs = llvm::map_to_vector(
         op.getMatchingIndexingMap(&init).getResults(), splitLoop);
     exprs.push_back(rewriter.getAffineDimExpr(split.partialLoop()));
@@ -272,6 +319,8 @@ static void splitReduction(RewriterBase &rewriter, linalg::GenericOp op,
         }
         linalg::YieldOp::create(b, bodyLoc, combined);
       });
+  if (ShapedType::isDynamic(split.size))
+    combine->setAttr(kPartialSumsAttr, rewriter.getUnitAttr());
   rewriter.replaceOp(op, combine.getResults());
 }
 
@@ -336,6 +385,14 @@ struct SplitLongReduction : OpRewritePattern<linalg::GenericOp> {
         getReductionSplit(op, blockSize, lanes);
     if (!split)
       return rewriter.notifyMatchFailure(op, "not a long float sum");
+    // A `?` length is split after its largest multiple of the block at run
+    // time; the rest, shorter than a block, is summed in order.
+    if (ShapedType::isDynamic(split->size)) {
+      linalg::GenericOp main = peelRemainder(rewriter, op, *split);
+      rewriter.setInsertionPoint(main);
+      splitReduction(rewriter, main, *split, *getCombiners(main));
+      return success();
+    }
     if (split->size % split->chunk != 0) {
       peelRemainder(rewriter, op, *split);
       return success();

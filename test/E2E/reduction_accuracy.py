@@ -9,7 +9,10 @@
 # near zero). Measured at 4096 (worst relative error, split / sequential /
 # PyTorch f32): row sum 1.0e-7 / 7.1e-7, softmax 9.2e-7 / 2.9e-6 / 1.0e-6,
 # log_softmax 1.0e-7 / 7.6e-7; the row, column, 65536, 2^20, softmax and
-# layer_norm cases fail with --no-split-reductions (all 13 do).
+# layer_norm cases fail with --no-split-reductions (all 13 do). The
+# `?`-length sums at 2^20 + 37 and 16 rows of 70000: 6.7e-8 / 1.5e-7 split,
+# 1.0e-6 / 1.0e-6 sequential (the split fixed for a `?` length before it,
+# issue 15).
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -35,6 +38,21 @@ for shape, axis in (((16, 4096), 1), ((16, 5000), 1), ((4096, 16), 0)):
            f"%r = rlx.reduce sum %a0 axes = [{axis}] : {type_of(x)} -> {out}",
            [x], lambda t, axis=axis: torch.sum(t, axis), out=out,
            tol=(3e-7, 0))
+
+# A `?` length: blocks of the largest multiple of 256 at run time, the rest
+# (shorter than a block) summed in order onto them; one compiled function
+# for every length.
+s.dynamic_case(
+    "sum_dynamic", "%r = rlx.reduce sum %a0 axes = [0] : tensor<?xf32> -> "
+    "tensor<f32>", ["tensor<?xf32>"], "tensor<f32>",
+    [[rng.uniform(0, 1, n).astype(np.float32)]
+     for n in (300, 65536, (1 << 20) + 37)],
+    torch.sum, tol=(3e-7, 0))
+s.dynamic_case(
+    "row_sum_dynamic", "%r = rlx.reduce sum %a0 axes = [1] : tensor<16x?xf32> "
+    "-> tensor<16xf32>", ["tensor<16x?xf32>"], "tensor<16xf32>",
+    [[rng.uniform(0, 1, (16, n)).astype(np.float32)] for n in (5000, 70000)],
+    lambda t: torch.sum(t, 1), tol=(3e-7, 0))
 
 x = (rng.standard_normal((8, 4096)) * 2).astype(np.float32)
 s.case("softmax_4096", f"%r = rlx.softmax %a0 axis = 1 : {type_of(x)}", [x],

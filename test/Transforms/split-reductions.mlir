@@ -321,3 +321,38 @@ func.func @in_loop(%x: tensor<4x64x64xf32>, %init: tensor<4xf32>) -> tensor<4xf3
   }
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// A `?` length: its largest multiple of the block, (n floordiv 256) * 256,
+// is split into `?` blocks (each into lanes); the blocks' partial sums are
+// marked and not split again (their number is `?` too), and the rest,
+// n mod 256 elements, is summed in order onto them. A `?` loop known to be
+// at most a block long (that rest) is left as it is.
+// CHECK-DAG:   #[[MAIN:.*]] = affine_map<()[s0] -> ((s0 floordiv 256) * 256)>
+// CHECK-DAG:   #[[REST:.*]] = affine_map<()[s0] -> (s0 mod 256)>
+// CHECK-DAG:   #[[BLOCKS:.*]] = affine_map<()[s0] -> (s0 floordiv 256)>
+// CHECK-LABEL: func.func @row_sum_dynamic
+// CHECK:         %[[N:.*]] = tensor.dim %arg0, %c1 : tensor<4x?xf32>
+// CHECK:         %[[MAIN_SIZE:.*]] = affine.apply #[[MAIN]]()[%[[N]]]
+// CHECK:         %[[REST_SIZE:.*]] = affine.apply #[[REST]]()[%[[N]]]
+// CHECK:         %[[MAIN_PART:.*]] = tensor.extract_slice %arg0[0, 0] [4, %[[MAIN_SIZE]]] [1, 1]
+// CHECK:         %[[COUNT:.*]] = affine.apply #[[BLOCKS]]()[%[[N]]]
+// CHECK:         tensor.expand_shape %[[MAIN_PART]] {{\[\[}}0], [1, 2]] output_shape [4, %[[COUNT]], 256]
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "parallel"]
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK:         %[[SUMMED:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]{{.*}} attrs = {rlx.partial_sums}
+// CHECK:         %[[REST_PART:.*]] = tensor.extract_slice %arg0[0, %[[MAIN_SIZE]]] [4, %[[REST_SIZE]]] [1, 1]
+// CHECK:         %[[TOTAL:.*]] = linalg.generic {{.*}} ins(%[[REST_PART]] : tensor<4x?xf32>) outs(%[[SUMMED]] : tensor<4xf32>)
+// CHECK:         return %[[TOTAL]]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @row_sum_dynamic(%x: tensor<4x?xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x?xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %1 = arith.addf %acc, %a : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

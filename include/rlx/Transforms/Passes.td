@@ -296,6 +296,12 @@ def RlxSplitReductions
     f32 sum of 4096 values is off by about 4e-6 relative, this by about
     1e-7). A length that does not divide is split after its largest
     multiple of the block, and the rest is summed onto that partial result.
+    A `?` length is split the same way at run time: its largest multiple of
+    the block, `(n floordiv block-size) * block-size`, is `?` blocks (each
+    summed in lanes), whose partial sums (marked `rlx.partial_sums`) are
+    summed in order, not split again; the rest, fewer than a block, is
+    summed onto them. A `?` loop that upstream's bounds analysis bounds by
+    the block is left as it is.
 
     The order of the additions depends only on the shapes, so results are
     deterministic; fused and unfused graphs lower to the same reduction
