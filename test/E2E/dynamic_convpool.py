@@ -39,6 +39,16 @@ w_plain, w_grouped, w_depth = (randn(8, 4, 3, 3) * 0.3, randn(8, 2, 3, 3) * 0.3,
                                randn(4, 1, 3, 3) * 0.3)
 w_dilated, bias = randn(6, 4, 3, 3) * 0.3, randn(8)
 X = ttype(["?", 4, 9, 9])
+
+
+def conv2d_reference(x, w0, w1, w2, w3, b):
+    """The five convolutions of the conv2d cases, in PyTorch."""
+    return (F.conv2d(x, w0, padding=1), F.conv2d(x, w1, groups=2),
+            F.conv2d(x, w2, padding=1, groups=4),
+            F.conv2d(F.pad(x, [2, 1, 2, 1]), w3, stride=2, dilation=2),
+            F.relu(F.conv2d(x, w0, padding=1) + b[None, :, None, None]))
+
+
 s.dynamic_case(
     "conv2d",
     f"""%r0 = rlx.conv %a0, %a1 stride = [1, 1] padding = [1, 1, 1, 1] dilation = [1, 1] groups = 1 : ({X}, tensor<8x4x3x3xf32>) -> tensor<?x8x9x9xf32>
@@ -55,12 +65,7 @@ s.dynamic_case(
      "tensor<?x6x4x4xf32>", "tensor<?x8x9x9xf32>"],
     [[randn(n, 4, 9, 9), w_plain, w_grouped, w_depth, w_dilated, bias]
      for n in BATCHES],
-    lambda x, w0, w1, w2, w3, b: (
-        F.conv2d(x, w0, padding=1), F.conv2d(x, w1, groups=2),
-        F.conv2d(x, w2, padding=1, groups=4),
-        F.conv2d(F.pad(x, [2, 1, 2, 1]), w3, stride=2, dilation=2),
-        F.relu(F.conv2d(x, w0, padding=1) + b[None, :, None, None])),
-    tol=F32_TOL)
+    conv2d_reference, tol=F32_TOL)
 
 w1d, w3d, wt = randn(5, 3, 3) * 0.3, randn(4, 2, 2, 2, 2) * 0.3, \
     randn(4, 3, 3, 3) * 0.3
@@ -128,12 +133,7 @@ s.dynamic_case(
                                    "tensor<?x8x?x?xf32>"],
     [[randn(n, 4, h, w), w_plain, w_grouped, w_depth, w_dilated, bias]
      for n, h, w in SIZES],
-    lambda x, w0, w1, w2, w3, b: (
-        F.conv2d(x, w0, padding=1), F.conv2d(x, w1, groups=2),
-        F.conv2d(x, w2, padding=1, groups=4),
-        F.conv2d(F.pad(x, [2, 1, 2, 1]), w3, stride=2, dilation=2),
-        F.relu(F.conv2d(x, w0, padding=1) + b[None, :, None, None])),
-    tol=F32_TOL)
+    conv2d_reference, tol=F32_TOL)
 
 s.dynamic_case(
     "conv_1d_3d_transpose_spatial",
