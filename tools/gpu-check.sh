@@ -12,14 +12,16 @@
 #   tools/gpu-check.sh --prepare DIR [--chip sm_90] [--build BUILD_DIR]
 #                      [--suites "NAME..."] [--quick] [--tiny-bench]
 #                                     compiles everything into DIR, here
-#   tools/gpu-check.sh --run DIR [--runs N]
+#   tools/gpu-check.sh --run DIR [--runs N] [--logs LOGDIR]
 #                                     runs DIR on a GPU machine that needs
 #                                     only bash and python3 with numpy
 #                                     (torch: the benchmarks' baselines)
 #
 # --suites: test/E2E suites (NAME, or NAME:ARG:... for a suite that takes
 # arguments) or paths to suite scripts; --quick: the benchmarks' quick set;
-# --tiny-bench: the benchmarks' tiny shapes (tests on the fake driver).
+# --tiny-bench: the benchmarks' tiny shapes (tests on the fake driver);
+# --logs: keep every suite's replay log and the benchmarks' in LOGDIR (the
+# summary shows only a suite's first 20 failures).
 # $ORACLE_PYTHON (default /usr/bin/python3, with torch) computes the
 # references when preparing; $PYTHON (default python3) runs DIR.
 set -u
@@ -246,6 +248,7 @@ run() {
     for suite in "$dir"/e2e/*/; do
       suite=$(basename "$suite")
       "$python" -m rlx_testing.recorded "$dir/e2e/$suite" > "$work/e2e.log" 2>&1
+      [ -n "$logs" ] && cp "$work/e2e.log" "$logs/e2e-$suite.log"
       summary=$(harness_summary passed "$work/e2e.log")
       if [ -z "$summary" ]; then
         fail=$((fail + 1))
@@ -271,6 +274,7 @@ run() {
   "$python" "$dir/bench/gpu.py" --prepared "$dir/bench" --tools "$dir/bin" \
     --runs "$runs" 2>&1 | tee "$work/bench.log" | sed 's/^/  /'
   bench_status=${PIPESTATUS[0]}
+  [ -n "$logs" ] && cp "$work/bench.log" "$logs/bench.log"
   bench=$(grep '^gpu-bench: [0-9]' "$work/bench.log" | tail -n 1)
   if [ "$bench_status" -eq 0 ] && [ -n "$bench" ]; then
     pass=$((pass + 1))
@@ -291,6 +295,7 @@ build=$root/build
 suites=$default_suites
 bench_flags=""
 runs=20
+logs=""
 while [ $# -gt 0 ]; do
   case $1 in
     --prepare|--run)
@@ -302,6 +307,7 @@ while [ $# -gt 0 ]; do
     --build) [ $# -ge 2 ] || usage; build=$2; shift 2 ;;
     --suites) [ $# -ge 2 ] || usage; suites=$2; shift 2 ;;
     --runs) [ $# -ge 2 ] || usage; runs=$2; shift 2 ;;
+    --logs) [ $# -ge 2 ] || usage; logs=$2; mkdir -p "$logs" || exit 2; shift 2 ;;
     --quick) bench_flags="$bench_flags --quick"; shift ;;
     --tiny-bench) bench_flags="$bench_flags --tiny"; shift ;;
     -h|--help) usage ;;

@@ -20,14 +20,16 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
-#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXMAPTOGPU
@@ -74,10 +76,185 @@ static void freeBeforeReturns(func::FuncOp func, ArrayRef<Value> buffers,
   }
 }
 
-/// Places host buffers in device memory: allocations become gpu.alloc,
-/// constants are copied into device buffers, and every such buffer is freed
-/// before the function returns. Buffers inside row loops are per-thread.
+/// Whether a terminator (an scf.yield of a loop, say) takes `buffer` or a view
+/// of it: then each allocation of the buffer must stay a new one.
+static bool isCarriedByTerminator(Value buffer) {
+  for (Operation *user : buffer.getUsers()) {
+    if (user->hasTrait<OpTrait::IsTerminator>())
+      return true;
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+      if (view.getViewSource() == buffer &&
+          isCarriedByTerminator(view->getResult(0)))
+        return true;
+  }
+  return false;
+}
+
+/// The loop whose iterations become a kernel's threads that `op` is in, when
+/// it is the only such loop around `op` and runs on the host.
+static LoopLikeOpInterface getHostThreadLoop(Operation *op) {
+  LoopLikeOpInterface threadLoop;
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (isa<gpu::LaunchOp>(parent))
+      return nullptr;
+    if (isa<scf::ForallOp, scf::ParallelOp>(parent)) {
+      if (threadLoop)
+        return nullptr;
+      threadLoop = cast<LoopLikeOpInterface>(parent);
+    }
+  }
+  return threadLoop;
+}
+
+/// Gives the buffer `alloc` allocates in each iteration of `loop` a slice of
+/// a scratch buffer the host allocates before the loop (which placeBuffers
+/// places in device memory), viewed with the buffer's type. Fails, changing
+/// nothing, unless the buffer's sizes and the loop's bounds are known before
+/// the loop and its steps are constants.
+static LogicalResult placeInScratch(memref::AllocOp alloc,
+                                    LoopLikeOpInterface loop,
+                                    RewriterBase &rewriter) {
+  MemRefType type = alloc.getType();
+  auto definedBefore = [&](Value value) {
+    return !loop->isAncestor(value.getParentRegion()->getParentOp());
+  };
+  std::optional<SmallVector<OpFoldResult>> lbs = loop.getLoopLowerBounds(),
+                                           ubs = loop.getLoopUpperBounds(),
+                                           steps = loop.getLoopSteps();
+  std::optional<SmallVector<Value>> ivs = loop.getLoopInductionVars();
+  if (!type.getLayout().isIdentity() || !type.getElementType().isIntOrFloat() ||
+      !llvm::all_of(alloc.getDynamicSizes(), definedBefore) || !lbs || !ubs ||
+      !steps || !ivs)
+    return failure();
+  if (!llvm::all_of(*steps, [](OpFoldResult step) {
+        return getConstantIntValue(step).has_value();
+      }))
+    return failure();
+  for (OpFoldResult bound : llvm::concat<OpFoldResult>(*lbs, *ubs))
+    if (auto value = dyn_cast<Value>(bound); value && !definedBefore(value))
+      return failure();
+
+  Location loc = alloc.getLoc();
+  MLIRContext *context = alloc.getContext();
+  AffineExpr d0, d1, d2, d3;
+  bindDims(context, d0, d1, d2, d3);
+  rewriter.setInsertionPoint(loop);
+  // Each slice keeps the buffer's alignment (at least 64 bytes).
+  int64_t alignment = std::max<int64_t>(alloc.getAlignment().value_or(1), 64);
+  OpFoldResult sliceBytes =
+      rewriter.getIndexAttr(llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+  for (OpFoldResult size : alloc.getMixedSizes())
+    sliceBytes = affine::makeComposedFoldedAffineApply(rewriter, loc, d0 * d1,
+                                                       {sliceBytes, size});
+  sliceBytes = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, d0.ceilDiv(alignment) * alignment, {sliceBytes});
+  SmallVector<OpFoldResult> tripCounts;
+  OpFoldResult totalBytes = sliceBytes;
+  for (auto [lb, ub, step] : llvm::zip(*lbs, *ubs, *steps)) {
+    tripCounts.push_back(affine::makeComposedFoldedAffineApply(
+        rewriter, loc, (d1 - d0).ceilDiv(*getConstantIntValue(step)),
+        {lb, ub}));
+    totalBytes = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, d0 * d1, {totalBytes, tripCounts.back()});
+  }
+  Value scratch = memref::AllocOp::create(
+      rewriter, loc,
+      MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type()),
+      ValueRange{getValueOrCreateConstantIndexOp(rewriter, loc, totalBytes)});
+
+  // The iteration's slice: its position in the loop's iteration space.
+  rewriter.setInsertionPoint(alloc);
+  OpFoldResult iteration = rewriter.getIndexAttr(0);
+  for (auto [iv, lb, step, tripCount] :
+       llvm::zip(*ivs, *lbs, *steps, tripCounts))
+    iteration = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, d0 * d1 + (d2 - d3).floorDiv(*getConstantIntValue(step)),
+        {iteration, tripCount, iv, lb});
+  rewriter.replaceOpWithNewOp<memref::ViewOp>(
+      alloc, type, scratch,
+      getValueOrCreateConstantIndexOp(
+          rewriter, loc,
+          affine::makeComposedFoldedAffineApply(rewriter, loc, d0 * d1,
+                                                {iteration, sliceBytes})),
+      alloc.getDynamicSizes());
+  return success();
+}
+
+/// Places a buffer a kernel's thread allocates. The driver sizes a thread's
+/// stack from the kernel's frame: an alloca of run-time size, or one inside
+/// a loop (LLVM grows the stack at each iteration), can run past it into an
+/// illegal address. So the buffer goes on the stack with a static size: a
+/// dynamic size that upstream's bounds analysis bounds by a constant (a
+/// partial tile) gets a buffer of that bound, viewed with the size it has,
+/// and a buffer no loop carries is allocated once, where the thread's code
+/// begins. A buffer of sizes without a constant bound gets a slice of a
+/// device scratch buffer instead (placeInScratch).
+static LogicalResult placeThreadBuffer(memref::AllocOp alloc,
+                                       RewriterBase &rewriter) {
+  MemRefType type = alloc.getType();
+  Location loc = alloc.getLoc();
+  if (!type.getLayout().isIdentity())
+    return alloc.emitError(
+        "a GPU thread's buffer with a layout cannot be placed");
+  SmallVector<int64_t> bounds(type.getShape());
+  SmallVector<OpFoldResult> sizes = alloc.getMixedSizes();
+  for (auto [bound, size] : llvm::zip(bounds, sizes)) {
+    if (!ShapedType::isDynamic(bound))
+      continue;
+    FailureOr<int64_t> upperBound =
+        ValueBoundsConstraintSet::computeConstantBound(
+            presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(size),
+            /*stopCondition=*/nullptr, /*closedUB=*/true);
+    if (failed(upperBound)) {
+      LoopLikeOpInterface loop = getHostThreadLoop(alloc);
+      if (loop && succeeded(placeInScratch(alloc, loop, rewriter)))
+        return success();
+      return alloc.emitError(
+          "a GPU thread's buffer whose size is neither bounded by a "
+          "constant nor known before its kernel starts cannot be placed");
+    }
+    bound = std::max<int64_t>(*upperBound, 0);
+  }
+  Operation *thread = alloc->getParentOp();
+  while (thread && !isa<scf::ForallOp, scf::ParallelOp, gpu::LaunchOp>(thread))
+    thread = thread->getParentOp();
+  if (thread && !isCarriedByTerminator(alloc.getResult()))
+    rewriter.setInsertionPointToStart(&thread->getRegion(0).front());
+  else
+    rewriter.setInsertionPoint(alloc);
+  Value buffer = memref::AllocaOp::create(
+      rewriter, loc,
+      MemRefType::get(bounds, type.getElementType(),
+                      MemRefLayoutAttrInterface(), type.getMemorySpace()),
+      alloc.getAlignmentAttr());
+  if (type.hasStaticShape()) {
+    rewriter.replaceOp(alloc, buffer);
+    return success();
+  }
+  // The buffer viewed as a dense one of the sizes it has: it fits, each size
+  // being at most its bound.
+  rewriter.setInsertionPoint(alloc);
+  rewriter.replaceOpWithNewOp<memref::ReinterpretCastOp>(
+      alloc, type, buffer, rewriter.getIndexAttr(0), sizes,
+      memref::computeStridesIRBlock(loc, rewriter, sizes));
+  return success();
+}
+
+/// Places buffers in device memory: those of kernels' threads first
+/// (placeThreadBuffer, which may add host scratch buffers), then the host's:
+/// allocations become gpu.alloc, constants are copied into device buffers,
+/// and every such buffer is freed before the function returns.
 static LogicalResult placeBuffers(func::FuncOp func, RewriterBase &rewriter) {
+  SmallVector<memref::AllocOp> threadAllocs;
+  func.walk([&](memref::AllocOp alloc) {
+    if (!isOnHost(alloc))
+      threadAllocs.push_back(alloc);
+  });
+  for (memref::AllocOp alloc : threadAllocs)
+    if (failed(placeThreadBuffer(alloc, rewriter)))
+      return failure();
+
   SmallVector<Value> deviceBuffers;
   SmallVector<Operation *> allocs, globals;
   func.walk([&](Operation *op) {
@@ -102,12 +279,6 @@ static LogicalResult placeBuffers(func::FuncOp func, RewriterBase &rewriter) {
   for (Operation *op : allocs) {
     auto alloc = cast<memref::AllocOp>(op);
     rewriter.setInsertionPoint(alloc);
-    if (!isOnHost(alloc)) {
-      rewriter.replaceOpWithNewOp<memref::AllocaOp>(
-          alloc, alloc.getType(), alloc.getDynamicSizes(),
-          alloc.getSymbolOperands(), alloc.getAlignmentAttr());
-      continue;
-    }
     if (alloc->getParentOp() != func) {
       // Host loops and conditionals (scans, attention tiles) allocate their
       // buffers where they use them. A static buffer that does not leave

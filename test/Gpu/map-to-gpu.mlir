@@ -203,6 +203,129 @@ func.func @rows(%x: memref<32x16xf32>, %o: memref<32x16xf32>) {
 
 // -----
 
+// A thread's buffers of a partial tile's size get the size's constant bound
+// and are allocated once, where the thread's code begins, also when a loop
+// allocates them: the driver sizes the stack from the kernel's frame, which
+// neither a run-time size nor an allocation per iteration fits.
+// CHECK-LABEL: func.func @partial_tile_buffers
+// CHECK:         gpu.launch
+// CHECK-NEXT:      %[[TILE:.*]] = memref.alloca() : memref<16x8xf32>
+// CHECK-NEXT:      %[[ROWS:.*]] = memref.alloca() : memref<16xf32>
+// CHECK:           %[[N:.*]] = affine.min
+// CHECK:           %[[ROWS_VIEW:.*]] = memref.reinterpret_cast %[[ROWS]] to offset: [0], sizes: [%[[N]]], strides: [1] : memref<16xf32> to memref<?xf32>
+// CHECK:           scf.for
+// CHECK-NEXT:        %[[TILE_VIEW:.*]] = memref.reinterpret_cast %[[TILE]] to offset: [0], sizes: [%[[N]], 8], strides: [8, 1] : memref<16x8xf32> to memref<?x8xf32>
+// CHECK-NOT:     memref.alloc
+#tail = affine_map<(d0) -> (-d0 * 16 + 37, 16)>
+func.func @partial_tile_buffers(%x: memref<37x8xf32>, %o: memref<37xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.forall (%t) in (3) {
+    %n = affine.min #tail(%t)
+    %r = affine.apply affine_map<(d0) -> (d0 * 16)>(%t)
+    %rows = memref.alloc(%n) : memref<?xf32>
+    %in = memref.subview %x[%r, 0] [%n, 8] [1, 1] : memref<37x8xf32> to memref<?x8xf32, strided<[8, 1], offset: ?>>
+    %out = memref.subview %o[%r] [%n] [1] : memref<37xf32> to memref<?xf32, strided<[1], offset: ?>>
+    scf.for %k = %c0 to %c4 step %c1 {
+      %tile = memref.alloc(%n) : memref<?x8xf32>
+      linalg.copy ins(%in : memref<?x8xf32, strided<[8, 1], offset: ?>>) outs(%tile : memref<?x8xf32>)
+      linalg.reduce ins(%tile : memref<?x8xf32>) outs(%rows : memref<?xf32>) dimensions = [1]
+        (%a: f32, %b: f32) {
+          %s = arith.addf %a, %b : f32
+          linalg.yield %s : f32
+        }
+    }
+    linalg.copy ins(%rows : memref<?xf32>) outs(%out : memref<?xf32, strided<[1], offset: ?>>)
+  }
+  return
+}
+
+// -----
+
+// A buffer of run-time size with no constant bound, known before the kernel
+// starts: a slice per thread of a device scratch buffer the host allocates
+// (the slices 64-byte aligned) and frees.
+// CHECK: #[[SLICES:.*]] = affine_map<()[s0, s1] -> (s1 * ((s0 ceildiv 16) * 64))>
+// CHECK-LABEL: func.func @runtime_row_buffers(
+// CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xf32>
+// CHECK:         %[[M:.*]] = memref.dim %[[X]], %c0
+// CHECK:         %[[N:.*]] = memref.dim %[[X]], %c1
+// CHECK:         %[[TOTAL:.*]] = affine.apply #[[SLICES]]()[%[[N]], %[[M]]]
+// CHECK:         %[[SCRATCH:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%[[TOTAL]]) : memref<?xi8>
+// CHECK:         gpu.launch
+// CHECK:           %[[ROW:.*]] = arith.addi
+// CHECK:           %[[AT:.*]] = affine.apply #[[SLICES]]()[%{{.*}}, %[[ROW]]]
+// CHECK:           memref.view %[[SCRATCH]][%[[AT]]][%{{.*}}] : memref<?xi8> to memref<?xf32>
+// CHECK:         gpu.dealloc async [%{{.*}}] %[[SCRATCH]] : memref<?xi8>
+// CHECK-NOT:     memref.alloca(
+func.func @runtime_row_buffers(%x: memref<?x?xf32>, %o: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %x, %c0 : memref<?x?xf32>
+  %n = memref.dim %x, %c1 : memref<?x?xf32>
+  scf.forall (%r) in (%m) {
+    %buf = memref.alloc(%n) : memref<?xf32>
+    %in = memref.subview %x[%r, 0] [1, %n] [1, 1] : memref<?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
+    %out = memref.subview %o[%r, 0] [1, %n] [1, 1] : memref<?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
+    linalg.copy ins(%in : memref<?xf32, strided<[1], offset: ?>>) outs(%buf : memref<?xf32>)
+    linalg.copy ins(%buf : memref<?xf32>) outs(%out : memref<?xf32, strided<[1], offset: ?>>)
+  }
+  return
+}
+
+// -----
+
+// A buffer a loop carries stays a new one in each iteration: the next reads
+// the last.
+// CHECK-LABEL: func.func @carried_buffer
+// CHECK:         gpu.launch
+// CHECK-NEXT:      %[[FIRST:.*]] = memref.alloca() : memref<8xf32>
+// CHECK:           scf.for %{{.*}} iter_args(%[[PREV:.*]] = %[[FIRST]]) -> (memref<8xf32>) {
+// CHECK-NEXT:        %[[NEXT:.*]] = memref.alloca() : memref<8xf32>
+// CHECK:             scf.yield %[[NEXT]]
+func.func @carried_buffer(%x: memref<4x8xf32>, %o: memref<4x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.forall (%r) in (4) {
+    %init = memref.alloc() : memref<8xf32>
+    %in = memref.subview %x[%r, 0] [1, 8] [1, 1] : memref<4x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    linalg.copy ins(%in : memref<8xf32, strided<[1], offset: ?>>) outs(%init : memref<8xf32>)
+    %last = scf.for %k = %c0 to %c3 step %c1 iter_args(%prev = %init) -> (memref<8xf32>) {
+      %next = memref.alloc() : memref<8xf32>
+      linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%prev : memref<8xf32>) outs(%next : memref<8xf32>) {
+      ^bb0(%a: f32, %b: f32):
+        %s = arith.addf %a, %a : f32
+        linalg.yield %s : f32
+      }
+      scf.yield %next : memref<8xf32>
+    }
+    %out = memref.subview %o[%r, 0] [1, 8] [1, 1] : memref<4x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    linalg.copy ins(%last : memref<8xf32>) outs(%out : memref<8xf32, strided<[1], offset: ?>>)
+  }
+  return
+}
+
+// -----
+
+// A size the thread computes, without a constant bound: no place for it.
+func.func @unbounded_thread_buffer(%x: memref<4xindex>, %o: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 1.0 : f32
+  scf.forall (%r) in (4) {
+    %n = memref.load %x[%r] : memref<4xindex>
+    // expected-error @+1 {{a GPU thread's buffer whose size is neither bounded by a constant nor known before its kernel starts cannot be placed}}
+    %buf = memref.alloc(%n) : memref<?xf32>
+    linalg.fill ins(%cst : f32) outs(%buf : memref<?xf32>)
+    %e = memref.load %buf[%c0] : memref<?xf32>
+    memref.store %e, %o[%r] : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
 // Memory accesses that no kernel covers and no read-back handles are
 // errors, never host code over device memory.
 func.func @host_vector_read(%x: memref<4xf32>) -> vector<4xf32> {
