@@ -1,4 +1,4 @@
-//===- CheckGpuBinaries.cpp - Reject PTX with unresolved functions --------===//
+//===- CheckGpuBinaries.cpp - Reject PTX that cannot load or run ----------===//
 #include "rlx/Gpu/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -24,6 +24,15 @@ static std::optional<StringRef> findExternFunction(StringRef ptx) {
   return rest.take_until([](char c) { return c == '(' || isspace(c); });
 }
 
+/// Whether `ptx` allocates stack of run-time size (an `alloca` instruction).
+static bool hasDynamicStackAllocation(StringRef ptx) {
+  SmallVector<StringRef> lines;
+  ptx.split(lines, '\n');
+  return llvm::any_of(lines, [](StringRef line) {
+    return line.ltrim().starts_with("alloca.");
+  });
+}
+
 namespace {
 struct RlxCheckGpuBinariesPass
     : rlx::impl::RlxCheckGpuBinariesBase<RlxCheckGpuBinariesPass> {
@@ -34,8 +43,16 @@ struct RlxCheckGpuBinariesPass
         auto object = cast<gpu::ObjectAttr>(attr);
         if (object.getFormat() != gpu::CompilationTarget::Assembly)
           continue;
-        std::optional<StringRef> name =
-            findExternFunction(object.getObject().getValue());
+        StringRef ptx = object.getObject().getValue();
+        if (hasDynamicStackAllocation(ptx)) {
+          binary.emitError()
+              << "kernel module '" << binary.getSymName()
+              << "' allocates stack of run-time size (PTX `alloca`), which "
+                 "runs past the stack the driver sizes from the kernel's "
+                 "frame";
+          unresolved = true;
+        }
+        std::optional<StringRef> name = findExternFunction(ptx);
         if (!name)
           continue;
         binary.emitError() << "kernel module '" << binary.getSymName()

@@ -254,7 +254,8 @@ def RlxGpuAlignWorkgroupMemory
 }
 
 def RlxCheckGpuBinaries : Pass<"rlx-check-gpu-binaries", "::mlir::ModuleOp"> {
-  let summary = "Reject PTX that calls functions it does not define";
+  let summary = "Reject PTX that calls functions it does not define or "
+                "allocates stack of run-time size";
   let description = [{
     Runs after `gpu-module-to-binary` with PTX (`isa`) objects. Kernels
     call libdevice for math functions (`__nv_expf`, `__nv_erff`, ...);
@@ -262,6 +263,12 @@ def RlxCheckGpuBinaries : Pass<"rlx-check-gpu-binaries", "::mlir::ModuleOp"> {
     `.extern .func` declarations that ptxas and the driver reject. Each
     such module is an error naming the function, so a missing toolkit
     fails compilation instead of producing unloadable code.
+
+    A PTX `alloca` (stack of run-time size) is an error too: the driver
+    sizes a thread's stack from the kernel's static frame, and a dynamic
+    allocation past it is an illegal address at run time, which neither
+    ptxas nor the driver's JIT reports. `rlx-map-to-gpu` gives threads'
+    buffers static sizes; this check keeps any other source out.
   }];
 }
 
