@@ -109,9 +109,10 @@ static LoopLikeOpInterface getHostThreadLoop(Operation *op) {
 
 /// Gives the buffer `alloc` allocates in each iteration of `loop` a slice of
 /// a scratch buffer the host allocates before the loop (which placeBuffers
-/// places in device memory), viewed with the buffer's type. Fails, changing
-/// nothing, unless the buffer's sizes and the loop's bounds are known before
-/// the loop and its steps are constants.
+/// places in device memory), viewed with the buffer's type (of identity
+/// layout, which placeThreadBuffer checked). Fails, changing nothing, unless
+/// the buffer's sizes and the loop's bounds are known before the loop and
+/// its steps are constants.
 static LogicalResult placeInScratch(memref::AllocOp alloc,
                                     LoopLikeOpInterface loop,
                                     RewriterBase &rewriter) {
@@ -123,11 +124,9 @@ static LogicalResult placeInScratch(memref::AllocOp alloc,
                                            ubs = loop.getLoopUpperBounds(),
                                            steps = loop.getLoopSteps();
   std::optional<SmallVector<Value>> ivs = loop.getLoopInductionVars();
-  if (!type.getLayout().isIdentity() || !type.getElementType().isIntOrFloat() ||
+  if (!type.getElementType().isIntOrFloat() ||
       !llvm::all_of(alloc.getDynamicSizes(), definedBefore) || !lbs || !ubs ||
-      !steps || !ivs)
-    return failure();
-  if (!llvm::all_of(*steps, [](OpFoldResult step) {
+      !steps || !ivs || !llvm::all_of(*steps, [](OpFoldResult step) {
         return getConstantIntValue(step).has_value();
       }))
     return failure();
