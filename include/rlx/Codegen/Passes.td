@@ -187,6 +187,28 @@ def RlxTileAndFuse : Pass<"rlx-tile-and-fuse", "::mlir::func::FuncOp"> {
     The tiles of a level that cover their whole loop are not tiled, so a
     second run leaves what the first one tiled as it is.
 
+    An op with `?` loop sizes whose config has `min_parallel_iterations` is
+    versioned before it is tiled: an `scf.if` on whether its loops make at
+    least that many iterations holds two copies of its fusion group (the
+    root, the producers its thread tiles fuse and that nothing else reads,
+    and, for ops that decompose, their elementwise consumers). The first
+    copy is tiled with the config's thread tiles, the second without any
+    (as a small op is: on the calling thread). Both keep static tile sizes,
+    which a thread tile chosen at run time (the whole loop or the config's
+    tile) would not, and each version computes the whole group, so nothing
+    is computed before the `scf.if` for both.
+
+    ```mlir
+    %parallel = arith.cmpi uge, %iterations, %c65536 : index
+    %r = scf.if %parallel -> (tensor<?x512xf32>) {
+      %t = scf.forall (%i, %j) = (0, 0) to (%m, 512) step (64, 256) ... // fill, matmul
+      scf.yield %t : tensor<?x512xf32>
+    } else {
+      %t = scf.for %i = %c0 to %m step %c8 ...                            // fill, matmul
+      scf.yield %t : tensor<?x512xf32>
+    }
+    ```
+
     Reduction loops are tiled in order, so every result element is summed
     in the same order at any thread count. Thread tiles of a reduction loop
     (attention's keys, split-K; a maximum of a whole tensor) make one
@@ -274,11 +296,11 @@ def RlxCpuGuardParallelRegions : Pass<"rlx-cpu-guard-parallel-regions"> {
     other branch runs a copy of the loop as an `scf.for` nest. A loop of one
     iteration gains nothing from a team of threads, and forking and joining
     one costs microseconds, as much as a small op's whole work (OpenMP's
-    `if` clause still pays libomp's work-sharing set-up). The thread tiles of
-    an op with `?` sizes are one tile when it is small
-    (`min_parallel_iterations` of its `#rlx.lowering_config`), so this is
-    where a schedule chosen before the sizes were known decides at run time
-    to stay on one thread. Loops with constant bounds are left alone: their
+    `if` clause still pays libomp's work-sharing set-up). A small op with
+    `?` sizes has no parallel loop at all (rlx-tile-and-fuse versions it on
+    `min_parallel_iterations` of its `#rlx.lowering_config`); this pass
+    catches the thread tiles of a large one that still make a single tile
+    (a `?` loop shorter than its tile). Loops with constant bounds are left alone: their
     schedule was chosen for their sizes. Runs before `convert-scf-to-openmp`.
 
     ```mlir

@@ -20,6 +20,8 @@
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
@@ -75,6 +77,15 @@ static LoweringConfigAttr projectConfig(linalg::LinalgOp op,
       config.getMinParallelIterations());
 }
 
+/// Whether only `op` reads the elements of `value`: other users are slices
+/// of it for `op`'s tiles, or read its sizes (`tensor.dim`, which the
+/// analyses of tile sizes leave and canonicalization folds away).
+static bool isReadOnlyBy(Value value, Operation *op) {
+  return llvm::all_of(value.getUsers(), [&](Operation *user) {
+    return user == op || isa<tensor::ExtractSliceOp, tensor::DimOp>(user);
+  });
+}
+
 /// Whether `value` is computed elementwise for the left operand of
 /// `contraction` (an op with reduction loops) only: a tile of result rows reads
 /// its own rows of it, so computing them per tile costs nothing extra (a right
@@ -86,9 +97,7 @@ static bool isLeftPrologue(Value value, Operation *contraction) {
          linalgOp.getNumReductionLoops() > 0 &&
          linalgOp.getNumDpsInputs() > 0 &&
          linalgOp.getDpsInputOperand(0)->get() == value &&
-         llvm::all_of(value.getUsers(), [&](Operation *user) {
-           return user == contraction || isa<tensor::ExtractSliceOp>(user);
-         });
+         isReadOnlyBy(value, contraction);
 }
 
 /// Whether `value` is the padded input of convolution `op` (or a pooling
@@ -99,9 +108,7 @@ static bool isLeftPrologue(Value value, Operation *contraction) {
 static bool isPaddedInput(Value value, Operation *op) {
   return value.getDefiningOp<tensor::PadOp>() &&
          linalg::isaConvolutionOpInterface(cast<linalg::LinalgOp>(op)) &&
-         llvm::all_of(value.getUsers(), [&](Operation *user) {
-           return user == op || isa<tensor::ExtractSliceOp>(user);
-         });
+         isReadOnlyBy(value, op);
 }
 
 /// Whether `value` is computed elementwise for `rows` (an rlx.rows) only,
@@ -115,9 +122,7 @@ static bool isRowsPrologue(Value value, Operation *rows) {
   return generic && generic.getNumDpsInputs() > 0 &&
          !generic.hasIndexSemantics() &&
          generic.getNumLoops() == generic.getNumParallelLoops() &&
-         llvm::all_of(value.getUsers(), [&](Operation *user) {
-           return user == rows || isa<tensor::ExtractSliceOp>(user);
-         });
+         isReadOnlyBy(value, rows);
 }
 
 /// Makes all-parallel `op`, whose destination is a `tensor.empty`, write
@@ -235,7 +240,17 @@ static FailureOr<Operation *> tileWithLoops(RewriterBase &rewriter,
 static SmallVector<int64_t> dropWholeLoopTiles(Operation *op,
                                                ArrayRef<int64_t> sizes) {
   SmallVector<int64_t> clamped(sizes);
-  OpBuilder b(op);
+  // The loops' sizes are materialized for the analysis only, and erased
+  // after it: a `tensor.dim` left reading a producer's result would keep it
+  // alive after its tiles are fused.
+  struct Materialized : OpBuilder::Listener {
+    void notifyOperationInserted(Operation *op,
+                                 OpBuilder::InsertPoint) override {
+      ops.push_back(op);
+    }
+    SmallVector<Operation *> ops;
+  } materialized;
+  OpBuilder b(op, &materialized);
   SmallVector<Range> domain = cast<TilingInterface>(op).getIterationDomain(b);
   for (auto [size, range] : llvm::zip_equal(clamped, domain)) {
     if (size == 0)
@@ -251,25 +266,21 @@ static SmallVector<int64_t> dropWholeLoopTiles(Operation *op,
     if (extent && size >= *extent)
       size = 0;
   }
+  for (Operation *size : llvm::reverse(materialized.ops))
+    if (size->use_empty())
+      size->erase();
   return clamped;
 }
 
-/// The thread tile sizes `tiles` (0: untiled) of `root`'s loops, guarded by
-/// `config`'s min_parallel_iterations where `op`'s loops (the config's
-/// owner: a contraction whose epilogue `root` is, or `root` itself) have
-/// run-time sizes: each tile is then the whole loop unless `op` makes at
-/// least that many iterations, so that a small op is one tile, which
-/// rlx-cpu-guard-parallel-regions runs on the calling thread.
-static SmallVector<OpFoldResult> getThreadTileSizes(RewriterBase &rewriter,
-                                                    TilingInterface op,
-                                                    TilingInterface root,
-                                                    ArrayRef<int64_t> tiles,
-                                                    LoweringConfigAttr config) {
-  MLIRContext *context = rewriter.getContext();
-  SmallVector<OpFoldResult> sizes = getAsIndexOpFoldResult(context, tiles);
+/// Whether `op`, which has `config`, makes enough iterations for its thread
+/// tiles to run in parallel: null where `config` has no
+/// min_parallel_iterations or `op`'s loops all have static sizes (the
+/// config selection decided then), else an i1 computed before `op`.
+static Value getParallelCondition(RewriterBase &rewriter, TilingInterface op,
+                                  LoweringConfigAttr config) {
   int64_t minIterations = config.getMinParallelIterations();
   if (minIterations == 0)
-    return sizes;
+    return nullptr;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   Location loc = op.getLoc();
@@ -277,31 +288,139 @@ static SmallVector<OpFoldResult> getThreadTileSizes(RewriterBase &rewriter,
   if (llvm::all_of(domain, [](const Range &range) {
         return getConstantIntValue(range.size).has_value();
       }))
-    return sizes;
+    return nullptr;
   Value iterations = arith::ConstantIndexOp::create(rewriter, loc, 1);
   for (const Range &range : domain)
     iterations = arith::MulIOp::create(
         rewriter, loc, iterations,
         getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
-  Value parallel = arith::CmpIOp::create(
+  return arith::CmpIOp::create(
       rewriter, loc, arith::CmpIPredicate::uge, iterations,
       arith::ConstantIndexOp::create(rewriter, loc, minIterations));
-  rewriter.setInsertionPoint(root);
-  SmallVector<Range> rootDomain = root.getIterationDomain(rewriter);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  for (auto [size, tile, range] : llvm::zip_equal(sizes, tiles, rootDomain)) {
-    if (tile == 0)
-      continue;
-    // At least 1: an empty loop's tile is not a step of 0.
-    Value whole = arith::MaxUIOp::create(
-        rewriter, loc,
-        getValueOrCreateConstantIndexOp(rewriter, loc, range.size), one);
-    size = arith::SelectOp::create(
-               rewriter, loc, parallel,
-               arith::ConstantIndexOp::create(rewriter, loc, tile), whole)
-               .getResult();
+}
+
+/// `config` for one version of a guarded fusion group: with its thread
+/// tiles (`parallel`) or without them, and no longer guarded.
+static LoweringConfigAttr getVersionConfig(LoweringConfigAttr config,
+                                           bool parallel) {
+  SmallVector<int64_t> distribution(config.getDistribution());
+  if (!parallel)
+    distribution.assign(distribution.size(), 0);
+  return LoweringConfigAttr::get(config.getContext(), distribution,
+                                 config.getCache(), config.getVector(),
+                                 config.getPacked());
+}
+
+/// Versions `group` (ops of one block, in order, whose results ops outside
+/// it use after its last op only: `isUsedAfter`) on `condition`:
+///   scf.if %condition { group } else { group }
+/// at the last op, yielding the group's results that ops outside it use.
+/// Returns the two copies, each mapping the group's ops to their clones, so
+/// that each can be tiled with its own schedule: versioning after tiling
+/// would have to make static tile sizes out of run-time ones.
+static std::pair<IRMapping, IRMapping> versionGroup(RewriterBase &rewriter,
+                                                    ArrayRef<Operation *> group,
+                                                    Value condition) {
+  SmallVector<Value> escaping;
+  for (Operation *op : group)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !llvm::is_contained(group, user);
+          }))
+        escaping.push_back(result);
+  rewriter.setInsertionPoint(group.back());
+  auto branches = scf::IfOp::create(rewriter, group.back()->getLoc(),
+                                    ValueRange(escaping).getTypes(), condition,
+                                    /*withElseRegion=*/true);
+  std::pair<IRMapping, IRMapping> versions;
+  for (auto [block, mapping] :
+       {std::make_pair(branches.thenBlock(), &versions.first),
+        std::make_pair(branches.elseBlock(), &versions.second)}) {
+    rewriter.setInsertionPointToStart(block);
+    for (Operation *op : group)
+      rewriter.clone(*op, *mapping);
+    SmallVector<Value> yielded;
+    for (Value value : escaping)
+      yielded.push_back(mapping->lookup(value));
+    if (block->mightHaveTerminator())
+      rewriter.eraseOp(block->getTerminator());
+    rewriter.setInsertionPointToEnd(block);
+    scf::YieldOp::create(rewriter, branches.getLoc(), yielded);
   }
-  return sizes;
+  for (auto [value, result] : llvm::zip_equal(escaping, branches.getResults()))
+    rewriter.replaceAllUsesWith(value, result);
+  for (Operation *op : llvm::reverse(group))
+    rewriter.eraseOp(op);
+  return versions;
+}
+
+/// Whether ops outside `group` (ops of one block, in order) use its
+/// results only after its last op, where `versionGroup` puts its versions.
+static bool isUsedAfter(ArrayRef<Operation *> group) {
+  Operation *last = group.back();
+  for (Operation *member : group)
+    for (Operation *user : member->getUsers()) {
+      if (llvm::is_contained(group, user))
+        continue;
+      Operation *ancestor = last->getBlock()->findAncestorOpInBlock(*user);
+      if (!ancestor || !last->isBeforeInBlock(ancestor))
+        return false;
+    }
+  return true;
+}
+
+static void sortInBlockOrder(MutableArrayRef<Operation *> ops) {
+  llvm::sort(ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+}
+
+/// Adds to `group` (ops of one block) the producers, in its block, that its
+/// tiles compute (`fuses`, given the producer and whether it is read as a
+/// destination) and that nothing outside the group reads, transitively;
+/// sorts the group in block order. A version of the group then computes
+/// them in its tiles, rather than the code before it for both versions.
+static void addFusedProducers(RewriterBase &rewriter,
+                              SmallVectorImpl<Operation *> &group,
+                              function_ref<bool(OpResult, bool)> fuses) {
+  for (size_t i = 0; i < group.size(); ++i) {
+    Operation *member = group[i];
+    auto dps = dyn_cast<DestinationStyleOpInterface>(member);
+    for (OpOperand &use : member->getOpOperands()) {
+      auto producer = dyn_cast<OpResult>(use.get());
+      if (!producer)
+        continue;
+      Operation *owner = producer.getOwner();
+      if (owner->getBlock() != member->getBlock() ||
+          !isa<TilingInterface>(owner) || llvm::is_contained(group, owner))
+        continue;
+      // Sizes read from a destination-style producer's results (by the
+      // analyses of tile sizes) read its destinations instead, whose sizes
+      // are the same: only the group then reads the producer.
+      if (auto producerDps = dyn_cast<DestinationStyleOpInterface>(owner))
+        for (OpResult result : owner->getResults())
+          for (OpOperand &size : llvm::make_early_inc_range(result.getUses()))
+            if (isa<tensor::DimOp>(size.getOwner()))
+              rewriter.modifyOpInPlace(size.getOwner(), [&] {
+                size.set(producerDps.getTiedOpOperand(result)->get());
+              });
+      if (!fuses(producer, dps && dps.isDpsInit(&use)))
+        continue;
+      if (llvm::all_of(owner->getUsers(), [&](Operation *user) {
+            return llvm::is_contained(group, user);
+          }))
+        group.push_back(owner);
+    }
+  }
+  sortInBlockOrder(group);
+}
+
+/// Whether the thread tiles of `op`, which decomposes (attention, rows),
+/// compute their part of `producer` (read as a destination where
+/// `isDestination`).
+static bool fusesIntoRowTiles(OpResult producer, Operation *op,
+                              bool isDestination) {
+  return isDestination || isa<linalg::FillOp>(producer.getOwner()) ||
+         (isa<RowsOp>(op) && isRowsPrologue(producer, op));
 }
 
 /// Runs `loop`, which tiles the masked loop of `op`, only over the part of
@@ -636,11 +755,15 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
       else
         fusing.push_back(op);
     });
-    IRRewriter rewriter(&getContext());
-    // Ops fused into another's tiles, and then erased.
-    llvm::SmallPtrSet<Operation *, 8> fused;
-    for (Operation *op : llvm::concat<Operation *>(fusing, elementwise)) {
-      if (fused.contains(op))
+    worklist.order.clear();
+    worklist.pending.clear();
+    for (Operation *op : llvm::concat<Operation *>(fusing, elementwise))
+      worklist.push(op);
+    IRRewriter rewriter(&getContext(), &worklist);
+    // Versions of a guarded op append the copies of its fusion group.
+    for (size_t i = 0; i < worklist.order.size(); ++i) {
+      Operation *op = worklist.order[i];
+      if (!worklist.pending.erase(op))
         continue;
       // A producer fused into all of its users' tiles is left unused.
       if (isOpTriviallyDead(op)) {
@@ -649,11 +772,91 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
       }
       LogicalResult tiled =
           isa<linalg::LinalgOp>(op)
-              ? tileAndFuse(rewriter, cast<linalg::LinalgOp>(op), fused)
-              : tileAndDecompose(rewriter, cast<TilingInterface>(op), fused);
+              ? tileAndFuse(rewriter, cast<linalg::LinalgOp>(op))
+              : tileAndDecompose(rewriter, cast<TilingInterface>(op));
       if (failed(tiled))
         return signalPassFailure();
     }
+  }
+
+  /// The ops to tile, in order; an op stays pending until it is tiled,
+  /// taken as another's epilogue, or erased (fused into another's tiles,
+  /// or replaced by its versions). An op created where an erased one was is
+  /// not pending unless pushed.
+  struct Worklist : RewriterBase::Listener {
+    void push(Operation *op) {
+      if (pending.insert(op).second)
+        order.push_back(op);
+    }
+    void notifyOperationErased(Operation *op) override { pending.erase(op); }
+    SmallVector<Operation *> order;
+    llvm::SmallPtrSet<Operation *, 16> pending;
+  };
+  Worklist worklist;
+
+  /// Versions `group` on `parallel` (`versionGroup`), each copy with its
+  /// version's config, and tiles each version with `tile`. The configured
+  /// copies of members other than `tiled` (the ops that `tile` takes) go on
+  /// the worklist: a producer that the version's tiles did not fuse is tiled
+  /// there with the version's config, one that they did is erased.
+  LogicalResult
+  tileVersions(RewriterBase &rewriter, ArrayRef<Operation *> group,
+               Value parallel, ArrayRef<Operation *> tiled,
+               function_ref<LogicalResult(const IRMapping &)> tile) {
+    auto [parallelVersion, serialVersion] =
+        versionGroup(rewriter, group, parallel);
+    for (auto [version, isParallel] : {std::make_pair(&parallelVersion, true),
+                                       std::make_pair(&serialVersion, false)}) {
+      for (Operation *member : group) {
+        Operation *copy = version->lookup(member);
+        LoweringConfigAttr config = getLoweringConfig(copy);
+        if (!config)
+          continue;
+        copy->setAttr(LoweringConfigAttr::kAttrName,
+                      getVersionConfig(config, isParallel));
+        if (!llvm::is_contained(tiled, member))
+          worklist.push(copy);
+      }
+      if (failed(tile(*version)))
+        return failure();
+    }
+    return success();
+  }
+
+  /// An op that decomposes (rows), guarded: versioned with the producers
+  /// and elementwise consumers that its thread tiles fuse.
+  LogicalResult tileAndDecompose(RewriterBase &rewriter, TilingInterface op) {
+    LoweringConfigAttr config = getLoweringConfig(op);
+    SmallVector<int64_t> threadTiles =
+        dropWholeLoopTiles(op, config.getDistribution());
+    Value parallel;
+    if (getSplitLoops(op, threadTiles).empty() &&
+        llvm::any_of(threadTiles, [](int64_t size) { return size != 0; }))
+      parallel = getParallelCondition(rewriter, op, config);
+    if (!parallel)
+      return tileAndDecomposeVersion(rewriter, op);
+    SmallVector<Operation *> group = {op};
+    addFusedProducers(rewriter, group,
+                      [&](OpResult producer, bool isDestination) {
+                        return fusesIntoRowTiles(producer, op, isDestination);
+                      });
+    SmallVector<Operation *> withConsumers(group);
+    for (Operation *user : op->getUsers()) {
+      auto generic = dyn_cast<linalg::GenericOp>(user);
+      if (generic && generic->getBlock() == op->getBlock() &&
+          generic.getNumLoops() == generic.getNumParallelLoops() &&
+          !llvm::is_contained(withConsumers, user))
+        withConsumers.push_back(user);
+    }
+    sortInBlockOrder(withConsumers);
+    if (isUsedAfter(withConsumers))
+      group = std::move(withConsumers);
+    return tileVersions(
+        rewriter, group, parallel, {op}, [&](const IRMapping &version) {
+          return tileAndDecomposeVersion(
+              rewriter,
+              cast<TilingInterface>(version.lookup(op.getOperation())));
+        });
   }
 
   /// An op that decomposes into linalg ops (attention, rows): thread tiles with
@@ -661,8 +864,8 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
   /// tile, then cache tiles, each of which is decomposed. The decomposition's
   /// ops are scheduled and tiled like any others, by the next round of
   /// config selection and tiling.
-  LogicalResult tileAndDecompose(RewriterBase &rewriter, TilingInterface op,
-                                 llvm::SmallPtrSetImpl<Operation *> &fused) {
+  LogicalResult tileAndDecomposeVersion(RewriterBase &rewriter,
+                                        TilingInterface op) {
     LoweringConfigAttr config = getLoweringConfig(op);
     SmallVector<int64_t> threadTiles =
         dropWholeLoopTiles(op, config.getDistribution());
@@ -686,8 +889,7 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     } else if (llvm::any_of(threadTiles,
                             [](int64_t size) { return size != 0; })) {
       scf::SCFTilingOptions tiling;
-      tiling.setTileSizes(
-          getThreadTileSizes(rewriter, op, op, threadTiles, config));
+      tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), threadTiles));
       tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
       scf::SCFTileAndFuseOptions options;
       options.setTilingOptions(tiling);
@@ -704,10 +906,8 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
       options.setFusionControlFn(
           [&](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
               -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-            if (stateInDestination)
-              return std::nullopt;
-            if (isDestination || isa<linalg::FillOp>(producer.getOwner()) ||
-                (isa<RowsOp>(op) && isRowsPrologue(producer, op)))
+            if (!stateInDestination &&
+                fusesIntoRowTiles(producer, op, isDestination))
               return scf::SCFTileAndFuseOptions::ControlFnResult{};
             return std::nullopt;
           });
@@ -738,10 +938,8 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
             scf::tileAndFuseConsumer(rewriter, consumer, loops);
         if (failed(fusedConsumer))
           continue;
-        if (consumer->use_empty()) {
-          fused.insert(consumer);
+        if (consumer->use_empty())
           rewriter.eraseOp(consumer);
-        }
       }
       // Consumer fusion replaces the loop.
       threadLoop = cast<scf::ForallOp>(loops.front());
@@ -822,8 +1020,19 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     }
   }
 
-  LogicalResult tileAndFuse(RewriterBase &rewriter, linalg::LinalgOp op,
-                            llvm::SmallPtrSetImpl<Operation *> &fused) {
+  /// Whether the tiles of `contraction` (or of its epilogue) compute their
+  /// part of `producer` (read as a destination where `isDestination`); a
+  /// padded input only in thread tiles (`threadLoop`), not register tiles.
+  bool fusesIntoThreadTiles(OpResult producer, Operation *contraction,
+                            bool isDestination, bool threadLoop) {
+    Operation *owner = producer.getOwner();
+    return isDestination || isa<linalg::FillOp>(owner) ||
+           (threadLoop && isPaddedInput(producer, contraction)) ||
+           (fuseEpilogues &&
+            (owner == contraction || isLeftPrologue(producer, contraction)));
+  }
+
+  LogicalResult tileAndFuse(RewriterBase &rewriter, linalg::LinalgOp op) {
     if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
       op = useDeadInputAsDestination(rewriter, generic);
     LoweringConfigAttr config = getLoweringConfig(op);
@@ -860,11 +1069,39 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
                                      : nullptr;
     if (epilogue) {
       root = epilogue;
-      fused.insert(epilogue);
+      worklist.pending.erase(epilogue);
       epilogue->setAttr(LoweringConfigAttr::kAttrName,
                         projectConfig(op, config));
     }
+    // A guarded op: versioned with the producers that its thread tiles
+    // fuse, each version tiled with its own schedule.
+    Value parallel;
+    if (llvm::any_of(
+            dropWholeLoopTiles(root, getLoweringConfig(root).getDistribution()),
+            [](int64_t size) { return size != 0; }))
+      parallel = getParallelCondition(
+          rewriter, cast<TilingInterface>(op.getOperation()), config);
+    if (!parallel)
+      return tileFusionGroup(rewriter, op, root);
+    SmallVector<Operation *> group = {root};
+    addFusedProducers(rewriter, group,
+                      [&](OpResult producer, bool isDestination) {
+                        return fusesIntoThreadTiles(producer, op, isDestination,
+                                                    /*threadLoop=*/true);
+                      });
+    return tileVersions(
+        rewriter, group, parallel, {op, root}, [&](const IRMapping &version) {
+          return tileFusionGroup(
+              rewriter,
+              cast<linalg::LinalgOp>(version.lookup(op.getOperation())),
+              cast<linalg::LinalgOp>(version.lookup(root.getOperation())));
+        });
+  }
 
+  /// Tiles `root` (`op`, or the epilogue of contraction `op`) with `op`
+  /// and its other producers fused.
+  LogicalResult tileFusionGroup(RewriterBase &rewriter, linalg::LinalgOp op,
+                                linalg::LinalgOp root) {
     // Thread tiles, with the producers computed per tile. An op without
     // thread tiles (small, or in a loop that runs in parallel already)
     // still has its epilogue fused: per register tile, in sequential loops.
@@ -884,26 +1121,16 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
       tiledOps.push_back(root);
     if (!untiled(outerTiles)) {
       scf::SCFTilingOptions tiling;
-      tiling.setTileSizes(
-          loopType == scf::SCFTilingOptions::LoopType::ForallOp
-              ? getThreadTileSizes(rewriter,
-                                   cast<TilingInterface>(op.getOperation()),
-                                   cast<TilingInterface>(root.getOperation()),
-                                   outerTiles, config)
-              : getAsIndexOpFoldResult(&getContext(), outerTiles));
+      tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), outerTiles));
       tiling.setLoopType(loopType);
       scf::SCFTileAndFuseOptions options;
       options.setTilingOptions(tiling);
-      Operation *contraction = op;
       options.setFusionControlFn(
           [&](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
               -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-            Operation *owner = producer.getOwner();
-            if (isDestination || isa<linalg::FillOp>(owner) ||
-                (loopType == scf::SCFTilingOptions::LoopType::ForallOp &&
-                 isPaddedInput(producer, contraction)) ||
-                (fuseEpilogues && (owner == contraction ||
-                                   isLeftPrologue(producer, contraction))))
+            if (fusesIntoThreadTiles(
+                    producer, op, isDestination,
+                    loopType == scf::SCFTilingOptions::LoopType::ForallOp))
               return scf::SCFTileAndFuseOptions::ControlFnResult{};
             return std::nullopt;
           });

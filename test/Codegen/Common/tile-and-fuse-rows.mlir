@@ -130,3 +130,45 @@ func.func @row_size_one(%x: tensor<4x1xf16>) -> tensor<4x1xf16> {
   } -> tensor<4x1xf16>
   return %r : tensor<4x1xf16>
 }
+
+// -----
+
+// Guarded `?` rows (min_parallel_iterations): the rows and their
+// elementwise consumer are versioned together, so that the version with
+// thread tiles computes the consumer's tile in the same iteration; the
+// other version steps through the rows on the calling thread and leaves
+// the consumer to be tiled on its own. Nothing is left before the scf.if.
+// CHECK-LABEL: func.func @guarded_rows_and_consumer(
+// CHECK:         %[[PARALLEL:.*]] = arith.cmpi uge
+// CHECK-NOT:     linalg.
+// CHECK:         %[[RESULT:.*]] = scf.if %[[PARALLEL]] -> (tensor<?x8xf32>) {
+// CHECK:           scf.forall (%{{.*}}) in (%{{.*}})
+// CHECK:             arith.divf
+// CHECK:             math.exp
+// CHECK:             scf.forall.in_parallel
+// CHECK:         } else {
+// CHECK-NOT:       scf.forall
+// CHECK:           scf.for
+// CHECK:             arith.divf
+// CHECK:           math.exp
+// CHECK:         return %[[RESULT]]
+#id2 = affine_map<(i, j) -> (i, j)>
+func.func @guarded_rows_and_consumer(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x8xf32>
+  %e = tensor.empty(%n) : tensor<?x8xf32>
+  %r = rlx.rows ins(%x : tensor<?x8xf32>) outs(%e : tensor<?x8xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0], cache = [1, 0], vector = [0, 0], min_parallel_iterations = 1024>} {
+  ^bb0(%a: tensor<?x8xf32>):
+    %0 = rlx.reduce sum %a axes = [1] keep_dim : tensor<?x8xf32> -> tensor<?x1xf32>
+    %1 = rlx.div %a, %0 : (tensor<?x8xf32>, tensor<?x1xf32>) -> tensor<?x8xf32>
+    rlx.yield %1 : tensor<?x8xf32>
+  } -> tensor<?x8xf32>
+  %out = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<?x8xf32>) outs(%e : tensor<?x8xf32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0], cache = [0, 0], vector = [1, 8], min_parallel_iterations = 1024>} {
+  ^bb0(%v: f32, %o: f32):
+    %s = math.exp %v : f32
+    linalg.yield %s : f32
+  } -> tensor<?x8xf32>
+  return %out : tensor<?x8xf32>
+}

@@ -366,23 +366,26 @@ func.func @split_reductions(%a: tensor<16x512xf32>, %b: tensor<512x32xf32>, %c: 
 
 // -----
 
-// min_parallel_iterations: the thread tiles of an op with `?` loops apply
-// only when the op makes that many iterations (here ? x 64 >= 4096);
-// otherwise one tile holds the whole loop (at least 1, so that an empty
-// loop does not step by 0).
+// min_parallel_iterations: an op with `?` loops is versioned on whether it
+// makes that many iterations (here ? x 64 >= 4096): its thread tiles (8
+// rows) in the first version, none in the other, which tiles it as a small
+// op is (register tiles in sequential loops). Both keep static tile sizes.
 // CHECK-LABEL: func.func @guarded_exp(
-// CHECK-SAME:      %[[A:[^:]*]]: tensor<?x64xf32>
-// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
 // CHECK-DAG:     %[[C4096:.*]] = arith.constant 4096 : index
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
-// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK:         %[[ITERATIONS:.*]] = arith.muli %{{.*}}, %[[C64]] : index
 // CHECK:         %[[PARALLEL:.*]] = arith.cmpi uge, %[[ITERATIONS]], %[[C4096]] : index
-// CHECK:         %[[WHOLE:.*]] = arith.maxui %{{.*}}, %[[C1]] : index
-// CHECK:         %[[TILE:.*]] = arith.select %[[PARALLEL]], %[[C8]], %[[WHOLE]] : index
-// CHECK:         scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (%[[TILE]])
+// CHECK:         %[[RESULT:.*]] = scf.if %[[PARALLEL]] -> (tensor<?x64xf32>) {
+// CHECK:           scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (8)
+// CHECK:             scf.for
+// CHECK:               linalg.generic {{.*}}lowering_config<distribution = [8, 0], cache = [0, 0], vector = [1, 64]>
+// CHECK:                 math.exp
+// CHECK:         } else {
+// CHECK-NOT:       scf.forall
 // CHECK:           scf.for
-// CHECK:             math.exp
+// CHECK:             linalg.generic {{.*}}lowering_config<distribution = [0, 0], cache = [0, 0], vector = [1, 64]>
+// CHECK:               math.exp
+// CHECK:         return %[[RESULT]]
 #id = affine_map<(i, j) -> (i, j)>
 func.func @guarded_exp(%a: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %c0 = arith.constant 0 : index
@@ -400,23 +403,30 @@ func.func @guarded_exp(%a: tensor<?x64xf32>) -> tensor<?x64xf32> {
 
 // -----
 
-// The guard counts the iterations of the contraction (? x 128 x 256), and
-// sizes the tiles of its epilogue, the root of the fused nest.
+// The guard counts the iterations of the contraction (? x 128 x 256); the
+// versions hold its fusion group (fill, matmul and epilogue): thread tiles
+// of 32 x 64 (static columns) in one, register tiles with the epilogue
+// fused in the other. Nothing of the group is left before the scf.if.
 // CHECK-LABEL: func.func @guarded_matmul_bias(
-// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
-// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
-// CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
 // CHECK-DAG:     %[[C32768:.*]] = arith.constant 32768 : index
 // CHECK-DAG:     %[[C65536:.*]] = arith.constant 65536 : index
 // CHECK:         %[[ITERATIONS:.*]] = arith.muli %{{.*}}, %[[C32768]] : index
 // CHECK:         %[[PARALLEL:.*]] = arith.cmpi uge, %[[ITERATIONS]], %[[C65536]] : index
-// CHECK:         %[[ROWS:.*]] = arith.select %[[PARALLEL]], %[[C32]], %{{.*}} : index
-// CHECK:         %[[COLUMNS:.*]] = arith.select %[[PARALLEL]], %[[C64]], %[[C128]] : index
-// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%{{.*}}, 128) step (%[[ROWS]], %[[COLUMNS]])
-// CHECK:           linalg.fill
-// CHECK:           linalg.matmul
-// CHECK:           arith.addf
-// CHECK:           scf.forall.in_parallel
+// CHECK-NOT:     linalg.
+// CHECK:         %[[RESULT:.*]] = scf.if %[[PARALLEL]] -> (tensor<?x128xf32>) {
+// CHECK:           scf.forall ({{.*}}) = (0, 0) to (%{{.*}}, 128) step (32, 64)
+// CHECK:             linalg.fill {{.*}} -> tensor<?x64xf32>
+// CHECK:             linalg.matmul
+// CHECK:             arith.addf
+// CHECK:             scf.forall.in_parallel
+// CHECK:         } else {
+// CHECK-NOT:       scf.forall
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               linalg.fill {{.*}} -> tensor<4x16xf32>
+// CHECK:               linalg.matmul {{.*}}distribution = [0, 0, 0]
+// CHECK:               arith.addf
+// CHECK:         return %[[RESULT]]
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
 func.func @guarded_matmul_bias(%a: tensor<?x256xf32>, %b: tensor<256x128xf32>, %bias: tensor<128xf32>) -> tensor<?x128xf32> {
@@ -460,4 +470,42 @@ func.func @bounded_dynamic_tile(%t: tensor<?x16xf32>, %n: index) -> tensor<?x16x
     linalg.yield %e : f32
   } -> tensor<?x16xf32>
   return %0 : tensor<?x16xf32>
+}
+
+// -----
+
+// A guarded matmul's left prologue (an elementwise op that only the matmul
+// reads) is versioned with it and computed per thread tile in the version
+// that has them: the sizes that the guard reads from its result (a
+// `tensor.dim`) do not keep it out.
+// CHECK-LABEL: func.func @guarded_matmul_prologue(
+// CHECK:         %[[PARALLEL:.*]] = arith.cmpi uge
+// CHECK-NOT:     linalg.
+// CHECK:         %[[RESULT:.*]] = scf.if %[[PARALLEL]] -> (tensor<?x128xf32>) {
+// CHECK:           scf.forall ({{.*}}) = (0, 0) to (%{{.*}}, 128) step (32, 64)
+// CHECK:             math.exp
+// CHECK:             linalg.matmul
+// CHECK:             scf.forall.in_parallel
+// CHECK:         } else {
+// CHECK-NOT:       scf.forall
+// CHECK:           math.exp
+// CHECK:           linalg.matmul
+// CHECK:         return %[[RESULT]]
+#id = affine_map<(i, j) -> (i, j)>
+func.func @guarded_matmul_prologue(%a: tensor<?x256xf32>, %b: tensor<256x128xf32>) -> tensor<?x128xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %a, %c0 : tensor<?x256xf32>
+  %ea = tensor.empty(%n) : tensor<?x256xf32>
+  %exp = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<?x256xf32>) outs(%ea : tensor<?x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  } -> tensor<?x256xf32>
+  %empty = tensor.empty(%n) : tensor<?x128xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<?x128xf32>) -> tensor<?x128xf32>
+  %mm = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [32, 64, 0], cache = [0, 0, 0], vector = [4, 16, 1], min_parallel_iterations = 65536>}
+      ins(%exp, %b : tensor<?x256xf32>, tensor<256x128xf32>) outs(%acc : tensor<?x128xf32>) -> tensor<?x128xf32>
+  return %mm : tensor<?x128xf32>
 }

@@ -39,10 +39,12 @@ def Rlx_LoweringConfigAttr : Rlx_Attr<"LoweringConfig", "lowering_config"> {
       range (data tiling at the cache level, as BLIS packs B).
     - `min_parallel_iterations` (optional, for ops with `?` loop sizes): the
       thread tiles apply at run time only when the op's loops make at least
-      this many iterations together; fewer make one tile of the whole op,
-      which runs on the calling thread. A schedule chosen before the sizes
-      are known cannot tell a small op, whose fork and join would cost more
-      than the threads save, from a large one.
+      this many iterations together; rlx-tile-and-fuse makes two versions of
+      the op (and of what its tiles fuse) under an `scf.if`, with the thread
+      tiles and without them, the latter running on the calling thread. A
+      schedule chosen before the sizes are known cannot tell a small op,
+      whose fork and join would cost more than the threads save, from a
+      large one.
 
     ```mlir
     %0 = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<
@@ -61,7 +63,7 @@ def Rlx_LoweringConfigAttr : Rlx_Attr<"LoweringConfig", "lowering_config"> {
     OptionalArrayRefParameter<"int64_t",
         "inputs whose cache tiles are packed into register-tile panels">:$packed,
     DefaultValuedParameter<"int64_t", "0",
-        "iterations below which the thread tiles are one tile at run time">
+        "iterations below which the version without thread tiles runs">
         :$minParallelIterations
   );
   let assemblyFormat = [{
