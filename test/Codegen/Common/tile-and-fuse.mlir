@@ -327,6 +327,57 @@ func.func @padded_convolution(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) 
 
 // -----
 
+// A padded input of `?` batch is fused like a static one, in the version
+// with thread tiles of a guarded convolution (the guard's sizes read from
+// the pad are computed from its input); a `?` image's pad stays whole (a
+// tile's pad would have run-time sizes, which the window's tiles read in
+// scalar loops).
+// CHECK-LABEL: func.func @padded_dynamic_batch
+// CHECK-NOT:     tensor.pad
+// CHECK:         scf.if
+// CHECK:           scf.forall
+// CHECK:             linalg.fill {{.*}} -> tensor<1x4x?x10xf32>
+// CHECK:             linalg.conv_2d_nchw_fchw
+// CHECK:         } else {
+// CHECK:           tensor.pad
+// CHECK-LABEL: func.func @padded_dynamic_image
+// CHECK:         tensor.pad {{.*}} to tensor<1x4x?x?xf32>
+// CHECK:         scf.forall
+func.func @padded_dynamic_batch(%x: tensor<?x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<?x8x8x8xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x4x8x8xf32>
+  %padded = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<?x4x8x8xf32> to tensor<?x4x10x10xf32>
+  %empty = tensor.empty(%n) : tensor<?x8x8x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<?x8x8x8xf32>) -> tensor<?x8x8x8xf32>
+  %out = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
+      rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0, 4, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0, 0], vector = [1, 8, 1, 8, 1, 1, 1], min_parallel_iterations = 4096>}
+      ins(%padded, %w : tensor<?x4x10x10xf32>, tensor<8x4x3x3xf32>) outs(%acc : tensor<?x8x8x8xf32>) -> tensor<?x8x8x8xf32>
+  return %out : tensor<?x8x8x8xf32>
+}
+func.func @padded_dynamic_image(%x: tensor<1x4x?x?xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x?x?xf32> {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %h = tensor.dim %x, %c2 : tensor<1x4x?x?xf32>
+  %w_ = tensor.dim %x, %c3 : tensor<1x4x?x?xf32>
+  %padded = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x?x?xf32> to tensor<1x4x?x?xf32>
+  %empty = tensor.empty(%h, %w_) : tensor<1x8x?x?xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<1x8x?x?xf32>) -> tensor<1x8x?x?xf32>
+  %out = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
+      rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 4, 0, 0, 0, 0], cache = [0, 0, 1, 0, 0, 0, 0], vector = [1, 8, 1, 8, 1, 1, 1]>}
+      ins(%padded, %w : tensor<1x4x?x?xf32>, tensor<8x4x3x3xf32>) outs(%acc : tensor<1x8x?x?xf32>) -> tensor<1x8x?x?xf32>
+  return %out : tensor<1x8x?x?xf32>
+}
+
+// -----
+
 // Thread tiles of a reduction loop split it: a split-K matmul (k in 4 parts
 // of 128) and the maximum of a whole tensor (rows in 4 parts of 64). One
 // scf.forall over the parts writes each part's result, computed from a
