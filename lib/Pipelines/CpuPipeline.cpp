@@ -107,6 +107,7 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   // stack buffer.
   VectorTransferToSCFOptions transfers;
   transfers.enableFullUnroll(true);
+  pm.addNestedPass<func::FuncOp>(createRlxCpuSplitBroadcastReads());
   pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
   // Thread tiles become OpenMP work-sharing loops (the GPU test modes keep
   // the kernels' loops sequential, as they emulate them).

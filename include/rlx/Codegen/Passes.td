@@ -288,6 +288,36 @@ def RlxCpuVectorize : Pass<"rlx-cpu-vectorize", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def RlxCpuSplitBroadcastReads
+    : Pass<"rlx-cpu-split-broadcast-reads", "::mlir::func::FuncOp"> {
+  let summary = "Read the element of a broadcasting transfer once, then broadcast it";
+  let description = [{
+    Rewrites a `vector.transfer_read` of a memref whose permutation map
+    broadcasts some vector dimensions (a minor identity with broadcasts,
+    unmasked) into a read of size 1 in those dimensions with a minor
+    identity map, and a `vector.broadcast` of it. Runs before
+    `convert-vector-to-scf`, whose one-dimensional strategy would otherwise
+    lower a broadcast of the minor dimension (a row op's per-row scale,
+    read back from its buffer for each register tile of the row) to a loop
+    that loads the element and inserts it lane by lane: LLVM keeps such a
+    loop when it does not unroll it fully, and the lanes then pass through
+    the stack. Upstream's `TransferReadToVectorLoadLowering` splits the same
+    reads, but into an n-D `vector.load`, which the LLVM lowering rejects.
+
+    ```mlir
+    %v = vector.transfer_read %scale[%i, %j, %c0], %pad
+        {in_bounds = [true, true, true],
+         permutation_map = affine_map<(d0, d1, d2) -> (d0, d1, 0)>}
+        : memref<2x32x1xf32>, vector<1x1x64xf32>
+    // becomes
+    %s = vector.transfer_read %scale[%i, %j, %c0], %pad
+        {in_bounds = [true, true, true]} : memref<2x32x1xf32>, vector<1x1x1xf32>
+    %v = vector.broadcast %s : vector<1x1x1xf32> to vector<1x1x64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
 def RlxCpuGuardParallelRegions : Pass<"rlx-cpu-guard-parallel-regions"> {
   let summary = "Run parallel loops of one iteration on the calling thread";
   let description = [{

@@ -341,7 +341,8 @@ func.func @padded_convolution(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) 
 // CHECK:         } else {
 // CHECK:           tensor.pad
 // CHECK-LABEL: func.func @padded_dynamic_image
-// CHECK:         tensor.pad {{.*}} to tensor<1x4x?x?xf32>
+// CHECK:         tensor.pad
+// CHECK:         } : tensor<1x4x?x?xf32> to tensor<1x4x?x?xf32>
 // CHECK:         scf.forall
 func.func @padded_dynamic_batch(%x: tensor<?x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<?x8x8x8xf32> {
   %c0 = arith.constant 0 : index
