@@ -373,6 +373,7 @@ static bool isUsedAfter(ArrayRef<Operation *> group) {
   return true;
 }
 
+/// Sorts `ops`, ops of one block, in their order in it.
 static void sortInBlockOrder(MutableArrayRef<Operation *> ops) {
   llvm::sort(ops,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
@@ -846,8 +847,10 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     return success();
   }
 
-  /// An op that decomposes (rows), guarded: versioned with the producers
-  /// and elementwise consumers that its thread tiles fuse.
+  /// An op that decomposes (attention, rows), tiled and decomposed
+  /// (`tileAndDecomposeVersion`); where its config guards its thread tiles
+  /// (rows of `?` sizes), first versioned with the producers and the
+  /// elementwise consumers that its thread tiles fuse.
   LogicalResult tileAndDecompose(RewriterBase &rewriter, TilingInterface op) {
     LoweringConfigAttr config = getLoweringConfig(op);
     SmallVector<int64_t> threadTiles =
