@@ -621,16 +621,18 @@ void TileKernel::emitBlockReduction(OpBuilder &b, linalg::LinalgOp op,
     for (auto [i, init, reduction] :
          llvm::enumerate(op.getDpsInitsMutable(), combined)) {
       BlockArgument outArg = op.getMatchingBlockArgument(&init);
+      Value partialBuffer = partialBuffers[i];
+      const BlockReduction &combiner = reduction;
       totals.push_back(
           scf::ForOp::create(
               b, loc, createIndex(b, loc, 0), createIndex(b, loc, threads),
               createIndex(b, loc, 1), ValueRange{neutrals[i]},
               [&](OpBuilder &nested, Location nestedLoc, Value thread,
                   ValueRange args) {
-                Value partial = memref::LoadOp::create(
-                    nested, nestedLoc, partialBuffers[i], thread);
+                Value partial = memref::LoadOp::create(nested, nestedLoc,
+                                                       partialBuffer, thread);
                 scf::YieldOp::create(nested, nestedLoc,
-                                     foldBlockTotal(nested, reduction, outArg,
+                                     foldBlockTotal(nested, combiner, outArg,
                                                     args.front(), partial,
                                                     mapping));
               })
