@@ -277,13 +277,16 @@ static SmallVector<int64_t> dropWholeLoopTiles(Operation *op,
 }
 
 /// Whether `op`, which has `config`, makes enough iterations for its thread
-/// tiles to run in parallel: null where `config` has no
-/// min_parallel_iterations or `op`'s loops all have static sizes (the
-/// config selection decided then), else an i1 computed before `op`.
+/// tiles `threadTiles` (of the fusion group's root) to run in parallel:
+/// null where there are none, `config` has no min_parallel_iterations or
+/// `op`'s loops all have static sizes (the config selection decided then),
+/// else an i1 computed before `op`.
 static Value getParallelCondition(RewriterBase &rewriter, TilingInterface op,
-                                  LoweringConfigAttr config) {
+                                  LoweringConfigAttr config,
+                                  ArrayRef<int64_t> threadTiles) {
   int64_t minIterations = config.getMinParallelIterations();
-  if (minIterations == 0)
+  if (minIterations == 0 ||
+      llvm::all_of(threadTiles, [](int64_t size) { return size == 0; }))
     return nullptr;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
@@ -421,14 +424,13 @@ static void addFusedProducers(RewriterBase &rewriter,
         continue;
       Operation *owner = producer.getOwner();
       if (owner->getBlock() != member->getBlock() ||
-          !isa<TilingInterface>(owner) || llvm::is_contained(group, owner))
+          !isa<TilingInterface>(owner) || llvm::is_contained(group, owner) ||
+          !fuses(producer, dps && dps.isDpsInit(&use)))
         continue;
       // Sizes read from the producer's results (by the analyses of tile
       // sizes) are computed from its operands instead: only the group then
       // reads the producer.
       readSizesFromOperands(rewriter, owner);
-      if (!fuses(producer, dps && dps.isDpsInit(&use)))
-        continue;
       if (llvm::all_of(owner->getUsers(), [&](Operation *user) {
             return llvm::is_contained(group, user);
           }))
@@ -856,9 +858,8 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     SmallVector<int64_t> threadTiles =
         dropWholeLoopTiles(op, config.getDistribution());
     Value parallel;
-    if (getSplitLoops(op, threadTiles).empty() &&
-        llvm::any_of(threadTiles, [](int64_t size) { return size != 0; }))
-      parallel = getParallelCondition(rewriter, op, config);
+    if (getSplitLoops(op, threadTiles).empty())
+      parallel = getParallelCondition(rewriter, op, config, threadTiles);
     if (!parallel)
       return tileAndDecomposeVersion(rewriter, op);
     SmallVector<Operation *> group = {op};
@@ -1049,8 +1050,8 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
   /// Whether the tiles of `contraction` (or of its epilogue) compute their
   /// part of `producer` (read as a destination where `isDestination`); a
   /// padded input only in thread tiles (`threadLoop`), not register tiles.
-  bool fusesIntoThreadTiles(OpResult producer, Operation *contraction,
-                            bool isDestination, bool threadLoop) {
+  bool fusesIntoTiles(OpResult producer, Operation *contraction,
+                      bool isDestination, bool threadLoop) {
     Operation *owner = producer.getOwner();
     return isDestination || isa<linalg::FillOp>(owner) ||
            (threadLoop && isPaddedInput(producer, contraction)) ||
@@ -1101,19 +1102,16 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     }
     // A guarded op: versioned with the producers that its thread tiles
     // fuse, each version tiled with its own schedule.
-    Value parallel;
-    if (llvm::any_of(
-            dropWholeLoopTiles(root, getLoweringConfig(root).getDistribution()),
-            [](int64_t size) { return size != 0; }))
-      parallel = getParallelCondition(
-          rewriter, cast<TilingInterface>(op.getOperation()), config);
+    Value parallel = getParallelCondition(
+        rewriter, cast<TilingInterface>(op.getOperation()), config,
+        dropWholeLoopTiles(root, getLoweringConfig(root).getDistribution()));
     if (!parallel)
       return tileFusionGroup(rewriter, op, root);
     SmallVector<Operation *> group = {root};
     addFusedProducers(rewriter, group,
                       [&](OpResult producer, bool isDestination) {
-                        return fusesIntoThreadTiles(producer, op, isDestination,
-                                                    /*threadLoop=*/true);
+                        return fusesIntoTiles(producer, op, isDestination,
+                                              /*threadLoop=*/true);
                       });
     return tileVersions(
         rewriter, group, parallel, {op, root}, [&](const IRMapping &version) {
@@ -1154,9 +1152,9 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
       options.setFusionControlFn(
           [&](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
               -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-            if (fusesIntoThreadTiles(
-                    producer, op, isDestination,
-                    loopType == scf::SCFTilingOptions::LoopType::ForallOp))
+            if (fusesIntoTiles(producer, op, isDestination,
+                               loopType ==
+                                   scf::SCFTilingOptions::LoopType::ForallOp))
               return scf::SCFTileAndFuseOptions::ControlFnResult{};
             return std::nullopt;
           });
