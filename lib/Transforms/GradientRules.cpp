@@ -132,6 +132,43 @@ static Value padAxis(OpBuilder &b, Location loc, Value x, int64_t axis,
   return PadOp::create(b, loc, x, PadMode::Constant, pads, FloatAttr());
 }
 
+/// `part` in zeros shaped like `like`, placed along `axis` `offset`
+/// elements after the start or, with `fromEnd`, ending `offset` elements
+/// before the end; the other sizes of `part` are `like`'s. Where a length
+/// along `axis` is `?`, no pad of static sizes reaches the end: `part` is
+/// written into zeros (kv_append at a constant position, reversed to count
+/// from the end).
+static Value placeAlong(OpBuilder &b, Location loc, Value part, Value like,
+                        int64_t axis, int64_t offset, bool fromEnd) {
+  int64_t size = getTensorType(like).getDimSize(axis);
+  int64_t length = getTensorType(part).getDimSize(axis);
+  if (!ShapedType::isDynamic(size) && !ShapedType::isDynamic(length)) {
+    int64_t rest = size - length - offset;
+    return fromEnd ? padAxis(b, loc, part, axis, rest, offset)
+                   : padAxis(b, loc, part, axis, offset, rest);
+  }
+  auto reversedIf = [&](Value value) -> Value {
+    return fromEnd ? ReverseOp::create(b, loc, value, ArrayRef<int64_t>{axis})
+                   : value;
+  };
+  Value placed = KvAppendOp::create(
+      b, loc, createSplatLike(b, loc, like, 0.0), reversedIf(part),
+      integerScalar(b, loc, b.getI64Type(), offset), axis);
+  return reversedIf(placed);
+}
+
+/// The last `length` elements of `x` along `axis`.
+static Value lastAlong(OpBuilder &b, Location loc, Value x, int64_t axis,
+                       int64_t length) {
+  int64_t size = getTensorType(x).getDimSize(axis);
+  if (!ShapedType::isDynamic(size))
+    return NarrowOp::create(b, loc, x, axis, size - length, length);
+  auto reversed = [&](Value value) -> Value {
+    return ReverseOp::create(b, loc, value, ArrayRef<int64_t>{axis});
+  };
+  return reversed(NarrowOp::create(b, loc, reversed(x), axis, 0, length));
+}
+
 /// `axis` in [-rank, rank) as an index in [0, rank).
 static int64_t normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
@@ -517,20 +554,21 @@ static Gradients gradientOf(SoftmaxCrossEntropyWithLabelsOp op, OpBuilder &b,
           Value()};
 }
 
-/// Whether `value` [N, C, X...] has a `?` spatial size: the adjoint ops of
-/// convolutions and pools take only a `?` batch.
+/// Whether `value` [N, C, X...] has a `?` spatial size.
 static bool hasDynamicSpatialSize(Value value) {
   return llvm::any_of(getTensorType(value).getShape().drop_front(2),
                       ShapedType::isDynamic);
 }
 
+/// The input gradient takes `?` spatial sizes from the input itself: a
+/// strided convolution's result does not give them.
 static Gradients gradientOf(ConvOp op, OpBuilder &b, Value g) {
-  if (hasDynamicSpatialSize(op.getInput()))
-    return {Value(), Value()};
   Location loc = op.getLoc();
+  Value sizes = hasDynamicSpatialSize(op.getInput()) ? op.getInput() : Value();
   Value dx = ConvBackwardInputOp::create(
-      b, loc, op.getInput().getType(), g, op.getWeight(), op.getStrideAttr(),
-      op.getPaddingAttr(), op.getDilationAttr(), op.getGroupsAttr());
+      b, loc, op.getInput().getType(), g, op.getWeight(), sizes,
+      op.getStrideAttr(), op.getPaddingAttr(), op.getDilationAttr(),
+      op.getGroupsAttr());
   Value dw = ConvBackwardWeightOp::create(
       b, loc, op.getWeight().getType(), g, op.getInput(), op.getStrideAttr(),
       op.getPaddingAttr(), op.getDilationAttr(), op.getGroupsAttr());
@@ -538,8 +576,6 @@ static Gradients gradientOf(ConvOp op, OpBuilder &b, Value g) {
 }
 
 static Gradients gradientOf(PoolOp op, OpBuilder &b, Value g) {
-  if (hasDynamicSpatialSize(op.getInput()))
-    return {Value()};
   return {PoolBackwardOp::create(b, op.getLoc(), op.getKindAttr(), g,
                                  op.getInput(), op.getKernelAttr(),
                                  op.getStrideAttr(), op.getPaddingAttr(),
@@ -548,8 +584,6 @@ static Gradients gradientOf(PoolOp op, OpBuilder &b, Value g) {
 }
 
 static Gradients gradientOf(ConvTransposeOp op, OpBuilder &b, Value g) {
-  if (hasDynamicSpatialSize(op.getInput()))
-    return {Value(), Value()};
   Location loc = op.getLoc();
   Value dx = ConvTransposeBackwardInputOp::create(
       b, loc, op.getInput().getType(), g, op.getWeight(), op.getStrideAttr(),
@@ -563,8 +597,6 @@ static Gradients gradientOf(ConvTransposeOp op, OpBuilder &b, Value g) {
 }
 
 static Gradients gradientOf(GlobalPoolOp op, OpBuilder &b, Value g) {
-  if (hasDynamicSpatialSize(op.getInput()))
-    return {Value()};
   return {GlobalPoolBackwardOp::create(b, op.getLoc(), op.getKindAttr(), g,
                                        op.getInput())};
 }
@@ -626,15 +658,11 @@ static Gradients gradientOf(CumsumOp op, OpBuilder &b, Value g) {
                                    op.getExclusiveAttr())};
 }
 
-/// narrow: the gradient in its place along the axis, zeros elsewhere. Not
-/// along a `?` axis (the zeros after the window have a run-time length).
+/// narrow: the gradient in its place along the axis, zeros elsewhere.
 static Gradients gradientOf(NarrowOp op, OpBuilder &b, Value g) {
-  RankedTensorType inputType = op.getInput().getType();
-  int64_t axis = normalizeAxis(op.getAxis(), inputType.getRank());
-  if (inputType.isDynamicDim(axis))
-    return {Value()};
-  int64_t after = inputType.getDimSize(axis) - op.getStart() - op.getLength();
-  return {padAxis(b, op.getLoc(), g, axis, op.getStart(), after)};
+  int64_t axis = normalizeAxis(op.getAxis(), op.getInput().getType().getRank());
+  return {placeAlong(b, op.getLoc(), g, op.getInput(), axis, op.getStart(),
+                     /*fromEnd=*/false)};
 }
 
 /// concat: each input's window of the gradient.
@@ -660,8 +688,6 @@ static Gradients gradientOf(SliceOp op, OpBuilder &b, Value g) {
   int64_t rank = inputType.getRank();
   int64_t axis = normalizeAxis(op.getAxis(), rank);
   int64_t length = op.getLength(), step = op.getStep();
-  if (inputType.isDynamicDim(axis))
-    return {Value()};
   if (length == 0)
     return {createSplatLike(b, loc, op.getInput(), 0.0)};
   int64_t first = op.getStart();
@@ -681,35 +707,31 @@ static Gradients gradientOf(SliceOp op, OpBuilder &b, Value g) {
     grad = ReshapeOp::create(b, loc, getTensorType(grad).clone(flat), grad);
     grad = NarrowOp::create(b, loc, grad, axis, 0, (length - 1) * step + 1);
   }
-  int64_t span = (length - 1) * step + 1;
-  return {padAxis(b, loc, grad, axis, first,
-                  inputType.getDimSize(axis) - first - span)};
+  return {placeAlong(b, loc, grad, op.getInput(), axis, first,
+                     /*fromEnd=*/false)};
 }
 
-/// pad, one dimension at a time: the inner window, plus what each border
-/// read from the input added back where it read it.
+/// pad, one dimension at a time: the padding undone (negative pads: a
+/// crop's gradient is zeros), plus what each border read from the input
+/// added back where it read it.
 static Gradients gradientOf(PadOp op, OpBuilder &b, Value g) {
   Location loc = op.getLoc();
-  RankedTensorType inputType = op.getInput().getType();
   ArrayRef<int64_t> pads = op.getPads();
   Value grad = g;
-  for (int64_t d = 0, rank = inputType.getRank(); d < rank; ++d) {
+  for (int64_t d = 0, rank = op.getInput().getType().getRank(); d < rank; ++d) {
     int64_t lo = pads[2 * d], hi = pads[2 * d + 1];
-    int64_t n = inputType.getDimSize(d);
     if (lo == 0 && hi == 0)
       continue;
-    if (ShapedType::isDynamic(n))
-      return {Value()};
-    Value inner = NarrowOp::create(b, loc, grad, d, lo, n);
+    Value inner = padAxis(b, loc, grad, d, -lo, -hi);
     if (op.getMode() == PadMode::Constant) {
       grad = inner;
       continue;
     }
     Value low = lo ? NarrowOp::create(b, loc, grad, d, 0, lo) : Value();
-    Value high = hi ? NarrowOp::create(b, loc, grad, d, lo + n, hi) : Value();
-    auto addBack = [&](Value part, int64_t before, int64_t after) {
-      inner = AddOp::create(b, loc, inner,
-                            padAxis(b, loc, part, d, before, after));
+    Value high = hi ? lastAlong(b, loc, grad, d, hi) : Value();
+    auto addBack = [&](Value part, int64_t offset, bool fromEnd) {
+      inner = AddOp::create(
+          b, loc, inner, placeAlong(b, loc, part, inner, d, offset, fromEnd));
     };
     auto reversed = [&](Value part) {
       return ReverseOp::create(b, loc, part, ArrayRef<int64_t>{d});
@@ -719,23 +741,23 @@ static Gradients gradientOf(PadOp op, OpBuilder &b, Value g) {
                               ArrayRef<int64_t>{d}, /*keep_dim=*/true);
     };
     switch (op.getMode()) {
-    case PadMode::Reflect: // low[i] read n[lo - i], high[k] read n[n - 2 - k]
+    case PadMode::Reflect: // low[i] read x[lo - i], high[k] read x[n - 2 - k]
       if (low)
-        addBack(reversed(low), 1, n - 1 - lo);
+        addBack(reversed(low), 1, /*fromEnd=*/false);
       if (high)
-        addBack(reversed(high), n - 1 - hi, 1);
+        addBack(reversed(high), 1, /*fromEnd=*/true);
       break;
     case PadMode::Replicate: // the edges
       if (low)
-        addBack(summed(low), 0, n - 1);
+        addBack(summed(low), 0, /*fromEnd=*/false);
       if (high)
-        addBack(summed(high), n - 1, 0);
+        addBack(summed(high), 0, /*fromEnd=*/true);
       break;
     case PadMode::Circular: // the other end
       if (low)
-        addBack(low, n - lo, 0);
+        addBack(low, 0, /*fromEnd=*/true);
       if (high)
-        addBack(high, 0, n - hi);
+        addBack(high, 0, /*fromEnd=*/false);
       break;
     case PadMode::Constant:
       break;
@@ -787,14 +809,18 @@ static Gradients gradientOf(TriluOp op, OpBuilder &b, Value g) {
 /// along the axis. The gradient at every position of `indices` is placed at
 /// each of the axis' `n` positions its (wrapped, clamped) index selects,
 /// summed over the indices' axis, and the other dimensions, where
-/// `indices` may be shorter, padded with zeros. The intermediate has `n`
-/// times the gradient's elements.
-static Value scatterAddAlong(OpBuilder &b, Location loc, Value g,
-                             Value indices, int64_t axis,
-                             RankedTensorType inputType) {
+/// `indices` may be shorter, padded with zeros (unless `sameOtherSizes`
+/// says they are the input's). The intermediate has `n` times the
+/// gradient's elements.
+static Value scatterAddAlong(OpBuilder &b, Location loc, Value g, Value indices,
+                             int64_t axis, RankedTensorType inputType,
+                             bool sameOtherSizes) {
   RankedTensorType indexType = getTensorType(indices);
-  // The one-hot positions and the padding need static sizes.
-  if (!inputType.hasStaticShape() || !indexType.hasStaticShape())
+  // The one-hot positions need a static axis, the padding static sizes.
+  if (inputType.isDynamicDim(axis))
+    return Value();
+  if (!sameOtherSizes &&
+      (!inputType.hasStaticShape() || !indexType.hasStaticShape()))
     return Value();
   Type indexElement = indexType.getElementType();
   int64_t rank = inputType.getRank();
@@ -820,17 +846,19 @@ static Value scatterAddAlong(OpBuilder &b, Location loc, Value g,
       WhereOp::create(b, loc, selects, spreadGrad, scalar(b, loc, g, 0.0));
   Value grad = ReduceOp::create(b, loc, scattered, ReduceKind::Sum,
                                 ArrayRef<int64_t>{axis}, /*keep_dim=*/false);
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != axis)
-      grad = padAxis(b, loc, grad, d, 0,
-                     inputType.getDimSize(d) - indexType.getDimSize(d));
+  if (!sameOtherSizes)
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        grad = padAxis(b, loc, grad, d, 0,
+                       inputType.getDimSize(d) - indexType.getDimSize(d));
   return grad;
 }
 
 static Gradients gradientOf(GatherElementsOp op, OpBuilder &b, Value g) {
   RankedTensorType inputType = op.getInput().getType();
   int64_t axis = normalizeAxis(op.getAxis(), inputType.getRank());
-  return {scatterAddAlong(b, op.getLoc(), g, op.getIndices(), axis, inputType),
+  return {scatterAddAlong(b, op.getLoc(), g, op.getIndices(), axis, inputType,
+                          /*sameOtherSizes=*/false),
           Value()};
 }
 
@@ -839,38 +867,35 @@ static Gradients gradientOf(GatherElementsOp op, OpBuilder &b, Value g) {
 static Gradients gradientOf(TopKOp op, OpBuilder &b, Value g) {
   RankedTensorType inputType = op.getInput().getType();
   return {scatterAddAlong(b, op.getLoc(), g, op.getIndices(),
-                          inputType.getRank() - 1, inputType)};
+                          inputType.getRank() - 1, inputType,
+                          /*sameOtherSizes=*/true)};
 }
 
-/// kv_append: the update's gradient is the window of the result gradient
-/// it was written to, read with gather at the clamped position; the
-/// cache's is the result gradient with that window zeroed.
+/// kv_append: the cache's gradient is the result's with the written
+/// window zeroed (a write of zeros at the same clamped position); the
+/// update's is that window of the result's, read with gather at the
+/// position clamped to [0, S - L] (S read at run time where it is `?`).
 static Gradients gradientOf(KvAppendOp op, OpBuilder &b, Value g) {
   Location loc = op.getLoc();
-  RankedTensorType cacheType = op.getCache().getType();
   int64_t axis = op.getNormalizedAxis();
-  int64_t length = cacheType.getDimSize(axis);
+  Value update = op.getUpdate(), position = op.getPosition();
+  Value dcache = KvAppendOp::create(
+      b, loc, g, createSplatLike(b, loc, update, 0.0), position, axis);
   int64_t rows = op.getUpdate().getType().getDimSize(axis);
-  if (ShapedType::isDynamic(length) || ShapedType::isDynamic(rows))
-    return {Value(), Value(), Value()};
-  Value position = op.getPosition();
+  // The window's positions are an iota of static length.
+  if (ShapedType::isDynamic(rows))
+    return {dcache, Value(), Value()};
   Type indexElement = getTensorType(position).getElementType();
-  Value start = ClampOp::create(b, loc, position, b.getF64FloatAttr(0),
-                                b.getF64FloatAttr(length - rows));
+  Value length =
+      NumelOp::create(b, loc, RankedTensorType::get({}, indexElement),
+                      op.getCache(), ArrayRef<int64_t>{axis});
+  Value last =
+      SubOp::create(b, loc, length, integerScalar(b, loc, indexElement, rows));
+  Value start = MaxOp::create(b, loc, MinOp::create(b, loc, position, last),
+                              integerScalar(b, loc, indexElement, 0));
   Value written = AddOp::create(b, loc, start,
                                 iota(b, loc, indexElement, {rows}, 0));
-  Value dupdate = GatherOp::create(b, loc, g, written, axis);
-  SmallVector<int64_t> alongAxis(cacheType.getRank(), 1);
-  alongAxis[axis] = length;
-  Value offset = SubOp::create(
-      b, loc, iota(b, loc, indexElement, alongAxis, axis), start);
-  Value inWindow = BitAndOp::create(
-      b, loc,
-      GeOp::create(b, loc, offset, integerScalar(b, loc, indexElement, 0)),
-      LtOp::create(b, loc, offset, integerScalar(b, loc, indexElement, rows)));
-  Value dcache =
-      WhereOp::create(b, loc, inWindow, scalar(b, loc, g, 0.0), g);
-  return {dcache, dupdate, Value()};
+  return {dcache, GatherOp::create(b, loc, g, written, axis), Value()};
 }
 
 /// The position of `dim` among the sorted `dims`.

@@ -31,10 +31,11 @@ def _ptxas():
     return os.environ.get("RLX_PTXAS") or shutil.which("ptxas")
 
 
-def _compile(cases, path, chip, compile_args):
-    """(PTX text, None) or (None, why rlx-compile failed)."""
+def _compile(texts, path, chip, compile_args):
+    """(PTX text, None) or (None, why rlx-compile failed) for the module
+    of the distinct `texts`."""
     with open(path + ".mlir", "w") as f:
-        f.write("\n".join(dict.fromkeys(c.text for c in cases)))
+        f.write("\n".join(dict.fromkeys(texts)))
     try:
         proc = subprocess.run(
             [os.path.join(TOOLS, "rlx-compile"), path + ".mlir",
@@ -69,6 +70,31 @@ def _assemble(ptxas, chip, path, text):
     return None if proc.returncode == 0 else _failure("ptxas", proc)
 
 
+def check_module(text, tmp, name, report):
+    """Records as `name` whether module `text` compiles for every chip and
+    ptxas assembles all its kernels: the check for tests that compile whole
+    modules themselves rather than through a Suite."""
+    ptxas = _ptxas()
+    if not ptxas:
+        report.record(name, "no ptxas (set RLX_PTXAS)")
+        return
+    failure = None
+    for chip in chips():
+        base = os.path.join(tmp, f"{name}_{chip}")
+        ptx, failure = _compile([text], base, chip, [])
+        if failure:
+            failure = f"{chip}: {failure}"
+            break
+        for module, kernel in _kernels(ptx).items():
+            failure = _assemble(ptxas, chip, f"{base}_{module}.ptx", kernel)
+            if failure:
+                failure = f"{chip} {module}: {failure}"
+                break
+        if failure:
+            break
+    report.record(name, failure)
+
+
 def check(suite, tmp, report):
     ptxas = _ptxas()
     # Kernels are named after functions; the runs of a dynamic case share
@@ -81,19 +107,20 @@ def check(suite, tmp, report):
         return
     for chip in chips():
         base = os.path.join(tmp, chip)
-        ptx, error = _compile(suite.cases, base, chip, suite.compile_args)
+        ptx, error = _compile([c.text for c in suite.cases], base, chip,
+                              suite.compile_args)
         if error:
             # Find the cases that fail alone; the rest make the module.
             with ThreadPoolExecutor(os.cpu_count()) as pool:
                 errors = list(pool.map(lambda c: _compile(
-                    [c], os.path.join(tmp, f"{chip}_{c.name}"), chip,
+                    [c.text], os.path.join(tmp, f"{chip}_{c.name}"), chip,
                     suite.compile_args)[1], suite.cases))
             for c, e in zip(suite.cases, errors):
                 if e:
                     failures.setdefault(c.function, f"{chip}: {e}")
             good = [c for c in suite.cases if c.function not in failures]
-            ptx, error = _compile(good, base, chip, suite.compile_args) \
-                if good else ("", None)
+            ptx, error = _compile([c.text for c in good], base, chip,
+                                  suite.compile_args) if good else ("", None)
             if error:
                 for c in good:
                     failures.setdefault(c.function, f"{chip}: {error}")

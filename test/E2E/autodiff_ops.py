@@ -225,6 +225,11 @@ for mode in ["constant", "reflect", "replicate", "circular"]:
          [randn(2, 3, 4, 5)], (2, 3, 7, 8),
          lambda x, mode=mode: F.pad(x, (2, 1, 1, 2), mode, 1.5)
          if mode == "constant" else F.pad(x, (2, 1, 1, 2), mode))
+# Negative pads crop: the cropped elements get no gradient.
+case("pad_crop",
+     f"%y = rlx.pad constant %a0 pads = [0, 0, -1, 2, 1, -2] : "
+     f"{t(2, 4, 5)} -> {t(2, 5, 4)}",
+     [randn(2, 4, 5)], (2, 5, 4), lambda x: F.pad(x, (1, -2, -1, 2)))
 case("tile", f"%y = rlx.tile %a0 reps = [2, 1, 3] : {t(2, 3, 2)} -> "
      f"{t(4, 3, 6)}",
      [randn(2, 3, 2)], (4, 3, 6), lambda x: x.repeat(2, 1, 3))

@@ -112,6 +112,10 @@ pad_case("pad_constant_i32", rng.integers(-9, 9, (3, 4)).astype(np.int32),
          "constant", [1, 2, 0, 3], 7.0)
 pad_case("pad_constant_f16", x235.astype(np.float16), "constant",
          [0, 0, 1, 1, 1, 1], 0.25)
+# Negative pads crop (F.pad does the same), alone or mixed with positive
+# ones (F.pad rejects a crop to nothing: test/Conversion covers that).
+pad_case("pad_constant_crop", x235, "constant", [0, -1, -1, 2, -2, -1], 3.0)
+pad_case("pad_constant_crop_to_one", x235, "constant", [0, 0, -1, -1, 1, 0])
 pad_case("pad_reflect_last", x235, "reflect", [0, 0, 0, 0, 2, 3])
 pad_case("pad_reflect_len_minus_1", x235, "reflect", [0, 0, 0, 0, 4, 4])
 pad_case("pad_reflect_2d", x2345, "reflect", [0, 0, 0, 0, 3, 1, 1, 4])

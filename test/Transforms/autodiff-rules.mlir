@@ -45,10 +45,11 @@ func.func @norms(%x: tensor<2x4x3x3xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>, 
 
 // -----
 
-// concat splits its gradient with narrow; pad (constant) narrows it back;
-// a strided slice spreads it with pad, a reversed one reverses it first.
+// concat splits its gradient with narrow; pad (constant) crops it back with
+// the negated pads; a strided slice spreads it with pad, a reversed one
+// reverses it first.
 // CHECK-LABEL: func.func @data_movement_grad(
-// CHECK:         %[[DC:.*]] = rlx.narrow %{{.*}} axis = 1, start = 1, length = 8 : tensor<4x9xf32> -> tensor<4x8xf32>
+// CHECK:         %[[DC:.*]] = rlx.pad constant %{{.*}} pads = [0, 0, -1, 0] : tensor<4x9xf32> -> tensor<4x8xf32>
 // CHECK:         %[[DX1:.*]] = rlx.narrow %[[DC]] axis = 1, start = 0, length = 6 : tensor<4x8xf32> -> tensor<4x6xf32>
 // CHECK:         %[[DS:.*]] = rlx.narrow %[[DC]] axis = 1, start = 6, length = 2 : tensor<4x8xf32> -> tensor<4x2xf32>
 // CHECK:         %[[R:.*]] = rlx.reverse %[[DS]] axes = [1] : tensor<4x2xf32>

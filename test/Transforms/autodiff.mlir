@@ -193,11 +193,28 @@ func.func @dynamic_unused(%x: tensor<?x4xf32>, %y: tensor<?xf32>) -> tensor<f32>
 
 // -----
 
-// A window along a `?` axis has no rule: the zeros after it have a run-time
-// length.
+// A window along a `?` axis is written into zeros of the input's run-time
+// shape at its start.
+// CHECK-LABEL: func.func @dynamic_narrow_grad(
+// CHECK-SAME:      %[[X:[^:]*]]: tensor<?x4xf32>)
+// CHECK:         %[[ZERO:.*]] = rlx.constant dense<0.000000e+00> : tensor<f32>
+// CHECK:         %[[ZEROS:.*]] = rlx.expand %[[ZERO]] like %[[X]] : tensor<f32>, tensor<?x4xf32> -> tensor<?x4xf32>
+// CHECK:         %[[AT:.*]] = rlx.constant dense<1> : tensor<i64>
+// CHECK:         %[[DX:.*]] = rlx.kv_append %[[ZEROS]], %{{.*}} at %[[AT]] axis = 0 : tensor<?x4xf32>, tensor<1x4xf32>, tensor<i64>
+// CHECK:         return %{{.*}}, %[[DX]]
 func.func @dynamic_narrow(%x: tensor<?x4xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0>} {
-  // expected-error @+1 {{no gradient rule for operand 0 of 'rlx.narrow', which depends on a differentiated argument}}
   %n = rlx.narrow %x axis = 0, start = 1, length = 1 : tensor<?x4xf32> -> tensor<1x4xf32>
   %m = rlx.reduce sum %n axes = [0, 1] : tensor<1x4xf32> -> tensor<f32>
+  return %m : tensor<f32>
+}
+
+// -----
+
+// A tile of a `?` size has no rule: a reshape cannot split it into
+// repetitions and a `?` block.
+func.func @dynamic_tile(%x: tensor<?x4xf32>) -> tensor<f32> attributes {rlx.differentiate = array<i64: 0>} {
+  // expected-error @+1 {{no gradient rule for operand 0 of 'rlx.tile', which depends on a differentiated argument}}
+  %t = rlx.tile %x reps = [2, 1] : tensor<?x4xf32> -> tensor<?x4xf32>
+  %m = rlx.reduce sum %t axes = [0, 1] : tensor<?x4xf32> -> tensor<f32>
   return %m : tensor<f32>
 }

@@ -281,10 +281,14 @@ struct ConvToLinalg : OpConversionPattern<ConvOp> {
 /// `dilation * (K - 1) - hi + output_padding` after each spatial dimension,
 /// with the spatially flipped weight whose channel roles are swapped within
 /// each group. A negative pad (padding larger than the dilated kernel) crops.
+/// The output padding may be a value (an input gradient's run-time
+/// remainder): the spread tensor then holds `dilation * (K - 1) - hi`
+/// (at least 0) plus the output padding after the input, and the crop takes
+/// what a negative `dilation * (K - 1) - hi` removes.
 Value mlir::rlx::createConvTransposeAccumulation(
     OpBuilder &b, Location loc, Value input, Value weight,
     ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
-    ArrayRef<int64_t> outputPadding, ArrayRef<int64_t> dilation,
+    ArrayRef<OpFoldResult> outputPadding, ArrayRef<int64_t> dilation,
     int64_t groups, RankedTensorType accType) {
   auto inputType = cast<RankedTensorType>(input.getType());
   auto weightType = cast<RankedTensorType>(weight.getType());
@@ -299,21 +303,30 @@ Value mlir::rlx::createConvTransposeAccumulation(
   SmallVector<int64_t> cropOffsets(rank, 0);
   SmallVector<int64_t> insertOffsets(rank, 0), insertStrides(rank, 1);
   bool crop = false;
-  AffineExpr size = getAffineSymbolExpr(0, ctx);
+  AffineExpr size = getAffineSymbolExpr(0, ctx),
+             extra = getAffineSymbolExpr(1, ctx);
   for (int64_t i = 0; i < spatial; ++i) {
     int64_t window = dilation[i] * (weightType.getDimSize(i + 2) - 1);
     int64_t padLow = window - low[i];
-    int64_t padHigh = window - high[i] + outputPadding[i];
+    int64_t padHigh = window - high[i];
+    OpFoldResult runTimeExtra = outputPadding[i];
+    if (std::optional<int64_t> staticExtra =
+            getConstantIntValue(outputPadding[i])) {
+      padHigh += *staticExtra;
+      runTimeExtra = b.getIndexAttr(0);
+    }
     AffineExpr spread = (size - 1) * stride[i] + 1;
     spreadSizes[i + 2] = affine::makeComposedFoldedAffineApply(
         b, loc,
-        spread + std::max<int64_t>(padLow, 0) + std::max<int64_t>(padHigh, 0),
-        {inputSizes[i + 2]});
+        spread + std::max<int64_t>(padLow, 0) + std::max<int64_t>(padHigh, 0) +
+            extra,
+        {inputSizes[i + 2], runTimeExtra});
     insertOffsets[i + 2] = std::max<int64_t>(padLow, 0);
     insertStrides[i + 2] = stride[i];
     cropOffsets[i + 2] = std::max<int64_t>(-padLow, 0);
     croppedSizes[i + 2] = affine::makeComposedFoldedAffineApply(
-        b, loc, spread + padLow + padHigh, {inputSizes[i + 2]});
+        b, loc, spread + padLow + padHigh + extra,
+        {inputSizes[i + 2], runTimeExtra});
     crop |= padLow < 0 || padHigh < 0;
   }
   Value zero = createZeroOrNegInf(b, loc, inputType.getElementType());
@@ -363,8 +376,10 @@ struct ConvTransposeToLinalg : OpConversionPattern<ConvTransposeOp> {
     Type storage = resultType.getElementType();
     Value acc = createConvTransposeAccumulation(
         rewriter, loc, adaptor.getInput(), adaptor.getWeight(), op.getStride(),
-        op.getPadding(), op.getOutputPadding(), op.getDilation(),
-        op.getGroups(), resultType.clone(ScalarBuilder::computeType(storage)));
+        op.getPadding(),
+        getAsIndexOpFoldResult(rewriter.getContext(), op.getOutputPadding()),
+        op.getDilation(), op.getGroups(),
+        resultType.clone(ScalarBuilder::computeType(storage)));
     rewriter.replaceOp(op, convertElements(rewriter, loc, acc, storage));
     return success();
   }
@@ -458,7 +473,7 @@ Value mlir::rlx::padPoolInput(OpBuilder &b, Location loc, Value input,
 
 Value mlir::rlx::createPoolWindowCount(
     OpBuilder &b, Location loc, ValueRange window,
-    ArrayRef<OpFoldResult> inputSizes, ArrayRef<int64_t> kernel,
+    ArrayRef<OpFoldResult> inputSizes, ArrayRef<OpFoldResult> kernel,
     ArrayRef<int64_t> stride, ArrayRef<int64_t> padding, bool countIncludePad) {
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
@@ -479,7 +494,9 @@ Value mlir::rlx::createPoolWindowCount(
         b, loc, arith::MulIOp::create(b, loc, o, index(stride[i])),
         index(low[i]));
     Value end = arith::MinSIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, start, index(kernel[i])),
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, start, getValueOrCreateConstantIndexOp(b, loc, kernel[i])),
         paddedEnd);
     if (!countIncludePad) {
       start = arith::MaxSIOp::create(b, loc, start, index(0));
@@ -534,9 +551,10 @@ struct PoolToLinalg : OpConversionPattern<PoolOp> {
           SmallVector<Value> window;
           for (int64_t d = 2; d < rank; ++d)
             window.push_back(linalg::IndexOp::create(b, bodyLoc, d));
-          Value count = createPoolWindowCount(b, bodyLoc, window, inputSizes,
-                                              kernel, stride, op.getPadding(),
-                                              op.getCountIncludePad());
+          Value count = createPoolWindowCount(
+              b, bodyLoc, window, inputSizes,
+              getAsIndexOpFoldResult(b.getContext(), kernel), stride,
+              op.getPadding(), op.getCountIncludePad());
           Value countInt = arith::IndexCastOp::create(
               b, bodyLoc, b.getI64Type(), count);
           Value divisor =

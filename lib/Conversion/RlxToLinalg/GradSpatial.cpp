@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "Utils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -35,23 +36,31 @@ static Value floatZero(OpBuilder &b, Location loc, Type type) {
 }
 
 /// The row-major offset of spatial position `position` (index values) in an
-/// activation of shape `shape` [N, C, X...], as an i64.
+/// activation whose spatial sizes are `sizes` (index values), as an i64.
 static Value linearizeSpatial(OpBuilder &b, Location loc, ValueRange position,
-                              ArrayRef<int64_t> shape) {
+                              ValueRange sizes) {
   Value offset = indexConstant(b, loc, 0);
-  for (auto [i, p] : llvm::enumerate(position))
+  for (auto [p, size] : llvm::zip_equal(position, sizes))
     offset = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, offset,
-                              indexConstant(b, loc, shape[i + 2])),
-        p);
+        b, loc, arith::MulIOp::create(b, loc, offset, size), p);
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), offset);
+}
+
+/// The spatial sizes of `value` [N, C, X...] as index values.
+static SmallVector<Value> getSpatialSizes(OpBuilder &b, Location loc,
+                                          Value value) {
+  return llvm::map_to_vector(
+      ArrayRef(tensor::getMixedSizes(b, loc, value)).drop_front(2),
+      [&](OpFoldResult size) {
+        return getValueOrCreateConstantIndexOp(b, loc, size);
+      });
 }
 
 namespace {
 /// The transposed convolution of `grad_output` by the weight with the
 /// forward geometry, with the output padding that makes its size the
-/// declared input size (the forward output size rounded down).
+/// input size (the forward output size rounded down): a run-time value
+/// where the input size is `?`.
 struct ConvBackwardInputToLinalg
     : OpConversionPattern<ConvBackwardInputOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -61,16 +70,22 @@ struct ConvBackwardInputToLinalg
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType inputType = op.getType();
-    ArrayRef<int64_t> outputShape = op.getGradOutput().getType().getShape(),
-                      kernelShape = op.getWeight().getType().getShape(),
+    ArrayRef<int64_t> kernelShape = op.getWeight().getType().getShape(),
                       stride = op.getStride(), padding = op.getPadding(),
                       dilation = op.getDilation();
-    SmallVector<int64_t> outputPadding;
+    SmallVector<OpFoldResult> inputSizes = getResultSizes(rewriter, op),
+                              outputSizes = tensor::getMixedSizes(
+                                  rewriter, loc, adaptor.getGradOutput());
+    AffineExpr input = getAffineSymbolExpr(0, rewriter.getContext()),
+               output = getAffineSymbolExpr(1, rewriter.getContext());
+    SmallVector<OpFoldResult> outputPadding;
     for (size_t i = 0; i < stride.size(); ++i)
-      outputPadding.push_back(
-          inputType.getDimSize(i + 2) -
-          ((outputShape[i + 2] - 1) * stride[i] - padding[2 * i] -
-           padding[2 * i + 1] + dilation[i] * (kernelShape[i + 2] - 1) + 1));
+      outputPadding.push_back(affine::makeComposedFoldedAffineApply(
+          rewriter, loc,
+          input -
+              ((output - 1) * stride[i] - padding[2 * i] - padding[2 * i + 1] +
+               dilation[i] * (kernelShape[i + 2] - 1) + 1),
+          {inputSizes[i + 2], outputSizes[i + 2]}));
     Type storage = inputType.getElementType();
     Value acc = createConvTransposeAccumulation(
         rewriter, loc, adaptor.getGradOutput(), adaptor.getWeight(), stride,
@@ -206,27 +221,27 @@ struct ConvTransposeBackwardInputToLinalg
         getTransposeReadPadding(op.getPadding(), op.getOutputPadding());
     SmallVector<int64_t> convShape(inputType.getShape());
     for (size_t i = 0; i < stride.size(); ++i)
-      convShape[i + 2] = (outputShape[i + 2] + readPadding[2 * i] +
-                          readPadding[2 * i + 1] -
-                          dilation[i] * (kernelShape[i + 2] - 1) - 1) /
-                             stride[i] +
-                         1;
+      if (!ShapedType::isDynamic(outputShape[i + 2]))
+        convShape[i + 2] =
+            (outputShape[i + 2] + readPadding[2 * i] + readPadding[2 * i + 1] -
+             dilation[i] * (kernelShape[i + 2] - 1) - 1) /
+                stride[i] +
+            1;
     Type accElement = ScalarBuilder::computeType(storage);
     Value acc = createConvAccumulation(
         rewriter, loc, adaptor.getGradOutput(), adaptor.getWeight(), stride,
         readPadding, dilation, op.getGroups(),
         RankedTensorType::get(convShape, accElement));
-    if (ArrayRef<int64_t>(convShape) != inputType.getShape()) {
-      SmallVector<OpFoldResult> offsets(convShape.size(),
-                                        rewriter.getIndexAttr(0)),
-          strides(convShape.size(), rewriter.getIndexAttr(1)),
-          sizes = tensor::getMixedSizes(rewriter, loc, acc);
-      for (auto [d, size] : llvm::enumerate(inputType.getShape()))
-        if (!ShapedType::isDynamic(size))
-          sizes[d] = rewriter.getIndexAttr(size);
-      acc = tensor::ExtractSliceOp::create(rewriter, loc,
-                                           inputType.clone(accElement), acc,
-                                           offsets, sizes, strides);
+    // The convolution may read past the input's last position (where the
+    // forward's output padding wrote nothing): cut it to the input's sizes.
+    if (ArrayRef<int64_t>(convShape) != inputType.getShape() ||
+        !inputType.hasStaticShape()) {
+      int64_t rank = inputType.getRank();
+      acc = tensor::ExtractSliceOp::create(
+          rewriter, loc, inputType.clone(accElement), acc,
+          SmallVector<OpFoldResult>(rank, rewriter.getIndexAttr(0)),
+          getResultSizes(rewriter, op),
+          SmallVector<OpFoldResult>(rank, rewriter.getIndexAttr(1)));
     }
     rewriter.replaceOp(op, convertElements(rewriter, loc, acc, storage));
     return success();
@@ -263,7 +278,7 @@ struct ConvTransposeBackwardWeightToLinalg
 /// for max, whose winner is x).
 static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
                                 Value gradOutput, Value input,
-                                ArrayRef<int64_t> kernel,
+                                ArrayRef<OpFoldResult> kernel,
                                 ArrayRef<int64_t> stride,
                                 ArrayRef<int64_t> padding, bool ceilMode,
                                 bool countIncludePad) {
@@ -271,8 +286,9 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
   auto outputType = cast<RankedTensorType>(gradOutput.getType());
   Type storage = inputType.getElementType();
   Type accElement = ScalarBuilder::computeType(storage);
-  ArrayRef<int64_t> inputShape = inputType.getShape(),
-                    outputShape = outputType.getShape();
+  SmallVector<OpFoldResult> inputSizes = tensor::getMixedSizes(b, loc, input);
+  SmallVector<Value> inputSpatial = getSpatialSizes(b, loc, input),
+                     outputSpatial = getSpatialSizes(b, loc, gradOutput);
   SmallVector<int64_t> low = splitPadding(padding).first;
   int64_t rank = inputType.getRank(), spatial = rank - 2;
   bool isMax = kind == PoolKind::Max;
@@ -306,8 +322,13 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
   Value gradient = gradOutput;
   Value winners;
   if (isMax) {
-    Value padded = padPoolInput(b, loc, input, kernel, stride, padding,
-                                outputShape, ceilMode, /*negInf=*/false);
+    // A run-time kernel (a global pool's) has neither padding nor ceil mode.
+    Value padded = input;
+    if (std::optional<SmallVector<int64_t>> staticKernel =
+            getConstantIntValues(kernel))
+      padded = padPoolInput(b, loc, input, *staticKernel, stride, padding,
+                            outputType.getShape(), ceilMode,
+                            /*negInf=*/false);
     SmallVector<AffineExpr> windowExprs = {dim(0), dim(1)};
     for (int64_t i = 0; i < spatial; ++i)
       windowExprs.push_back(dim(2 + i) * stride[i] + dim(rank + i));
@@ -348,11 +369,10 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
                 indexConstant(b, bodyLoc, low[i]));
             Value inside = arith::AndIOp::create(
                 b, bodyLoc,
-                arith::CmpIOp::create(b, bodyLoc, arith::CmpIPredicate::sge,
-                                      p, indexConstant(b, bodyLoc, 0)),
-                arith::CmpIOp::create(
-                    b, bodyLoc, arith::CmpIPredicate::slt, p,
-                    indexConstant(b, bodyLoc, inputShape[i + 2])));
+                arith::CmpIOp::create(b, bodyLoc, arith::CmpIPredicate::sge, p,
+                                      indexConstant(b, bodyLoc, 0)),
+                arith::CmpIOp::create(b, bodyLoc, arith::CmpIPredicate::slt, p,
+                                      inputSpatial[i]));
             valid = arith::AndIOp::create(b, bodyLoc, valid, inside);
             position.push_back(p);
           }
@@ -370,7 +390,7 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
               arith::OrIOp::create(
                   b, bodyLoc, first,
                   arith::OrIOp::create(b, bodyLoc, larger, isNan)));
-          Value offset = linearizeSpatial(b, bodyLoc, position, inputShape);
+          Value offset = linearizeSpatial(b, bodyLoc, position, inputSpatial);
           linalg::YieldOp::create(
               b, bodyLoc,
               ValueRange{
@@ -391,9 +411,8 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
                                              utils::IteratorType::parallel),
             [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
               Value count = createPoolWindowCount(
-                  b, bodyLoc, spatialIndices(b, bodyLoc, 2),
-                  getAsIndexOpFoldResult(ctx, inputShape), kernel, stride,
-                  padding, countIncludePad);
+                  b, bodyLoc, spatialIndices(b, bodyLoc, 2), inputSizes, kernel,
+                  stride, padding, countIncludePad);
               Value divisor = arith::SIToFPOp::create(
                   b, bodyLoc, accElement,
                   arith::IndexCastOp::create(b, bodyLoc, b.getI64Type(),
@@ -406,8 +425,12 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
             .getResult(0);
   }
 
-  Value init = createFilledTensor(b, loc, tensor::getMixedSizes(b, loc, input),
-                                  floatZero(b, loc, accElement));
+  Value init =
+      createFilledTensor(b, loc, inputSizes, floatZero(b, loc, accElement));
+  SmallVector<Value> lastWindow =
+      llvm::map_to_vector(outputSpatial, [&](Value size) -> Value {
+        return arith::SubIOp::create(b, loc, size, indexConstant(b, loc, 1));
+      });
   auto scatter = linalg::GenericOp::create(
       b, loc, init.getType(), window, init,
       ArrayRef<AffineMap>{kernelMap, outerMap},
@@ -436,21 +459,19 @@ static Value createPoolGradient(OpBuilder &b, Location loc, PoolKind kind,
                   b, bodyLoc,
                   arith::CmpIOp::create(
                       b, bodyLoc, arith::CmpIPredicate::eq,
-                      arith::RemSIOp::create(b, bodyLoc, shifted,
-                                             strideValue),
+                      arith::RemSIOp::create(b, bodyLoc, shifted, strideValue),
                       zero),
-                  arith::CmpIOp::create(
-                      b, bodyLoc, arith::CmpIPredicate::slt, o,
-                      indexConstant(b, bodyLoc, outputShape[i + 2]))));
+                  arith::CmpIOp::create(b, bodyLoc, arith::CmpIPredicate::slt,
+                                        o, outputSpatial[i])));
           valid = arith::AndIOp::create(b, bodyLoc, valid, exists);
           // Read in bounds even where the window does not exist.
           at.push_back(arith::MinSIOp::create(
               b, bodyLoc, arith::MaxSIOp::create(b, bodyLoc, o, zero),
-              indexConstant(b, bodyLoc, outputShape[i + 2] - 1)));
+              lastWindow[i]));
         }
         if (winners) {
           Value winner = tensor::ExtractOp::create(b, bodyLoc, winners, at);
-          Value self = linearizeSpatial(b, bodyLoc, position, inputShape);
+          Value self = linearizeSpatial(b, bodyLoc, position, inputSpatial);
           valid = arith::AndIOp::create(
               b, bodyLoc, valid,
               arith::CmpIOp::create(b, bodyLoc, arith::CmpIPredicate::eq,
@@ -475,16 +496,19 @@ struct PoolBackwardToLinalg : OpConversionPattern<PoolBackwardOp> {
   matchAndRewrite(PoolBackwardOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(
-        op, createPoolGradient(rewriter, op.getLoc(), op.getKind(),
-                               adaptor.getGradOutput(), adaptor.getInput(),
-                               op.getKernel(), op.getStride(), op.getPadding(),
-                               op.getCeilMode(), op.getCountIncludePad()));
+        op, createPoolGradient(
+                rewriter, op.getLoc(), op.getKind(), adaptor.getGradOutput(),
+                adaptor.getInput(),
+                getAsIndexOpFoldResult(rewriter.getContext(), op.getKernel()),
+                op.getStride(), op.getPadding(), op.getCeilMode(),
+                op.getCountIncludePad()));
     return success();
   }
 };
 
-/// rlx.pool's gradient with one window over the whole spatial extent; an
-/// input without elements has nothing to receive it.
+/// rlx.pool's gradient with one window over the whole spatial extent (of
+/// run-time size where it is `?`); an input without elements has nothing to
+/// receive it.
 struct GlobalPoolBackwardToLinalg : OpConversionPattern<GlobalPoolBackwardOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -497,7 +521,10 @@ struct GlobalPoolBackwardToLinalg : OpConversionPattern<GlobalPoolBackwardOp> {
                                                inputType));
       return success();
     }
-    ArrayRef<int64_t> window = inputType.getShape().drop_front(2);
+    Location loc = op.getLoc();
+    SmallVector<OpFoldResult> window = llvm::to_vector(
+        ArrayRef(tensor::getMixedSizes(rewriter, loc, adaptor.getInput()))
+            .drop_front(2));
     SmallVector<int64_t> stride(window.size(), 1),
         padding(2 * window.size(), 0);
     rewriter.replaceOp(

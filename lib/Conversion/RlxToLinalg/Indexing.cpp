@@ -185,6 +185,13 @@ struct PadToLinalg : OpConversionPattern<PadOp> {
     int64_t rank = inputType.getRank();
     if (op.getMode() == PadMode::Constant) {
       Type element = inputType.getElementType();
+      // A crop to nothing leaves no element to slice or pad.
+      if (llvm::is_contained(resultType.getShape(), 0)) {
+        rewriter.replaceOp(op, createEmptyTensor(rewriter, loc,
+                                                 getResultSizes(rewriter, op),
+                                                 element));
+        return success();
+      }
       FloatAttr valueAttr = op.getValueAttr();
       double value = valueAttr ? valueAttr.getValueAsDouble() : 0.0;
       TypedAttr attr =
@@ -193,14 +200,30 @@ struct PadToLinalg : OpConversionPattern<PadOp> {
               : TypedAttr(rewriter.getIntegerAttr(
                     element, static_cast<int64_t>(value)));
       Value fill = arith::ConstantOp::create(rewriter, loc, attr);
-      SmallVector<OpFoldResult> low, high;
+      // Negative pads crop first (a slice), the others pad what is left.
+      Value input = adaptor.getInput();
+      SmallVector<OpFoldResult> low, high, offsets, sizes,
+          strides(rank, rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> inputSizes =
+          tensor::getMixedSizes(rewriter, loc, input);
+      AffineExpr size = getAffineSymbolExpr(0, rewriter.getContext());
+      bool crops = false;
       for (int64_t d = 0; d < rank; ++d) {
-        low.push_back(rewriter.getIndexAttr(pads[2 * d]));
-        high.push_back(rewriter.getIndexAttr(pads[2 * d + 1]));
+        int64_t lo = pads[2 * d], hi = pads[2 * d + 1];
+        int64_t cropLow = std::max<int64_t>(-lo, 0),
+                cropHigh = std::max<int64_t>(-hi, 0);
+        crops |= cropLow || cropHigh;
+        offsets.push_back(rewriter.getIndexAttr(cropLow));
+        sizes.push_back(affine::makeComposedFoldedAffineApply(
+            rewriter, loc, size - cropLow - cropHigh, {inputSizes[d]}));
+        low.push_back(rewriter.getIndexAttr(std::max<int64_t>(lo, 0)));
+        high.push_back(rewriter.getIndexAttr(std::max<int64_t>(hi, 0)));
       }
+      if (crops)
+        input = tensor::ExtractSliceOp::create(rewriter, loc, input, offsets,
+                                               sizes, strides);
       rewriter.replaceOp(op, tensor::PadOp::create(rewriter, loc, resultType,
-                                                   adaptor.getInput(), low,
-                                                   high, fill)
+                                                   input, low, high, fill)
                                  .getResult());
       return success();
     }

@@ -53,11 +53,11 @@ Value createConvAccumulation(OpBuilder &b, Location loc, Value input,
 
 /// The rlx.conv_transpose of `input` and `weight` with these attributes,
 /// accumulated from zero in a tensor of `accType` (the result shape in the
-/// computation type).
+/// computation type). The output padding may be run-time values.
 Value createConvTransposeAccumulation(OpBuilder &b, Location loc, Value input,
                                       Value weight, ArrayRef<int64_t> stride,
                                       ArrayRef<int64_t> padding,
-                                      ArrayRef<int64_t> outputPadding,
+                                      ArrayRef<OpFoldResult> outputPadding,
                                       ArrayRef<int64_t> dilation,
                                       int64_t groups, RankedTensorType accType);
 
@@ -90,11 +90,13 @@ Value padPoolInput(OpBuilder &b, Location loc, Value input,
 
 /// The divisor of rlx.pool avg for the window at spatial output position
 /// `window` (index values): its positions inside the padded input with
-/// `countIncludePad`, inside the input without it (an index value).
+/// `countIncludePad`, inside the input without it (an index value). The
+/// kernel may be run-time sizes (a global pool's).
 Value createPoolWindowCount(OpBuilder &b, Location loc, ValueRange window,
                             ArrayRef<OpFoldResult> inputSizes,
-                            ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
-                            ArrayRef<int64_t> padding, bool countIncludePad);
+                            ArrayRef<OpFoldResult> kernel,
+                            ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+                            bool countIncludePad);
 
 } // namespace mlir::rlx
 

@@ -125,3 +125,40 @@ func.func @conv_transpose_backward_weight(%dy: tensor<1x4x15xf32>, %x: tensor<1x
   %0 = rlx.conv_transpose_backward_weight %dy, %x stride = [2] padding = [1, 0] output_padding = [1] dilation = [1] groups = 2 : (tensor<1x4x15xf32>, tensor<1x4x7xf32>) -> tensor<4x2x3xf32>
   return %0 : tensor<4x2x3xf32>
 }
+
+// -----
+
+// With `?` image sizes the transposed convolution's output padding is the
+// run-time remainder X - ((O - 1) * 2 - 2 + 2 + 1) of the input sizes
+// (`like %x`), which sizes the spread grad_output: (O - 1) * 2 + 1, 1 zero
+// before and 1 + the remainder after.
+// CHECK-DAG: #[[REMAINDER:.*]] = affine_map<()[s0, s1] -> (s0 - s1 * 2 + 1)>
+// CHECK-DAG: #[[SPREAD:.*]] = affine_map<()[s0, s1, s2] -> (s0 * 2 + s1 - s2 * 2 + 2)>
+// CHECK-LABEL: func.func @conv_backward_input_dynamic(
+// CHECK-SAME:      %[[G:[^:]*]]: tensor<?x4x?x?xf32>, %{{[^:]*}}: tensor<4x3x3x3xf32>, %[[X:[^:]*]]: tensor<?x3x?x?xf32>)
+// CHECK:         %[[XH:.*]] = tensor.dim %[[X]], %c2
+// CHECK:         %[[OH:.*]] = tensor.dim %[[G]], %c2
+// CHECK:         affine.apply #[[REMAINDER]]()[%[[XH]], %[[OH]]]
+// CHECK:         %[[H:.*]] = affine.apply #[[SPREAD]]()[%{{.*}}, %[[XH]], %[[OH]]]
+// CHECK:         tensor.empty(%{{.*}}, %[[H]], %{{.*}}) : tensor<?x4x?x?xf32>
+// CHECK:         tensor.insert_slice %[[G]] into %{{.*}}[0, 0, 1, 1] {{.*}} [1, 1, 2, 2]
+// CHECK:         linalg.conv_2d_nchw_fchw {{.*}} -> tensor<?x3x?x?xf32>
+func.func @conv_backward_input_dynamic(%g: tensor<?x4x?x?xf32>, %w: tensor<4x3x3x3xf32>, %x: tensor<?x3x?x?xf32>) -> tensor<?x3x?x?xf32> {
+  %0 = rlx.conv_backward_input %g, %w like %x stride = [2, 2] padding = [1, 1, 1, 1] dilation = [1, 1] groups = 1
+      : (tensor<?x4x?x?xf32>, tensor<4x3x3x3xf32>, tensor<?x3x?x?xf32>) -> tensor<?x3x?x?xf32>
+  return %0 : tensor<?x3x?x?xf32>
+}
+
+// -----
+
+// A global pool's window is the input's run-time spatial extent.
+// CHECK-LABEL: func.func @global_pool_backward_dynamic(
+// CHECK-SAME:      %{{[^:]*}}: tensor<?x3x1x1xf32>, %[[X:[^:]*]]: tensor<?x3x?x?xf32>)
+// CHECK-DAG:     %[[H:.*]] = tensor.dim %[[X]], %c2
+// CHECK-DAG:     %[[W:.*]] = tensor.dim %[[X]], %c3
+// CHECK:         %[[WINDOW:.*]] = tensor.empty(%[[H]], %[[W]]) : tensor<?x?xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[WINDOW]] : tensor<?x?xf32>) outs(%{{.*}} : tensor<?x3x?x?xf32>)
+func.func @global_pool_backward_dynamic(%g: tensor<?x3x1x1xf32>, %x: tensor<?x3x?x?xf32>) -> tensor<?x3x?x?xf32> {
+  %0 = rlx.global_pool_backward avg %g, %x : tensor<?x3x1x1xf32>, tensor<?x3x?x?xf32> -> tensor<?x3x?x?xf32>
+  return %0 : tensor<?x3x?x?xf32>
+}

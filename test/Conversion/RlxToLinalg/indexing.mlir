@@ -83,6 +83,33 @@ func.func @pad_constant(%x: tensor<2x5xi32>) -> tensor<3x8xi32> {
 
 // -----
 
+// Negative pads crop first: a slice of what they leave, then tensor.pad.
+// CHECK-DAG: #[[LEFT:.*]] = affine_map<()[s0] -> (s0 - 1)>
+// CHECK-LABEL: func.func @pad_crop(
+// CHECK-SAME:      %[[X:.*]]: tensor<?x5xf32>)
+// CHECK:         %[[N:.*]] = tensor.dim %[[X]], %c0
+// CHECK:         %[[LEFTN:.*]] = affine.apply #[[LEFT]]()[%[[N]]]
+// CHECK:         %[[S:.*]] = tensor.extract_slice %[[X]][1, 0] [%[[LEFTN]], 3] [1, 1]
+// CHECK:         tensor.pad %[[S]] low[0, 1] high[2, 0]
+// CHECK:         } : tensor<?x3xf32> to tensor<?x4xf32>
+func.func @pad_crop(%x: tensor<?x5xf32>) -> tensor<?x4xf32> {
+  %0 = rlx.pad constant %x pads = [-1, 2, 1, -2] : tensor<?x5xf32> -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+// A crop to nothing is an empty tensor.
+// CHECK-LABEL: func.func @pad_crop_to_nothing(
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<2x0xf32>
+// CHECK-NEXT:    return %[[E]]
+func.func @pad_crop_to_nothing(%x: tensor<2x3xf32>) -> tensor<2x0xf32> {
+  %0 = rlx.pad constant %x pads = [0, 0, -2, -1] : tensor<2x3xf32> -> tensor<2x0xf32>
+  return %0 : tensor<2x0xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @pad_constant_default(
 // CHECK:         %[[V:.*]] = arith.constant 0.000000e+00 : bf16
 // CHECK:         tensor.pad %{{.*}} low[2] high[1]

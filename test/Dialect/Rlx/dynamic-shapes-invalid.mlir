@@ -290,9 +290,56 @@ func.func @dot_general_contracting(%a: tensor<?x3xf32>, %b: tensor<4x?xf32>) {
 // -----
 
 func.func @conv_backward_dynamic_channels(%g: tensor<?x4x6x6xf32>, %w: tensor<4x3x3x3xf32>) {
-  // expected-error @+1 {{'rlx.conv_backward_input' op may have `?` sizes only in the batch (dimension 0), got 'tensor<?x?x8x8xf32>'}}
+  // expected-error @+1 {{'rlx.conv_backward_input' op needs the forward input (`like %input`) for its `?` size in dimension 1}}
   %0 = rlx.conv_backward_input %g, %w stride = [1, 1] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1
       : (tensor<?x4x6x6xf32>, tensor<4x3x3x3xf32>) -> tensor<?x?x8x8xf32>
+  return
+}
+
+// -----
+
+// A strided convolution's output size does not give its input's.
+func.func @conv_backward_dynamic_image(%g: tensor<?x4x?x?xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'rlx.conv_backward_input' op needs the forward input (`like %input`) for its `?` size in dimension 2}}
+  %0 = rlx.conv_backward_input %g, %w stride = [2, 2] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1
+      : (tensor<?x4x?x?xf32>, tensor<4x3x3x3xf32>) -> tensor<?x3x?x?xf32>
+  return
+}
+
+// -----
+
+func.func @conv_backward_like_type(%g: tensor<?x4x?x?xf32>, %w: tensor<4x3x3x3xf32>, %x: tensor<?x3x?x9xf32>) {
+  // expected-error @+1 {{'rlx.conv_backward_input' op the forward input must have the result type 'tensor<?x3x?x?xf32>', got 'tensor<?x3x?x9xf32>'}}
+  %0 = rlx.conv_backward_input %g, %w like %x stride = [2, 2] padding = [0, 0, 0, 0] dilation = [1, 1] groups = 1
+      : (tensor<?x4x?x?xf32>, tensor<4x3x3x3xf32>, tensor<?x3x?x9xf32>) -> tensor<?x3x?x?xf32>
+  return
+}
+
+// -----
+
+// grad_output's static size is not the one the pool gives the input's.
+func.func @pool_backward_mismatch(%g: tensor<?x3x5x?xf32>, %x: tensor<?x3x8x?xf32>) {
+  // expected-error @+1 {{'rlx.pool_backward' op grad_output [?, 3, 5, ?] is not the forward result shape [?, 3, 4, ?]}}
+  %0 = rlx.pool_backward max %g, %x kernel = [2, 2] stride = [2, 2] padding = [0, 0, 0, 0]
+      : tensor<?x3x5x?xf32>, tensor<?x3x8x?xf32> -> tensor<?x3x8x?xf32>
+  return
+}
+
+// -----
+
+func.func @pad_negative_reflect(%x: tensor<?x4xf32>) {
+  // expected-error @+2 {{pads of dimension 0 are [-1, 0]; only constant padding takes negative (cropping) pads}}
+  // expected-error @+1 {{'rlx.pad' op failed to infer returned types}}
+  %0 = rlx.pad reflect %x pads = [-1, 0, 0, 0] : tensor<?x4xf32> -> tensor<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @pad_crops_too_much(%x: tensor<?x4xf32>) {
+  // expected-error @+2 {{pads of dimension 1 are [-3, -2]: they crop 5 elements of its size 4}}
+  // expected-error @+1 {{'rlx.pad' op failed to infer returned types}}
+  %0 = rlx.pad constant %x pads = [0, 0, -3, -2] : tensor<?x4xf32> -> tensor<?x0xf32>
   return
 }
 

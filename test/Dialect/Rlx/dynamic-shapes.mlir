@@ -10,6 +10,8 @@
 // REIFY-DAG: #[[POOL:.*]] = affine_map<()[s0] -> ((s0 floordiv 2 - 1) ceildiv 2 + 1)>
 // REIFY-DAG: #[[TRANSPOSED:.*]] = affine_map<()[s0] -> ((((s0 - 1) floordiv 2) ceildiv 2) * 2 + 2)>
 // REIFY-DAG: #[[RESIZED:.*]] = affine_map<()[s0] -> (((s0 floordiv 2 - 1) ceildiv 2) * 4 + 4)>
+// The map of @crop's size.
+// REIFY-DAG: #[[CROPPED:.*]] = affine_map<()[s0] -> (s0 - 3)>
 
 // CHECK-LABEL: func.func @broadcast
 // CHECK: rlx.add %{{.*}}, %{{.*}} : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
@@ -248,11 +250,11 @@ func.func @attention_backward(%q: tensor<?x?x4x8xf32>, %k: tensor<?x?x2x8xf32>, 
 // CHECK: rlx.pool_backward max {{.*}} -> tensor<?x3x8x8xf32>
 // CHECK: rlx.gather_backward {{.*}} -> tensor<?x10x6xf32>
 // REIFY-LABEL: func.func @spatial_adjoints
-// REIFY-SAME: (%{{[^:]*}}: tensor<?x3x8x8xf32>, %{{[^:]*}}: tensor<4x3x3x3xf32>, %[[G:[^:]*]]: tensor<?x4x6x6xf32>, %[[PG:[^:]*]]: tensor<?x3x4x4xf32>, %[[E:[^:]*]]: tensor<?x?x6xf32>
+// REIFY-SAME: (%[[X:[^:]*]]: tensor<?x3x8x8xf32>, %{{[^:]*}}: tensor<4x3x3x3xf32>, %[[G:[^:]*]]: tensor<?x4x6x6xf32>, %{{[^:]*}}: tensor<?x3x4x4xf32>, %[[E:[^:]*]]: tensor<?x?x6xf32>
 // REIFY-DAG: %[[G0:.*]] = tensor.dim %[[G]], %c0
-// REIFY-DAG: %[[PG0:.*]] = tensor.dim %[[PG]], %c0
+// REIFY-DAG: %[[X0:.*]] = tensor.dim %[[X]], %c0
 // REIFY-DAG: %[[E0:.*]] = tensor.dim %[[E]], %c0
-// REIFY: return %[[G0]], %[[PG0]], %[[E0]]
+// REIFY: return %[[G0]], %[[X0]], %[[E0]]
 func.func @spatial_adjoints(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %g: tensor<?x4x6x6xf32>,
                             %pg: tensor<?x3x4x4xf32>, %e: tensor<?x?x6xf32>, %ids: tensor<?xi64>)
     -> (index, index, index) {
@@ -268,6 +270,61 @@ func.func @spatial_adjoints(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %g
   %d1 = tensor.dim %dp, %c0 : tensor<?x3x8x8xf32>
   %d2 = tensor.dim %dt, %c0 : tensor<?x10x6xf32>
   return %d0, %d1, %d2 : index, index, index
+}
+
+// With `?` image sizes: the convolution's input gradient takes them from
+// the forward input (`like`), the transposed convolution's from
+// grad_output ((O - 1) floordiv 2 + 1 for stride 2, kernel 2, padding 1 at
+// each end and output padding 1: the map of @conv_spatial), the pools'
+// from their input.
+// CHECK-LABEL: func.func @image_adjoints
+// CHECK: rlx.conv_backward_input %{{.*}}, %{{.*}} like %{{.*}} stride = [2, 2] {{.*}} -> tensor<?x3x?x?xf32>
+// CHECK: rlx.conv_backward_weight {{.*}} -> tensor<4x3x3x3xf32>
+// CHECK: rlx.conv_transpose_backward_input {{.*}} -> tensor<?x4x?x?xf32>
+// CHECK: rlx.pool_backward max {{.*}} ceil_mode {{.*}} -> tensor<?x3x?x?xf32>
+// CHECK: rlx.global_pool_backward avg {{.*}} -> tensor<?x3x?x?xf32>
+// REIFY-LABEL: func.func @image_adjoints
+// REIFY-SAME: (%[[X:[^:]*]]: tensor<?x3x?x?xf32>, %{{[^:]*}}: tensor<4x3x3x3xf32>, %{{[^:]*}}: tensor<?x4x?x?xf32>, %[[TG:[^:]*]]: tensor<?x3x?x?xf32>
+// REIFY-DAG: %[[X2:.*]] = tensor.dim %[[X]], %c2
+// REIFY-DAG: %[[X3:.*]] = tensor.dim %[[X]], %c3
+// REIFY-DAG: %[[TG2:.*]] = tensor.dim %[[TG]], %c2
+// REIFY-DAG: %[[T2:.*]] = affine.apply #[[CONV]]()[%[[TG2]]]
+// REIFY: return %[[X2]], %[[T2]], %[[X3]], %[[X2]]
+func.func @image_adjoints(%x: tensor<?x3x?x?xf32>, %w: tensor<4x3x3x3xf32>, %g: tensor<?x4x?x?xf32>,
+                          %tg: tensor<?x3x?x?xf32>, %tw: tensor<4x3x2x2xf32>, %pg: tensor<?x3x?x?xf32>,
+                          %gg: tensor<?x3x1x1xf32>)
+    -> (index, index, index, index) {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %dx = rlx.conv_backward_input %g, %w like %x stride = [2, 2] padding = [1, 1, 1, 1] dilation = [1, 1] groups = 1
+      : (tensor<?x4x?x?xf32>, tensor<4x3x3x3xf32>, tensor<?x3x?x?xf32>) -> tensor<?x3x?x?xf32>
+  %dw = rlx.conv_backward_weight %g, %x stride = [2, 2] padding = [1, 1, 1, 1] dilation = [1, 1] groups = 1
+      : (tensor<?x4x?x?xf32>, tensor<?x3x?x?xf32>) -> tensor<4x3x3x3xf32>
+  %dt = rlx.conv_transpose_backward_input %tg, %tw stride = [2, 2] padding = [1, 1, 1, 1]
+      output_padding = [1, 1] dilation = [1, 1] groups = 1
+      : (tensor<?x3x?x?xf32>, tensor<4x3x2x2xf32>) -> tensor<?x4x?x?xf32>
+  %dp = rlx.pool_backward max %pg, %x kernel = [3, 3] stride = [2, 2] padding = [1, 1, 1, 1] ceil_mode
+      : tensor<?x3x?x?xf32>, tensor<?x3x?x?xf32> -> tensor<?x3x?x?xf32>
+  %dg = rlx.global_pool_backward avg %gg, %x : tensor<?x3x1x1xf32>, tensor<?x3x?x?xf32> -> tensor<?x3x?x?xf32>
+  %d0 = tensor.dim %dx, %c2 : tensor<?x3x?x?xf32>
+  %d1 = tensor.dim %dt, %c2 : tensor<?x4x?x?xf32>
+  %d2 = tensor.dim %dp, %c3 : tensor<?x3x?x?xf32>
+  %d3 = tensor.dim %dg, %c2 : tensor<?x3x?x?xf32>
+  return %d0, %d1, %d2, %d3 : index, index, index, index
+}
+
+// Negative (cropping) constant pads of a `?` size.
+// CHECK-LABEL: func.func @crop
+// CHECK: rlx.pad constant %{{.*}} pads = [-1, -2, 0, 1] : tensor<?x4xf32> -> tensor<?x5xf32>
+// REIFY-LABEL: func.func @crop
+// REIFY: %[[D:.*]] = tensor.dim %{{.*}}, %c0
+// REIFY: %[[R:.*]] = affine.apply #[[CROPPED]]()[%[[D]]]
+// REIFY: return %[[R]]
+func.func @crop(%x: tensor<?x4xf32>) -> index {
+  %c0 = arith.constant 0 : index
+  %0 = rlx.pad constant %x pads = [-1, -2, 0, 1] : tensor<?x4xf32> -> tensor<?x5xf32>
+  %d = tensor.dim %0, %c0 : tensor<?x5xf32>
+  return %d : index
 }
 
 // Bounds on `?` sizes round-trip on function arguments.

@@ -1,11 +1,11 @@
 // RUN: rlx-opt %s -split-input-file -verify-diagnostics
 
 // One case per verifier rule of the spatial and indexing backward ops: the
-// forward op's rules, reached through its shape inference, and the
-// agreement of grad_output with the forward result.
+// forward op's rules, reached through its shape rule, and the agreement
+// of grad_output with the forward result.
 
 func.func @conv_backward_input_shape(%dy: tensor<2x6x3xf32>, %w: tensor<6x2x3xf32>) {
-  // expected-error @+1 {{given by the declared input [2, 4, 11] and the weight, got 'tensor<2x6x3xf32>'}}
+  // expected-error @+1 {{'rlx.conv_backward_input' op grad_output [2, 6, 3] is not the forward result shape [2, 6, 4]}}
   %0 = rlx.conv_backward_input %dy, %w stride = [2] padding = [1, 0] dilation = [2] groups = 2 : (tensor<2x6x3xf32>, tensor<6x2x3xf32>) -> tensor<2x4x11xf32>
   return
 }
@@ -37,7 +37,7 @@ func.func @conv_backward_input_element_type(%dy: tensor<2x6x3xf32>, %w: tensor<6
 // -----
 
 func.func @conv_backward_weight_kernel(%dy: tensor<2x6x3xf32>, %x: tensor<2x4x9xf32>) {
-  // expected-error @+1 {{given by the input and the declared weight [6, 2, 4], got 'tensor<2x6x3xf32>'}}
+  // expected-error @+1 {{'rlx.conv_backward_weight' op grad_output [2, 6, 3] is not the forward result shape [2, 6, 2]}}
   %0 = rlx.conv_backward_weight %dy, %x stride = [2] padding = [1, 0] dilation = [2] groups = 2 : (tensor<2x6x3xf32>, tensor<2x4x9xf32>) -> tensor<6x2x4xf32>
   return
 }
@@ -61,7 +61,7 @@ func.func @conv_backward_weight_channels(%dy: tensor<2x6x3xf32>, %x: tensor<2x4x
 // -----
 
 func.func @conv_transpose_backward_input_shape(%dy: tensor<2x4x14xf32>, %w: tensor<4x2x3xf32>) {
-  // expected-error @+1 {{grad_output must have the forward result type 'tensor<2x4x17xf32>' given by the declared input [2, 4, 8] and the weight, got 'tensor<2x4x14xf32>'}}
+  // expected-error @+1 {{'rlx.conv_transpose_backward_input' op grad_output [2, 4, 14] is not the forward result shape [2, 4, 17]}}
   %0 = rlx.conv_transpose_backward_input %dy, %w stride = [2] padding = [1, 0] output_padding = [1] dilation = [1] groups = 2 : (tensor<2x4x14xf32>, tensor<4x2x3xf32>) -> tensor<2x4x8xf32>
   return
 }
@@ -85,7 +85,7 @@ func.func @conv_transpose_backward_weight_channels(%dy: tensor<2x4x14xf32>, %x: 
 // -----
 
 func.func @pool_backward_shape(%dy: tensor<1x2x3x4xf32>, %x: tensor<1x2x7x7xf32>) {
-  // expected-error @+1 {{'rlx.pool_backward' op grad_output must have the forward result type 'tensor<1x2x4x4xf32>' given by the input, got 'tensor<1x2x3x4xf32>'}}
+  // expected-error @+1 {{'rlx.pool_backward' op grad_output [1, 2, 3, 4] is not the forward result shape [1, 2, 4, 4]}}
   %0 = rlx.pool_backward max %dy, %x kernel = [3, 3] stride = [2, 2] padding = [1, 1, 1, 1] : tensor<1x2x3x4xf32>, tensor<1x2x7x7xf32> -> tensor<1x2x7x7xf32>
   return
 }
@@ -117,7 +117,7 @@ func.func @pool_backward_result(%dy: tensor<1x2x3xf32>, %x: tensor<1x2x7xf32>) {
 // -----
 
 func.func @global_pool_backward_shape(%dy: tensor<2x3x1xf32>, %x: tensor<2x3x5x4xf32>) {
-  // expected-error @+1 {{'rlx.global_pool_backward' op grad_output must have the forward result type 'tensor<2x3x1x1xf32>' given by the input, got 'tensor<2x3x1xf32>'}}
+  // expected-error @+1 {{'rlx.global_pool_backward' op grad_output [2, 3, 1] must have the rank of the forward result shape [2, 3, 1, 1]}}
   %0 = rlx.global_pool_backward max %dy, %x : tensor<2x3x1xf32>, tensor<2x3x5x4xf32> -> tensor<2x3x5x4xf32>
   return
 }

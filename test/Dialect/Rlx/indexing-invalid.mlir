@@ -102,10 +102,19 @@ func.func @pad_count(%x: tensor<2x3xf32>) {
 
 // -----
 
-func.func @pad_negative(%x: tensor<2x3xf32>) {
-  // expected-error @+2 {{pads of dimension 1 are [-1, 0]; pads must be >= 0 (crop with rlx.narrow)}}
+func.func @pad_negative_circular(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{pads of dimension 1 are [-1, 0]; only constant padding takes negative (cropping) pads}}
   // expected-error @+1 {{'rlx.pad' op failed to infer returned types}}
-  %0 = rlx.pad constant %x pads = [0, 0, -1, 0] : tensor<2x3xf32> -> tensor<2x2xf32>
+  %0 = rlx.pad circular %x pads = [0, 0, -1, 0] : tensor<2x3xf32> -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @pad_crop_past_size(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{pads of dimension 0 are [-2, -1]: they crop 3 elements of its size 2}}
+  // expected-error @+1 {{'rlx.pad' op failed to infer returned types}}
+  %0 = rlx.pad constant %x pads = [-2, -1, 0, 0] : tensor<2x3xf32> -> tensor<0x3xf32>
   return
 }
 

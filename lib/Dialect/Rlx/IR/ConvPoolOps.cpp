@@ -213,9 +213,7 @@ ConvOp::inferSymbolicShapes(ShapeContext &context,
                      shapes);
 }
 
-/// rlx.conv_transpose's result shape for an input of type `inputType` whose
-/// sizes `getInputSizes` gives once the types are checked.
-static FailureOr<SymbolicShape> inferConvTransposeShape(
+FailureOr<SymbolicShape> mlir::rlx::inferConvTransposeShape(
     ShapeContext &context, std::optional<Location> loc, Type inputType,
     Type weightType, ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
     ArrayRef<int64_t> outputPadding, ArrayRef<int64_t> dilation, int64_t groups,
@@ -281,8 +279,8 @@ mlir::rlx::inferConvTransposeType(std::optional<Location> loc, Type inputType,
 }
 
 static FailureOr<SymbolicShape>
-inferConvTransposeShape(ShapeContext &context, std::optional<Location> loc,
-                        ConvTransposeOp::Adaptor adaptor) {
+inferConvTransposeOpShape(ShapeContext &context, std::optional<Location> loc,
+                          ConvTransposeOp::Adaptor adaptor) {
   Value input = adaptor.getInput();
   return inferConvTransposeShape(
       context, loc, input.getType(), adaptor.getWeight().getType(),
@@ -296,7 +294,7 @@ ConvTransposeOp::inferReturnTypes(MLIRContext *context,
                                   std::optional<Location> loc, Adaptor adaptor,
                                   SmallVectorImpl<Type> &inferred) {
   ShapeContext shapes(context);
-  return appendType(inferConvTransposeShape(shapes, loc, adaptor),
+  return appendType(inferConvTransposeOpShape(shapes, loc, adaptor),
                     getElementTypeOrSelf(adaptor.getInput().getType()),
                     inferred);
 }
@@ -304,17 +302,16 @@ ConvTransposeOp::inferReturnTypes(MLIRContext *context,
 LogicalResult
 ConvTransposeOp::inferSymbolicShapes(ShapeContext &context,
                                      SmallVectorImpl<SymbolicShape> &shapes) {
-  return appendShape(inferConvTransposeShape(context, getLoc(), Adaptor(*this)),
-                     shapes);
+  return appendShape(
+      inferConvTransposeOpShape(context, getLoc(), Adaptor(*this)), shapes);
 }
 
-/// rlx.pool's result shape for an input of type `inputType` whose sizes
-/// `getInputSizes` gives once the type is checked.
-static FailureOr<SymbolicShape>
-inferPoolShape(ShapeContext &context, std::optional<Location> loc,
-               Type inputType, ArrayRef<int64_t> kernel,
-               ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
-               bool ceilMode, function_ref<SymbolicShape()> getInputSizes) {
+FailureOr<SymbolicShape>
+mlir::rlx::inferPoolShape(ShapeContext &context, std::optional<Location> loc,
+                          Type inputType, ArrayRef<int64_t> kernel,
+                          ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+                          bool ceilMode,
+                          function_ref<SymbolicShape()> getInputSizes) {
   FailureOr<RankedTensorType> input =
       getActivationType(loc, inputType, "input");
   if (failed(input))
@@ -378,9 +375,9 @@ mlir::rlx::inferPoolType(std::optional<Location> loc, Type inputType,
   return ShapeContext::getType(*shape, getElementTypeOrSelf(inputType));
 }
 
-static FailureOr<SymbolicShape> inferPoolShape(ShapeContext &context,
-                                               std::optional<Location> loc,
-                                               PoolOp::Adaptor adaptor) {
+static FailureOr<SymbolicShape> inferPoolOpShape(ShapeContext &context,
+                                                 std::optional<Location> loc,
+                                                 PoolOp::Adaptor adaptor) {
   Value input = adaptor.getInput();
   return inferPoolShape(context, loc, input.getType(), adaptor.getKernel(),
                         adaptor.getStride(), adaptor.getPadding(),
@@ -393,7 +390,7 @@ LogicalResult PoolOp::inferReturnTypes(MLIRContext *context,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
   ShapeContext shapes(context);
-  return appendType(inferPoolShape(shapes, loc, adaptor),
+  return appendType(inferPoolOpShape(shapes, loc, adaptor),
                     getElementTypeOrSelf(adaptor.getInput().getType()),
                     inferred);
 }
@@ -401,7 +398,8 @@ LogicalResult PoolOp::inferReturnTypes(MLIRContext *context,
 LogicalResult
 PoolOp::inferSymbolicShapes(ShapeContext &context,
                             SmallVectorImpl<SymbolicShape> &shapes) {
-  return appendShape(inferPoolShape(context, getLoc(), Adaptor(*this)), shapes);
+  return appendShape(inferPoolOpShape(context, getLoc(), Adaptor(*this)),
+                     shapes);
 }
 
 LogicalResult PoolOp::verify() {

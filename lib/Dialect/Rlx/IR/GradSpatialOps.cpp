@@ -1,13 +1,11 @@
-//===- GradSpatialOps.cpp - Spatial and indexing backward ops: verifiers
-//---===//
+//===- GradSpatialOps.cpp - Spatial and indexing adjoints: shape rules ---===//
 //
-// Each adjoint checks its shapes with its forward op's shape inference: the
-// forward op applied to the declared (or given) forward operand shapes must
-// give exactly the type of `grad_output`.
-//
-// With a `?` batch (the only `?` size a convolution or pool takes), the
-// static check runs on the types, whose batches are `?` alike, and the
-// shape rule relates the batches.
+// Each adjoint checks its shapes with its forward op's shape rule: applied
+// to the sizes of the forward operand the adjoint takes (or, for an input
+// gradient, to the sizes its result takes), it must give grad_output's
+// sizes, equal where both are static and required at run time where one
+// is `?`. The gather adjoint, whose table size no operand gives, checks its
+// declared type with the forward op's type inference.
 //
 //===----------------------------------------------------------------------===//
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
@@ -31,135 +29,196 @@ static LogicalResult checkGradOutputType(Operation *op,
   return success();
 }
 
-/// The rule of the adjoint `op` of a batched forward op: every value of `op`
-/// may have a `?` size in its batch (dimension 0) only, and `grad_output`,
-/// the operands in `batched` and, where `resultBatched`, the result have
-/// one batch. The result has its declared sizes otherwise.
-static LogicalResult
-inferBatchedAdjointShape(Operation *op, ShapeContext &context, Value gradOutput,
-                         ValueRange batched, bool resultBatched,
-                         SmallVectorImpl<SymbolicShape> &shapes) {
-  SmallVector<Type> types(op->getOperandTypes());
-  llvm::append_range(types, op->getResultTypes());
-  for (Type type : types) {
-    auto tensor = cast<RankedTensorType>(type);
-    for (auto [d, size] : llvm::enumerate(tensor.getShape()))
-      if (d > 0 && ShapedType::isDynamic(size))
-        return op->emitOpError("may have `?` sizes only in the batch "
-                               "(dimension 0), got ")
-               << type;
-  }
-  AffineExpr batch = context.getShape(gradOutput)[0];
-  auto result = cast<RankedTensorType>(op->getResult(0).getType());
-  SymbolicShape shape = context.getShape(result);
-  SmallVector<AffineExpr> batches;
-  for (Value value : batched)
-    batches.push_back(context.getShape(value)[0]);
-  if (resultBatched)
-    batches.push_back(shape[0]);
-  for (AffineExpr other : batches)
-    if (!context.requireEqual(other, batch))
-      return op->emitOpError("grad_output has batch ")
-             << ShapeContext::format(batch) << " but the forward input "
-             << ShapeContext::format(other);
-  if (resultBatched)
-    shape[0] = batch;
-  shapes.push_back(shape);
+/// Requires the forward op's result shape `forward`, computed from the
+/// adjoint's operands, to be `grad_output`'s: equal where both are known,
+/// run-time requirements where a size is `?`.
+static LogicalResult requireGradOutputShape(Operation *op,
+                                            ShapeContext &context,
+                                            FailureOr<SymbolicShape> forward,
+                                            Value gradOutput) {
+  if (failed(forward))
+    return failure();
+  SymbolicShape grad = context.getShape(gradOutput);
+  if (grad.size() != forward->size())
+    return op->emitOpError("grad_output ")
+           << ShapeContext::format(grad) << " must have the rank of the "
+           << "forward result shape " << ShapeContext::format(*forward);
+  for (auto [expected, size] : llvm::zip_equal(*forward, grad))
+    if (!context.requireEqual(size, expected))
+      return op->emitOpError("grad_output ")
+             << ShapeContext::format(grad)
+             << " is not the forward result shape "
+             << ShapeContext::format(*forward);
   return success();
+}
+
+/// The declared sizes of `type`, the batch (dimension 0) that of
+/// `gradOutput` where it is `?`, and `?` sizes elsewhere null (for the
+/// caller to compute: no fresh symbol stands for a size no value has).
+static SymbolicShape getDeclaredShape(ShapeContext &context,
+                                      RankedTensorType type, Value gradOutput) {
+  SymbolicShape grad = context.getShape(gradOutput);
+  // A grad_output without a batch fails the forward rule's rank check.
+  AffineExpr batch = grad.empty() ? context.getConstant(0) : grad[0];
+  SymbolicShape shape;
+  for (auto [d, size] : llvm::enumerate(type.getShape()))
+    shape.push_back(!ShapedType::isDynamic(size) ? context.getConstant(size)
+                    : d == 0                     ? batch
+                                                 : AffineExpr());
+  return shape;
+}
+
+/// The shape of the input gradient `result` of a convolution when no
+/// operand has the input's sizes: the declared ones, with the batch of
+/// `grad_output` (the only `?` size it can give).
+static FailureOr<SymbolicShape> getDeclaredInputShape(Operation *op,
+                                                      ShapeContext &context,
+                                                      Value result,
+                                                      Value gradOutput) {
+  auto type = cast<RankedTensorType>(result.getType());
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      return op->emitOpError("needs the forward input (`like %input`) for "
+                             "its `?` size in dimension ")
+             << d;
+  return getDeclaredShape(context, type, gradOutput);
 }
 
 LogicalResult ConvBackwardInputOp::inferSymbolicShapes(
     ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
-  return inferBatchedAdjointShape(*this, context, getGradOutput(), {},
-                                  /*resultBatched=*/true, shapes);
+  FailureOr<SymbolicShape> input =
+      getInput()
+          ? FailureOr<SymbolicShape>(context.getShape(getInput()))
+          : getDeclaredInputShape(*this, context, getResult(), getGradOutput());
+  if (failed(input))
+    return failure();
+  if (failed(requireGradOutputShape(
+          *this, context,
+          inferConvShape(context, getLoc(), getType(), getWeight().getType(),
+                         getStride(), getPadding(), getDilation(), getGroups(),
+                         [&] { return *input; }),
+          getGradOutput())))
+    return failure();
+  shapes.push_back(*input);
+  return success();
 }
 
 LogicalResult ConvBackwardWeightOp::inferSymbolicShapes(
     ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
-  return inferBatchedAdjointShape(*this, context, getGradOutput(), getInput(),
-                                  /*resultBatched=*/false, shapes);
+  if (failed(requireGradOutputShape(
+          *this, context,
+          inferConvShape(context, getLoc(), getInput().getType(), getType(),
+                         getStride(), getPadding(), getDilation(), getGroups(),
+                         [&] { return context.getShape(getInput()); }),
+          getGradOutput())))
+    return failure();
+  shapes.push_back(context.getShape(getType()));
+  return success();
 }
 
+/// A transposed convolution's output size O = (X - 1) * stride + c is
+/// exact, so each `?` input size is (O - c) floordiv stride + 1, and the
+/// forward rule then requires O to be one a size X gives.
 LogicalResult ConvTransposeBackwardInputOp::inferSymbolicShapes(
     ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
-  return inferBatchedAdjointShape(*this, context, getGradOutput(), {},
-                                  /*resultBatched=*/true, shapes);
+  RankedTensorType type = getType();
+  SymbolicShape grad = context.getShape(getGradOutput());
+  SymbolicShape input = getDeclaredShape(context, type, getGradOutput());
+  ArrayRef<int64_t> kernel = getWeight().getType().getShape(),
+                    stride = getStride(), padding = getPadding(),
+                    dilation = getDilation(),
+                    outputPadding = getOutputPadding();
+  for (int64_t d = 2; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d))
+      continue;
+    // Until the forward rule has checked the attributes' lengths, a size
+    // they cannot give is 0 (the rule then reports them).
+    int64_t i = d - 2;
+    if (i >= static_cast<int64_t>(stride.size()) ||
+        2 * i + 1 >= static_cast<int64_t>(padding.size()) ||
+        i >= static_cast<int64_t>(dilation.size()) ||
+        i >= static_cast<int64_t>(outputPadding.size()) ||
+        d >= static_cast<int64_t>(kernel.size()) ||
+        d >= static_cast<int64_t>(grad.size()) ||
+        ShapedType::isDynamic(kernel[d]) || stride[i] < 1) {
+      input[d] = context.getConstant(0);
+      continue;
+    }
+    int64_t offset = -padding[2 * i] - padding[2 * i + 1] +
+                     dilation[i] * (kernel[d] - 1) + outputPadding[i] + 1;
+    input[d] = (grad[d] - offset).floorDiv(stride[i]) + 1;
+  }
+  if (failed(requireGradOutputShape(
+          *this, context,
+          inferConvTransposeShape(
+              context, getLoc(), type, getWeight().getType(), stride, padding,
+              outputPadding, dilation, getGroups(), [&] { return input; }),
+          getGradOutput())))
+    return failure();
+  shapes.push_back(input);
+  return success();
 }
 
 LogicalResult ConvTransposeBackwardWeightOp::inferSymbolicShapes(
     ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
-  return inferBatchedAdjointShape(*this, context, getGradOutput(), getInput(),
-                                  /*resultBatched=*/false, shapes);
+  if (failed(requireGradOutputShape(
+          *this, context,
+          inferConvTransposeShape(
+              context, getLoc(), getInput().getType(), getType(), getStride(),
+              getPadding(), getOutputPadding(), getDilation(), getGroups(),
+              [&] { return context.getShape(getInput()); }),
+          getGradOutput())))
+    return failure();
+  shapes.push_back(context.getShape(getType()));
+  return success();
 }
 
 LogicalResult
 PoolBackwardOp::inferSymbolicShapes(ShapeContext &context,
                                     SmallVectorImpl<SymbolicShape> &shapes) {
-  return inferBatchedAdjointShape(*this, context, getGradOutput(), getInput(),
-                                  /*resultBatched=*/true, shapes);
+  SymbolicShape input = context.getShape(getInput());
+  if (failed(requireGradOutputShape(
+          *this, context,
+          inferPoolShape(context, getLoc(), getInput().getType(), getKernel(),
+                         getStride(), getPadding(), getCeilMode(),
+                         [&] { return input; }),
+          getGradOutput())))
+    return failure();
+  shapes.push_back(input);
+  return success();
 }
 
 LogicalResult GlobalPoolBackwardOp::inferSymbolicShapes(
     ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
-  return inferBatchedAdjointShape(*this, context, getGradOutput(), getInput(),
-                                  /*resultBatched=*/true, shapes);
+  if (failed(inferGlobalPoolType(getLoc(), getInput().getType())))
+    return failure();
+  SymbolicShape input = context.getShape(getInput());
+  SymbolicShape forward(input.size(), context.getConstant(1));
+  forward[0] = input[0];
+  forward[1] = input[1];
+  if (failed(requireGradOutputShape(*this, context, forward, getGradOutput())))
+    return failure();
+  shapes.push_back(input);
+  return success();
 }
 
 LogicalResult ConvBackwardInputOp::verify() {
-  RankedTensorType input = getType();
-  FailureOr<RankedTensorType> forward =
-      inferConvType(getLoc(), input, getWeight().getType(), getStride(),
-                    getPadding(), getDilation(), getGroups());
-  return checkGradOutputType(*this, forward, getGradOutput(),
-                             "the declared input " +
-                                 formatShape(input.getShape()) +
-                                 " and the weight");
+  if (getInput() && getInput().getType() != getType())
+    return emitOpError("the forward input must have the result type ")
+           << getType() << ", got " << getInput().getType();
+  return success();
 }
 
-LogicalResult ConvBackwardWeightOp::verify() {
-  RankedTensorType weight = getType();
-  FailureOr<RankedTensorType> forward =
-      inferConvType(getLoc(), getInput().getType(), weight, getStride(),
-                    getPadding(), getDilation(), getGroups());
-  return checkGradOutputType(*this, forward, getGradOutput(),
-                             "the input and the declared weight " +
-                                 formatShape(weight.getShape()));
-}
-
-LogicalResult ConvTransposeBackwardInputOp::verify() {
-  RankedTensorType input = getType();
-  FailureOr<RankedTensorType> forward = inferConvTransposeType(
-      getLoc(), input, getWeight().getType(), getStride(), getPadding(),
-      getOutputPadding(), getDilation(), getGroups());
-  return checkGradOutputType(*this, forward, getGradOutput(),
-                             "the declared input " +
-                                 formatShape(input.getShape()) +
-                                 " and the weight");
-}
-
-LogicalResult ConvTransposeBackwardWeightOp::verify() {
-  RankedTensorType weight = getType();
-  FailureOr<RankedTensorType> forward = inferConvTransposeType(
-      getLoc(), getInput().getType(), weight, getStride(), getPadding(),
-      getOutputPadding(), getDilation(), getGroups());
-  return checkGradOutputType(*this, forward, getGradOutput(),
-                             "the input and the declared weight " +
-                                 formatShape(weight.getShape()));
-}
-
+// The pool adjoints infer their result type from AllTypesMatch, not from
+// their rule: their verifiers run it.
 LogicalResult PoolBackwardOp::verify() {
   if (getCountIncludePad() && getKind() != PoolKind::Avg)
     return emitOpError("'count_include_pad' only applies to avg pooling");
-  FailureOr<RankedTensorType> forward =
-      inferPoolType(getLoc(), getInput().getType(), getKernel(), getStride(),
-                    getPadding(), getCeilMode());
-  return checkGradOutputType(*this, forward, getGradOutput(), "the input");
+  return verifyResultsFollowRule(*this);
 }
 
 LogicalResult GlobalPoolBackwardOp::verify() {
-  FailureOr<RankedTensorType> forward =
-      inferGlobalPoolType(getLoc(), getInput().getType());
-  return checkGradOutputType(*this, forward, getGradOutput(), "the input");
+  return verifyResultsFollowRule(*this);
 }
 
 /// The table's sizes are grad_output's outside the gathered axis, which has

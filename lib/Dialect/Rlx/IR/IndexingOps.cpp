@@ -189,7 +189,8 @@ GatherElementsOp::inferSymbolicShapes(ShapeContext &context,
 //===----------------------------------------------------------------------===//
 
 /// The result shape of `rlx.pad`: every size grown by its two pads. The
-/// modes that read the input to fill the border need it large enough: a `?`
+/// modes that read the input to fill the border need it large enough, and
+/// negative (cropping) pads need as many elements as they remove: a `?`
 /// size is required to be at run time.
 static FailureOr<SymbolicShape> inferPadShape(ShapeContext &context,
                                               std::optional<Location> loc,
@@ -208,10 +209,6 @@ static FailureOr<SymbolicShape> inferPadShape(ShapeContext &context,
   SymbolicShape shape;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t lo = pads[2 * d], hi = pads[2 * d + 1];
-    if (lo < 0 || hi < 0)
-      return emitOptionalError(loc, "pads of dimension ", d, " are [", lo,
-                               ", ", hi,
-                               "]; pads must be >= 0 (crop with rlx.narrow)");
     std::optional<int64_t> grown = llvm::checkedAdd(lo, hi);
     int64_t size = input->getDimSize(d);
     if (grown && !ShapedType::isDynamic(size))
@@ -220,6 +217,19 @@ static FailureOr<SymbolicShape> inferPadShape(ShapeContext &context,
       return emitOptionalError(loc, "padded size of dimension ", d,
                                " overflows int64");
     std::string sizeText = formatSize(sizes[d]);
+    if (lo < 0 || hi < 0) {
+      if (adaptor.getMode() != PadMode::Constant)
+        return emitOptionalError(
+            loc, "pads of dimension ", d, " are [", lo, ", ", hi,
+            "]; only constant padding takes negative (cropping) pads");
+      // Both crops are counted before either pad: [-2, 1] of a size-1
+      // dimension is not a valid crop.
+      int64_t cropped = -std::min<int64_t>(lo, 0) - std::min<int64_t>(hi, 0);
+      if (!context.requireLessEqual(context.getConstant(cropped), sizes[d]))
+        return emitOptionalError(loc, "pads of dimension ", d, " are [", lo,
+                                 ", ", hi, "]: they crop ", cropped,
+                                 " elements of its size ", sizeText);
+    }
     for (int64_t pad : {lo, hi}) {
       switch (adaptor.getMode()) {
       case PadMode::Constant:

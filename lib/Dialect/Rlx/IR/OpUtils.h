@@ -80,6 +80,16 @@ inferConvType(std::optional<Location> loc, Type input, Type weight,
               ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
               ArrayRef<int64_t> dilation, int64_t groups);
 
+/// The result shape of `rlx.conv_transpose` of an input and a weight of
+/// these types with these attributes, the input's sizes given by
+/// `getInputSizes` once the types are checked (its batch and spatial sizes
+/// may be `?`). Fails with a diagnostic otherwise.
+FailureOr<SymbolicShape> inferConvTransposeShape(
+    ShapeContext &context, std::optional<Location> loc, Type input, Type weight,
+    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+    ArrayRef<int64_t> outputPadding, ArrayRef<int64_t> dilation, int64_t groups,
+    function_ref<SymbolicShape()> getInputSizes);
+
 /// The result type of `rlx.conv_transpose` of an input and a weight of these
 /// types with these attributes; fails with a diagnostic otherwise.
 FailureOr<RankedTensorType> inferConvTransposeType(
@@ -87,6 +97,16 @@ FailureOr<RankedTensorType> inferConvTransposeType(
     ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
     ArrayRef<int64_t> outputPadding, ArrayRef<int64_t> dilation,
     int64_t groups);
+
+/// The result shape of `rlx.pool` of an input of type `input` with these
+/// attributes, the input's sizes given by `getInputSizes` once the type is
+/// checked (its batch and spatial sizes may be `?`). Fails with a
+/// diagnostic otherwise.
+FailureOr<SymbolicShape>
+inferPoolShape(ShapeContext &context, std::optional<Location> loc, Type input,
+               ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+               ArrayRef<int64_t> padding, bool ceilMode,
+               function_ref<SymbolicShape()> getInputSizes);
 
 /// The result type of `rlx.pool` of an input of type `input` with these
 /// attributes; fails with a diagnostic otherwise.

@@ -45,18 +45,24 @@ def Rlx_ConvBackwardInputOp : Rlx_Op<"conv_backward_input", [Pure, Rlx_ShapeRule
     give the same `grad_output`, and the result type declares which one.
     Input positions no window reads (past the last window) get 0.
 
+    With `like %input` (the forward input, of the result's type; only its
+    sizes are read) the result has the input's sizes, which may be `?`:
+    `grad_output` cannot give a `?` spatial size, so without `input` only
+    the batch may be `?` (it is `grad_output`'s).
+
     Rules: `rlx.conv`'s rules for the declared input and `weight`, and
     `grad_output` has exactly the type `rlx.conv` infers for them.
     f16 and bf16 accumulate in f32 and round once.
   }];
   let arguments = (ins Rlx_FloatTensor:$grad_output, Rlx_FloatTensor:$weight,
+                       Optional<Rlx_FloatTensor>:$input,
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
                        DenseI64ArrayAttr:$dilation, Rlx_I64Attr:$groups);
   let results = (outs Rlx_FloatTensor:$result);
   let assemblyFormat = [{
-    $grad_output `,` $weight `stride` `=` $stride `padding` `=` $padding
-    `dilation` `=` $dilation `groups` `=` $groups attr-dict `:`
-    functional-type(operands, results)
+    $grad_output `,` $weight (`like` $input^)? `stride` `=` $stride
+    `padding` `=` $padding `dilation` `=` $dilation `groups` `=` $groups
+    attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }
@@ -91,7 +97,6 @@ def Rlx_ConvBackwardWeightOp : Rlx_Op<"conv_backward_weight", [Pure, Rlx_ShapeRu
     `dilation` `=` $dilation `groups` `=` $groups attr-dict `:`
     functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
 def Rlx_ConvTransposeBackwardInputOp : Rlx_Op<
@@ -126,7 +131,6 @@ def Rlx_ConvTransposeBackwardInputOp : Rlx_Op<
     `output_padding` `=` $output_padding `dilation` `=` $dilation
     `groups` `=` $groups attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
 def Rlx_ConvTransposeBackwardWeightOp : Rlx_Op<
@@ -160,7 +164,6 @@ def Rlx_ConvTransposeBackwardWeightOp : Rlx_Op<
     `output_padding` `=` $output_padding `dilation` `=` $dilation
     `groups` `=` $groups attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -123,8 +123,12 @@ def Rlx_PadOp : Rlx_Op<"pad", [Pure, InferTypeOpAdaptor, Rlx_ShapeRule]> {
     Grows dimension `d` of `input` by `pads[2d]` elements before it and
     `pads[2d + 1]` after it: `pads` lists `[lo0, hi0, lo1, hi1, ...]` for
     every dimension, starting from dimension 0 (unlike `torch.nn.functional.pad`,
-    which lists trailing dimensions last-first). Pads are non-negative;
-    cropping is `rlx.narrow`.
+    which lists trailing dimensions last-first). In `constant` mode a pad
+    may be negative: it removes that many elements at its end (as ONNX `Pad`
+    and `torch.nn.functional.pad` do), so `[-1, -1]` crops a `?` dimension
+    by one element at each end, which no static window (`rlx.narrow`) can.
+    The crops of a dimension must leave at least nothing:
+    `-min(lo, 0) - min(hi, 0) <= size`.
 
     The mode decides what the border holds (`abcd` padded by 2 on both sides):
 
