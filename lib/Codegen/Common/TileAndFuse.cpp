@@ -449,27 +449,49 @@ static bool fusesIntoRowTiles(OpResult producer, Operation *op,
          (isa<RowsOp>(op) && isRowsPrologue(producer, op));
 }
 
-/// Runs `loop`, which tiles the masked loop of `op`, only over the part of
-/// it that some element of `op` sees (causal and sliding-window masks hide
-/// the rest from whole tiles): from the tile holding the first visible
-/// iteration to the last one. The loop's steps stay where they were,
-/// multiples of the tile size, so tiles keep their sizes.
+/// Runs `loop`, which tiles a masked loop, only over the part of it that
+/// some element sees (`visible`, a range of the masked loop: causal and
+/// sliding-window masks hide the rest from whole tiles): from the tile
+/// holding the first visible iteration to the last one, within the loop's
+/// own bounds. The loop's steps stay where they were, multiples of the tile
+/// size from the start of the masked loop, so tiles keep their sizes.
 static void skipHiddenTiles(RewriterBase &rewriter,
-                            PositionalMaskOpInterface op, scf::ForOp loop) {
+                            std::pair<OpFoldResult, OpFoldResult> visible,
+                            scf::ForOp loop) {
   rewriter.setInsertionPoint(loop);
-  auto range = op.getVisibleRange(rewriter);
-  OpFoldResult low = range.first, high = range.second;
-  Location loc = op.getLoc();
+  Location loc = loop.getLoc();
+  MLIRContext *context = rewriter.getContext();
   AffineExpr first, step;
-  bindDims(rewriter.getContext(), first);
-  bindSymbols(rewriter.getContext(), step);
-  OpFoldResult lowerBound = affine::makeComposedFoldedAffineApply(
-      rewriter, loc, first.floorDiv(step) * step, {low, loop.getStep()});
+  bindDims(context, first);
+  bindSymbols(context, step);
+  OpFoldResult low = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, first.floorDiv(step) * step,
+      {visible.first, loop.getStep()});
+  OpFoldResult high = visible.second;
+  // The tiles of a peeled loop are a part of the masked loop's.
+  auto identity = AffineMap::getMultiDimIdentityMap(2, context);
+  if (!isZeroInteger(loop.getLowerBound()))
+    low = affine::makeComposedFoldedAffineMax(rewriter, loc, identity,
+                                              {low, loop.getLowerBound()});
+  high = affine::makeComposedFoldedAffineMin(rewriter, loc, identity,
+                                             {high, loop.getUpperBound()});
   rewriter.modifyOpInPlace(loop, [&] {
-    loop.setLowerBound(
-        getValueOrCreateConstantIndexOp(rewriter, loc, lowerBound));
+    loop.setLowerBound(getValueOrCreateConstantIndexOp(rewriter, loc, low));
     loop.setUpperBound(getValueOrCreateConstantIndexOp(rewriter, loc, high));
   });
+}
+
+/// Peels `loop`, which tiles a masked loop (upstream
+/// `scf::peelForLoopAndSimplifyBounds`), so that its full tiles have static
+/// sizes and only the last, partial one is computed in masked vectors;
+/// returns the loops that step through its tiles: the full tiles' and, if
+/// some length leaves one, the partial tile's.
+static SmallVector<scf::ForOp> peelMaskedLoop(RewriterBase &rewriter,
+                                              scf::ForOp loop) {
+  scf::ForOp partialTile;
+  if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, loop, partialTile)))
+    return {loop};
+  return {loop, partialTile};
 }
 
 /// The panels of a packed matmul: its right operand's cache tile
@@ -975,6 +997,9 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     SmallVector<int64_t> cacheTiles =
         dropWholeLoopTiles(tiledOp, config.getCache());
     SmallVector<LoopLikeOpInterface> cacheLoops;
+    // The outermost loops of the cache tiles: the tiling's and the partial
+    // tile a peel puts after it.
+    SmallVector<Operation *> tileLoops;
     if (llvm::any_of(cacheTiles, [](int64_t size) { return size != 0; })) {
       scf::SCFTilingOptions tiling;
       tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), cacheTiles));
@@ -984,36 +1009,59 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
       if (failed(tiled))
         return tiledOp->emitError("rlx-tile-and-fuse: cannot tile at the "
                                   "cache level of its lowering_config");
-      // The loop of the masked dimension, if it was tiled.
-      if (auto masked = dyn_cast<PositionalMaskOpInterface>(tiledOp)) {
-        unsigned dim = masked.getMaskedLoop();
-        if (cacheTiles[dim] != 0) {
-          size_t loop =
-              llvm::count_if(ArrayRef<int64_t>(cacheTiles).take_front(dim),
-                             [](int64_t size) { return size != 0; });
-          skipHiddenTiles(rewriter, masked,
-                          cast<scf::ForOp>(tiled->loops[loop]));
-        }
+      // The loop of the masked dimension, if it was tiled, and the range
+      // of it that the mask shows, computed before the loop.
+      scf::ForOp maskedLoop;
+      std::pair<OpFoldResult, OpFoldResult> visible;
+      auto masked = dyn_cast<PositionalMaskOpInterface>(tiledOp);
+      if (masked && cacheTiles[masked.getMaskedLoop()] != 0) {
+        size_t loop = llvm::count_if(
+            ArrayRef<int64_t>(cacheTiles).take_front(masked.getMaskedLoop()),
+            [](int64_t size) { return size != 0; });
+        maskedLoop = cast<scf::ForOp>(tiled->loops[loop]);
+        rewriter.setInsertionPoint(maskedLoop);
+        visible = masked.getVisibleRange(rewriter);
       }
       rewriter.replaceOp(tiledOp, tiled->replacements);
       tiledOp = tiled->tiledOps.front();
       cacheLoops = tiled->loops;
+      tileLoops.push_back(cacheLoops.front());
+      if (maskedLoop) {
+        for (scf::ForOp loop : peelMaskedLoop(rewriter, maskedLoop)) {
+          skipHiddenTiles(rewriter, visible, loop);
+          if (!cacheLoops.front()->isAncestor(loop))
+            tileLoops.push_back(loop);
+        }
+      }
     }
 
-    auto aggregate = dyn_cast<linalg::AggregatedOpInterface>(tiledOp);
-    if (!aggregate)
+    if (!isa<linalg::AggregatedOpInterface>(tiledOp))
       return success();
     auto stateDims = getStateBatchAndHeadDims(tiledOp);
-    rewriter.setInsertionPoint(tiledOp);
-    FailureOr<SmallVector<Value>> decomposed =
-        aggregate.decomposeOperation(rewriter);
-    if (failed(decomposed))
-      return failure();
-    rewriter.replaceOp(tiledOp, *decomposed);
+    // The tile op and its copies in peeled tiles, each decomposed.
+    SmallVector<Operation *> tileOps = {tiledOp};
+    for (Operation *loop : tileLoops)
+      loop->walk([&](Operation *op) {
+        if (op != tiledOp && op->getName() == tiledOp->getName())
+          tileOps.push_back(op);
+      });
+    for (Operation *tileOp : tileOps) {
+      rewriter.setInsertionPoint(tileOp);
+      FailureOr<SmallVector<Value>> decomposed =
+          cast<linalg::AggregatedOpInterface>(tileOp).decomposeOperation(
+              rewriter);
+      if (failed(decomposed))
+        return failure();
+      rewriter.replaceOp(tileOp, *decomposed);
+    }
     fusePrologues(rewriter, prologues);
     // Innermost first: each loop then carries slices of what the next one
     // out carries.
-    for (LoopLikeOpInterface loop : llvm::reverse(cacheLoops))
+    SmallVector<LoopLikeOpInterface> stateLoops;
+    for (Operation *loop : tileLoops)
+      loop->walk<WalkOrder::PostOrder>(
+          [&](LoopLikeOpInterface inner) { stateLoops.push_back(inner); });
+    for (LoopLikeOpInterface loop : stateLoops)
       hoistLoopInvariantSubsets(rewriter, loop);
     if (threadLoop && !stateDims.empty())
       dropStateUnitDims(rewriter, threadLoop, stateDims);

@@ -19,8 +19,8 @@
 // CHECK:           tensor.extract_slice %[[Q]][0, %[[I0]], %[[H]], 0] [1, %[[ROWS]], 1, 16]
 // CHECK:           tensor.extract_slice %[[K]][0, 0, %[[KV]], 0] [1, 45, 1, 16]
 // CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<?x24xf32>)
-// CHECK:           %[[HIGH:.*]] = affine.min
-// CHECK:           %[[LOW:.*]] = affine.apply #{{.*}}(%{{.*}})
+// CHECK-DAG:       %[[LOW:.*]] = affine.apply #{{.*}}(%{{.*}})
+// CHECK-DAG:       %[[HIGH:.*]] = affine.min #{{.*}}(%{{[^,)]*}}){{$}}
 // CHECK:           %[[STATE:.*]]:3 = scf.for %[[J0:.*]] = %[[LOW]] to %[[HIGH]] step %c5 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<?x24xf32>, tensor<?xf32>, tensor<?xf32>)
 // CHECK:             %[[KTILE:.*]] = tensor.extract_slice %{{.*}}[0, %[[J0]], 0, 0] [1, 5, 1, 16]
 // CHECK:             linalg.transpose ins(%{{.*}} : tensor<5x16xf32>) outs(%{{.*}} : tensor<16x5xf32>) permutation = [1, 0]
@@ -147,4 +147,33 @@ func.func @bias_grad_broadcast_batch(%q: tensor<3x4x6x8xf32>, %k: tensor<3x2x6x8
 func.func @decode_split_keys(%q: tensor<1x1x2x16xf32>, %k: tensor<1x1000x1x16xf32>, %v: tensor<1x1000x1x24xf32>) -> tensor<1x1x2x24xf32> {
   %0 = rlx.attention bshd %q, %k, %v heads = 2 kv_heads = 1 mask = causal : (tensor<1x1x2x16xf32>, tensor<1x1000x1x16xf32>, tensor<1x1000x1x24xf32>) -> tensor<1x1x2x24xf32>
   return %0 : tensor<1x1x2x24xf32>
+}
+
+// -----
+
+// A `?` key length: the key loop is peeled, so its full tiles of 8 keys are
+// static and only the last, partial tile has a run-time size; both loops
+// run only over the tiles the causal mask shows (up to the visible end,
+// here the key length clamped below at 0).
+
+// CHECK-DAG: #[[FULL:.*]] = affine_map<()[s0, s1] -> ((s0 floordiv 8) * 8, s0, s1)>
+// CHECK-DAG: #[[PARTIAL_LOW:.*]] = affine_map<()[s0] -> (0, (s0 floordiv 8) * 8)>
+// CHECK-DAG: #[[PARTIAL_HIGH:.*]] = affine_map<()[s0, s1] -> (s1, s0)>
+// CHECK-LABEL: func.func @dynamic_keys_peeled(
+// CHECK-SAME:      %{{[^:]*}}: tensor<1x16x2x16xf32>, %[[K:[^:]*]]: tensor<1x?x2x16xf32>
+// CHECK:         %[[S:.*]] = tensor.dim %[[K]], %c1
+// CHECK:         scf.forall
+// CHECK:           %[[VISIBLE:.*]] = affine.max #{{.*}}()[%[[S]]]
+// CHECK:           %[[FULL_END:.*]] = affine.min #[[FULL]]()[%[[S]], %[[VISIBLE]]]
+// CHECK:           %[[STATE:.*]]:3 = scf.for %[[J:.*]] = %c0 to %[[FULL_END]] step %c8
+// CHECK:             tensor.extract_slice %{{.*}}[0, %[[J]], 0, 0] [1, 8, 1, 16]
+// CHECK:             linalg.transpose ins(%{{.*}} : tensor<8x16xf32>) outs(%{{.*}} : tensor<16x8xf32>)
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<16x8xf32>, tensor<8x16xf32>)
+// CHECK:           %[[LOW:.*]] = affine.max #[[PARTIAL_LOW]]()[%[[S]]]
+// CHECK:           %[[HIGH:.*]] = affine.min #[[PARTIAL_HIGH]]()[%[[S]], %[[VISIBLE]]]
+// CHECK:           scf.for %{{.*}} = %[[LOW]] to %[[HIGH]] step %c8 iter_args(%{{.*}} = %[[STATE]]#0, %{{.*}} = %[[STATE]]#1, %{{.*}} = %[[STATE]]#2)
+// CHECK:             linalg.transpose ins(%{{.*}} : tensor<?x16xf32>) outs(%{{.*}} : tensor<16x?xf32>)
+func.func @dynamic_keys_peeled(%q: tensor<1x16x2x16xf32>, %k: tensor<1x?x2x16xf32>, %v: tensor<1x?x2x16xf32>) -> tensor<1x16x2x16xf32> {
+  %0 = rlx.attention bshd %q, %k, %v heads = 2 kv_heads = 2 mask = causal : (tensor<1x16x2x16xf32>, tensor<1x?x2x16xf32>, tensor<1x?x2x16xf32>) -> tensor<1x16x2x16xf32>
+  return %0 : tensor<1x16x2x16xf32>
 }
