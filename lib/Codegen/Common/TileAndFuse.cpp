@@ -12,6 +12,7 @@
 #include "rlx/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -481,16 +482,59 @@ static void skipHiddenTiles(RewriterBase &rewriter,
   });
 }
 
-/// Peels `loop`, which tiles a masked loop (upstream
-/// `scf::peelForLoopAndSimplifyBounds`), so that its full tiles have static
-/// sizes and only the last, partial one is computed in masked vectors;
-/// returns the loops that step through its tiles: the full tiles' and, if
-/// some length leaves one, the partial tile's.
+/// Tiles `op`, the tile op in the partial tile of a peeled masked loop, by
+/// `tile` along the masked loop `dim` and peels that loop too, so that a
+/// partial tile of at least `tile` iterations starts with a full, static
+/// one. Its extent along `dim` is the peel's `ub - iv`, an affine.apply:
+/// expanded into arith ops first, so that the tiling does not compose it
+/// into its tile-size minimum, which the peel could then not relate to the
+/// loop's bound and simplify.
+static void tilePartialTile(RewriterBase &rewriter, TilingInterface op,
+                            unsigned dim, int64_t tile) {
+  rewriter.setInsertionPoint(op);
+  SmallVector<Range> domain = op.getIterationDomain(rewriter);
+  auto extent = dyn_cast<Value>(domain[dim].size);
+  auto apply = extent ? extent.getDefiningOp<affine::AffineApplyOp>()
+                      : affine::AffineApplyOp();
+  if (apply) {
+    rewriter.setInsertionPointAfter(apply);
+    std::optional<SmallVector<Value, 8>> expanded = affine::expandAffineMap(
+        rewriter, apply.getLoc(), apply.getAffineMap(),
+        llvm::to_vector_of<Value>(apply.getMapOperands()));
+    if (!expanded)
+      return;
+    Operation *loop = op->getParentOp();
+    rewriter.replaceUsesWithIf(apply, expanded->front(), [&](OpOperand &use) {
+      return loop->isAncestor(use.getOwner());
+    });
+  }
+  SmallVector<int64_t> sizes(op.getLoopIteratorTypes().size(), 0);
+  sizes[dim] = tile;
+  (void)tileWithLoops(rewriter, op, sizes, /*peel=*/true);
+}
+
+/// Peels `loop`, which tiles the masked loop `dim` of attention by `tile`
+/// (upstream `scf::peelForLoopAndSimplifyBounds`), so that its full tiles
+/// have static sizes; the last, partial tile is tiled again by half as many
+/// (`tilePartialTile`), so that a short `?` length, or the rest of a long
+/// one, is not computed in masked vectors of the whole tile. Returns the
+/// loops that step through tiles of the masked loop: the full tiles' and,
+/// if some length leaves one, the partial tile's.
 static SmallVector<scf::ForOp> peelMaskedLoop(RewriterBase &rewriter,
-                                              scf::ForOp loop) {
+                                              scf::ForOp loop, unsigned dim,
+                                              int64_t tile) {
   scf::ForOp partialTile;
   if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, loop, partialTile)))
     return {loop};
+  if (tile % 2 == 0) {
+    SmallVector<TilingInterface> partialOps;
+    partialTile->walk([&](TilingInterface op) {
+      if (isa<PositionalMaskOpInterface>(op.getOperation()))
+        partialOps.push_back(op);
+    });
+    for (TilingInterface op : partialOps)
+      tilePartialTile(rewriter, op, dim, tile / 2);
+  }
   return {loop, partialTile};
 }
 
@@ -1014,10 +1058,11 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
       scf::ForOp maskedLoop;
       std::pair<OpFoldResult, OpFoldResult> visible;
       auto masked = dyn_cast<PositionalMaskOpInterface>(tiledOp);
-      if (masked && cacheTiles[masked.getMaskedLoop()] != 0) {
-        size_t loop = llvm::count_if(
-            ArrayRef<int64_t>(cacheTiles).take_front(masked.getMaskedLoop()),
-            [](int64_t size) { return size != 0; });
+      unsigned maskedDim = masked ? masked.getMaskedLoop() : 0;
+      if (masked && cacheTiles[maskedDim] != 0) {
+        size_t loop =
+            llvm::count_if(ArrayRef<int64_t>(cacheTiles).take_front(maskedDim),
+                           [](int64_t size) { return size != 0; });
         maskedLoop = cast<scf::ForOp>(tiled->loops[loop]);
         rewriter.setInsertionPoint(maskedLoop);
         visible = masked.getVisibleRange(rewriter);
@@ -1027,7 +1072,8 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
       cacheLoops = tiled->loops;
       tileLoops.push_back(cacheLoops.front());
       if (maskedLoop) {
-        for (scf::ForOp loop : peelMaskedLoop(rewriter, maskedLoop)) {
+        for (scf::ForOp loop : peelMaskedLoop(rewriter, maskedLoop, maskedDim,
+                                              cacheTiles[maskedDim])) {
           skipHiddenTiles(rewriter, visible, loop);
           if (!cacheLoops.front()->isAncestor(loop))
             tileLoops.push_back(loop);

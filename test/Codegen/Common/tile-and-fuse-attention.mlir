@@ -152,9 +152,10 @@ func.func @decode_split_keys(%q: tensor<1x1x2x16xf32>, %k: tensor<1x1000x1x16xf3
 // -----
 
 // A `?` key length: the key loop is peeled, so its full tiles of 8 keys are
-// static and only the last, partial tile has a run-time size; both loops
-// run only over the tiles the causal mask shows (up to the visible end,
-// here the key length clamped below at 0).
+// static; the last, partial tile is tiled again by 4 and peeled, so that
+// only its last, partial half has a run-time size. Both outer loops run
+// only over the tiles the causal mask shows (up to the visible end, here
+// the key length clamped below at 0).
 
 // CHECK-DAG: #[[FULL:.*]] = affine_map<()[s0, s1] -> ((s0 floordiv 8) * 8, s0, s1)>
 // CHECK-DAG: #[[PARTIAL_LOW:.*]] = affine_map<()[s0] -> (0, (s0 floordiv 8) * 8)>
@@ -171,8 +172,14 @@ func.func @decode_split_keys(%q: tensor<1x1x2x16xf32>, %k: tensor<1x1000x1x16xf3
 // CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<16x8xf32>, tensor<8x16xf32>)
 // CHECK:           %[[LOW:.*]] = affine.max #[[PARTIAL_LOW]]()[%[[S]]]
 // CHECK:           %[[HIGH:.*]] = affine.min #[[PARTIAL_HIGH]]()[%[[S]], %[[VISIBLE]]]
-// CHECK:           scf.for %{{.*}} = %[[LOW]] to %[[HIGH]] step %c8 iter_args(%{{.*}} = %[[STATE]]#0, %{{.*}} = %[[STATE]]#1, %{{.*}} = %[[STATE]]#2)
-// CHECK:             linalg.transpose ins(%{{.*}} : tensor<?x16xf32>) outs(%{{.*}} : tensor<16x?xf32>)
+// CHECK:           scf.for %[[P:.*]] = %[[LOW]] to %[[HIGH]] step %c8 iter_args(
+// CHECK:             %[[REST:.*]] = arith.subi %[[S]], %[[P]] : index
+// CHECK:             %[[HALVES:.*]] = affine.apply #{{.*}}()[%[[REST]]]
+// CHECK:             %[[HALF:.*]]:3 = scf.for %[[H:.*]] = %c0 to %[[HALVES]] step %c4
+// CHECK:               tensor.extract_slice %{{.*}}[0, %[[H]], 0, 0] [1, 4, 1, 16]
+// CHECK:               linalg.transpose ins(%{{.*}} : tensor<4x16xf32>) outs(%{{.*}} : tensor<16x4xf32>)
+// CHECK:             scf.for %{{.*}} = %[[HALVES]] to %[[REST]] step %c4 iter_args(%{{.*}} = %[[HALF]]#0, %{{.*}} = %[[HALF]]#1, %{{.*}} = %[[HALF]]#2)
+// CHECK:               linalg.transpose ins(%{{.*}} : tensor<?x16xf32>) outs(%{{.*}} : tensor<16x?xf32>)
 func.func @dynamic_keys_peeled(%q: tensor<1x16x2x16xf32>, %k: tensor<1x?x2x16xf32>, %v: tensor<1x?x2x16xf32>) -> tensor<1x16x2x16xf32> {
   %0 = rlx.attention bshd %q, %k, %v heads = 2 kv_heads = 2 mask = causal : (tensor<1x16x2x16xf32>, tensor<1x?x2x16xf32>, tensor<1x?x2x16xf32>) -> tensor<1x16x2x16xf32>
   return %0 : tensor<1x16x2x16xf32>
