@@ -78,16 +78,21 @@ THREADS = sorted({1, ALL_THREADS})
 SECTION_TITLE = "## CPU (issue 14)"
 # Shortest timed sample: shorter calls are timed in batches (see measure).
 MIN_SAMPLE_S = 2e-3
+MIN_WARM_S = 0.2  # warm-up of calls shorter than a sample
 
 # ---- timing -----------------------------------------------------------------
 
 
 def measure(fn, runs, budget, setup=None):
-    """(median ms, runs) of fn() after one warm-up; setup() runs untimed
+    """(median ms, runs) of fn() after a warm-up; setup() runs untimed
     before each call. Without a setup, a call shorter than MIN_SAMPLE_S is
     timed in batches of back-to-back calls that together take about that
     long, and the median is per call: a model is called in a loop, and one
-    call of 0.1 ms alone is at the mercy of the timer and the scheduler."""
+    call of 0.1 ms alone is at the mercy of the timer and the scheduler.
+    The warm-up repeats a short call for MIN_WARM_S and sizes the batch by
+    its last call: the first calls of a module (its thread pool, its
+    buffers, cold caches) are several times slower, and batches sized by
+    the first one were so short that the samples were still warming up."""
     if setup:
         setup()
     start = time.perf_counter()
@@ -95,6 +100,12 @@ def measure(fn, runs, budget, setup=None):
     warm = time.perf_counter() - start
     if warm > 4 * budget:
         return warm * 1e3, 1
+    if not setup:
+        warm_start = time.perf_counter()
+        while time.perf_counter() - warm_start < MIN_WARM_S:
+            start = time.perf_counter()
+            fn()
+            warm = time.perf_counter() - start
     batch = 1
     if not setup and warm < MIN_SAMPLE_S:
         batch = min(1000, math.ceil(MIN_SAMPLE_S / max(warm, 1e-7)))
