@@ -282,9 +282,7 @@ static LogicalResult placeBuffers(func::FuncOp func, RewriterBase &rewriter) {
       // Host loops and conditionals (scans, attention tiles) allocate their
       // buffers where they use them. A static buffer that does not leave
       // its block is allocated once for the whole function instead.
-      if (llvm::any_of(alloc->getUsers(), [](Operation *user) {
-            return user->hasTrait<OpTrait::IsTerminator>();
-          }))
+      if (isCarriedByTerminator(alloc.getResult()))
         return alloc.emitError(
             "this value is carried out of a host loop or conditional in a "
             "new buffer each time, which the GPU pipeline cannot place in "

@@ -387,6 +387,25 @@ func.func @host_loop_yields_alloc(%x: memref<4xf32>) {
 
 // -----
 
+// A view of such a buffer carried out of the loop is the same case: one
+// buffer for every iteration would be overwritten by the next.
+func.func @host_loop_yields_view(%x: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%b = %x) -> (memref<4xf32>) {
+    // expected-error @+1 {{this value is carried out of a host loop or conditional in a new buffer each time, which the GPU pipeline cannot place in device memory (compute the carried tensor in place, or compile for the CPU)}}
+    %t = memref.alloc() : memref<2x4xf32>
+    %row = memref.subview %t[0, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1]>>
+    %c = memref.cast %row : memref<4xf32, strided<[1]>> to memref<4xf32>
+    linalg.copy ins(%b : memref<4xf32>) outs(%c : memref<4xf32>)
+    scf.yield %c : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
 // Declarations have no host code: left as they are.
 // CHECK-LABEL: func.func private @declaration(memref<4xf32>)
 // CHECK-NOT:   gpu.launch
