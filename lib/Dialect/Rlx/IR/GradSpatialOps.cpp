@@ -29,13 +29,15 @@ static LogicalResult checkGradOutputType(Operation *op,
   return success();
 }
 
-/// Requires the forward op's result shape `forward`, computed from the
-/// adjoint's operands, to be `grad_output`'s: equal where both are known,
-/// run-time requirements where a size is `?`.
-static LogicalResult requireGradOutputShape(Operation *op,
-                                            ShapeContext &context,
-                                            FailureOr<SymbolicShape> forward,
-                                            Value gradOutput) {
+/// Appends the adjoint's result shape `result` (called once the check
+/// passed) after requiring the forward op's result shape `forward`,
+/// computed from the adjoint's operands, to be `grad_output`'s: equal where
+/// both are known, run-time requirements where a size is `?`.
+static LogicalResult
+appendAdjointShape(Operation *op, ShapeContext &context,
+                   FailureOr<SymbolicShape> forward, Value gradOutput,
+                   function_ref<SymbolicShape()> result,
+                   SmallVectorImpl<SymbolicShape> &shapes) {
   if (failed(forward))
     return failure();
   SymbolicShape grad = context.getShape(gradOutput);
@@ -49,6 +51,7 @@ static LogicalResult requireGradOutputShape(Operation *op,
              << ShapeContext::format(grad)
              << " is not the forward result shape "
              << ShapeContext::format(*forward);
+  shapes.push_back(result());
   return success();
 }
 
@@ -92,28 +95,22 @@ LogicalResult ConvBackwardInputOp::inferSymbolicShapes(
           : getDeclaredInputShape(*this, context, getResult(), getGradOutput());
   if (failed(input))
     return failure();
-  if (failed(requireGradOutputShape(
-          *this, context,
-          inferConvShape(context, getLoc(), getType(), getWeight().getType(),
-                         getStride(), getPadding(), getDilation(), getGroups(),
-                         [&] { return *input; }),
-          getGradOutput())))
-    return failure();
-  shapes.push_back(*input);
-  return success();
+  return appendAdjointShape(
+      *this, context,
+      inferConvShape(context, getLoc(), getType(), getWeight().getType(),
+                     getStride(), getPadding(), getDilation(), getGroups(),
+                     [&] { return *input; }),
+      getGradOutput(), [&] { return *input; }, shapes);
 }
 
 LogicalResult ConvBackwardWeightOp::inferSymbolicShapes(
     ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
-  if (failed(requireGradOutputShape(
-          *this, context,
-          inferConvShape(context, getLoc(), getInput().getType(), getType(),
-                         getStride(), getPadding(), getDilation(), getGroups(),
-                         [&] { return context.getShape(getInput()); }),
-          getGradOutput())))
-    return failure();
-  shapes.push_back(context.getShape(getType()));
-  return success();
+  return appendAdjointShape(
+      *this, context,
+      inferConvShape(context, getLoc(), getInput().getType(), getType(),
+                     getStride(), getPadding(), getDilation(), getGroups(),
+                     [&] { return context.getShape(getInput()); }),
+      getGradOutput(), [&] { return context.getShape(getType()); }, shapes);
 }
 
 /// A transposed convolution's output size O = (X - 1) * stride + c is
@@ -148,44 +145,35 @@ LogicalResult ConvTransposeBackwardInputOp::inferSymbolicShapes(
                      dilation[i] * (kernel[d] - 1) + outputPadding[i] + 1;
     input[d] = (grad[d] - offset).floorDiv(stride[i]) + 1;
   }
-  if (failed(requireGradOutputShape(
-          *this, context,
-          inferConvTransposeShape(
-              context, getLoc(), type, getWeight().getType(), stride, padding,
-              outputPadding, dilation, getGroups(), [&] { return input; }),
-          getGradOutput())))
-    return failure();
-  shapes.push_back(input);
-  return success();
+  return appendAdjointShape(
+      *this, context,
+      inferConvTransposeShape(context, getLoc(), type, getWeight().getType(),
+                              stride, padding, outputPadding, dilation,
+                              getGroups(), [&] { return input; }),
+      getGradOutput(), [&] { return input; }, shapes);
 }
 
 LogicalResult ConvTransposeBackwardWeightOp::inferSymbolicShapes(
     ShapeContext &context, SmallVectorImpl<SymbolicShape> &shapes) {
-  if (failed(requireGradOutputShape(
-          *this, context,
-          inferConvTransposeShape(
-              context, getLoc(), getInput().getType(), getType(), getStride(),
-              getPadding(), getOutputPadding(), getDilation(), getGroups(),
-              [&] { return context.getShape(getInput()); }),
-          getGradOutput())))
-    return failure();
-  shapes.push_back(context.getShape(getType()));
-  return success();
+  return appendAdjointShape(
+      *this, context,
+      inferConvTransposeShape(context, getLoc(), getInput().getType(),
+                              getType(), getStride(), getPadding(),
+                              getOutputPadding(), getDilation(), getGroups(),
+                              [&] { return context.getShape(getInput()); }),
+      getGradOutput(), [&] { return context.getShape(getType()); }, shapes);
 }
 
 LogicalResult
 PoolBackwardOp::inferSymbolicShapes(ShapeContext &context,
                                     SmallVectorImpl<SymbolicShape> &shapes) {
   SymbolicShape input = context.getShape(getInput());
-  if (failed(requireGradOutputShape(
-          *this, context,
-          inferPoolShape(context, getLoc(), getInput().getType(), getKernel(),
-                         getStride(), getPadding(), getCeilMode(),
-                         [&] { return input; }),
-          getGradOutput())))
-    return failure();
-  shapes.push_back(input);
-  return success();
+  return appendAdjointShape(
+      *this, context,
+      inferPoolShape(context, getLoc(), getInput().getType(), getKernel(),
+                     getStride(), getPadding(), getCeilMode(),
+                     [&] { return input; }),
+      getGradOutput(), [&] { return input; }, shapes);
 }
 
 LogicalResult GlobalPoolBackwardOp::inferSymbolicShapes(
@@ -196,10 +184,8 @@ LogicalResult GlobalPoolBackwardOp::inferSymbolicShapes(
   SymbolicShape forward(input.size(), context.getConstant(1));
   forward[0] = input[0];
   forward[1] = input[1];
-  if (failed(requireGradOutputShape(*this, context, forward, getGradOutput())))
-    return failure();
-  shapes.push_back(input);
-  return success();
+  return appendAdjointShape(
+      *this, context, forward, getGradOutput(), [&] { return input; }, shapes);
 }
 
 LogicalResult ConvBackwardInputOp::verify() {
