@@ -911,6 +911,18 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
       }
       if (failed(tile(*version)))
         return failure();
+      // A member without a config that the tiles computed (a padded input)
+      // may still be read for its sizes, by the bounds of the loops that
+      // tile its consumer: they are computed from its operands instead, so
+      // that it is erased rather than also computed whole.
+      for (Operation *member : group) {
+        Operation *copy = version->lookup(member);
+        if (llvm::is_contained(tiled, member) || getLoweringConfig(copy))
+          continue;
+        readSizesFromOperands(rewriter, copy);
+        if (isOpTriviallyDead(copy))
+          rewriter.eraseOp(copy);
+      }
     }
     return success();
   }

@@ -328,13 +328,15 @@ func.func @padded_convolution(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) 
 // -----
 
 // A padded input of `?` batch is fused like a static one, in the version
-// with thread tiles of a guarded convolution (the guard's sizes read from
-// the pad are computed from its input); a `?` image's pad stays whole (a
-// tile's pad would have run-time sizes, which the window's tiles read in
-// scalar loops).
+// with thread tiles of a guarded convolution (the guard's sizes and the
+// thread loop's bounds read from the pad are computed from its input, so
+// that the version does not also pad the whole input); a `?` image's pad
+// stays whole (a tile's pad would have run-time sizes, which the window's
+// tiles read in scalar loops).
 // CHECK-LABEL: func.func @padded_dynamic_batch
 // CHECK-NOT:     tensor.pad
 // CHECK:         scf.if
+// CHECK-NOT:       tensor.pad
 // CHECK:           scf.forall
 // CHECK:             linalg.fill {{.*}} -> tensor<1x4x?x10xf32>
 // CHECK:             linalg.conv_2d_nchw_fchw
