@@ -116,7 +116,6 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
   if (threads) {
     pm.addPass(createRlxCpuGuardParallelRegions());
     pm.addPass(createConvertSCFToOpenMPPass());
@@ -124,6 +123,10 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
     // (it holds no alloca) before its loops become blocks.
     pm.addPass(createCanonicalizerPass());
   }
+  // A thread's tile buffers go to its parallel region, with bounds read
+  // from the affine ops that size them.
+  pm.addPass(createRlxCpuBuffersToStack());
+  pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;

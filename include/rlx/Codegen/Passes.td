@@ -347,4 +347,61 @@ def RlxCpuGuardParallelRegions : Pass<"rlx-cpu-guard-parallel-regions"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def RlxCpuBuffersToStack : Pass<"rlx-cpu-buffers-to-stack"> {
+  let summary = "Put small buffers of bounded size on the stack, once per thread";
+  let description = [{
+    Replaces a `memref.alloc` that is freed in its own block (by an
+    unconditional `memref.dealloc`, as the deallocation pipeline leaves the
+    buffers of a tile) with a view (`memref.view`) of a stack buffer of its
+    largest size, allocated at the start of the region of the nearest
+    automatic allocation scope (the function, or an `omp.parallel` region,
+    which each thread of the team runs once). A `?` size needs a constant
+    upper bound (`ValueBoundsOpInterface`: a partial tile's `affine.min`
+    bounds it by the tile size). Loops between the allocation and the scope
+    run their iterations one after another, so that they all reuse the one
+    buffer: a tile's buffers cost a `malloc` and a `free` per loop
+    iteration otherwise. No buffer is hoisted out of an `scf.forall` or
+    `scf.parallel`, whose iterations may run at once.
+
+    A buffer larger than `max-buffer-bytes`, or one that would take a
+    scope's stack buffers past `max-scope-bytes`, stays on the heap: worker
+    threads have stacks of a few MiB. So do bf16 buffers: LLVM promotes a
+    small stack buffer to registers, and its x86 back end cannot legalize
+    every bf16 operation that makes. Runs after `convert-scf-to-openmp`
+    (so that a thread tile's buffers go to its parallel region) and before
+    `lower-affine` (the bounds are read from affine ops).
+
+    ```mlir
+    omp.parallel {
+      omp.wsloop { omp.loop_nest (%i) : index = (%c0) to (%n) step (%c64) {
+        %rows = affine.min affine_map<(d0)[s0] -> (64, s0 - d0)>(%i)[%n]
+        %tile = memref.alloc(%rows) : memref<?x16xf32>
+        ...
+        memref.dealloc %tile : memref<?x16xf32>
+      } }
+    }
+    // becomes
+    omp.parallel {
+      %stack = memref.alloca() : memref<4096xi8>
+      omp.wsloop { omp.loop_nest (%i) : index = (%c0) to (%n) step (%c64) {
+        %rows = affine.min affine_map<(d0)[s0] -> (64, s0 - d0)>(%i)[%n]
+        %tile = memref.view %stack[%c0][%rows]
+            : memref<4096xi8> to memref<?x16xf32>
+        ...
+      } }
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxBufferBytes", "max-buffer-bytes", "int64_t",
+           /*default=*/"65536",
+           "Largest buffer put on the stack, in bytes (at its largest size)">,
+    Option<"maxScopeBytes", "max-scope-bytes", "int64_t",
+           /*default=*/"262144",
+           "Most bytes of stack buffers in one allocation scope">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // RLX_CODEGEN_PASSES_TD
