@@ -927,6 +927,22 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
     return success();
   }
 
+  /// Whether a result of `generic` is the left prologue of a contraction
+  /// whose tiles will compute it (`fusesIntoTiles`): a row op's versions
+  /// leave it out of their group, as the static op's thread tiles do, so
+  /// that the contraction still fuses it (an RMS norm's scaling, in the
+  /// tiles of the projection that reads it).
+  bool isContractionPrologue(linalg::GenericOp generic) {
+    if (!fuseEpilogues)
+      return false;
+    return llvm::any_of(generic->getResults(), [&](Value result) {
+      return llvm::any_of(result.getUsers(), [&](Operation *user) {
+        return isa<linalg::LinalgOp>(user) && getLoweringConfig(user) &&
+               isLeftPrologue(result, user);
+      });
+    });
+  }
+
   /// An op that decomposes (attention, rows), tiled and decomposed
   /// (`tileAndDecomposeVersion`); where its config guards its thread tiles
   /// (rows of `?` sizes), first versioned with the producers and the
@@ -950,6 +966,7 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
       auto generic = dyn_cast<linalg::GenericOp>(user);
       if (generic && generic->getBlock() == op->getBlock() &&
           generic.getNumLoops() == generic.getNumParallelLoops() &&
+          !isContractionPrologue(generic) &&
           !llvm::is_contained(withConsumers, user))
         withConsumers.push_back(user);
     }

@@ -172,3 +172,48 @@ func.func @guarded_rows_and_consumer(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
   } -> tensor<?x8xf32>
   return %out : tensor<?x8xf32>
 }
+
+// -----
+
+// The same rows whose consumer is the left prologue of a guarded matmul
+// (an RMS norm's scaling before a projection): the rows' versions leave the
+// consumer out, and the matmul's version with thread tiles computes it per
+// tile, as a static matmul does.
+// CHECK-LABEL: func.func @guarded_rows_and_matmul_prologue(
+// CHECK:         scf.if
+// CHECK:           scf.forall
+// CHECK-NOT:         math.exp
+// CHECK:             scf.forall.in_parallel
+// CHECK:         } else {
+// CHECK-NOT:       math.exp
+// CHECK:         }
+// CHECK:         scf.if
+// CHECK:           scf.forall
+// CHECK:             math.exp
+// CHECK:             linalg.matmul
+// CHECK:             scf.forall.in_parallel
+#pro = affine_map<(i, j) -> (i, j)>
+func.func @guarded_rows_and_matmul_prologue(%x: tensor<?x8xf32>, %w: tensor<8x16xf32>) -> tensor<?x16xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x8xf32>
+  %e = tensor.empty(%n) : tensor<?x8xf32>
+  %r = rlx.rows ins(%x : tensor<?x8xf32>) outs(%e : tensor<?x8xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0], cache = [1, 0], vector = [0, 0], min_parallel_iterations = 1024>} {
+  ^bb0(%a: tensor<?x8xf32>):
+    %0 = rlx.reduce sum %a axes = [1] keep_dim : tensor<?x8xf32> -> tensor<?x1xf32>
+    %1 = rlx.div %a, %0 : (tensor<?x8xf32>, tensor<?x1xf32>) -> tensor<?x8xf32>
+    rlx.yield %1 : tensor<?x8xf32>
+  } -> tensor<?x8xf32>
+  %scaled = linalg.generic {indexing_maps = [#pro, #pro], iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<?x8xf32>) outs(%e : tensor<?x8xf32>)
+      attrs = {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0], cache = [0, 0], vector = [1, 8], min_parallel_iterations = 1024>} {
+  ^bb0(%v: f32, %o: f32):
+    %s = math.exp %v : f32
+    linalg.yield %s : f32
+  } -> tensor<?x8xf32>
+  %init = tensor.empty(%n) : tensor<?x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<?x16xf32>) -> tensor<?x16xf32>
+  %out = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [4, 0, 0], cache = [0, 0, 0], vector = [1, 16, 1], min_parallel_iterations = 1024>}
+      ins(%scaled, %w : tensor<?x8xf32>, tensor<8x16xf32>) outs(%acc : tensor<?x16xf32>) -> tensor<?x16xf32>
+  return %out : tensor<?x16xf32>
+}
