@@ -12,13 +12,14 @@ Never asserted anywhere: timings depend on the machine.
 Every row is timed at 1 thread and at all cores (`os.cpu_count()`):
 
 - rlx: the row's function compiled by build/bin/rlx-compile (default -O
-  level) into a .so, loaded by build/lib/librlx_runtime.so through ctypes in
-  a child process that imports neither PyTorch nor OpenBLAS (so no second
-  OpenMP runtime is loaded next to the module's), thread count set with
-  rlx_set_num_threads, and the invoke (rlx_function_invoke, inputs and
-  outputs made once) timed in-process.
+  level) into a .so, loaded with the rlx Python package (python/rlx, over
+  build/lib/librlx_runtime.so) in a child process that imports neither
+  PyTorch nor OpenBLAS (so no second OpenMP runtime is loaded next to the
+  module's), thread count set with rlx.set_num_threads, and a bound call
+  (Function.bind: inputs and outputs made once, each run one
+  rlx_function_invoke) timed in-process.
 - dynamic-shapes rows: the function with `?` sizes, its inputs made at the
-  row's sizes (rlx_function_input_dims / rlx_function_output_dims), against
+  row's sizes (Function.input_shapes), against
   the same text with those sizes static, both timed as above.
 - baselines: OpenBLAS cblas_sgemm called directly through ctypes
   (/usr/lib/x86_64-linux-gnu/libopenblas.so.0, openblas_set_num_threads;
@@ -147,134 +148,35 @@ def wait_for_quiet(timeout):
 # ---- rlx through the C runtime (child process) -------------------------------
 
 
-class TensorType(ctypes.Structure):
-    _fields_ = [("dtype", ctypes.c_int), ("rank", ctypes.c_size_t),
-                ("dims", ctypes.POINTER(ctypes.c_int64))]
-
-
-# rlx_dtype_t values (runtime.h) -> NumPy dtypes.
-DTYPES = {0: np.float32, 3: np.float64, 6: np.int32, 7: np.int64,
-          8: np.uint8}
-
-
-def runtime_library(build):
-    p = ctypes.c_void_p
-    lib = ctypes.CDLL(os.path.join(build, "lib", "librlx_runtime.so"))
-    for name, args, res in (
-            ("rlx_status_message", [p], ctypes.c_char_p),
-            ("rlx_status_free", [p], None),
-            ("rlx_set_num_threads", [ctypes.c_size_t], p),
-            ("rlx_module_load", [ctypes.c_char_p, ctypes.POINTER(p)], p),
-            ("rlx_module_free", [p], None),
-            ("rlx_module_lookup", [p, ctypes.c_char_p, ctypes.POINTER(p)], p),
-            ("rlx_function_num_inputs", [p], ctypes.c_size_t),
-            ("rlx_function_num_outputs", [p], ctypes.c_size_t),
-            ("rlx_function_input_type",
-             [p, ctypes.c_size_t, ctypes.POINTER(TensorType)], p),
-            ("rlx_function_output_type",
-             [p, ctypes.c_size_t, ctypes.POINTER(TensorType)], p),
-            ("rlx_tensor_create", [ctypes.c_int, ctypes.c_size_t,
-                                   ctypes.POINTER(ctypes.c_int64),
-                                   ctypes.POINTER(p)], p),
-            ("rlx_tensor_free", [p], None),
-            ("rlx_tensor_data", [p], p),
-            ("rlx_function_num_symbols", [p], ctypes.c_size_t),
-            ("rlx_function_input_dims",
-             [p, ctypes.POINTER(ctypes.c_int64), ctypes.c_size_t,
-              ctypes.c_size_t, ctypes.POINTER(ctypes.c_int64)], p),
-            ("rlx_function_output_dims",
-             [p, ctypes.POINTER(p), ctypes.c_size_t, ctypes.c_size_t,
-              ctypes.POINTER(ctypes.c_int64)], p),
-            ("rlx_function_invoke", [p, ctypes.POINTER(p), ctypes.c_size_t,
-                                     ctypes.POINTER(p), ctypes.c_size_t], p)):
-        fn = getattr(lib, name)
-        fn.argtypes, fn.restype = args, res
-    return lib
-
-
-def checked(lib, status):
-    if status:
-        message = lib.rlx_status_message(status).decode()
-        lib.rlx_status_free(status)
-        raise RuntimeError(message)
-
-
-def make_tensor(lib, ttype, rng, fill, dims=None):
-    """A tensor of `ttype`, or of `dims` where its dims are symbolic."""
-    if dims is None:
-        dims = (ctypes.c_int64 * max(ttype.rank, 1))(
-            *[ttype.dims[i] for i in range(ttype.rank)])
-    tensor = ctypes.c_void_p()
-    checked(lib, lib.rlx_tensor_create(ttype.dtype, ttype.rank, dims,
-                                       ctypes.byref(tensor)))
-    if fill:
-        if ttype.dtype not in DTYPES:
-            raise RuntimeError(f"no filler for rlx dtype {ttype.dtype}")
-        shape = [dims[i] for i in range(ttype.rank)]
-        dtype = np.dtype(DTYPES[ttype.dtype])
-        count = int(np.prod(shape)) if shape else 1
-        buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(
-            lib.rlx_tensor_data(tensor))
-        view = np.frombuffer(buffer, dtype=dtype)
-        if dtype.kind == "f":
-            view[:] = rng.uniform(-1, 1, count)
-        else:  # class labels, indices and masks: small non-negative values
-            view[:] = rng.integers(0, 2, count)
-    return tensor
-
-
 def rlx_child(request):
     """Times the requested functions; prints one JSON line per job."""
-    lib = runtime_library(request["build"])
+    os.environ["RLX_BUILD_DIR"] = request["build"]
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import rlx
     rng = np.random.default_rng(0)
     for job in request["jobs"]:
         result = {"error": None, "times": {}}
-        module, inputs, outputs = ctypes.c_void_p(), [], []
         try:
-            checked(lib, lib.rlx_module_load(job["module"].encode(),
-                                             ctypes.byref(module)))
-            fn = ctypes.c_void_p()
-            checked(lib, lib.rlx_module_lookup(module, job["function"].encode(),
-                                               ctypes.byref(fn)))
-            # A function with `?` sizes runs at the job's symbol values:
-            # the runtime gives the input and output dims they imply.
-            symbols = job.get("symbols", [])
-            values = (ctypes.c_int64 * max(len(symbols), 1))(*symbols)
-            if lib.rlx_function_num_symbols(fn) != len(symbols):
-                raise RuntimeError(f"{job['function']} has "
-                                   f"{lib.rlx_function_num_symbols(fn)} "
-                                   f"symbols, the job gives {len(symbols)}")
-            for i in range(lib.rlx_function_num_inputs(fn)):
-                ttype = TensorType()
-                checked(lib, lib.rlx_function_input_type(fn, i,
-                                                         ctypes.byref(ttype)))
-                dims = (ctypes.c_int64 * max(ttype.rank, 1))()
-                checked(lib, lib.rlx_function_input_dims(
-                    fn, values, len(symbols), i, dims))
-                inputs.append(make_tensor(lib, ttype, rng, True, dims))
-            ins = (ctypes.c_void_p * max(len(inputs), 1))(*inputs)
-            for i in range(lib.rlx_function_num_outputs(fn)):
-                ttype = TensorType()
-                checked(lib, lib.rlx_function_output_type(fn, i,
-                                                          ctypes.byref(ttype)))
-                dims = (ctypes.c_int64 * max(ttype.rank, 1))()
-                checked(lib, lib.rlx_function_output_dims(
-                    fn, ins, len(inputs), i, dims))
-                outputs.append(make_tensor(lib, ttype, rng, False, dims))
-            outs = (ctypes.c_void_p * max(len(outputs), 1))(*outputs)
-
-            def invoke():
-                checked(lib, lib.rlx_function_invoke(fn, ins, len(inputs),
-                                                     outs, len(outputs)))
+            fn = rlx.load(job["module"])[job["function"]]
+            # A function with `?` sizes runs at the job's symbol values.
+            inputs = []
+            for shape, (dtype, _) in zip(
+                    fn.input_shapes(*job.get("symbols", [])), fn.inputs):
+                if dtype in ("f32", "f64", "bf16"):
+                    values = rng.uniform(-1, 1, shape)
+                else:  # class labels, indices and masks: small non-negative
+                    values = rng.integers(0, 2, shape)
+                inputs.append(values.astype(
+                    {"f64": np.float64, "i32": np.int32, "i64": np.int64,
+                     "i1": np.bool_}.get(dtype, np.float32)))
+            call = fn.bind(*inputs)
             for threads in job["threads"]:
-                checked(lib, lib.rlx_set_num_threads(threads))
-                result["times"][threads] = measure(invoke, job["runs"],
+                rlx.set_num_threads(threads)
+                result["times"][threads] = measure(call, job["runs"],
                                                    job["budget"])
-        except RuntimeError as e:
+            call.close()
+        except rlx.Error as e:
             result["error"] = str(e)
-        for t in inputs + outputs:
-            lib.rlx_tensor_free(t)
-        lib.rlx_module_free(module)
         print(json.dumps(result), flush=True)
 
 
@@ -1012,10 +914,11 @@ def markdown(meta, results, sgemm, compile_result, plot_paths, doc_dir):
            "`bench/cpu.py --quick` for a small subset); "
            "the method is in `bench/cpu.py`'s docstring.", "",
            "- rlx: the row compiled by `rlx-compile` at its default -O "
-           "level, loaded by `librlx_runtime.so` through ctypes in a process "
-           "without PyTorch or OpenBLAS, threads set by "
-           "`rlx_set_num_threads`, `rlx_function_invoke` timed in-process "
-           "(inputs and outputs made once).",
+           "level, loaded with the `rlx` Python package (ctypes over "
+           "`librlx_runtime.so`) in a process without PyTorch or OpenBLAS, "
+           "threads set by `rlx.set_num_threads`, a bound call (one "
+           "`rlx_function_invoke` per run, inputs and outputs made once) "
+           "timed in-process.",
            "- Baselines in the same run: OpenBLAS `cblas_sgemm` through "
            "ctypes (threads by `openblas_set_num_threads`) for matmul, "
            "oneDNN through PyTorch 1.13 `conv2d` for convolutions, PyTorch "
