@@ -51,7 +51,8 @@ def compile(text, *, target="cpu", fuse=True, opt_level=None,
     target: "cpu" or "cuda". fuse: rlx's fusion passes (on by default).
     opt_level: LLVM's -O level (rlx-compile's default if None). specialize:
     {symbol: size} fixes `?` sizes (rlx-compile --specialize). options: more
-    rlx-compile arguments. cache: reuse (and fill) the on-disk cache.
+    rlx-compile arguments. cache: reuse the on-disk cache entry if there
+    is one (False compiles again and replaces it).
     A compile error is an `Error` with rlx-compile's diagnostics."""
     compiler = compiler_path()
     if not os.path.exists(compiler):
@@ -62,7 +63,7 @@ def compile(text, *, target="cpu", fuse=True, opt_level=None,
     key = hashlib.sha256(json.dumps(
         [text, args, os.path.realpath(compiler), st.st_size,
          st.st_mtime_ns]).encode()).hexdigest()[:32]
-    directory = cache_dir() if cache else tempfile.mkdtemp(prefix="rlx-")
+    directory = cache_dir()
     os.makedirs(directory, exist_ok=True)
     module = os.path.join(directory, key + ".so")
     if cache and os.path.exists(module):

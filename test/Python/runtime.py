@@ -148,6 +148,9 @@ check("cache_hit", again.path == module.path and second < first / 5,
       f"{again.path} vs {module.path}, {second:.3f} s vs {first:.3f} s")
 files = sorted(f for f in os.listdir(rlx.cache_dir()) if f.endswith(".so"))
 check("cache_files", len(files) == 1, files)
+fresh = rlx.compile(TEXT, cache=False)
+check("cache_refresh", fresh.path == module.path and len(
+    [f for f in os.listdir(rlx.cache_dir()) if f.endswith(".so")]) == 1)
 other = rlx.compile(TEXT, opt_level=1)
 check("cache_options", other.path != module.path and np.allclose(
     other.layer(x[:, :8].copy(), w, b), module.layer(x[:, :8].copy(), w, b),
