@@ -1,0 +1,29 @@
+//===- Dialects.h - C API for the rlx dialect ---------------------*- C -*-===//
+//
+// The rlx dialect through MLIR's C API: its dialect handle, and one call that
+// registers everything an rlx graph's IR uses (rlx, func, arith, tensor), so
+// that a client of the C API - other languages' bindings, the `rlx` Python
+// package - can parse, build and verify rlx IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_C_DIALECTS_H
+#define RLX_C_DIALECTS_H
+
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Rlx, rlx);
+
+/// Inserts the rlx dialect and the upstream dialects rlx IR is written with
+/// into `registry`.
+MLIR_CAPI_EXPORTED void rlxRegisterDialects(MlirDialectRegistry registry);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // RLX_C_DIALECTS_H
