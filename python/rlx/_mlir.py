@@ -76,6 +76,10 @@ class TypeID(_Handle):
     pass
 
 
+class OpPrintingFlags(_Handle):
+    pass
+
+
 class StringRef(ctypes.Structure):
     _fields_ = [("data", ctypes.c_char_p), ("length", ctypes.c_size_t)]
 
@@ -187,13 +191,17 @@ _SIGNATURES = {
     "mlirOperationGetNumResults": (_c_ssize, [Operation]),
     "mlirOperationGetResult": (Value, [Operation, _c_ssize]),
     "mlirOperationGetRegion": (Region, [Operation, _c_ssize]),
-    "mlirOperationPrint": (None, [Operation, StringCallback,
-                                  ctypes.c_void_p]),
+    "mlirOperationPrintWithFlags": (None, [Operation, OpPrintingFlags,
+                                           StringCallback, ctypes.c_void_p]),
+    "mlirOpPrintingFlagsCreate": (OpPrintingFlags, []),
+    "mlirOpPrintingFlagsAssumeVerified": (None, [OpPrintingFlags]),
+    "mlirOpPrintingFlagsDestroy": (None, [OpPrintingFlags]),
     "mlirOperationSetAttributeByName": (None, [Operation, StringRef,
                                                Attribute]),
     "mlirOperationSetDiscardableAttributeByName": (
         None, [Operation, StringRef, Attribute]),
-    "mlirOperationClone": (Operation, [Operation]),
+    "mlirOperationRemoveDiscardableAttributeByName": (
+        ctypes.c_bool, [Operation, StringRef]),
     "mlirValueGetType": (Type, [Value]),
     "mlirBlockCreate": (Block, [_c_ssize, ctypes.POINTER(Type),
                                 ctypes.POINTER(Location)]),
@@ -327,7 +335,19 @@ def operation_state(name, location):
 
 
 def print_operation(operation):
-    return _collect(api().mlirOperationPrint, operation)
+    """`operation` in its custom form. The builder verifies each op as it is
+    added; the module as a whole may not verify (a training step calls a
+    gradient function that rlx-compile defines), so the printer does not
+    verify it again, which would fall back to the generic form."""
+    a = api()
+    flags = a.mlirOpPrintingFlagsCreate()
+    a.mlirOpPrintingFlagsAssumeVerified(flags)
+    try:
+        return _collect(
+            lambda op, callback, data: a.mlirOperationPrintWithFlags(
+                op, flags, callback, data), operation)
+    finally:
+        a.mlirOpPrintingFlagsDestroy(flags)
 
 
 def print_type(type_):

@@ -290,11 +290,11 @@ class Graph:
         a = _mlir.api()
         type_ = self.tensor_type(array.shape, dtype)
         if dtype == "bf16":
-            bits = np.ascontiguousarray(array, np.float32).view(np.uint32)
+            bits = np.require(array, np.float32, "C").view(np.uint32)
             # Round to nearest even, NaN kept quiet.
             rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16)
             rounded = np.where(np.isnan(array), 0x7FC0, rounded)
-            data = np.ascontiguousarray(rounded.astype(np.uint16))
+            data = np.require(rounded, np.uint16, "C")
         elif dtype == "i1":
             # i1 raw buffers are bit-packed, not a byte per element: text.
             text = np.array2string(
@@ -307,7 +307,7 @@ class Graph:
         else:
             if dtype not in _NUMPY_DTYPES:
                 raise TypeError(f"no constants of element type {dtype}")
-            data = np.ascontiguousarray(array, _NUMPY_DTYPES[dtype])
+            data = np.require(array, _NUMPY_DTYPES[dtype], "C")
         return a.mlirDenseElementsAttrRawBufferGet(
             type_, data.nbytes, data.ctypes.data)
 
@@ -413,34 +413,49 @@ class Graph:
             self._function, _mlir.StringRef.of("function_type"),
             a.mlirTypeAttrGet(function_type))
 
-    def set_function_attribute(self, name, text):
-        """Sets attribute `name` of the graph's func.func to MLIR attribute
-        `text` (e.g. rlx.differentiate)."""
+    def function_text(self, attributes=None):
+        """The graph's func.func as MLIR text, with the discardable
+        `attributes` ({name: MLIR attribute text}) set on it in the text
+        only (rlx.grad marks the function to differentiate this way)."""
         a = _mlir.api()
-        attribute = a.mlirAttributeParseGet(self._ctx.context,
-                                            _mlir.StringRef.of(text))
-        if not attribute:
-            raise GraphError(f"attribute {name} = {text!r} does not parse")
-        a.mlirOperationSetAttributeByName(self._function,
-                                          _mlir.StringRef.of(name), attribute)
+        self._check_outputs()
+        names = []
+        try:
+            for name, text in (attributes or {}).items():
+                attribute = a.mlirAttributeParseGet(self._ctx.context,
+                                                    _mlir.StringRef.of(text))
+                if not attribute:
+                    raise GraphError(f"attribute {name} = {text!r} does not "
+                                     "parse")
+                a.mlirOperationSetDiscardableAttributeByName(
+                    self._function, _mlir.StringRef.of(name), attribute)
+                names.append(name)
+            return _mlir.print_operation(self._function)
+        finally:
+            for name in names:
+                a.mlirOperationRemoveDiscardableAttributeByName(
+                    self._function, _mlir.StringRef.of(name))
 
     def add_function(self, text):
-        """Appends MLIR text (functions) to the graph's module, as written
-        (rlx.grad's training step adds the gradient function's declaration
-        and the step function this way)."""
+        """Adds MLIR text of functions to the graph's module, as written:
+        a training step adds the loss function and its gradient's
+        declaration this way."""
         self._extra_functions.append(text)
 
-    def mlir(self):
-        """The graph's module as MLIR text."""
+    def _check_outputs(self):
         if self._return is None:
             raise GraphError(f"graph '{self.name}' has no outputs: call "
                              "g.output(...) first")
+
+    def mlir(self):
+        """The graph's module as MLIR text."""
+        self._check_outputs()
         text = _mlir.print_operation(
             _mlir.api().mlirModuleGetOperation(self._module))
         if self._extra_functions:
-            body = text.rstrip()
-            assert body.endswith("}")
-            text = body[:-1] + "".join(self._extra_functions) + "}\n"
+            # The printed module ends with its closing brace.
+            body = text.rstrip()[:-1]
+            text = body + "\n".join(self._extra_functions) + "\n}\n"
         return text
 
     def __str__(self):

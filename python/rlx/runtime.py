@@ -175,7 +175,7 @@ class _Wrapped:
 
 def _to_bf16(array):
     """float32 values as bf16 bits (uint16), rounded by the runtime."""
-    source = np.ascontiguousarray(array, dtype=np.float32)
+    source = np.require(array, np.float32, "C")
     bits = np.empty(source.shape, np.uint16)
     _check(_library().rlx_convert(
         _DTYPES.index("f32"), source.ctypes.data, _DTYPES.index("bf16"),
@@ -278,7 +278,7 @@ class Function:
                     raise Error("DTYPE_MISMATCH",
                                 f"'{self.name}': numpy dtype {array.dtype} "
                                 "has no rlx element type")
-                inputs.add(np.ascontiguousarray(array), name)
+                inputs.add(np.require(array, requirements="C"), name)
             pointers = inputs.pointers()
             for index, (dtype, dims) in enumerate(self.outputs):
                 shape = (ctypes.c_int64 * max(len(dims), 1))()
