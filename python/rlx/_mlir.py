@@ -207,7 +207,8 @@ _SIGNATURES = {
                                 ctypes.POINTER(Location)]),
     "mlirBlockAddArgument": (Value, [Block, Type, Location]),
     "mlirBlockAppendOwnedOperation": (None, [Block, Operation]),
-    "mlirBlockGetTerminator": (Operation, [Block]),
+    "mlirBlockInsertOwnedOperationBefore": (None, [Block, Operation,
+                                                   Operation]),
     "mlirRegionCreate": (Region, []),
     "mlirRegionAppendOwnedBlock": (None, [Region, Block]),
     "mlirModuleCreateEmpty": (Module, [Location]),
@@ -265,18 +266,19 @@ class DiagnosticCapture:
 
     def __init__(self):
         self.messages = []
-        self.active = False
+        self.depth = 0
 
     def __enter__(self):
-        self.messages = []
-        self.active = True
+        if self.depth == 0:
+            self.messages = []
+        self.depth += 1
         return self
 
     def __exit__(self, *exc):
-        self.active = False
+        self.depth -= 1
 
     def handle(self, diagnostic, _):
-        if not self.active:
+        if not self.depth:
             return 0  # not handled: MLIR prints it to stderr
         self.messages.append(format_diagnostic(diagnostic))
         return 1

@@ -179,7 +179,7 @@ class Graph:
     """One function of rlx ops under construction. `name` is its symbol
     (the compiled module's function)."""
 
-    _lock = threading.Lock()
+    _lock = threading.RLock()
 
     def __init__(self, name="main"):
         if not name.isidentifier():
@@ -242,11 +242,24 @@ class Graph:
             ctx, _mlir.StringRef.of(str(file)), int(line),
             int(column[0]) if column else 0)
 
+    def _parse_attribute(self, text, what):
+        """MLIR attribute `text`; a GraphError naming `what` if it does not
+        parse."""
+        a = _mlir.api()
+        with Graph._lock, self._ctx.capture as capture:
+            attribute = a.mlirAttributeParseGet(self._ctx.context,
+                                                _mlir.StringRef.of(text))
+        if not attribute:
+            raise GraphError(f"{what} = {text!r} does not parse: " +
+                             "; ".join(capture.messages), capture.messages)
+        return attribute
+
     def tensor_type(self, shape, dtype):
         a = _mlir.api()
         dtype = dtype_name(dtype)
-        element = a.mlirTypeParseGet(self._ctx.context,
-                                     _mlir.StringRef.of(dtype))
+        with Graph._lock, self._ctx.capture:
+            element = a.mlirTypeParseGet(self._ctx.context,
+                                         _mlir.StringRef.of(dtype))
         if not element:
             raise TypeError(f"not an element type: {dtype!r}")
         dynamic = a.mlirShapedTypeGetDynamicSize()
@@ -301,9 +314,8 @@ class Graph:
                 np.asarray(array, bool), separator=",",
                 threshold=sys.maxsize).replace("True", "true").replace(
                 "False", "false")
-            return a.mlirAttributeParseGet(
-                self._ctx.context, _mlir.StringRef.of(
-                    f"dense<{text}> : {_mlir.print_type(type_)}"))
+            return self._parse_attribute(
+                f"dense<{text}> : {_mlir.print_type(type_)}", "constant")
         else:
             if dtype not in _NUMPY_DTYPES:
                 raise TypeError(f"no constants of element type {dtype}")
@@ -334,12 +346,8 @@ class Graph:
         named = []
         for key, attribute in (attributes or {}).items():
             if isinstance(attribute, str):
-                text = attribute
-                attribute = a.mlirAttributeParseGet(ctx,
-                                                    _mlir.StringRef.of(text))
-                if not attribute:
-                    raise GraphError(f"{name}: attribute {key} = {text!r} "
-                                     "does not parse")
+                attribute = self._parse_attribute(attribute,
+                                                  f"{name}: attribute {key}")
             named.append(self._named(key, attribute))
         values = [t.value for t in operands]
         with Graph._lock, self._ctx.capture as capture:
@@ -422,11 +430,7 @@ class Graph:
         names = []
         try:
             for name, text in (attributes or {}).items():
-                attribute = a.mlirAttributeParseGet(self._ctx.context,
-                                                    _mlir.StringRef.of(text))
-                if not attribute:
-                    raise GraphError(f"attribute {name} = {text!r} does not "
-                                     "parse")
+                attribute = self._parse_attribute(text, f"attribute {name}")
                 a.mlirOperationSetDiscardableAttributeByName(
                     self._function, _mlir.StringRef.of(name), attribute)
                 names.append(name)
@@ -553,11 +557,7 @@ def _attribute(graph, op, spec, value):
         array = np.asarray(value)
         return graph._elements(array, dtype_name(array.dtype))
     # Any other attribute: MLIR attribute text.
-    attribute = a.mlirAttributeParseGet(ctx, _mlir.StringRef.of(str(value)))
-    if not attribute:
-        raise GraphError(f"rlx.{op}: {spec['name']} = {value!r} does not "
-                         "parse as an MLIR attribute")
-    return attribute
+    return graph._parse_attribute(str(value), f"rlx.{op}: {spec['name']}")
 
 
 def _make_method(spec):
@@ -566,9 +566,9 @@ def _make_method(spec):
     attributes = {a["name"]: a for a in spec["attributes"]}
     op_name = "rlx." + name
 
+    infers = _mlir.context().infers_result_types(op_name)
+
     def method(self, *args, loc=None, **kwargs):
-        ctx = self._ctx
-        infers = ctx.infers_result_types(op_name)
         result_types = kwargs.pop("result_types", None)
         shape = kwargs.pop("shape", None) if not infers else None
         dtype = kwargs.pop("dtype", None) if not infers else None
@@ -656,6 +656,10 @@ def _make_method(spec):
             key, inspect.Parameter.KEYWORD_ONLY,
             default=inspect.Parameter.empty if attribute_spec["required"]
             else None))
+    if not infers:
+        for key in ("shape", "dtype", "result_types"):
+            parameters.append(inspect.Parameter(
+                key, inspect.Parameter.KEYWORD_ONLY, default=None))
     parameters.append(inspect.Parameter("loc", inspect.Parameter.KEYWORD_ONLY,
                                         default=None))
     method.__signature__ = inspect.Signature(parameters)
@@ -668,6 +672,10 @@ def _make_method(spec):
             detail = "one of " + ", ".join(attribute_spec["cases"])
         lines.append(f"  {key}: {detail}"
                      f"{'' if attribute_spec['required'] else ' (optional)'}")
+    if not infers:
+        lines.append("The result type is not inferred: shape= and dtype= "
+                     "(default: the first operand's), or result_types=[(shape, "
+                     "dtype), ...].")
     method.__doc__ = "\n".join(lines)
     return method
 
