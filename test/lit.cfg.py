@@ -41,7 +41,7 @@ tools = [
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.add_tool_substitutions(
-    ["rlx-run", "rlx-runtime-test", "rlx-cuda-test"],
+    ["rlx-run", "rlx-runtime-test", "rlx-cuda-test", "rlx-capi-test"],
     [runtime_tools_dir, config.rlx_tools_dir])
 llvm_config.with_environment("PATH", config.rlx_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -1,9 +1,9 @@
 //===- Dialects.h - C API for the rlx dialect ---------------------*- C -*-===//
 //
 // The rlx dialect through MLIR's C API: its dialect handle, and one call that
-// registers everything an rlx graph's IR uses (rlx, func, arith, tensor), so
-// that a client of the C API - other languages' bindings, the `rlx` Python
-// package - can parse, build and verify rlx IR.
+// registers everything rlx IR and its pipelines use, so that a client of the
+// C API (other languages' bindings, the `rlx` Python package) can parse,
+// build, verify and lower rlx IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +18,9 @@ extern "C" {
 
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Rlx, rlx);
 
-/// Inserts the rlx dialect and the upstream dialects rlx IR is written with
-/// into `registry`.
+/// Inserts into `registry` the rlx dialect and what its pipelines lower
+/// through: the upstream dialects with their extensions and the
+/// translations to LLVM IR.
 MLIR_CAPI_EXPORTED void rlxRegisterDialects(MlirDialectRegistry registry);
 
 #ifdef __cplusplus

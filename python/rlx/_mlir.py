@@ -124,7 +124,7 @@ _SIGNATURES = {
     "mlirDialectRegistryCreate": (DialectRegistry, []),
     "mlirDialectRegistryDestroy": (None, [DialectRegistry]),
     "mlirContextAppendDialectRegistry": (None, [Context, DialectRegistry]),
-    "mlirContextLoadAllAvailableDialects": (None, [Context]),
+    "mlirContextGetOrLoadDialect": (ctypes.c_void_p, [Context, StringRef]),
     "rlxRegisterDialects": (None, [DialectRegistry]),
     "mlirContextAttachDiagnosticHandler": (
         ctypes.c_uint64,
@@ -372,7 +372,11 @@ class _SharedContext:
         a.rlxRegisterDialects(registry)
         a.mlirContextAppendDialectRegistry(self.context, registry)
         a.mlirDialectRegistryDestroy(registry)
-        a.mlirContextLoadAllAvailableDialects(self.context)
+        # The registry holds what rlx's pipelines lower through; a graph is
+        # written with these.
+        for dialect in ("rlx", "func", "arith", "tensor"):
+            a.mlirContextGetOrLoadDialect(self.context,
+                                          StringRef.of(dialect))
         self.capture = DiagnosticCapture()
         self._handler = DiagnosticHandler(self.capture.handle)
         a.mlirContextAttachDiagnosticHandler(self.context, self._handler,

@@ -18,24 +18,16 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Support/Timing.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "rlx/Dialect/Rlx/IR/RlxDialect.h"
-#include "rlx/Codegen/Passes.h"
-#include "rlx/Conversion/Passes.h"
-#include "rlx/Gpu/Passes.h"
+#include "rlx/InitRlx.h"
 #include "rlx/Pipelines/Pipelines.h"
-#include "rlx/Transforms/Passes.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -283,10 +275,7 @@ int main(int argc, char **argv) {
   // --mlir-print-ir-after=PASS and friends: the IR between stages, with the
   // passes known by name.
   registerAllPasses();
-  rlx::registerRlxConversionPasses();
-  rlx::registerRlxTransformsPasses();
-  rlx::registerRlxCodegenPasses();
-  rlx::registerRlxGpuPasses();
+  rlx::registerRlxPasses();
   registerPassManagerCLOptions();
   // --mlir-disable-threading: the per-function IR dumps above come out in
   // the order of the functions only when passes run on one thread.
@@ -305,14 +294,7 @@ int main(int argc, char **argv) {
     return fail(error);
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registry.insert<rlx::RlxDialect>();
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-  // The thread tiles of CPU code are OpenMP loops.
-  registerOpenMPDialectTranslation(registry);
-  registerAllGPUToLLVMIRTranslations(registry);
+  rlx::registerRlxDialects(registry);
   MLIRContext context(registry);
   // Diagnostics point at the user's source; a dump of the op in generic form
   // would only bury them.
