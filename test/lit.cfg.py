@@ -37,6 +37,8 @@ tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
 tools = [
     "rlx-opt",
     "rlx-compile",
+    "rlx-lsp-server",
+    "rlx-reduce",
     ToolSubst("mlir-translate", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
