@@ -10,6 +10,9 @@
 #   make check-fuzz  the same smoke in the sanitized fuzzing build
 #   make fuzz   fuzz the compiler's pipelines and the runtime's readers for
 #               FUZZ_SECONDS each (fuzz-compiler, fuzz-runtime)
+#   make install PREFIX=P  install the headers, libraries, tools, the
+#               mlir-opt plugin, the Python package and the CMake package
+#               (find_package(RLX)) into P (docs/embedding.md)
 #   make bench  the CPU benchmarks (bench/cpu.py): the "CPU (issue 14)"
 #               section of docs/benchmarks.md and the plots in docs/bench/;
 #               BENCH_FLAGS=--quick for a small subset
@@ -29,7 +32,7 @@ FUZZ_CMAKE_FLAGS ?= '-DLLVM_USE_SANITIZER=Address;Undefined' \
   '-DLLVM_UBSAN_FLAGS=-fsanitize=undefined -fno-sanitize=vptr,function -fno-sanitize-recover=all' \
   -DLLVM_USE_SANITIZE_COVERAGE=ON '-DCMAKE_CXX_FLAGS_RELEASE=-O2'
 
-.PHONY: setup configure build check demo clean check-sanitize check-fuzz \
+.PHONY: setup configure build check demo clean install check-sanitize check-fuzz \
   check-fuzz-release bench \
   fuzz fuzz-build fuzz-compiler fuzz-runtime
 
@@ -43,6 +46,10 @@ configure: setup $(BUILD_DIR)/build.ninja
 
 build: configure
 	ninja -C $(BUILD_DIR)
+
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 check: build
 	ninja -C $(BUILD_DIR) check-rlx

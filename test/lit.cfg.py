@@ -29,6 +29,9 @@ config.substitutions.append(("%rlx_obj_root", config.rlx_obj_root))
 # The numerical oracle (PyTorch, numpy) lives in Debian's interpreter, not in
 # whatever python3 comes first on PATH.
 config.substitutions.append(("%oracle_python", "/usr/bin/python3"))
+# The compilers of this build, for test/Integration's client project.
+config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%cxx", config.cxx_compiler))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

@@ -54,10 +54,16 @@ def library_path():
 
 
 def build_dir():
-    """$RLX_BUILD_DIR, else build/ at the root of this source tree."""
-    return os.environ.get("RLX_BUILD_DIR") or os.path.join(
-        os.path.dirname(os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__)))), "build")
+    """$RLX_BUILD_DIR; else the install prefix this package was installed
+    into (`cmake --install`: PREFIX/python/rlx beside PREFIX/lib); else
+    build/ at the root of this source tree."""
+    if os.environ.get("RLX_BUILD_DIR"):
+        return os.environ["RLX_BUILD_DIR"]
+    root = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    if os.path.exists(os.path.join(root, "lib", "librlx_runtime.so")):
+        return root
+    return os.path.join(root, "build")
 
 
 _lib = None
