@@ -32,6 +32,7 @@ config.substitutions.append(("%oracle_python", "/usr/bin/python3"))
 # The compilers of this build, for test/Integration's client project.
 config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%mlir_include_dir", config.mlir_include_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
