@@ -789,6 +789,13 @@ static Gradients gradientOf(TileOp op, OpBuilder &b, Value g) {
                            /*keep_dim=*/false)};
 }
 
+/// The same mask and scale on the gradient: dropout with the same key.
+static Gradients gradientOf(DropoutOp op, OpBuilder &b, Value g) {
+  return {DropoutOp::create(b, op.getLoc(), g, op.getSeed(), op.getOffset(),
+                            op.getPAttr()),
+          Value(), Value()};
+}
+
 static Gradients gradientOf(ReverseOp op, OpBuilder &b, Value g) {
   return {ReverseOp::create(b, op.getLoc(), g, op.getAxes())};
 }
@@ -1125,14 +1132,13 @@ void mlir::rlx::registerGradientRules(DialectRegistry &registry) {
     attachGradientModels<
         AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, ModOp, Atan2Op, FmaOp,
         ClampOp, CastOp, WhereOp, ReshapeOp, ExpandOp, TransposeOp, ConcatOp,
-        NarrowOp, SliceOp, PadOp, TileOp, ReverseOp, RollOp, TriluOp,
-        ReduceOp, MatmulOp, DotGeneralOp, SoftmaxOp, LogSoftmaxOp, LayerNormOp,
-        RmsNormOp, LayerNorm2dOp, GroupNormOp, BatchNormInferenceOp,
-        AdaLayerNormOp, GatedResidualOp, SoftmaxCrossEntropyOp,
-        SoftmaxCrossEntropyWithLabelsOp, ConvOp, ConvTransposeOp, PoolOp,
-        GlobalPoolOp, ResizeNearest2xOp, InterpolateNearestOp, GatherOp,
-        GatherElementsOp, TopKOp, KvAppendOp, CumsumOp, CumprodOp, CummaxOp,
-        RopeOp, AttentionOp>(context);
+        NarrowOp, SliceOp, PadOp, TileOp, ReverseOp, RollOp, TriluOp, ReduceOp,
+        MatmulOp, DotGeneralOp, SoftmaxOp, LogSoftmaxOp, LayerNormOp, RmsNormOp,
+        LayerNorm2dOp, GroupNormOp, BatchNormInferenceOp, AdaLayerNormOp,
+        GatedResidualOp, SoftmaxCrossEntropyOp, SoftmaxCrossEntropyWithLabelsOp,
+        ConvOp, ConvTransposeOp, PoolOp, GlobalPoolOp, ResizeNearest2xOp,
+        InterpolateNearestOp, GatherOp, GatherElementsOp, TopKOp, KvAppendOp,
+        CumsumOp, CumprodOp, CummaxOp, RopeOp, AttentionOp, DropoutOp>(context);
     attachUnaryGradientModels<
         GeluOp, GeluApproxOp, SiluOp, ReluOp, SigmoidOp, TanhOp, ExpOp, LogOp,
         SqrtOp, RsqrtOp, NegOp, AbsOp, SinOp, CosOp, TanOp, AtanOp, RecipOp,

@@ -27,6 +27,7 @@ void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
   populateNormToLinalgPatterns(patterns);
   populateConvPoolToLinalgPatterns(patterns);
   populateIndexingToLinalgPatterns(patterns);
+  populateRandomToLinalgPatterns(patterns);
   populateScanToLinalgPatterns(patterns);
   populateRegionToLinalgPatterns(patterns);
   populateFusedOpToLinalgPatterns(patterns);

@@ -20,6 +20,8 @@ void populateNormToLinalgPatterns(RewritePatternSet &patterns);
 void populateConvPoolToLinalgPatterns(RewritePatternSet &patterns);
 /// Indexing and data movement beyond the core (gather, pad, tile, ...).
 void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
+/// rng_bits, rng_uniform, rng_normal and dropout.
+void populateRandomToLinalgPatterns(RewritePatternSet &patterns);
 /// Index reductions, scans (as rlx.scan) and top-k.
 void populateScanToLinalgPatterns(RewritePatternSet &patterns);
 

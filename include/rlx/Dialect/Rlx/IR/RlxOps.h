@@ -13,6 +13,7 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "rlx/Dialect/Rlx/IR/Random.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
 #include "rlx/Dialect/Rlx/IR/ScalarBuilder.h"
 #include "rlx/Dialect/Rlx/IR/SymbolicShapes.h"

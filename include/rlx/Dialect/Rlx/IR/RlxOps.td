@@ -720,6 +720,7 @@ def Rlx_SliceOp : Rlx_Op<"slice", [Pure, Rlx_ShapeRule,
 include "rlx/Dialect/Rlx/IR/RlxNormOps.td"
 include "rlx/Dialect/Rlx/IR/RlxConvPoolOps.td"
 include "rlx/Dialect/Rlx/IR/RlxIndexingOps.td"
+include "rlx/Dialect/Rlx/IR/RlxRandomOps.td"
 include "rlx/Dialect/Rlx/IR/RlxScanOps.td"
 include "rlx/Dialect/Rlx/IR/RlxRegionOps.td"
 include "rlx/Dialect/Rlx/IR/RlxSequentialOps.td"
