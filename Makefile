@@ -2,8 +2,10 @@
 #   make demo   set up, build, compile and run examples/mlp.mlir and
 #               examples/transformer_block.mlir, and train
 #               examples/train_mlp.mlir for 50 steps with SGD and with Adam,
-#               and decode 32 tokens with examples/decode_loop.mlir (one
-#               decoder layer, a KV cache of run-time length)
+#               decode 32 tokens with examples/decode_loop.mlir (one
+#               decoder layer, a KV cache of run-time length), and import a
+#               PyTorch model from Python and train it for 20 steps
+#               (examples/train_torch.py)
 #   make check  set up, build, run every test: lit (check-rlx), the
 #               runtime and rlx-run under ASan+UBSan (check-sanitize), and a
 #               fuzzing smoke of the release compiler (check-fuzz-release)
@@ -145,6 +147,7 @@ demo: build
 	$(BUILD_DIR)/bin/rlx-compile examples/decode_loop.mlir -o $(BUILD_DIR)/decode_loop.so
 	$(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/decode_loop.so --list
 	/usr/bin/python3 examples/decode_loop.py $(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/decode_loop.so $(BUILD_DIR)/decode_loop --check
+	RLX_BUILD_DIR=$(abspath $(BUILD_DIR)) PYTHONPATH=python /usr/bin/python3 examples/train_torch.py --steps 20
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_BUILD_DIR) $(SANITIZE_DIR)

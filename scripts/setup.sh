@@ -9,6 +9,7 @@ packages=(
   clang-22 lld-22 libomp-22-dev libclang-rt-22-dev
   python3-torch python3-numpy
   python3-matplotlib libopenblas-dev
+  python3-onnx libonnx-testdata
 )
 
 missing=()

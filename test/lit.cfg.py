@@ -68,3 +68,12 @@ try:
     config.available_features.add("torch")
 except Exception:
     pass
+# The ONNX importer's tests: Debian's python3-onnx, and libonnx-testdata's
+# backend node tests.
+try:
+    subprocess.run(["/usr/bin/python3", "-c", "import onnx"],
+                   check=True, capture_output=True)
+    if os.path.isdir("/usr/share/libonnx-testdata/data/node"):
+        config.available_features.add("onnx")
+except Exception:
+    pass
