@@ -250,6 +250,19 @@ case("gather_elements",
      f"{ttype([3, 6], 'i64')}) -> {t(3, 6)}",
      [randn(4, 5), gather_indices], (3, 6),
      lambda x, i: torch.gather(x, 1, i % 5))
+# The gradients of a reversed read and a gather of one input, summed: the
+# reverse folds into the sum, which rlx-tile-and-fuse must not fuse as an
+# epilogue of the gather's one-hot reduction (it did, and indexed the
+# reversed operand's tile out of bounds).
+reverse_gather_indices = rng.integers(0, 4, (2, 4))
+case("reverse_and_gather_elements",
+     f"%r = rlx.reverse %a0 axes = [1] : {t(2, 4)}\n"
+     f"  %g = rlx.gather_elements %a0, %a1 axis = 1 : ({t(2, 4)}, "
+     f"{ttype([2, 4], 'i64')}) -> {t(2, 4)}\n"
+     f"  %y = rlx.concat %r, %g axis = 0 : ({t(2, 4)}, {t(2, 4)}) -> "
+     f"{t(4, 4)}",
+     [randn(2, 4), reverse_gather_indices], (4, 4),
+     lambda x, i: torch.cat([torch.flip(x, [1]), torch.gather(x, 1, i)], 0))
 case("topk",
      f"%y, %i = rlx.topk %a0 k = 3 : {t(2, 3, 6)} -> {t(2, 3, 3)}, "
      f"{ttype([2, 3, 3], 'i64')}",

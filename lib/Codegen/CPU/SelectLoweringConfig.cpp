@@ -370,25 +370,6 @@ struct RlxCpuSelectLoweringConfigPass
     return getRowTileConfig(op, loop, *lanes);
   }
 
-  /// Whether `expr` only grows with each loop (loops and constants, added
-  /// or scaled by constants that are not negative): upstream tiling then
-  /// reads a tile's operands from a slice whose size it can compute. An
-  /// index that falls as a loop rises (`o - k`, a transposed
-  /// convolution's gather) or wraps (`floordiv`, `mod`) is not tiled.
-  static bool isIncreasing(AffineExpr expr) {
-    if (isa<AffineDimExpr, AffineConstantExpr>(expr))
-      return true;
-    auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
-    if (!binary)
-      return false;
-    if (binary.getKind() == AffineExprKind::Add)
-      return isIncreasing(binary.getLHS()) && isIncreasing(binary.getRHS());
-    if (binary.getKind() != AffineExprKind::Mul)
-      return false;
-    auto factor = dyn_cast<AffineConstantExpr>(binary.getRHS());
-    return factor && factor.getValue() >= 0 && isIncreasing(binary.getLHS());
-  }
-
   /// Any other op with a float or integer result whose contiguous
   /// dimension is walked by a parallel loop (a transposed read, a gather in
   /// the payload, a window that no other schedule takes): register tiles of
@@ -397,13 +378,11 @@ struct RlxCpuSelectLoweringConfigPass
   /// scalar or a row of results that no parallel loop walks (or one of a
   /// single element, such as a row op's tile's statistic): such an op
   /// stays one loop nest in its own order, as does an op that reads an
-  /// operand through an index that is not increasing (`isIncreasing`).
+  /// operand through an index that is not increasing
+  /// (`hasIncreasingIndexingMaps`).
   LoweringConfigAttr getResultRowConfig(linalg::LinalgOp op) {
     std::optional<int64_t> lanes = getResultLanes(op);
-    if (!lanes || op.getNumDpsInits() != 1 ||
-        !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
-          return llvm::all_of(map.getResults(), isIncreasing);
-        }))
+    if (!lanes || op.getNumDpsInits() != 1 || !hasIncreasingIndexingMaps(op))
       return nullptr;
     AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
     if (resultMap.getNumResults() == 0)

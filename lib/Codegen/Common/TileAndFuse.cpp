@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MatmulLoops.h"
+#include "TileOpConfigs.h"
 #include "rlx/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -45,7 +46,10 @@ static LoweringConfigAttr getLoweringConfig(Operation *op) {
 
 /// The all-parallel generic that reads `op`'s single result element for
 /// element (an identity indexing map over its own loops) and is its only
-/// user: the epilogue that computes each result tile right after it.
+/// user: the epilogue that computes each result tile right after it. Not
+/// one that reads another operand through an index that tiling cannot
+/// slice (`hasIncreasingIndexingMaps`: a reversed read that elementwise
+/// fusion folded into it).
 static linalg::GenericOp getFusibleEpilogue(linalg::LinalgOp op) {
   if (op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
     return nullptr;
@@ -54,7 +58,8 @@ static linalg::GenericOp getFusibleEpilogue(linalg::LinalgOp op) {
   if (!epilogue || !epilogue.hasPureTensorSemantics() ||
       epilogue.getNumLoops() != epilogue.getNumParallelLoops() ||
       !epilogue.isDpsInput(&use) ||
-      !epilogue.getMatchingIndexingMap(&use).isIdentity())
+      !epilogue.getMatchingIndexingMap(&use).isIdentity() ||
+      !hasIncreasingIndexingMaps(epilogue))
     return nullptr;
   return epilogue;
 }

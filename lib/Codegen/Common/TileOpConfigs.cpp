@@ -6,6 +6,26 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
+static bool isIncreasing(AffineExpr expr) {
+  if (isa<AffineDimExpr, AffineConstantExpr>(expr))
+    return true;
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return false;
+  if (binary.getKind() == AffineExprKind::Add)
+    return isIncreasing(binary.getLHS()) && isIncreasing(binary.getRHS());
+  if (binary.getKind() != AffineExprKind::Mul)
+    return false;
+  auto factor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+  return factor && factor.getValue() >= 0 && isIncreasing(binary.getLHS());
+}
+
+bool mlir::rlx::hasIncreasingIndexingMaps(linalg::LinalgOp op) {
+  return llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+    return llvm::all_of(map.getResults(), isIncreasing);
+  });
+}
+
 LoweringConfigAttr mlir::rlx::getAttentionConfig(Operation *op,
                                                  int64_t queryTile,
                                                  int64_t keyTile,

@@ -10,10 +10,20 @@
 #ifndef RLX_LIB_CODEGEN_COMMON_TILEOPCONFIGS_H
 #define RLX_LIB_CODEGEN_COMMON_TILEOPCONFIGS_H
 
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
 
 namespace mlir::rlx {
+
+/// Whether every index of `op`'s indexing maps only grows with each loop
+/// (loops and constants, added or scaled by constants that are not
+/// negative): upstream tiling then reads a tile's operands from a slice
+/// whose size it can compute. An index that falls as a loop rises (`o - k`,
+/// a transposed convolution's gather, a reversed read) or wraps
+/// (`floordiv`, `mod`) would be read from a slice the tiled op indexes out
+/// of bounds: such an op is not tiled, alone or fused into another's tiles.
+bool hasIncreasingIndexingMaps(linalg::LinalgOp op);
 
 /// Chooses the size of a tile of a loop of `range` near `preferred`.
 using TileSizeFn = function_ref<int64_t(const Range &range, int64_t preferred)>;

@@ -163,6 +163,34 @@ func.func @single_thread_epilogue(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %b
 
 // -----
 
+#id = affine_map<(i, j) -> (i, j)>
+#reversed = affine_map<(i, j) -> (i, 31 - j)>
+// An epilogue that also reads an operand reversed (elementwise fusion folds
+// an rlx.reverse into its consumer this way) is not fused: tiled, its
+// reversed read would index a tile's slice out of bounds. The matmul is
+// tiled alone and the epilogue stays one whole loop nest after it.
+// CHECK-LABEL: func.func @reversed_epilogue_operand
+// CHECK:         scf.for
+// CHECK:           linalg.matmul {{.*}} outs({{.*}} : tensor<4x16xf32>)
+// CHECK:         linalg.generic {{.*}} ins({{.*}} : tensor<16x32xf32>, tensor<16x32xf32>) outs({{.*}} : tensor<16x32xf32>)
+// CHECK:         return
+func.func @reversed_epilogue_operand(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %c: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<16x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %mm = linalg.matmul {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 0], cache = [0, 0, 0], vector = [4, 16, 1]>}
+      ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%acc : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %out = linalg.generic {indexing_maps = [#id, #reversed, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %c : tensor<16x32xf32>, tensor<16x32xf32>) outs(%empty : tensor<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<16x32xf32>
+  return %out : tensor<16x32xf32>
+}
+
+// -----
+
 // A matmul that packs its right operand: per thread tile of 64 x 128 and
 // cache tile of 32 reduction steps, B's 32 x 128 tile is copied into four
 // panels of 32 columns, P[4, 32, 32] (one register-tile row at a time);
