@@ -13,7 +13,6 @@ keeps the parameters and moments between steps.
 import argparse
 import time
 
-import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

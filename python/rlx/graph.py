@@ -341,7 +341,6 @@ class Graph:
         results. The op methods call this; it is public for ops made outside
         the rlx dialect's specifications."""
         a = _mlir.api()
-        ctx = self._ctx.context
         location = self._location(loc)
         named = []
         for key, attribute in (attributes or {}).items():

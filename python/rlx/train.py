@@ -19,7 +19,6 @@ import numpy as np
 
 from .compiler import compile as _compile
 from .graph import Executable, Graph, GraphError, Tensor
-from .runtime import set_num_threads
 
 __all__ = ["Gradient", "grad", "SGD", "Adam", "Trainer", "train_step"]
 

@@ -8,23 +8,12 @@
 # Kolmogorov-Smirnov tests of both distributions; dropout's mask, scale,
 # `?` sizes and gradient; identical numbers at 1 and 2 threads.
 import math
-import sys
 
 import numpy as np
-import torch
 
 import rlx
+from rlx_testing.checks import check, finish
 
-passed, failed = 0, 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}: {detail}")
 
 
 MASK = np.uint64(0xFFFFFFFF)
@@ -225,5 +214,4 @@ check("dropout_grad_loss",
       np.isclose(loss, np.sum(np.where(keep, 2 * xs, 0) * ws,
                               dtype=np.float64), rtol=1e-5), loss)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

@@ -16,19 +16,10 @@ import torch.nn.functional as F
 
 import rlx
 from rlx.graph import op_specs
+from rlx_testing.checks import check, finish
 
 torch.manual_seed(16)
 rng = np.random.default_rng(16)
-passed, failed = 0, 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}: {detail}")
 
 
 def close(name, got, want, rtol, atol):
@@ -273,5 +264,4 @@ raises("run_unknown_name", lambda: errors(y=np.ones((4, 8), np.float32)),
 raises("run_missing_name", lambda: mlp(x=xs), TypeError,
        ["missing input(s) w1, b1, w2"])
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

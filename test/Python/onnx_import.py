@@ -10,7 +10,6 @@
 import io
 import os
 import subprocess
-import sys
 import tempfile
 import warnings
 
@@ -22,20 +21,11 @@ from onnx import TensorProto, helper
 
 import rlx
 from rlx.onnx_import import OnnxImportError, UnsupportedOnnxError, from_onnx
+from rlx_testing.checks import check, finish
 
 rng = np.random.default_rng(16)
-passed, failed = 0, 0
 CLI = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
                    os.pardir, "tools", "rlx-import-onnx", "rlx-import-onnx")
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}: {detail}")
 
 
 def close(name, actual, expected, rtol=1e-4, atol=1e-5):
@@ -391,5 +381,4 @@ raises("unsigned", lambda: from_onnx(model(
 raises("initializers_value", lambda: from_onnx(mlp, initializers="weights"),
        ValueError, "initializers = 'weights'")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

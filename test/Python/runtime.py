@@ -6,25 +6,15 @@
 # 2 threads, the on-disk cache, and every error a user can make at run time
 # as an rlx.Error carrying the runtime's (or rlx-compile's) message.
 import os
-import sys
 import time
 
 import numpy as np
 import torch
 
 import rlx
+from rlx_testing.checks import check, finish
 
 rng = np.random.default_rng(16)
-passed, failed = 0, 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}: {detail}")
 
 
 def raises(name, fn, code, fragment):
@@ -176,5 +166,4 @@ raises("compile", lambda: rlx.compile("func.func @f(%x: tensor<2xf32>) -> "
                                       "tensor<3xf32>\n}\n"),
        "INVALID_ARGUMENT", "error:")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

@@ -12,7 +12,6 @@
 # source line.
 import math
 import os
-import sys
 import time
 
 import numpy as np
@@ -23,19 +22,10 @@ import torch.nn.functional as F
 import rlx
 from rlx.torch_import import (TorchImportError, UnsupportedTorchOp,
                               from_torch)
+from rlx_testing.checks import check, finish
 
 torch.manual_seed(16)
-passed, failed = 0, 0
 SOURCE = open(__file__).read().splitlines()
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}: {detail}")
 
 
 def line_of(marker):
@@ -561,5 +551,4 @@ check("errors are GraphErrors", issubclass(UnsupportedTorchOp,
                                            rlx.GraphError) and
       issubclass(TorchImportError, rlx.GraphError))
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()
