@@ -165,3 +165,22 @@ func.func @fused_contractions(%a: tensor<2x4x8xf16>, %b: tensor<8x6xf16>, %bias:
       : (tensor<1x3x9xf32>, tensor<4x3x3xf32>, tensor<4xf32>, tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
   return %0, %1, %2 : tensor<2x4x6xf16>, tensor<2x4x6xf16>, tensor<1x4x4xf32>
 }
+
+// -----
+
+// rlx.lora_matmul expands into the main product, the adapter's two products,
+// the scale (a rank-0 constant) and the sum.
+// INLINE-LABEL: func.func @lora_matmul(
+// INLINE-SAME:      %[[X:[a-z0-9]+]]: tensor<?x8xf16>, %[[W:[a-z0-9]+]]: tensor<8x6xf16>, %[[A:[a-z0-9]+]]: tensor<8x2xf16>, %[[B:[a-z0-9]+]]: tensor<2x6xf16>)
+// INLINE-NEXT:    %[[P:.*]] = rlx.matmul %[[X]], %[[W]] : (tensor<?x8xf16>, tensor<8x6xf16>) -> tensor<?x6xf16>
+// INLINE-NEXT:    %[[D:.*]] = rlx.matmul %[[X]], %[[A]] : (tensor<?x8xf16>, tensor<8x2xf16>) -> tensor<?x2xf16>
+// INLINE-NEXT:    %[[U:.*]] = rlx.matmul %[[D]], %[[B]] : (tensor<?x2xf16>, tensor<2x6xf16>) -> tensor<?x6xf16>
+// INLINE-NEXT:    %[[S:.*]] = rlx.constant dense<5.000000e-01> : tensor<f16>
+// INLINE-NEXT:    %[[M:.*]] = rlx.mul %[[U]], %[[S]] : (tensor<?x6xf16>, tensor<f16>) -> tensor<?x6xf16>
+// INLINE-NEXT:    %[[R:.*]] = rlx.add %[[P]], %[[M]] : (tensor<?x6xf16>, tensor<?x6xf16>) -> tensor<?x6xf16>
+// INLINE-NEXT:    return %[[R]]
+func.func @lora_matmul(%x: tensor<?x8xf16>, %w: tensor<8x6xf16>, %a: tensor<8x2xf16>, %b: tensor<2x6xf16>) -> tensor<?x6xf16> {
+  %0 = rlx.lora_matmul %x, %w, %a, %b scale = 0.5
+      : (tensor<?x8xf16>, tensor<8x6xf16>, tensor<8x2xf16>, tensor<2x6xf16>) -> tensor<?x6xf16>
+  return %0 : tensor<?x6xf16>
+}

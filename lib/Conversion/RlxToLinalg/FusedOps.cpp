@@ -182,9 +182,23 @@ struct ConvBiasActToLinalg : OpConversionPattern<ConvBiasActOp> {
     return success();
   }
 };
+/// lora_matmul: its expansion, whose rlx ops the conversion lowers in turn
+/// (three contractions: the adapter's two are not one loop nest with the
+/// main product).
+struct LoraMatmulToPrimitives : OpConversionPattern<LoraMatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LoraMatmulOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, op.unfuse(rewriter));
+    return success();
+  }
+};
 } // namespace
 
 void mlir::rlx::populateFusedOpToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<SwigluToGeneric, MatmulBiasActToLinalg, MatmulResidualToLinalg,
-               ConvBiasActToLinalg>(patterns.getContext());
+               ConvBiasActToLinalg, LoraMatmulToPrimitives>(
+      patterns.getContext());
 }

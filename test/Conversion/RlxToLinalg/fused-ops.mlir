@@ -143,3 +143,22 @@ func.func @every_activation(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor
         tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>,
         tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>
 }
+
+// -----
+
+// lora_matmul lowers as its expansion: the main product, the adapter's two
+// products, the scale and the sum.
+// CHECK-LABEL: func.func @lora_matmul(
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<4x8xf32>, %[[W:[a-z0-9]+]]: tensor<8x6xf32>, %[[A:[a-z0-9]+]]: tensor<8x2xf32>, %[[B:[a-z0-9]+]]: tensor<2x6xf32>)
+// CHECK:         %[[P:.*]] = linalg.matmul ins(%[[X]], %[[W]] : tensor<4x8xf32>, tensor<8x6xf32>)
+// CHECK:         %[[D:.*]] = linalg.matmul ins(%[[X]], %[[A]] : tensor<4x8xf32>, tensor<8x2xf32>)
+// CHECK:         %[[U:.*]] = linalg.matmul ins(%[[D]], %[[B]] : tensor<4x2xf32>, tensor<2x6xf32>)
+// CHECK:         %[[S:.*]] = linalg.generic {{.*}} ins(%[[U]], %{{.*}} : tensor<4x6xf32>, tensor<f32>)
+// CHECK:           arith.mulf
+// CHECK:         linalg.generic {{.*}} ins(%[[P]], %[[S]] : tensor<4x6xf32>, tensor<4x6xf32>)
+// CHECK:           arith.addf
+func.func @lora_matmul(%x: tensor<4x8xf32>, %w: tensor<8x6xf32>, %a: tensor<8x2xf32>, %b: tensor<2x6xf32>) -> tensor<4x6xf32> {
+  %0 = rlx.lora_matmul %x, %w, %a, %b scale = 2.0
+      : (tensor<4x8xf32>, tensor<8x6xf32>, tensor<8x2xf32>, tensor<2x6xf32>) -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}

@@ -177,3 +177,29 @@ func.func @residual_norm_eps(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %b: tensor<
   %0:2 = rlx.residual_layer_norm %x, %x, %g, %b axis = 1 eps = -1.0 : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
   return
 }
+
+// -----
+
+func.func @lora_matmul_rank(%x: tensor<4x8xf32>, %w: tensor<8x6xf32>, %a: tensor<8x2xf32>, %b: tensor<2x6xf32>) {
+  // expected-error @+2 {{lora_matmul's adapter [2, 6] x [2, 6] does not fit the weight [8, 6]: needs [K, R] x [R, N]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "rlx.lora_matmul"(%x, %w, %b, %b) <{scale = 1.0 : f64}> : (tensor<4x8xf32>, tensor<8x6xf32>, tensor<2x6xf32>, tensor<2x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @lora_matmul_adapter_rank(%x: tensor<4x8xf32>, %w: tensor<8x6xf32>, %a: tensor<8x2xf32>, %b: tensor<2x2x6xf32>) {
+  // expected-error @+2 {{lora_matmul needs a [K, N] weight and a [K, R], [R, N] adapter, got ranks 2, 2, 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = rlx.lora_matmul %x, %w, %a, %b scale = 1.0 : (tensor<4x8xf32>, tensor<8x6xf32>, tensor<8x2xf32>, tensor<2x2x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @lora_matmul_element_types(%x: tensor<4x8xf32>, %w: tensor<8x6xf32>, %a: tensor<8x2xf16>, %b: tensor<2x6xf32>) {
+  // expected-error @+1 {{'rlx.lora_matmul' op requires the same element type for all operands and results}}
+  %0 = rlx.lora_matmul %x, %w, %a, %b scale = 1.0 : (tensor<4x8xf32>, tensor<8x6xf32>, tensor<8x2xf16>, tensor<2x6xf32>) -> tensor<4x6xf32>
+  return
+}

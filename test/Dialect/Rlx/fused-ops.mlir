@@ -64,3 +64,11 @@ func.func @residual_norms(%x: tensor<4x8xf16>, %r: tensor<4x8xf16>, %g: tensor<8
   %2:2 = rlx.residual_rms_norm %y, %s, %k, %k axis = 0 eps = 1.0e-6 : (tensor<2x3x5xf32>, tensor<2x3x5xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2x3x5xf32>, tensor<2x3x5xf32>)
   return
 }
+
+// CHECK-LABEL: func.func @lora_matmul(
+// CHECK:         rlx.lora_matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} scale = 2.000000e+00 : (tensor<?x3x8xf32>, tensor<8x6xf32>, tensor<8x2xf32>, tensor<2x6xf32>) -> tensor<?x3x6xf32>
+func.func @lora_matmul(%x: tensor<?x3x8xf32>, %w: tensor<8x6xf32>, %a: tensor<8x2xf32>, %b: tensor<2x6xf32>) -> tensor<?x3x6xf32> {
+  %0 = rlx.lora_matmul %x, %w, %a, %b scale = 2.0
+      : (tensor<?x3x8xf32>, tensor<8x6xf32>, tensor<8x2xf32>, tensor<2x6xf32>) -> tensor<?x3x6xf32>
+  return %0 : tensor<?x3x6xf32>
+}

@@ -26,7 +26,8 @@ void populateRandomToLinalgPatterns(RewritePatternSet &patterns);
 void populateScanToLinalgPatterns(RewritePatternSet &patterns);
 
 /// Named fused ops: rlx.swiglu in one loop nest, fused contractions as the
-/// contraction and one elementwise epilogue.
+/// contraction and one elementwise epilogue, rlx.lora_matmul as its
+/// expansion.
 void populateFusedOpToLinalgPatterns(RewritePatternSet &patterns);
 /// rlx.region of every kind: one loop nest each. Reductions and row ops
 /// (softmax, layer_norm, ...) are lowered through regions: rlx-to-linalg

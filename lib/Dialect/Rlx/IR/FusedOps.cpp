@@ -162,6 +162,74 @@ SmallVector<Value> MatmulResidualOp::unfuse(OpBuilder &b) {
   return {AddOp::create(b, loc, product, getResidual()).getResult()};
 }
 
+//===----------------------------------------------------------------------===//
+// LoraMatmulOp
+//===----------------------------------------------------------------------===//
+
+/// The matmul's shape, with `lora_a` `[K, R]` and `lora_b` `[R, N]` for the
+/// weight's K and N.
+static FailureOr<SymbolicShape>
+inferLoraMatmulShape(ShapeContext &context, std::optional<Location> loc,
+                     LoraMatmulOp::Adaptor adaptor) {
+  FailureOr<SymbolicShape> shape =
+      inferMatmulShape(context, loc, adaptor.getInput(), adaptor.getWeight());
+  if (failed(shape))
+    return failure();
+  SymbolicShape weight = context.getShape(adaptor.getWeight());
+  SymbolicShape a = context.getShape(adaptor.getLoraA());
+  SymbolicShape b = context.getShape(adaptor.getLoraB());
+  if (weight.size() != 2 || a.size() != 2 || b.size() != 2)
+    return emitOptionalError(loc,
+                             "lora_matmul needs a [K, N] weight and a "
+                             "[K, R], [R, N] adapter, got ranks ",
+                             weight.size(), ", ", a.size(), ", ", b.size());
+  if (!context.requireEqual(a[0], weight[0]) ||
+      !context.requireEqual(b[0], a[1]) ||
+      !context.requireEqual(b[1], weight[1]))
+    return emitOptionalError(
+        loc, "lora_matmul's adapter ", ShapeContext::format(a), " x ",
+        ShapeContext::format(b), " does not fit the weight ",
+        ShapeContext::format(weight), ": needs [K, R] x [R, N]");
+  return shape;
+}
+
+LogicalResult LoraMatmulOp::inferReturnTypes(MLIRContext *context,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &inferred) {
+  ShapeContext shapes(context);
+  return appendType(
+      inferLoraMatmulShape(shapes, loc, adaptor),
+      cast<RankedTensorType>(adaptor.getInput().getType()).getElementType(),
+      inferred);
+}
+
+LogicalResult
+LoraMatmulOp::inferSymbolicShapes(ShapeContext &context,
+                                  SmallVectorImpl<SymbolicShape> &shapes) {
+  FailureOr<SymbolicShape> shape =
+      inferLoraMatmulShape(context, getLoc(), Adaptor(*this));
+  if (failed(shape))
+    return failure();
+  shapes.push_back(*shape);
+  return success();
+}
+
+SmallVector<Value> LoraMatmulOp::unfuse(OpBuilder &b) {
+  Location loc = getLoc();
+  Type element = getType().getElementType();
+  Value product = MatmulOp::create(b, loc, getInput(), getWeight());
+  Value down = MatmulOp::create(b, loc, getInput(), getLoraA());
+  Value up = MatmulOp::create(b, loc, down, getLoraB());
+  Value scale = ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          RankedTensorType::get({}, element),
+          b.getFloatAttr(element, getScale().convertToDouble())));
+  Value scaled = MulOp::create(b, loc, up, scale);
+  return {AddOp::create(b, loc, product, scaled).getResult()};
+}
+
 /// rlx.conv's shape; the bias is [C_out] and the residual has the result's
 /// shape.
 static FailureOr<SymbolicShape>

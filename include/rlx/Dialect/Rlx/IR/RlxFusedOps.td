@@ -173,4 +173,36 @@ def Rlx_ResidualRmsNormOp
   }];
 }
 
+def Rlx_LoraMatmulOp : Rlx_Op<"lora_matmul", [Pure, InferTypeOpAdaptor,
+    Rlx_ShapeRule, SameOperandsAndResultElementType,
+    DeclareOpInterfaceMethods<Rlx_FusedOpInterface>]> {
+  let summary = "a matmul with a low-rank adapter: x W + scale (x A) B";
+  let description = [{
+    `matmul(input, weight) + scale * matmul(matmul(input, lora_a), lora_b)`:
+    `input` `[..., M, K]` (any batch dimensions, `?` sizes allowed),
+    `weight` `[K, N]`, the adapter `lora_a` `[K, R]` and `lora_b` `[R, N]`
+    of rank R (LoRA: `scale` is alpha / R). The adapter is applied to the
+    input, not merged into the weight, so the weight and the adapter train
+    and load separately. It is its expansion - three `rlx.matmul`s, an
+    `rlx.mul` by the scale and an `rlx.add` - which `--rlx-unfuse` writes
+    and the lowering emits: the codegen layer tiles the main product and
+    fuses the adapter's sum into its epilogue; the gradient differentiates
+    the expansion.
+
+    ```mlir
+    %y = rlx.lora_matmul %x, %w, %a, %b scale = 2.0
+        : (tensor<?x4096xf32>, tensor<4096x4096xf32>, tensor<4096x16xf32>,
+           tensor<16x4096xf32>) -> tensor<?x4096xf32>
+    ```
+  }];
+  let arguments = (ins Rlx_FloatTensor:$input, Rlx_FloatTensor:$weight,
+                       Rlx_FloatTensor:$lora_a, Rlx_FloatTensor:$lora_b,
+                       F64Attr:$scale);
+  let results = (outs Rlx_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight `,` $lora_a `,` $lora_b `scale` `=` $scale attr-dict
+    `:` functional-type(operands, results)
+  }];
+}
+
 #endif // RLX_DIALECT_RLX_IR_RLXFUSEDOPS_TD
