@@ -158,16 +158,13 @@ _SIGNATURES = {
                                          ctypes.POINTER(ctypes.c_int64)]),
     "mlirDenseElementsAttrRawBufferGet": (
         Attribute, [Type, ctypes.c_size_t, ctypes.c_void_p]),
-    "mlirDenseElementsAttrSplatGet": (Attribute, [Type, Attribute]),
     "mlirRankedTensorTypeGet": (Type, [_c_ssize,
                                        ctypes.POINTER(ctypes.c_int64), Type,
                                        Attribute]),
     "mlirShapedTypeGetRank": (_c_ssize, [Type]),
-    "mlirShapedTypeHasRank": (ctypes.c_bool, [Type]),
     "mlirShapedTypeGetDimSize": (ctypes.c_int64, [Type, _c_ssize]),
     "mlirShapedTypeGetElementType": (Type, [Type]),
     "mlirShapedTypeGetDynamicSize": (ctypes.c_int64, []),
-    "mlirTypeIsARankedTensor": (ctypes.c_bool, [Type]),
     "mlirFunctionTypeGet": (Type, [Context, _c_ssize, ctypes.POINTER(Type),
                                    _c_ssize, ctypes.POINTER(Type)]),
     "mlirOperationStateGet": (OperationState, [StringRef, Location]),
@@ -190,14 +187,13 @@ _SIGNATURES = {
     "mlirOperationVerify": (ctypes.c_bool, [Operation]),
     "mlirOperationGetNumResults": (_c_ssize, [Operation]),
     "mlirOperationGetResult": (Value, [Operation, _c_ssize]),
-    "mlirOperationGetRegion": (Region, [Operation, _c_ssize]),
     "mlirOperationPrintWithFlags": (None, [Operation, OpPrintingFlags,
                                            StringCallback, ctypes.c_void_p]),
     "mlirOpPrintingFlagsCreate": (OpPrintingFlags, []),
     "mlirOpPrintingFlagsAssumeVerified": (None, [OpPrintingFlags]),
     "mlirOpPrintingFlagsDestroy": (None, [OpPrintingFlags]),
-    "mlirOperationSetAttributeByName": (None, [Operation, StringRef,
-                                               Attribute]),
+    "mlirOperationSetInherentAttributeByName": (
+        None, [Operation, StringRef, Attribute]),
     "mlirOperationSetDiscardableAttributeByName": (
         None, [Operation, StringRef, Attribute]),
     "mlirOperationRemoveDiscardableAttributeByName": (

@@ -416,7 +416,7 @@ class Graph:
         function_type = a.mlirFunctionTypeGet(
             self._ctx.context, len(inputs), (_mlir.Type * len(inputs))(*inputs),
             len(results), (_mlir.Type * len(results))(*results))
-        a.mlirOperationSetAttributeByName(
+        a.mlirOperationSetInherentAttributeByName(
             self._function, _mlir.StringRef.of("function_type"),
             a.mlirTypeAttrGet(function_type))
 
