@@ -93,13 +93,13 @@ class Rlx_NormBackwardOp<string mnemonic>
 
 def Rlx_LayerNormBackwardOp : Rlx_NormBackwardOp<"layer_norm_backward"> {
   let summary = "gradients of rlx.layer_norm";
-  let description = [{
+  let description = !strconcat([{
     The gradients of `rlx.layer_norm`'s input, gamma and beta along `axis`,
     from `mean` and `rstd` saved by the forward op: with
     `xhat = (x - mean) * rstd`,
     `dx = rstd * (g - mean(g) - xhat * mean(g * xhat))` with the means over
     the normalized axis.
-  }] # Rlx_NormBackwardDoc;
+  }], Rlx_NormBackwardDoc);
   let arguments = (ins Rlx_FloatTensor:$dy, Rlx_FloatTensor:$input,
                        Rlx_FloatTensor:$gamma, Rlx_FloatTensor:$mean,
                        Rlx_FloatTensor:$rstd, Rlx_I64Attr:$axis);
@@ -113,12 +113,12 @@ def Rlx_LayerNormBackwardOp : Rlx_NormBackwardOp<"layer_norm_backward"> {
 
 def Rlx_RmsNormBackwardOp : Rlx_NormBackwardOp<"rms_norm_backward"> {
   let summary = "gradients of rlx.rms_norm";
-  let description = [{
+  let description = !strconcat([{
     The gradients of `rlx.rms_norm`'s input and gamma along `axis`, and of
     its beta with `with_beta_grad`, from the `rstd` saved by the forward op:
     with `xhat = x * rstd`, `dx = rstd * (g - xhat * mean(g * xhat))` with
     the mean over the normalized axis.
-  }] # Rlx_NormBackwardDoc;
+  }], Rlx_NormBackwardDoc);
   let arguments = (ins Rlx_FloatTensor:$dy, Rlx_FloatTensor:$input,
                        Rlx_FloatTensor:$gamma, Rlx_FloatTensor:$rstd,
                        Rlx_I64Attr:$axis, UnitAttr:$with_beta_grad);
