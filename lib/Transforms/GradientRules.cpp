@@ -796,6 +796,26 @@ static Gradients gradientOf(DropoutOp op, OpBuilder &b, Value g) {
           Value(), Value()};
 }
 
+/// The straight-through estimator: the result's gradient where the input's
+/// quantized value lies in [quant_min, quant_max]; the scale and the
+/// integer zero point receive none (as in PyTorch).
+static Gradients gradientOf(FakeQuantizeOp op, OpBuilder &b, Value g) {
+  return {FakeQuantizeBackwardOp::create(
+              b, op.getLoc(), g, op.getInput(), op.getScale(),
+              op.getZeroPoint(), op.getQuantMinAttr(), op.getQuantMaxAttr(),
+              op.getAxisAttr()),
+          Value(), Value()};
+}
+
+/// LSQ: the input's, the scale's and the zero point's gradients, in one op.
+static Gradients gradientOf(FakeQuantizeLsqOp op, OpBuilder &b, Value g) {
+  auto backward = FakeQuantizeLsqBackwardOp::create(
+      b, op.getLoc(), g, op.getInput(), op.getScale(), op.getZeroPoint(),
+      op.getQuantMinAttr(), op.getQuantMaxAttr(), op.getAxisAttr(),
+      op.getGradFactorAttr());
+  return {backward.getDx(), backward.getDscale(), backward.getDzeroPoint()};
+}
+
 static Gradients gradientOf(ReverseOp op, OpBuilder &b, Value g) {
   return {ReverseOp::create(b, op.getLoc(), g, op.getAxes())};
 }
@@ -811,71 +831,316 @@ static Gradients gradientOf(TriluOp op, OpBuilder &b, Value g) {
                           op.getDiagonalAttr())};
 }
 
-/// The gradient of `torch.gather(input, axis, indices)` (an input of type
-/// `inputType`) from the gradient `g` of its result: a one-hot scatter-add
-/// along the axis. The gradient at every position of `indices` is placed at
-/// each of the axis' `n` positions its (wrapped, clamped) index selects,
-/// summed over the indices' axis, and the other dimensions, where
-/// `indices` may be shorter, padded with zeros (unless `sameOtherSizes`
-/// says they are the input's). The intermediate has `n` times the
-/// gradient's elements.
-static Value scatterAddAlong(OpBuilder &b, Location loc, Value g, Value indices,
-                             int64_t axis, RankedTensorType inputType,
-                             bool sameOtherSizes) {
-  RankedTensorType indexType = getTensorType(indices);
-  // The one-hot positions need a static axis, the padding static sizes.
-  if (inputType.isDynamicDim(axis))
-    return Value();
-  if (!sameOtherSizes &&
-      (!inputType.hasStaticShape() || !indexType.hasStaticShape()))
-    return Value();
-  Type indexElement = indexType.getElementType();
-  int64_t rank = inputType.getRank();
-  int64_t n = inputType.getDimSize(axis);
-  Value zero = integerScalar(b, loc, indexElement, 0);
-  Value wrapped = WhereOp::create(
-      b, loc, LtOp::create(b, loc, indices, zero),
-      AddOp::create(b, loc, indices, integerScalar(b, loc, indexElement, n)),
-      indices);
-  Value clamped =
-      ClampOp::create(b, loc, wrapped, b.getF64FloatAttr(0),
-                      b.getF64FloatAttr(std::max<int64_t>(n - 1, 0)));
-  SmallVector<int64_t> spread(indexType.getShape());
-  spread.insert(spread.begin() + axis + 1, 1);
-  SmallVector<int64_t> positionsShape(rank + 1, 1);
-  positionsShape[axis + 1] = n;
-  Value selects = EqOp::create(
-      b, loc, ReshapeOp::create(b, loc, indexType.clone(spread), clamped),
-      iota(b, loc, indexElement, positionsShape, axis + 1));
-  Value spreadGrad =
-      ReshapeOp::create(b, loc, getTensorType(g).clone(spread), g);
-  Value scattered =
-      WhereOp::create(b, loc, selects, spreadGrad, scalar(b, loc, g, 0.0));
-  Value grad = ReduceOp::create(b, loc, scattered, ReduceKind::Sum,
-                                ArrayRef<int64_t>{axis}, /*keep_dim=*/false);
-  if (!sameOtherSizes)
-    for (int64_t d = 0; d < rank; ++d)
-      if (d != axis)
-        grad = padAxis(b, loc, grad, d, 0,
-                       inputType.getDimSize(d) - indexType.getDimSize(d));
-  return grad;
+/// The size of dimension `dim` of `data` as a rank-0 tensor of integer type
+/// `element` (rlx.numel, a constant where the size is static).
+static Value dimSize(OpBuilder &b, Location loc, Value data, int64_t dim,
+                     Type element) {
+  return NumelOp::create(b, loc, RankedTensorType::get({}, element), data,
+                         ArrayRef<int64_t>{dim});
+}
+
+/// The sizes of the `count` dimensions of `data` from `first` that the last
+/// dimension of n-d indices addresses, as a `[count]` tensor of `element`,
+/// which broadcasts against the indices.
+static Value dimSizes(OpBuilder &b, Location loc, Value data, int64_t first,
+                      int64_t count, Type element) {
+  SmallVector<Value> sizes;
+  for (int64_t j = 0; j < count; ++j)
+    sizes.push_back(
+        ReshapeOp::create(b, loc, RankedTensorType::get({1}, element),
+                          dimSize(b, loc, data, first + j, element)));
+  return count == 1 ? sizes.front()
+                    : ConcatOp::create(b, loc, sizes, /*axis=*/0).getResult();
+}
+
+/// `indices` wrapped once from [-n, 0), for the sizes `sizes`.
+static Value wrapIndices(OpBuilder &b, Location loc, Value indices,
+                         Value sizes) {
+  Type element = getTensorType(indices).getElementType();
+  return WhereOp::create(
+      b, loc, LtOp::create(b, loc, indices, integerScalar(b, loc, element, 0)),
+      AddOp::create(b, loc, indices, sizes), indices);
+}
+
+/// `indices` as the gathers read them (wrapped once, then clamped to
+/// [0, n - 1]): where a gather's gradient adds back.
+static Value clampGatherIndices(OpBuilder &b, Location loc, Value indices,
+                                Value sizes) {
+  Type element = getTensorType(indices).getElementType();
+  Value last = SubOp::create(b, loc, sizes, integerScalar(b, loc, element, 1));
+  Value low = MaxOp::create(b, loc, wrapIndices(b, loc, indices, sizes),
+                            integerScalar(b, loc, element, 0));
+  return MinOp::create(b, loc, low, last);
+}
+
+/// Whether each index in `indices` is in [-n, n) for the sizes `sizes`
+/// (those a scatter writes rather than drops); for n-d indices (`nd`),
+/// every coordinate along the last dimension, which is dropped.
+static Value inRangeMask(OpBuilder &b, Location loc, Value indices, Value sizes,
+                         bool nd) {
+  Type element = getTensorType(indices).getElementType();
+  Value wrapped = wrapIndices(b, loc, indices, sizes);
+  Value fits = BitAndOp::create(
+      b, loc, GeOp::create(b, loc, wrapped, integerScalar(b, loc, element, 0)),
+      LtOp::create(b, loc, wrapped, sizes));
+  if (!nd)
+    return fits;
+  RankedTensorType type = getTensorType(fits);
+  Value counts = CastOp::create(b, loc, type.clone(element), fits);
+  Value all = ReduceOp::create(b, loc, counts, ReduceKind::Min,
+                               ArrayRef<int64_t>{type.getRank() - 1},
+                               /*keep_dim=*/false);
+  return NeOp::create(b, loc, all, integerScalar(b, loc, element, 0));
 }
 
 static Gradients gradientOf(GatherElementsOp op, OpBuilder &b, Value g) {
-  RankedTensorType inputType = op.getInput().getType();
-  int64_t axis = normalizeAxis(op.getAxis(), inputType.getRank());
-  return {scatterAddAlong(b, op.getLoc(), g, op.getIndices(), axis, inputType,
-                          /*sameOtherSizes=*/false),
+  Location loc = op.getLoc();
+  int64_t axis = normalizeAxis(op.getAxis(), op.getInput().getType().getRank());
+  Value indices = op.getIndices();
+  Value sizes = dimSize(b, loc, op.getInput(), axis,
+                        getTensorType(indices).getElementType());
+  return {
+      ScatterAddOp::create(b, loc, createSplatLike(b, loc, op.getInput(), 0.0),
+                           clampGatherIndices(b, loc, indices, sizes), g, axis),
+      Value()};
+}
+
+static Gradients gradientOf(GatherNdOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value indices = op.getIndices();
+  RankedTensorType indicesType = op.getIndices().getType();
+  int64_t batch = op.getBatchDims();
+  Value sizes =
+      dimSizes(b, loc, op.getData(), batch, indicesType.getShape().back(),
+               indicesType.getElementType());
+  return {ScatterNdOp::create(b, loc,
+                              createSplatLike(b, loc, op.getData(), 0.0),
+                              clampGatherIndices(b, loc, indices, sizes), g,
+                              ScatterReduction::Add, batch),
           Value()};
 }
 
 /// topk: the values' gradient goes back to the positions they were taken
 /// from.
 static Gradients gradientOf(TopKOp op, OpBuilder &b, Value g) {
-  RankedTensorType inputType = op.getInput().getType();
-  return {scatterAddAlong(b, op.getLoc(), g, op.getIndices(),
-                          inputType.getRank() - 1, inputType,
-                          /*sameOtherSizes=*/true)};
+  Value input = op.getInput();
+  return {ScatterAddOp::create(
+      b, op.getLoc(), createSplatLike(b, op.getLoc(), input, 0.0),
+      op.getIndices(), g, getTensorType(input).getRank() - 1)};
+}
+
+/// sort: the values' gradient goes back to the positions they came from,
+/// dx[indices[j]] = g[j] along the axis (a permutation, so every position
+/// receives exactly one).
+static Gradients gradientOf(SortOp op, OpBuilder &b, Value g) {
+  Value input = op.getInput();
+  return {ScatterAddOp::create(b, op.getLoc(),
+                               createSplatLike(b, op.getLoc(), input, 0.0),
+                               op.getIndices(), g, op.getNormalizedAxis())};
+}
+
+/// histogram: no gradient flows through the counts (torch.histc's result
+/// does not require grad).
+static Gradients gradientOf(HistogramOp op, OpBuilder &b, Value) {
+  return {createSplatLike(b, op.getLoc(), op.getInput(), 0.0)};
+}
+
+namespace {
+/// What the gradients of scatter_elements, scatter_add and scatter_nd share:
+/// a scatter of the same form into another tensor, the gather that reads
+/// back where each update landed, and which updates were written.
+struct ScatterForm {
+  OpBuilder &b;
+  Location loc;
+  Value indices;
+  // scatter_nd: its batch_dims; scatter_elements: its axis.
+  int64_t axisOrBatch;
+  bool nd;
+  // The updates' shape, and the shape of one mask entry per index position
+  // (the indices' shape without the coordinates for nd) spread over it.
+  RankedTensorType updatesType;
+
+  Value scatter(Value data, Value updates, ScatterReduction reduction) const {
+    if (nd)
+      return ScatterNdOp::create(b, loc, data, indices, updates, reduction,
+                                 axisOrBatch);
+    return ScatterElementsOp::create(b, loc, data, indices, updates,
+                                     axisOrBatch, reduction);
+  }
+  /// Where each update landed in `t` (of the data's shape), read back.
+  Value gather(Value t) const {
+    if (nd)
+      return GatherNdOp::create(b, loc, t, indices, axisOrBatch);
+    return GatherElementsOp::create(b, loc, t, indices, axisOrBatch);
+  }
+  /// A mask over the index positions, broadcast to the updates: for nd,
+  /// with a unit dimension for each slice dimension.
+  Value spread(Value mask) const {
+    if (!nd)
+      return mask;
+    RankedTensorType type = getTensorType(mask);
+    SmallVector<int64_t> shape(type.getShape());
+    shape.resize(updatesType.getRank(), 1);
+    return ReshapeOp::create(b, loc, type.clone(shape), mask);
+  }
+  /// Whether each update was written rather than dropped.
+  Value written(Value data) const {
+    RankedTensorType indicesType = getTensorType(indices);
+    Type element = indicesType.getElementType();
+    Value sizes = nd ? dimSizes(b, loc, data, axisOrBatch,
+                                indicesType.getShape().back(), element)
+                     : dimSize(b, loc, data, axisOrBatch, element);
+    return spread(inRangeMask(b, loc, indices, sizes, nd));
+  }
+  /// A distinct i64 id for each index position, spread over the updates
+  /// (static shapes only; else null).
+  Value positionIds() const {
+    RankedTensorType type = getTensorType(indices);
+    SmallVector<int64_t> shape(type.getShape());
+    if (nd)
+      shape.pop_back();
+    auto idsType = RankedTensorType::get(shape, b.getI64Type());
+    if (!idsType.hasStaticShape() || !updatesType.hasStaticShape())
+      return Value();
+    Value flat = IotaOp::create(
+        b, loc,
+        RankedTensorType::get({idsType.getNumElements()}, b.getI64Type()), 0);
+    Value ids = spread(ReshapeOp::create(b, loc, idsType, flat));
+    return ExpandOp::create(
+        b, loc, RankedTensorType::get(updatesType.getShape(), b.getI64Type()),
+        ids, Value());
+  }
+};
+} // namespace
+
+/// The gradients of a scatter's data and updates from the gradient `g` of
+/// its result `result`:
+///
+/// - none: the data's where it was not overwritten; an update's where it
+///   is the one that stayed (the last written at its position), found by
+///   scattering each update's position id and reading it back.
+/// - add: the data's is `g`; a written update's is `g` where it landed.
+/// - mul: with P the product of the nonzero factors at a position (the
+///   data's and the written updates') and Z the number of zero ones, a
+///   factor's gradient is `g * P / factor` when Z = 0, `g * P` for the only
+///   zero factor when Z = 1, and 0 otherwise: exact with zeros, unlike
+///   dividing the result.
+/// - max/min: `g` shared equally by the factors equal to the result (the
+///   data's and the written updates'), as torch.scatter_reduce does.
+static Gradients scatterGradients(const ScatterForm &form, Value data,
+                                  Value updates, Value result,
+                                  ScatterReduction reduction, Value g) {
+  OpBuilder &b = form.b;
+  Location loc = form.loc;
+  Value zeroUpdates = createSplatLike(b, loc, updates, 0.0);
+  Value written = form.written(data);
+  auto onWritten = [&](Value t) {
+    return WhereOp::create(b, loc, written, t, zeroUpdates).getResult();
+  };
+  switch (reduction) {
+  case ScatterReduction::None: {
+    Value ids = form.positionIds();
+    if (!ids)
+      return {form.scatter(g, zeroUpdates, ScatterReduction::None), Value(),
+              Value()};
+    RankedTensorType dataType = getTensorType(data);
+    Value noIds = ExpandOp::create(b, loc, dataType.clone(b.getI64Type()),
+                                   integerScalar(b, loc, b.getI64Type(), -1),
+                                   dataType.hasStaticShape() ? Value() : data);
+    Value stayed = EqOp::create(
+        b, loc, form.gather(form.scatter(noIds, ids, ScatterReduction::None)),
+        ids);
+    return {form.scatter(g, zeroUpdates, ScatterReduction::None), Value(),
+            WhereOp::create(b, loc, stayed, form.gather(g), zeroUpdates)};
+  }
+  case ScatterReduction::Add:
+    return {g, Value(), onWritten(form.gather(g))};
+  case ScatterReduction::Mul: {
+    Value one = scalar(b, loc, data, 1.0), zero = scalar(b, loc, data, 0.0);
+    Value dataZero = EqOp::create(b, loc, data, zero);
+    Value updateZero = EqOp::create(b, loc, updates, zero);
+    Value products =
+        form.scatter(WhereOp::create(b, loc, dataZero, one, data),
+                     WhereOp::create(b, loc, updateZero, one, updates),
+                     ScatterReduction::Mul);
+    Value ones = createSplatLike(b, loc, data, 1.0);
+    Value zeros = createSplatLike(b, loc, data, 0.0);
+    Value zeroCounts =
+        form.scatter(WhereOp::create(b, loc, dataZero, ones, zeros),
+                     onWritten(WhereOp::create(
+                         b, loc, updateZero,
+                         createSplatLike(b, loc, updates, 1.0), zeroUpdates)),
+                     ScatterReduction::Add);
+    Value gp = MulOp::create(b, loc, g, products);
+    // A factor's share: g P / factor with no zeros, g P for the only zero.
+    auto share = [&](Value factor, Value isZero, Value counts, Value gpAt) {
+      Value noZeros = EqOp::create(b, loc, counts, zero);
+      Value onlyZero =
+          BitAndOp::create(b, loc, isZero, EqOp::create(b, loc, counts, one));
+      Value safe = WhereOp::create(b, loc, isZero, one, factor);
+      return WhereOp::create(
+          b, loc, noZeros, DivOp::create(b, loc, gpAt, safe),
+          WhereOp::create(b, loc, onlyZero, gpAt, scalar(b, loc, data, 0.0)));
+    };
+    Value ddata = share(data, dataZero, zeroCounts, gp);
+    Value dupdates =
+        share(updates, updateZero, form.gather(zeroCounts), form.gather(gp));
+    return {ddata, Value(), onWritten(dupdates)};
+  }
+  case ScatterReduction::Max:
+  case ScatterReduction::Min: {
+    Value ones = createSplatLike(b, loc, data, 1.0);
+    Value zeros = createSplatLike(b, loc, data, 0.0);
+    Value dataWins = EqOp::create(b, loc, data, result);
+    Value updateWins = BitAndOp::create(
+        b, loc, EqOp::create(b, loc, updates, form.gather(result)), written);
+    Value counts = form.scatter(
+        WhereOp::create(b, loc, dataWins, ones, zeros),
+        WhereOp::create(b, loc, updateWins,
+                        createSplatLike(b, loc, updates, 1.0), zeroUpdates),
+        ScatterReduction::Add);
+    // Where no factor equals the result (a NaN), nothing is divided.
+    Value shared = DivOp::create(
+        b, loc, g, MaxOp::create(b, loc, counts, scalar(b, loc, data, 1.0)));
+    return {
+        WhereOp::create(b, loc, dataWins, shared, zeros), Value(),
+        WhereOp::create(b, loc, updateWins, form.gather(shared), zeroUpdates)};
+  }
+  }
+  return {};
+}
+
+static Gradients gradientOf(ScatterElementsOp op, OpBuilder &b, Value g) {
+  ScatterForm form{b,
+                   op.getLoc(),
+                   op.getIndices(),
+                   op.getNormalizedAxis(),
+                   /*nd=*/false,
+                   op.getUpdates().getType()};
+  return scatterGradients(form, op.getData(), op.getUpdates(), op.getResult(),
+                          op.getReduction(), g);
+}
+
+static Gradients gradientOf(ScatterAddOp op, OpBuilder &b, Value g) {
+  ScatterForm form{b,
+                   op.getLoc(),
+                   op.getIndices(),
+                   op.getNormalizedAxis(),
+                   /*nd=*/false,
+                   op.getUpdates().getType()};
+  return scatterGradients(form, op.getData(), op.getUpdates(), op.getResult(),
+                          ScatterReduction::Add, g);
+}
+
+static Gradients gradientOf(ScatterNdOp op, OpBuilder &b, Value g) {
+  ScatterForm form{b,
+                   op.getLoc(),
+                   op.getIndices(),
+                   op.getBatchDims(),
+                   /*nd=*/true,
+                   op.getUpdates().getType()};
+  return scatterGradients(form, op.getData(), op.getUpdates(), op.getResult(),
+                          op.getReduction(), g);
 }
 
 /// kv_append: the cache's gradient is the result's with the written
@@ -1137,8 +1402,10 @@ void mlir::rlx::registerGradientRules(DialectRegistry &registry) {
         LayerNorm2dOp, GroupNormOp, BatchNormInferenceOp, AdaLayerNormOp,
         GatedResidualOp, SoftmaxCrossEntropyOp, SoftmaxCrossEntropyWithLabelsOp,
         ConvOp, ConvTransposeOp, PoolOp, GlobalPoolOp, ResizeNearest2xOp,
-        InterpolateNearestOp, GatherOp, GatherElementsOp, TopKOp, KvAppendOp,
-        CumsumOp, CumprodOp, CummaxOp, RopeOp, AttentionOp, DropoutOp>(context);
+        InterpolateNearestOp, GatherOp, GatherElementsOp, GatherNdOp,
+        ScatterElementsOp, ScatterAddOp, ScatterNdOp, TopKOp, SortOp,
+        HistogramOp, KvAppendOp, CumsumOp, CumprodOp, CummaxOp, RopeOp,
+        AttentionOp, DropoutOp, FakeQuantizeOp, FakeQuantizeLsqOp>(context);
     attachUnaryGradientModels<
         GeluOp, GeluApproxOp, SiluOp, ReluOp, SigmoidOp, TanhOp, ExpOp, LogOp,
         SqrtOp, RsqrtOp, NegOp, AbsOp, SinOp, CosOp, TanOp, AtanOp, RecipOp,

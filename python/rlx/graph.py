@@ -55,6 +55,9 @@ _NUMPY_DTYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64,
                  "i64": np.int64, "i1": np.bool_, "ui8": np.uint8,
                  "bf16": np.float32}
 
+# Attribute kinds whose ODS default values are plain numbers.
+_NUMERIC = {"i64": int, "f64": float}
+
 
 def dtype_name(dtype):
     """The MLIR element type name of `dtype` ("f32", np.float32,
@@ -609,11 +612,17 @@ def _make_method(spec):
             segments.append(len(group))
         mlir_attributes = {}
         for key, attribute_spec in attributes.items():
-            if key not in kwargs or kwargs[key] is None:
+            value = kwargs.get(key)
+            if value is None:
                 if attribute_spec["required"]:
                     raise TypeError(f"{name}() needs attribute {key!r}")
-                continue
-            attribute = _attribute(self, name, attribute_spec, kwargs[key])
+                # The C API infers result types from the attributes given,
+                # before an op fills in its default-valued ones: pass them.
+                default = attribute_spec.get("default")
+                if default is None or attribute_spec["kind"] not in _NUMERIC:
+                    continue
+                value = _NUMERIC[attribute_spec["kind"]](default)
+            attribute = _attribute(self, name, attribute_spec, value)
             if attribute is not None:
                 mlir_attributes[key] = attribute
         if spec["operand_segments"]:

@@ -13,7 +13,8 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
     `linalg.transpose`, `tensor.extract_slice`/`insert_slice` and reshapes.
     Top-k is an `scf.for` loop over tensors whose body is a linalg op over
     all rows. Scans (cumsum, cumprod, cummax) become `rlx.scan` and
-    gather_backward `rlx.index_add`, sequential ops in destination style
+    gather_backward and the scatters `rlx.scatter`, sequential ops in
+    destination style
     that the codegen layer tiles and writes as loops. `rlx.attention` becomes
     `rlx.online_attention` and its normalization, `rlx.attention_backward`
     `rlx.attention_dq` and `rlx.attention_dkdv`: destination-style ops

@@ -10,8 +10,8 @@
 // gradients as a gather-style generic over the input positions and the
 // window offsets (each input position sums the windows that reach it, so no
 // two iterations write the same element), and the gather gradient as an
-// rlx.index_add, which code generation tiles. Every accumulation runs in the
-// computation type and rounds once.
+// rlx.scatter adding into the table, which code generation tiles. Every
+// accumulation runs in the computation type and rounds once.
 //
 //===----------------------------------------------------------------------===//
 #include "Utils.h"
@@ -536,8 +536,11 @@ struct GlobalPoolBackwardToLinalg : OpConversionPattern<GlobalPoolBackwardOp> {
   }
 };
 
-/// The table gradient: rlx.index_add of grad_output into a zero table in
-/// the computation type, rounded once to the table's type.
+/// The table gradient: rlx.scatter adding grad_output into a zero table in
+/// the computation type at the rows the gather read (its clamped indices),
+/// rounded once to the table's type: loops before the axis address the
+/// table's leading dimensions, the index loops index the indices, the rest
+/// address the trailing dimensions.
 struct GatherBackwardToLinalg : OpConversionPattern<GatherBackwardOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -557,13 +560,26 @@ struct GatherBackwardToLinalg : OpConversionPattern<GatherBackwardOp> {
     };
     if (!provablyEmpty(op.getIndices().getType()) &&
         !provablyEmpty(tableType)) {
-      auto indexAdd = IndexAddOp::create(
-          rewriter, loc, sums.getType(), adaptor.getGradOutput(),
-          adaptor.getIndices(), sums, rewriter.getI64IntegerAttr(axis));
+      int64_t indexRank = op.getIndices().getType().getRank();
+      SmallVector<int64_t> loopDims, indexLoops;
+      for (int64_t dim = 0; dim < axis; ++dim)
+        loopDims.push_back(dim);
+      for (int64_t j = 0; j < indexRank; ++j) {
+        indexLoops.push_back(axis + j);
+        loopDims.push_back(-1);
+      }
+      for (int64_t dim = axis + 1; dim < rank; ++dim)
+        loopDims.push_back(dim);
+      sums = createScatter(
+          rewriter, loc, adaptor.getGradOutput(),
+          appendUnitDim(rewriter, loc, adaptor.getIndices()), sums, loopDims,
+          indexLoops, {axis}, /*clampIndices=*/true,
+          [&](ScalarBuilder &scalar, Value update, Value current) {
+            return scalar.add(current, scalar.convert(update, accElement));
+          });
       // A schedule given on the op holds for its tiled form.
       if (Attribute config = op->getAttr(LoweringConfigAttr::kAttrName))
-        indexAdd->setAttr(LoweringConfigAttr::kAttrName, config);
-      sums = indexAdd.getResult();
+        sums.getDefiningOp()->setAttr(LoweringConfigAttr::kAttrName, config);
     }
     rewriter.replaceOp(op, convertElements(rewriter, loc, sums, storage));
     return success();

@@ -129,6 +129,50 @@ struct GatherElementsToLinalg : OpConversionPattern<GatherElementsOp> {
   }
 };
 
+/// result[B, i, s] = data[B, rule(indices[B, i, 0]), ..., rule(indices[B, i,
+/// k - 1]), s]: the coordinates are read inside the body, one tensor.extract
+/// each.
+struct GatherNdToLinalg : OpConversionPattern<GatherNdOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GatherNdOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t batch = op.getBatchDims();
+    RankedTensorType indicesType = op.getIndices().getType();
+    int64_t depth = indicesType.getShape().back();
+    int64_t indexLoops = indicesType.getRank() - 1;
+    int64_t rank = op.getData().getType().getRank();
+    SmallVector<OpFoldResult> dataSizes =
+        tensor::getMixedSizes(rewriter, loc, adaptor.getData());
+    Value indices = adaptor.getIndices();
+    Value result = createGatheringCopy(
+        rewriter, op, adaptor.getData(), ValueRange{}, {},
+        [&](OpBuilder &b, Location bodyLoc, ValueRange) {
+          SmallVector<Value> at, indexAt;
+          for (int64_t loop = 0; loop < indexLoops; ++loop)
+            indexAt.push_back(linalg::IndexOp::create(b, bodyLoc, loop));
+          for (int64_t d = 0; d < batch; ++d)
+            at.push_back(indexAt[d]);
+          for (int64_t j = 0; j < depth; ++j) {
+            SmallVector<Value> component(indexAt);
+            component.push_back(indexConstant(b, bodyLoc, j));
+            Value raw =
+                tensor::ExtractOp::create(b, bodyLoc, indices, component);
+            at.push_back(GatherOp::createRowIndex(b, bodyLoc, raw,
+                                                  dataSizes[batch + j]));
+          }
+          for (int64_t d = batch + depth; d < rank; ++d)
+            at.push_back(linalg::IndexOp::create(
+                b, bodyLoc, indexLoops + d - batch - depth));
+          return at;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// `expr` of `sizes` (symbols s0, s1, ...) as an index value: a constant
 /// where the sizes are.
 static Value createSizeExpr(OpBuilder &b, Location loc, AffineExpr expr,
@@ -545,8 +589,9 @@ struct DotGeneralToLinalg : OpConversionPattern<DotGeneralOp> {
 } // namespace
 
 void mlir::rlx::populateIndexingToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<GatherToLinalg, GatherElementsToLinalg, PadToLinalg,
-               TileToLinalg, ReverseToLinalg, RollToLinalg, TriluToLinalg,
-               IotaToLinalg, KvAppendToTensor, DotGeneralToLinalg>(
-      patterns.getContext());
+  patterns
+      .add<GatherToLinalg, GatherElementsToLinalg, GatherNdToLinalg,
+           PadToLinalg, TileToLinalg, ReverseToLinalg, RollToLinalg,
+           TriluToLinalg, IotaToLinalg, KvAppendToTensor, DotGeneralToLinalg>(
+          patterns.getContext());
 }

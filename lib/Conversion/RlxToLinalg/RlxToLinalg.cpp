@@ -28,7 +28,10 @@ void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
   populateConvPoolToLinalgPatterns(patterns);
   populateIndexingToLinalgPatterns(patterns);
   populateRandomToLinalgPatterns(patterns);
+  populateQuantToLinalgPatterns(patterns);
   populateScanToLinalgPatterns(patterns);
+  populateSortToLinalgPatterns(patterns);
+  populateScatterToLinalgPatterns(patterns);
   populateRegionToLinalgPatterns(patterns);
   populateFusedOpToLinalgPatterns(patterns);
   populateAttentionToLinalgPatterns(patterns);
@@ -69,11 +72,11 @@ struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
     ConversionTarget target(*context);
     target.addIllegalDialect<RlxDialect>();
     // The code generation forms of attention, row regions, scans and
-    // gather_backward, which the codegen layer tiles; a row region's body
-    // moves into its rlx.rows, a scan's combiner is built in its rlx.scan.
+    // scatters, which the codegen layer tiles; a row region's body moves
+    // into its rlx.rows, a scan's or scatter's combiner is built in it.
     target.addLegalOp<OnlineAttentionOp, AttentionDqOp, AttentionDkDvOp, RowsOp,
-                      ScanOp, IndexAddOp>();
-    target.markOpRecursivelyLegal<RowsOp, ScanOp>();
+                      ScanOp, ScatterOp>();
+    target.markOpRecursivelyLegal<RowsOp, ScanOp, ScatterOp>();
     // Sizes computed from `?` ones are affine.apply (shape rules).
     target.addLegalDialect<affine::AffineDialect, arith::ArithDialect,
                            linalg::LinalgDialect, math::MathDialect,

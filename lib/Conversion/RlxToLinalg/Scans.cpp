@@ -1,18 +1,17 @@
-//===- Scans.cpp - Index reductions, scans and top-k to linalg ---===//
+//===- Scans.cpp - Index reductions and scans to linalg -------------------===//
 //
 // argmax/argmin are one reduction generic with two accumulators (value,
-// index). Scans and top-k are sequential, which linalg cannot state. Scans
-// become rlx.scan, which code generation tiles and writes as loops; top-k
-// is an scf.for over tensors (bufferized in place by one-shot
-// bufferization) whose body is a linalg generic over all the rows.
+// index). Scans are sequential, which linalg cannot state: they become
+// rlx.scan, which code generation tiles and writes as loops. (top-k, with
+// the sorts, is in Sort.cpp.)
 //
 //===----------------------------------------------------------------------===//
+#include "Ranking.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "rlx/Conversion/RlxToLinalg/RlxToLinalg.h"
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
@@ -23,77 +22,12 @@ using namespace mlir;
 using namespace mlir::rlx;
 
 //===----------------------------------------------------------------------===//
-// Ranking (value, index) pairs: argmax, argmin and topk
+// argmax / argmin
 //===----------------------------------------------------------------------===//
-
-namespace {
-/// A strict total order on (value, index) pairs of one row: the better value
-/// first, equal values by the smaller index. NaN sits at one end: first
-/// (argmax, argmin, topk largest, like torch) or last (topk smallest).
-struct Ranking {
-  bool preferLarger;
-  bool nanFirst;
-};
-} // namespace
-
-/// A value of `type` ranked at the very end (`best` false) or start (`best`
-/// true) of `ranking`: every value ranks before the end or ties with it, and
-/// likewise after the start. Paired with an index past the row (end) or
-/// before it (start), it ranks strictly after (before) every element.
-static Value createExtremeValue(OpBuilder &b, Location loc, Ranking ranking,
-                                Type type, bool best) {
-  TypedAttr attr;
-  if (auto floatType = dyn_cast<FloatType>(type)) {
-    const llvm::fltSemantics &sem = floatType.getFloatSemantics();
-    // The extreme away from NaN is an infinity: the end is -inf when larger
-    // values rank first (+inf otherwise), the start the opposite one.
-    APFloat value = ranking.nanFirst == best
-                        ? APFloat::getNaN(sem)
-                        : APFloat::getInf(sem, ranking.preferLarger != best);
-    attr = b.getFloatAttr(type, value);
-  } else {
-    unsigned width = type.getIntOrFloatBitWidth();
-    attr = b.getIntegerAttr(type, ranking.preferLarger == best
-                                      ? APInt::getSignedMaxValue(width)
-                                      : APInt::getSignedMinValue(width));
-  }
-  return arith::ConstantOp::create(b, loc, attr);
-}
 
 static Value createIndexConstant(OpBuilder &b, Location loc, Type type,
                                  int64_t value) {
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
-}
-
-/// i1: whether (x, xIndex) ranks strictly before (y, yIndex).
-static Value ranksBefore(ScalarBuilder &b, Ranking ranking, Value x,
-                         Value xIndex, Value y, Value yIndex) {
-  OpBuilder &builder = b.getBuilder();
-  Location loc = b.getLoc();
-  // Ordered float compares: false when either side is NaN.
-  Value better = b.compare(ranking.preferLarger ? ComparePredicate::gt
-                                                : ComparePredicate::lt,
-                           x, y);
-  Value same = b.compare(ComparePredicate::eq, x, y);
-  if (isa<FloatType>(x.getType())) {
-    Value xIsNan = b.compare(ComparePredicate::ne, x, x);
-    Value yIsNan = b.compare(ComparePredicate::ne, y, y);
-    Value nanBeatsNumber =
-        ranking.nanFirst
-            ? arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ugt,
-                                    xIsNan, yIsNan)
-            : arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                    xIsNan, yIsNan);
-    better = arith::OrIOp::create(builder, loc, better, nanBeatsNumber);
-    same = arith::OrIOp::create(
-        builder, loc, same,
-        arith::AndIOp::create(builder, loc, xIsNan, yIsNan));
-  }
-  Value smallerIndex = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::slt, xIndex, yIndex);
-  return arith::OrIOp::create(
-      builder, loc, better,
-      arith::AndIOp::create(builder, loc, same, smallerIndex));
 }
 
 /// The sizes of `tensor` without `axis`.
@@ -104,15 +38,14 @@ static SmallVector<OpFoldResult> getRowSizes(OpBuilder &b, Location loc,
   return sizes;
 }
 
-/// For every row along `axis` of `input`, the element that ranks first
-/// among those ranking strictly after `after` (a (value, index) pair of row
-/// tensors), or among all of them without `after`. Gives the value (in the
-/// computation type) and the index (of `indexType`) as tensors shaped like
-/// `input` without `axis`. One reduction generic: O(axis length) per row.
-static std::pair<Value, Value>
-selectAlongAxis(OpBuilder &b, Location loc, Value input, int64_t axis,
-                Ranking ranking, Type indexType,
-                std::optional<std::pair<Value, Value>> after = std::nullopt) {
+/// For every row along `axis` of `input`, the element that ranks first.
+/// Gives the value (in the computation type) and the index (of `indexType`)
+/// as tensors shaped like `input` without `axis`. One reduction generic:
+/// O(axis length) per row.
+static std::pair<Value, Value> selectAlongAxis(OpBuilder &b, Location loc,
+                                               Value input, int64_t axis,
+                                               Ranking ranking,
+                                               Type indexType) {
   auto inputType = cast<RankedTensorType>(input.getType());
   int64_t rank = inputType.getRank();
   Type computeType = ScalarBuilder::computeType(inputType.getElementType());
@@ -139,15 +72,10 @@ selectAlongAxis(OpBuilder &b, Location loc, Value input, int64_t axis,
       rowExprs.push_back(b.getAffineDimExpr(d));
   }
   AffineMap rowMap = AffineMap::get(rank, 0, rowExprs, b.getContext());
-  SmallVector<Value> inputs = {input};
-  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
-  if (after) {
-    inputs.append({after->first, after->second});
-    maps.append({rowMap, rowMap});
-  }
-  maps.append({rowMap, rowMap});
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank), rowMap,
+                                 rowMap};
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{initValue.getType(), initIndex.getType()}, inputs,
+      b, loc, TypeRange{initValue.getType(), initIndex.getType()}, input,
       ValueRange{initValue, initIndex}, maps, iterators,
       [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
         ScalarBuilder scalar(nested, bodyLoc);
@@ -155,38 +83,15 @@ selectAlongAxis(OpBuilder &b, Location loc, Value input, int64_t axis,
         Value position = arith::IndexCastOp::create(
             nested, bodyLoc, indexType,
             linalg::IndexOp::create(nested, bodyLoc, axis));
-        Value accValue = args[args.size() - 2], accIndex = args.back();
+        Value accValue = args[1], accIndex = args[2];
         Value take =
             ranksBefore(scalar, ranking, x, position, accValue, accIndex);
-        if (after) {
-          Value eligible = ranksBefore(scalar, ranking, args[1], args[2], x,
-                                       position);
-          take = arith::AndIOp::create(nested, bodyLoc, take, eligible);
-        }
         linalg::YieldOp::create(
             nested, bodyLoc,
             ValueRange{scalar.select(take, x, accValue),
                        scalar.select(take, position, accIndex)});
       });
   return {generic.getResult(0), generic.getResult(1)};
-}
-
-/// Writes the row tensor `row` (shaped like `dest` without `axis`) into
-/// `dest` at `position` along `axis`.
-static Value insertAlongAxis(OpBuilder &b, Location loc, Value row,
-                             Value dest, int64_t axis, Value position) {
-  int64_t rank = cast<RankedTensorType>(dest.getType()).getRank();
-  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
-      strides(rank, b.getIndexAttr(1));
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, dest);
-  offsets[axis] = position;
-  sizes[axis] = b.getIndexAttr(1);
-  return tensor::InsertSliceOp::create(b, loc, row, dest, offsets, sizes,
-                                       strides);
-}
-
-static Value createIndex(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
 }
 
 namespace {
@@ -284,88 +189,12 @@ struct ScanToLinalg : OpConversionPattern<OpTy> {
     return success();
   }
 };
-
-/// topk: an scf.for of k selection passes over the last axis. Pass p picks,
-/// in every row, the element ranking first among those ranking strictly
-/// after the one pass p-1 picked (so ties come out by index and nothing is
-/// picked twice), and writes it to column p. O(k * n) per row; the first
-/// pass compares against a pair ranking before every element.
-struct TopKToLinalg : OpConversionPattern<TopKOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(TopKOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value input = adaptor.getInput();
-    RankedTensorType inputType = op.getInput().getType();
-    RankedTensorType valuesType = op.getValues().getType();
-    RankedTensorType indicesType = op.getIndices().getType();
-    SmallVector<OpFoldResult> resultSizes = getResultSizes(rewriter, op);
-    Value emptyValues = createEmptyTensor(rewriter, loc, resultSizes,
-                                          valuesType.getElementType());
-    Value emptyIndices = createEmptyTensor(rewriter, loc, resultSizes,
-                                           indicesType.getElementType());
-    // No rows: nothing to compute, and slicing a zero-length dimension would
-    // fail tensor's static bounds check once the loop position is known.
-    if (inputType.hasStaticShape() && inputType.getNumElements() == 0) {
-      rewriter.replaceOp(op, ValueRange{emptyValues, emptyIndices});
-      return success();
-    }
-    int64_t axis = inputType.getRank() - 1;
-    Type storage = inputType.getElementType();
-    Type computeType = ScalarBuilder::computeType(storage);
-    Type indexType = indicesType.getElementType();
-    Ranking ranking{/*preferLarger=*/!op.getSmallest(),
-                    /*nanFirst=*/!op.getSmallest()};
-    SmallVector<OpFoldResult> rowSizes =
-        getRowSizes(rewriter, loc, input, axis);
-    Value firstValue = createFilledTensor(
-        rewriter, loc, rowSizes,
-        createExtremeValue(rewriter, loc, ranking, computeType,
-                           /*best=*/true));
-    Value firstIndex =
-        createFilledTensor(rewriter, loc, rowSizes,
-                           createIndexConstant(rewriter, loc, indexType, -1));
-    auto loop = scf::ForOp::create(
-        rewriter, loc, createIndex(rewriter, loc, 0),
-        createIndex(rewriter, loc, op.getK()), createIndex(rewriter, loc, 1),
-        ValueRange{emptyValues, emptyIndices, firstValue, firstIndex},
-        [&](OpBuilder &b, Location bodyLoc, Value position,
-            ValueRange iterArgs) {
-          auto [value, index] =
-              selectAlongAxis(b, bodyLoc, input, axis, ranking, indexType,
-                              std::make_pair(iterArgs[2], iterArgs[3]));
-          Value values =
-              insertAlongAxis(b, bodyLoc, convertElements(b, bodyLoc, value,
-                                                          storage),
-                              iterArgs[0], axis, position);
-          Value indices =
-              insertAlongAxis(b, bodyLoc, index, iterArgs[1], axis, position);
-          // The selection reads the previous pick while it reduces, so it
-          // cannot accumulate in place; copying the pick over the previous
-          // one keeps the yielded buffers equivalent to the iter_args, as
-          // one-shot bufferization requires (O(rows), against O(rows * n)
-          // for the selection).
-          Value nextValue =
-              linalg::CopyOp::create(b, bodyLoc, value, iterArgs[2])
-                  .getResult(0);
-          Value nextIndex =
-              linalg::CopyOp::create(b, bodyLoc, index, iterArgs[3])
-                  .getResult(0);
-          scf::YieldOp::create(
-              b, bodyLoc, ValueRange{values, indices, nextValue, nextIndex});
-        });
-    rewriter.replaceOp(op, ValueRange{loop.getResult(0), loop.getResult(1)});
-    return success();
-  }
-};
 } // namespace
 
 void mlir::rlx::populateScanToLinalgPatterns(RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<ArgReduceToLinalg<ArgMaxOp, true>,
-               ArgReduceToLinalg<ArgMinOp, false>, TopKToLinalg>(context);
+               ArgReduceToLinalg<ArgMinOp, false>>(context);
   patterns.add<ScanToLinalg<CumsumOp, ScanKind::Sum>,
                ScanToLinalg<CumprodOp, ScanKind::Prod>,
                ScanToLinalg<CummaxOp, ScanKind::Max>>(context);

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "rlx/Dialect/Rlx/IR/RlxOps.h"
 #include "rlx/Dialect/Rlx/IR/ScalarBuilder.h"
 
 using namespace mlir;
@@ -81,4 +82,38 @@ Value mlir::rlx::convertElements(OpBuilder &b, Location loc, Value input,
                        return ScalarBuilder(nested, nestedLoc)
                            .convert(x, elementType);
                      });
+}
+
+Value mlir::rlx::appendUnitDim(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape.push_back(1);
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    reassociation.push_back({d});
+  if (!reassociation.empty())
+    reassociation.back().push_back(type.getRank());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
+  sizes.push_back(b.getIndexAttr(1));
+  return tensor::ExpandShapeOp::create(b, loc, type.clone(shape), value,
+                                       reassociation, sizes);
+}
+
+Value mlir::rlx::createScatter(
+    OpBuilder &b, Location loc, Value updates, Value indices, Value init,
+    ArrayRef<int64_t> loopDims, ArrayRef<int64_t> indexLoops,
+    ArrayRef<int64_t> indexDims, bool clampIndices,
+    function_ref<Value(ScalarBuilder &, Value update, Value current)> combine) {
+  auto scatter =
+      ScatterOp::create(b, loc, init.getType(), updates, indices, init,
+                        loopDims, indexLoops, indexDims, clampIndices);
+  Type updateType = getElementTypeOrSelf(updates.getType());
+  Type elementType = getElementTypeOrSelf(init.getType());
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = b.createBlock(&scatter.getCombiner(), {},
+                              {updateType, elementType}, {loc, loc});
+  ScalarBuilder scalar(b, loc);
+  YieldOp::create(b, loc,
+                  combine(scalar, body->getArgument(0), body->getArgument(1)));
+  return scatter.getResult();
 }

@@ -98,6 +98,19 @@ Value createPoolWindowCount(OpBuilder &b, Location loc, ValueRange window,
                             ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
                             bool countIncludePad);
 
+/// `value` with a trailing dimension of size 1 (indices of one coordinate,
+/// as rlx.scatter reads them).
+Value appendUnitDim(OpBuilder &b, Location loc, Value value);
+
+/// An rlx.scatter of `updates` into `init` at `indices` (see the op for
+/// `loopDims`, `indexLoops`, `indexDims` and `clampIndices`) whose combiner
+/// is `combine(update, current)`.
+Value createScatter(
+    OpBuilder &b, Location loc, Value updates, Value indices, Value init,
+    ArrayRef<int64_t> loopDims, ArrayRef<int64_t> indexLoops,
+    ArrayRef<int64_t> indexDims, bool clampIndices,
+    function_ref<Value(ScalarBuilder &, Value update, Value current)> combine);
+
 } // namespace mlir::rlx
 
 #endif // RLX_LIB_CONVERSION_RLXTOLINALG_UTILS_H

@@ -534,7 +534,7 @@ func.func @dynamic_rows(%x: tensor<?x1024xf32>, %b: tensor<1024x1024xf32>)
 
 // -----
 
-// Scans and index-adds: the sequential loops whole. Lines along the
+// Scans and scatters: the sequential loops whole. Lines along the
 // innermost axis are contiguous, so a cache tile is one line (its steps
 // read consecutive elements); otherwise a cache tile is four vectors of the
 // innermost loop (64 f32 lanes on AVX-512, 32 on AVX2), stepped across
@@ -546,12 +546,12 @@ func.func @dynamic_rows(%x: tensor<?x1024xf32>, %b: tensor<1024x1024xf32>)
 // CHECK:         rlx.scan axis = 0 {{.*}}lowering_config<distribution = [0, 64], cache = [0, 64], vector = [0, 0]>
 // CHECK:         rlx.scan axis = 1 {{.*}}lowering_config<distribution = [1, 0, 0], cache = [1, 0, 64], vector = [0, 0, 0]>
 // CHECK:         rlx.scan axis = 0 {{.*}}lowering_config<distribution = [0, 0], cache = [0, 7], vector = [0, 0]>
-// CHECK:         rlx.index_add axis = 0 {{.*}}lowering_config<distribution = [0, 0, 64], cache = [0, 0, 64], vector = [0, 0, 0]>
-// CHECK:         rlx.index_add axis = 1 {{.*}}lowering_config<distribution = [32, 0], cache = [1, 0], vector = [0, 0]>
+// CHECK:         rlx.scatter {{.*}}lowering_config<distribution = [0, 0, 64], cache = [0, 0, 64], vector = [0, 0, 0]>
+// CHECK:         rlx.scatter {{.*}}lowering_config<distribution = [32, 0], cache = [1, 0], vector = [0, 0]>
 // AVX2-LABEL:  func.func @sequential
 // AVX2:          rlx.scan axis = 1 {{.*}}lowering_config<distribution = [64, 0], cache = [1, 0], vector = [0, 0]>
 // AVX2:          rlx.scan axis = 0 {{.*}}lowering_config<distribution = [0, 64], cache = [0, 32], vector = [0, 0]>
-func.func @sequential(%a: tensor<1024x2048xf32>, %b: tensor<2048x1024xf32>, %c: tensor<16x2048x64xf32>, %d: tensor<5x7xf32>, %e: tensor<1000x768xf32>, %dy: tensor<4x128x768xf32>, %i: tensor<4x128xi64>, %f: tensor<512x300xf32>, %dy2: tensor<512x200xf32>, %i2: tensor<200xi32>) -> (tensor<1024x2048xf32>, tensor<2048x1024xf32>, tensor<16x2048x64xf32>, tensor<5x7xf32>, tensor<1000x768xf32>, tensor<512x300xf32>) {
+func.func @sequential(%a: tensor<1024x2048xf32>, %b: tensor<2048x1024xf32>, %c: tensor<16x2048x64xf32>, %d: tensor<5x7xf32>, %e: tensor<1000x768xf32>, %dy: tensor<4x128x768xf32>, %i: tensor<4x128x1xi64>, %f: tensor<512x300xf32>, %dy2: tensor<512x200xf32>, %i2: tensor<200x1xi32>) -> (tensor<1024x2048xf32>, tensor<2048x1024xf32>, tensor<16x2048x64xf32>, tensor<5x7xf32>, tensor<1000x768xf32>, tensor<512x300xf32>) {
   %e0 = tensor.empty() : tensor<1024x2048xf32>
   %e1 = tensor.empty() : tensor<2048x1024xf32>
   %e2 = tensor.empty() : tensor<16x2048x64xf32>
@@ -576,8 +576,16 @@ func.func @sequential(%a: tensor<1024x2048xf32>, %b: tensor<2048x1024xf32>, %c: 
     %n = arith.addf %r, %x : f32
     rlx.yield %n : f32
   } -> tensor<5x7xf32>
-  %4 = rlx.index_add axis = 0 ins(%dy, %i : tensor<4x128x768xf32>, tensor<4x128xi64>) outs(%e : tensor<1000x768xf32>) -> tensor<1000x768xf32>
-  %5 = rlx.index_add axis = 1 ins(%dy2, %i2 : tensor<512x200xf32>, tensor<200xi32>) outs(%f : tensor<512x300xf32>) -> tensor<512x300xf32>
+  %4 = rlx.scatter loop_dims = [-1, -1, 1] index_loops = [0, 1] index_dims = [0] clamp_indices ins(%dy, %i : tensor<4x128x768xf32>, tensor<4x128x1xi64>) outs(%e : tensor<1000x768xf32>) {
+  ^bb0(%upd: f32, %cur: f32):
+    %sum = arith.addf %cur, %upd : f32
+    rlx.yield %sum : f32
+  } -> tensor<1000x768xf32>
+  %5 = rlx.scatter loop_dims = [0, -1] index_loops = [1] index_dims = [1] clamp_indices ins(%dy2, %i2 : tensor<512x200xf32>, tensor<200x1xi32>) outs(%f : tensor<512x300xf32>) {
+  ^bb0(%upd: f32, %cur: f32):
+    %sum = arith.addf %cur, %upd : f32
+    rlx.yield %sum : f32
+  } -> tensor<512x300xf32>
   return %0, %1, %2, %3, %4, %5 : tensor<1024x2048xf32>, tensor<2048x1024xf32>, tensor<16x2048x64xf32>, tensor<5x7xf32>, tensor<1000x768xf32>, tensor<512x300xf32>
 }
 
@@ -607,8 +615,12 @@ func.func @sequential_in_loop(%b: tensor<4x2048x1024xf32>) -> tensor<4x2048x1024
 
 // An empty loop: no tiles at all (the decomposition leaves the destination).
 // CHECK-LABEL: func.func @sequential_empty
-// CHECK:         rlx.index_add axis = 0 {{.*}}lowering_config<distribution = [0, 0], cache = [0, 0], vector = [0, 0]>
-func.func @sequential_empty(%dy: tensor<0x768xf32>, %i: tensor<0xi64>, %e: tensor<1000x768xf32>) -> tensor<1000x768xf32> {
-  %0 = rlx.index_add axis = 0 ins(%dy, %i : tensor<0x768xf32>, tensor<0xi64>) outs(%e : tensor<1000x768xf32>) -> tensor<1000x768xf32>
+// CHECK:         rlx.scatter {{.*}}lowering_config<distribution = [0, 0], cache = [0, 0], vector = [0, 0]>
+func.func @sequential_empty(%dy: tensor<0x768xf32>, %i: tensor<0x1xi64>, %e: tensor<1000x768xf32>) -> tensor<1000x768xf32> {
+  %0 = rlx.scatter loop_dims = [-1, 1] index_loops = [0] index_dims = [0] clamp_indices ins(%dy, %i : tensor<0x768xf32>, tensor<0x1xi64>) outs(%e : tensor<1000x768xf32>) {
+  ^bb0(%upd: f32, %cur: f32):
+    %sum = arith.addf %cur, %upd : f32
+    rlx.yield %sum : f32
+  } -> tensor<1000x768xf32>
   return %0 : tensor<1000x768xf32>
 }

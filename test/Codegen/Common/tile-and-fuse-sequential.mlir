@@ -1,6 +1,6 @@
 // RUN: rlx-opt %s --rlx-tile-and-fuse --canonicalize -split-input-file | FileCheck %s
 
-// rlx.scan and rlx.index_add tiled by their lowering_config and decomposed
+// rlx.scan and rlx.scatter tiled by their lowering_config and decomposed
 // per tile: a tile wider than one line steps along the sequential loop with
 // one parallel generic per step, a tile of one line with scalars.
 
@@ -105,8 +105,8 @@ func.func @scan_dynamic(%x: tensor<?x64xf32>, %init: tensor<?x64xf32>) -> tensor
 // (gather's rule: 10 rows) and adds its 2 source columns (bf16 widened)
 // into the row it selects.
 // CHECK-DAG:   #[[ID:map[0-9]*]] = affine_map<(d0) -> (d0)>
-// CHECK-LABEL: func.func @index_add(
-// CHECK-SAME:      %[[S:[a-z0-9]+]]: tensor<2x3x4xbf16>, %[[IDX:[a-z0-9]+]]: tensor<2x3xi64>)
+// CHECK-LABEL: func.func @scatter_add_rows(
+// CHECK-SAME:      %[[S:[a-z0-9]+]]: tensor<2x3x4xbf16>, %[[IDX:[a-z0-9]+]]: tensor<2x3x1xi64>)
 // CHECK-DAG:     %[[C9:.*]] = arith.constant 9 : index
 // CHECK-DAG:     %[[C10:.*]] = arith.constant 10 : index
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
@@ -116,9 +116,9 @@ func.func @scan_dynamic(%x: tensor<?x64xf32>, %init: tensor<?x64xf32>) -> tensor
 // CHECK:           %[[ZEROS:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[OT]] : tensor<10x2xf32>)
 // CHECK:           scf.for %[[P:.*]] = {{.*}} iter_args(%[[ACC0:.*]] = %[[ZEROS]]) -> (tensor<10x2xf32>)
 // CHECK:             %[[SP:.*]] = tensor.extract_slice %[[ST]][%[[P]], 0, 0] [1, 3, 2] [1, 1, 1]
-// CHECK:             %[[IP:.*]] = tensor.extract_slice %[[IDX]][%[[P]], 0] [1, 3] [1, 1]
+// CHECK:             %[[IP:.*]] = tensor.extract_slice %[[IDX]][%[[P]], 0, 0] [1, 3, 1] [1, 1, 1]
 // CHECK:             scf.for %[[Q:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[ACC0]]) -> (tensor<10x2xf32>)
-// CHECK:               %[[RAW:.*]] = tensor.extract %[[IP]][%{{.*}}, %[[Q]]] : tensor<1x3xi64>
+// CHECK:               %[[RAW:.*]] = tensor.extract %[[IP]][%{{.*}}, %[[Q]], %{{.*}}] : tensor<1x3x1xi64>
 // CHECK:               %[[CAST:.*]] = arith.index_cast %[[RAW]] : i64 to index
 // CHECK:               %[[NEG:.*]] = arith.cmpi slt, %[[CAST]], %{{.*}} : index
 // CHECK:               %[[UP:.*]] = arith.addi %[[CAST]], %[[C10]] : index
@@ -131,11 +131,16 @@ func.func @scan_dynamic(%x: tensor<?x64xf32>, %init: tensor<?x64xf32>) -> tensor
 // CHECK:                 arith.extf %{{.*}} : bf16 to f32
 // CHECK:                 arith.addf
 // CHECK:               tensor.insert_slice %[[SUM]] into %[[ACC]][%[[ROW]], 0] [1, 2] [1, 1] : tensor<2xf32> into tensor<10x2xf32>
-func.func @index_add(%s: tensor<2x3x4xbf16>, %i: tensor<2x3xi64>) -> tensor<10x4xf32> {
+func.func @scatter_add_rows(%s: tensor<2x3x4xbf16>, %i: tensor<2x3x1xi64>) -> tensor<10x4xf32> {
   %cst = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<10x4xf32>
   %t = linalg.fill ins(%cst : f32) outs(%e : tensor<10x4xf32>) -> tensor<10x4xf32>
-  %r = rlx.index_add axis = 0 ins(%s, %i : tensor<2x3x4xbf16>, tensor<2x3xi64>) outs(%t : tensor<10x4xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 2], cache = [1, 0, 0], vector = [0, 0, 0]>} -> tensor<10x4xf32>
+  %r = rlx.scatter loop_dims = [-1, -1, 1] index_loops = [0, 1] index_dims = [0] clamp_indices ins(%s, %i : tensor<2x3x4xbf16>, tensor<2x3x1xi64>) outs(%t : tensor<10x4xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0, 2], cache = [1, 0, 0], vector = [0, 0, 0]>} {
+  ^bb0(%upd: bf16, %cur: f32):
+    %ext = arith.extf %upd : bf16 to f32
+    %sum = arith.addf %cur, %ext : f32
+    rlx.yield %sum : f32
+  } -> tensor<10x4xf32>
   return %r : tensor<10x4xf32>
 }
 
@@ -143,37 +148,45 @@ func.func @index_add(%s: tensor<2x3x4xbf16>, %i: tensor<2x3xi64>) -> tensor<10x4
 
 // One line of the table per thread tile, along the indexed (innermost)
 // axis: each index position adds one element.
-// CHECK-LABEL: func.func @index_add_lines(
-// CHECK-SAME:      %[[S:[a-z0-9]+]]: tensor<3x5xf32>, %[[IDX:[a-z0-9]+]]: tensor<5xi32>, %[[T:[a-z0-9]+]]: tensor<3x9xf32>)
+// CHECK-LABEL: func.func @scatter_lines(
+// CHECK-SAME:      %[[S:[a-z0-9]+]]: tensor<3x5xf32>, %[[IDX:[a-z0-9]+]]: tensor<5x1xi32>, %[[T:[a-z0-9]+]]: tensor<3x9xf32>)
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         scf.forall (%[[L:.*]]) in (3) shared_outs(%[[OUT:.*]] = %[[T]])
 // CHECK:           %[[SL:.*]] = tensor.extract_slice %[[S]][%[[L]], 0] [1, 5] [1, 1]
 // CHECK:           %[[OL:.*]] = tensor.extract_slice %[[OUT]][%[[L]], 0] [1, 9] [1, 1]
 // CHECK:           scf.for %[[P:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[OL]]) -> (tensor<1x9xf32>)
-// CHECK:             %[[RAW:.*]] = tensor.extract %[[IDX]][%[[P]]] : tensor<5xi32>
+// CHECK:             %[[RAW:.*]] = tensor.extract %[[IDX]][%[[P]], %[[C0]]] : tensor<5x1xi32>
 // CHECK:             %[[ROW:.*]] = arith.minsi
-// CHECK:             %[[OLD:.*]] = tensor.extract %[[ACC]][%[[C0]], %[[ROW]]] : tensor<1x9xf32>
 // CHECK:             %[[E:.*]] = tensor.extract %[[SL]][%[[C0]], %[[P]]] : tensor<1x5xf32>
+// CHECK:             %[[OLD:.*]] = tensor.extract %[[ACC]][%[[C0]], %[[ROW]]] : tensor<1x9xf32>
 // CHECK:             %[[SUM:.*]] = arith.addf %[[OLD]], %[[E]] : f32
 // CHECK:             tensor.insert %[[SUM]] into %[[ACC]][%[[C0]], %[[ROW]]] : tensor<1x9xf32>
 // CHECK-NOT:       linalg.generic
-func.func @index_add_lines(%s: tensor<3x5xf32>, %i: tensor<5xi32>, %t: tensor<3x9xf32>) -> tensor<3x9xf32> {
-  %r = rlx.index_add axis = 1 ins(%s, %i : tensor<3x5xf32>, tensor<5xi32>) outs(%t : tensor<3x9xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0], cache = [0, 0], vector = [0, 0]>} -> tensor<3x9xf32>
+func.func @scatter_lines(%s: tensor<3x5xf32>, %i: tensor<5x1xi32>, %t: tensor<3x9xf32>) -> tensor<3x9xf32> {
+  %r = rlx.scatter loop_dims = [0, -1] index_loops = [1] index_dims = [1] clamp_indices ins(%s, %i : tensor<3x5xf32>, tensor<5x1xi32>) outs(%t : tensor<3x9xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0], cache = [0, 0], vector = [0, 0]>} {
+  ^bb0(%upd: f32, %cur: f32):
+    %sum = arith.addf %cur, %upd : f32
+    rlx.yield %sum : f32
+  } -> tensor<3x9xf32>
   return %r : tensor<3x9xf32>
 }
 
 // -----
 
-// A rank-0 index and no tiles: one slice added at one row.
-// CHECK-LABEL: func.func @index_add_scalar_index(
+// No index loops (one position) and no tiles: one slice added at one row.
+// CHECK-LABEL: func.func @scatter_no_index_loops(
 // CHECK-NOT:     scf.for
-// CHECK:         %[[RAW:.*]] = tensor.extract %{{.*}}[] : tensor<i64>
+// CHECK:         %[[RAW:.*]] = tensor.extract %{{.*}}[%{{.*}}] : tensor<1xi64>
 // CHECK:         %[[ROW:.*]] = arith.minsi
 // CHECK:         %[[DST:.*]] = tensor.extract_slice %{{.*}}[%[[ROW]], 0] [1, 4] [1, 1] : tensor<6x4xf32> to tensor<4xf32>
 // CHECK:         %[[SUM:.*]] = linalg.generic {{.*}} outs(%[[DST]] : tensor<4xf32>)
 // CHECK:         tensor.insert_slice %[[SUM]] into %{{.*}}[%[[ROW]], 0] [1, 4] [1, 1]
-func.func @index_add_scalar_index(%s: tensor<4xf32>, %i: tensor<i64>, %t: tensor<6x4xf32>) -> tensor<6x4xf32> {
-  %r = rlx.index_add axis = 0 ins(%s, %i : tensor<4xf32>, tensor<i64>) outs(%t : tensor<6x4xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0], cache = [0], vector = [0]>} -> tensor<6x4xf32>
+func.func @scatter_no_index_loops(%s: tensor<4xf32>, %i: tensor<1xi64>, %t: tensor<6x4xf32>) -> tensor<6x4xf32> {
+  %r = rlx.scatter loop_dims = [1] index_loops = [] index_dims = [0] clamp_indices ins(%s, %i : tensor<4xf32>, tensor<1xi64>) outs(%t : tensor<6x4xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0], cache = [0], vector = [0]>} {
+  ^bb0(%upd: f32, %cur: f32):
+    %sum = arith.addf %cur, %upd : f32
+    rlx.yield %sum : f32
+  } -> tensor<6x4xf32>
   return %r : tensor<6x4xf32>
 }
 
@@ -181,16 +194,21 @@ func.func @index_add_scalar_index(%s: tensor<4xf32>, %i: tensor<i64>, %t: tensor
 
 // Empty loops: nothing to scan or add; the destination is the result.
 // CHECK-LABEL: func.func @empty(
-// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<0x8xf32>, %{{.*}}: tensor<3x0xf16>, %{{.*}}: tensor<0xi8>, %[[T:[a-z0-9]+]]: tensor<3x5xf64>)
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<0x8xf32>, %{{.*}}: tensor<3x0xf16>, %{{.*}}: tensor<0x1xi8>, %[[T:[a-z0-9]+]]: tensor<3x5xf64>)
 // CHECK-NOT:     scf.for
 // CHECK:         return %[[X]], %[[T]]
-func.func @empty(%x: tensor<0x8xf32>, %s: tensor<3x0xf16>, %i: tensor<0xi8>, %t: tensor<3x5xf64>) -> (tensor<0x8xf32>, tensor<3x5xf64>) {
+func.func @empty(%x: tensor<0x8xf32>, %s: tensor<3x0xf16>, %i: tensor<0x1xi8>, %t: tensor<3x5xf64>) -> (tensor<0x8xf32>, tensor<3x5xf64>) {
   %r = rlx.scan axis = 0 identity = 0.0 : f32 ins(%x : tensor<0x8xf32>) outs(%x : tensor<0x8xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [0, 0]>} {
   ^bb0(%a: f32, %b: f32):
     %n = arith.addf %a, %b : f32
     rlx.yield %n : f32
   } -> tensor<0x8xf32>
-  %u = rlx.index_add axis = 1 ins(%s, %i : tensor<3x0xf16>, tensor<0xi8>) outs(%t : tensor<3x5xf64>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [0, 0]>} -> tensor<3x5xf64>
+  %u = rlx.scatter loop_dims = [0, -1] index_loops = [1] index_dims = [1] clamp_indices ins(%s, %i : tensor<3x0xf16>, tensor<0x1xi8>) outs(%t : tensor<3x5xf64>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [0, 0]>} {
+  ^bb0(%upd: f16, %cur: f64):
+    %ext = arith.extf %upd : f16 to f64
+    %sum = arith.addf %cur, %ext : f64
+    rlx.yield %sum : f64
+  } -> tensor<3x5xf64>
   return %r, %u : tensor<0x8xf32>, tensor<3x5xf64>
 }
 
@@ -199,7 +217,7 @@ func.func @empty(%x: tensor<0x8xf32>, %s: tensor<3x0xf16>, %i: tensor<0xi8>, %t:
 // A dynamic axis may have no rows, which no index can select (the clamp
 // would give -1): the additions run only when it has some.
 // CHECK-LABEL: func.func @dynamic_rows(
-// CHECK-SAME:      %{{.*}}: tensor<4xf32>, %{{.*}}: tensor<4xi64>, %[[T:[a-z0-9]+]]: tensor<?xf32>)
+// CHECK-SAME:      %{{.*}}: tensor<4xf32>, %{{.*}}: tensor<4x1xi64>, %[[T:[a-z0-9]+]]: tensor<?xf32>)
 // CHECK:         %[[N:.*]] = tensor.dim %[[T]]
 // CHECK:         %[[SOME:.*]] = arith.cmpi ne, %[[N]], %{{.*}} : index
 // CHECK:         %[[R:.*]] = scf.if %[[SOME]] -> (tensor<?xf32>) {
@@ -207,7 +225,11 @@ func.func @empty(%x: tensor<0x8xf32>, %s: tensor<3x0xf16>, %i: tensor<0xi8>, %t:
 // CHECK:         } else {
 // CHECK:           scf.yield %[[T]] : tensor<?xf32>
 // CHECK:         return %[[R]]
-func.func @dynamic_rows(%s: tensor<4xf32>, %i: tensor<4xi64>, %t: tensor<?xf32>) -> tensor<?xf32> {
-  %r = rlx.index_add axis = 0 ins(%s, %i : tensor<4xf32>, tensor<4xi64>) outs(%t : tensor<?xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0], cache = [0], vector = [0]>} -> tensor<?xf32>
+func.func @dynamic_rows(%s: tensor<4xf32>, %i: tensor<4x1xi64>, %t: tensor<?xf32>) -> tensor<?xf32> {
+  %r = rlx.scatter loop_dims = [-1] index_loops = [0] index_dims = [0] clamp_indices ins(%s, %i : tensor<4xf32>, tensor<4x1xi64>) outs(%t : tensor<?xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0], cache = [0], vector = [0]>} {
+  ^bb0(%upd: f32, %cur: f32):
+    %sum = arith.addf %cur, %upd : f32
+    rlx.yield %sum : f32
+  } -> tensor<?xf32>
   return %r : tensor<?xf32>
 }

@@ -32,18 +32,22 @@ func.func @decode(%q: tensor<1x1x4x16xf32>, %k: tensor<1x8192x4x16xf32>, %m: ten
   return %0#0 : tensor<1x1x4x16xf32>
 }
 
-// Scans and index-adds: one line per block-level tile, which rlx-map-to-gpu
+// Scans and scatters: one line per block-level tile, which rlx-map-to-gpu
 // runs as one thread each (a loop of lines without shared work).
 // CHECK-LABEL: func.func @sequential
 // CHECK:         rlx.scan axis = 1 {{.*}}lowering_config<distribution = [1, 0, 1], cache = [0, 0, 0], vector = [0, 0, 0]>
-// CHECK:         rlx.index_add axis = 0 {{.*}}lowering_config<distribution = [0, 0, 1], cache = [0, 0, 0], vector = [0, 0, 0]>
-func.func @sequential(%c: tensor<16x2048x64xf32>, %e: tensor<1000x768xf32>, %dy: tensor<4x128x768xf32>, %i: tensor<4x128xi64>) -> (tensor<16x2048x64xf32>, tensor<1000x768xf32>) {
+// CHECK:         rlx.scatter {{.*}}lowering_config<distribution = [0, 0, 1], cache = [0, 0, 0], vector = [0, 0, 0]>
+func.func @sequential(%c: tensor<16x2048x64xf32>, %e: tensor<1000x768xf32>, %dy: tensor<4x128x768xf32>, %i: tensor<4x128x1xi64>) -> (tensor<16x2048x64xf32>, tensor<1000x768xf32>) {
   %e2 = tensor.empty() : tensor<16x2048x64xf32>
   %0 = rlx.scan axis = 1 identity = 0.0 : f32 ins(%c : tensor<16x2048x64xf32>) outs(%e2 : tensor<16x2048x64xf32>) {
   ^bb0(%r: f32, %x: f32):
     %n = arith.addf %r, %x : f32
     rlx.yield %n : f32
   } -> tensor<16x2048x64xf32>
-  %1 = rlx.index_add axis = 0 ins(%dy, %i : tensor<4x128x768xf32>, tensor<4x128xi64>) outs(%e : tensor<1000x768xf32>) -> tensor<1000x768xf32>
+  %1 = rlx.scatter loop_dims = [-1, -1, 1] index_loops = [0, 1] index_dims = [0] clamp_indices ins(%dy, %i : tensor<4x128x768xf32>, tensor<4x128x1xi64>) outs(%e : tensor<1000x768xf32>) {
+  ^bb0(%upd: f32, %cur: f32):
+    %sum = arith.addf %cur, %upd : f32
+    rlx.yield %sum : f32
+  } -> tensor<1000x768xf32>
   return %0, %1 : tensor<16x2048x64xf32>, tensor<1000x768xf32>
 }

@@ -44,14 +44,19 @@ func.func @pool_backward_max(%dy: tensor<1x2x4xf32>, %x: tensor<1x2x9xf32>) -> t
 
 // -----
 
-// Scatter-add: an rlx.index_add of grad_output into a zero table in the
-// computation type (f32 for bf16), rounded once; with no indices, only the
+// Scatter-add: an rlx.scatter of grad_output into a zero table in the
+// computation type (f32 for bf16) at the clamped rows (the indices with a
+// coordinate dimension appended), rounded once; with no indices, only the
 // zeros.
 // CHECK-LABEL: func.func @gather_backward(
 // CHECK-SAME:      %[[DY:.*]]: tensor<2x3x4xbf16>, %[[I:.*]]: tensor<2x3xi64>)
 // CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:         %[[ZEROS:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<10x4xf32>)
-// CHECK:         %[[SUMS:.*]] = rlx.index_add axis = 0 ins(%[[DY]], %[[I]] : tensor<2x3x4xbf16>, tensor<2x3xi64>) outs(%[[ZEROS]] : tensor<10x4xf32>) -> tensor<10x4xf32>
+// CHECK:         %[[I1:.*]] = tensor.expand_shape %[[I]] {{\[}}[0], [1, 2]] output_shape [2, 3, 1] : tensor<2x3xi64> into tensor<2x3x1xi64>
+// CHECK:         %[[SUMS:.*]] = rlx.scatter loop_dims = [-1, -1, 1] index_loops = [0, 1] index_dims = [0] clamp_indices ins(%[[DY]], %[[I1]] : tensor<2x3x4xbf16>, tensor<2x3x1xi64>) outs(%[[ZEROS]] : tensor<10x4xf32>) {
+// CHECK:           arith.extf %{{.*}} : bf16 to f32
+// CHECK:           arith.addf
+// CHECK:         } -> tensor<10x4xf32>
 // CHECK:         linalg.generic {{.*}} ins(%[[SUMS]] : tensor<10x4xf32>)
 // CHECK:           arith.truncf %{{.*}} : f32 to bf16
 func.func @gather_backward(%dy: tensor<2x3x4xbf16>, %i: tensor<2x3xi64>) -> tensor<10x4xbf16> {
@@ -60,7 +65,7 @@ func.func @gather_backward(%dy: tensor<2x3x4xbf16>, %i: tensor<2x3xi64>) -> tens
 }
 
 // CHECK-LABEL: func.func @gather_backward_no_indices(
-// CHECK-NOT:     rlx.index_add
+// CHECK-NOT:     rlx.scatter
 // CHECK:         linalg.fill
 func.func @gather_backward_no_indices(%dy: tensor<3x0xf32>, %i: tensor<0xi32>) -> tensor<3x5xf32> {
   %0 = rlx.gather_backward %dy, %i axis = -1 : (tensor<3x0xf32>, tensor<0xi32>) -> tensor<3x5xf32>

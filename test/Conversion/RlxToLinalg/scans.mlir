@@ -127,63 +127,9 @@ func.func @cumsum_empty(%a: tensor<0x3xf32>) -> tensor<0x3xf32> {
 
 // -----
 
-// topk is an scf.for of k selection passes. Pass p reduces each row to the
-// element ranking first among those ranking strictly after the previous
-// pick (initially NaN at index -1, which ranks before everything), writes
-// it to column p of both results and copies it over the previous pick.
-
-// CHECK-DAG:   #[[IN:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
-// CHECK-DAG:   #[[ROW:map[0-9]*]] = affine_map<(d0, d1) -> (d0)>
-// CHECK-LABEL: func.func @topk(
-// CHECK-SAME:      %[[ARG:.*]]: tensor<3x6xf32>) -> (tensor<3x2xf32>, tensor<3x2xi64>)
-// CHECK-DAG:     %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
-// CHECK-DAG:     %[[MINUS1:.*]] = arith.constant -1 : i64
-// CHECK-DAG:     %[[K:.*]] = arith.constant 2 : index
-// CHECK-DAG:     %[[PREV0:.*]] = linalg.fill ins(%[[NAN]] : f32) outs(%{{.*}} : tensor<3xf32>)
-// CHECK-DAG:     %[[PREVI0:.*]] = linalg.fill ins(%[[MINUS1]] : i64) outs(%{{.*}} : tensor<3xi64>)
-// CHECK:         %[[LOOP:.*]]:4 = scf.for %[[POS:.*]] = %{{.*}} to %[[K]] step %{{.*}} iter_args(%[[VALS:.*]] = %{{.*}}, %[[IDXS:.*]] = %{{.*}}, %[[PREV:.*]] = %[[PREV0]], %[[PREVI:.*]] = %[[PREVI0]])
-// CHECK-DAG:       %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK-DAG:       %[[PAST:.*]] = arith.constant 6 : i64
-// CHECK:           %[[SEL:.*]]:2 = linalg.generic
-// CHECK-SAME:          indexing_maps = [#[[IN]], #[[ROW]], #[[ROW]], #[[ROW]], #[[ROW]]]
-// CHECK-SAME:          iterator_types = ["parallel", "reduction"]
-// CHECK-SAME:          ins(%[[ARG]], %[[PREV]], %[[PREVI]] : tensor<3x6xf32>, tensor<3xf32>, tensor<3xi64>)
-// CHECK:             arith.andi
-// CHECK:             arith.select
-// CHECK:           %[[V:.*]] = tensor.insert_slice %[[SEL]]#0 into %[[VALS]][0, %[[POS]]] [3, 1] [1, 1] : tensor<3xf32> into tensor<3x2xf32>
-// CHECK:           %[[I:.*]] = tensor.insert_slice %[[SEL]]#1 into %[[IDXS]][0, %[[POS]]] [3, 1] [1, 1] : tensor<3xi64> into tensor<3x2xi64>
-// CHECK:           %[[NP:.*]] = linalg.copy ins(%[[SEL]]#0 : tensor<3xf32>) outs(%[[PREV]] : tensor<3xf32>)
-// CHECK:           %[[NPI:.*]] = linalg.copy ins(%[[SEL]]#1 : tensor<3xi64>) outs(%[[PREVI]] : tensor<3xi64>)
-// CHECK:           scf.yield %[[V]], %[[I]], %[[NP]], %[[NPI]]
-// CHECK:         return %[[LOOP]]#0, %[[LOOP]]#1
-func.func @topk(%a: tensor<3x6xf32>) -> (tensor<3x2xf32>, tensor<3x2xi64>) {
-  %0:2 = rlx.topk %a k = 2 : tensor<3x6xf32> -> tensor<3x2xf32>, tensor<3x2xi64>
-  return %0#0, %0#1 : tensor<3x2xf32>, tensor<3x2xi64>
-}
-
-// -----
-
-// topk smallest: the previous pick starts at -inf (NaN ranks last), the
-// accumulator at NaN; f16 compares in f32 and the values are rounded back.
-
-// CHECK-LABEL: func.func @topk_smallest_f16(
-// CHECK-DAG:     arith.constant 0xFF800000 : f32
-// CHECK:         scf.for
-// CHECK:           arith.constant 0x7FC00000 : f32
-// CHECK:           linalg.generic
-// CHECK:             arith.cmpf olt
-// CHECK:             arith.cmpi ult
-// CHECK:           arith.truncf
-// CHECK:           tensor.insert_slice %{{.*}} : tensor<f16> into tensor<4xf16>
-func.func @topk_smallest_f16(%a: tensor<7xf16>) -> (tensor<4xf16>, tensor<4xi64>) {
-  %0:2 = rlx.topk %a k = 4 smallest : tensor<7xf16> -> tensor<4xf16>, tensor<4xi64>
-  return %0#0, %0#1 : tensor<4xf16>, tensor<4xi64>
-}
-
-// -----
-
 // Without elements there is nothing to compute (and a slice of the empty
-// dimension would be out of bounds): the results are empty tensors.
+// dimension would be out of bounds): the results are empty tensors. (The
+// lowering of topk is tested with the sorts, sort.mlir.)
 
 // CHECK-LABEL: func.func @no_elements(
 // CHECK-NOT:     scf.for

@@ -100,7 +100,7 @@ func.func @cummax_threads_split_axis(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-// gather_backward's config is its rlx.index_add's: grad_output's
+// gather_backward's config is its rlx.scatter's: grad_output's
 // dimensions, the index dimensions reductions.
 func.func @gather_backward_threads_split_indices(%dy: tensor<3x2x5xf32>, %i: tensor<2x5xi64>) -> tensor<3x9xf32> {
   // expected-error @+1 {{'rlx.lowering_config' splits reduction loop 2 into thread tiles (distribution), which would write the same results at once}}
@@ -110,9 +110,13 @@ func.func @gather_backward_threads_split_indices(%dy: tensor<3x2x5xf32>, %i: ten
 
 // -----
 
-func.func @index_add_threads_split_indices(%s: tensor<3x4xf32>, %i: tensor<3xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
+func.func @scatter_threads_split_indices(%s: tensor<3x4xf32>, %i: tensor<3x1xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
   // expected-error @+1 {{'rlx.lowering_config' splits reduction loop 0 into thread tiles (distribution), which would write the same results at once}}
-  %r = rlx.index_add axis = 0 ins(%s, %i : tensor<3x4xf32>, tensor<3xi64>) outs(%t : tensor<10x4xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 1], cache = [0, 0], vector = [0, 0]>} -> tensor<10x4xf32>
+  %r = rlx.scatter loop_dims = [-1, 1] index_loops = [0] index_dims = [0] clamp_indices ins(%s, %i : tensor<3x4xf32>, tensor<3x1xi64>) outs(%t : tensor<10x4xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 1], cache = [0, 0], vector = [0, 0]>} {
+  ^bb0(%upd: f32, %cur: f32):
+    %sum = arith.addf %cur, %upd : f32
+    rlx.yield %sum : f32
+  } -> tensor<10x4xf32>
   return %r : tensor<10x4xf32>
 }
 

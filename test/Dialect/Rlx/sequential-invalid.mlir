@@ -1,6 +1,6 @@
 // RUN: rlx-opt %s -split-input-file -verify-diagnostics
 
-// Every verifier rule of rlx.scan and rlx.index_add.
+// Every verifier rule of rlx.scan and rlx.scatter.
 
 func.func @scan_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // expected-error @+1 {{axis 2 is out of range [0, 2)}}
@@ -122,62 +122,6 @@ func.func @scan_combiner_effects(%x: tensor<4x8xf32>, %m: memref<f32>) -> tensor
 
 // -----
 
-func.func @index_add_axis(%s: tensor<3x4xf32>, %i: tensor<3xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
-  // expected-error @+1 {{axis 2 is out of range [0, 2)}}
-  %r = rlx.index_add axis = 2 ins(%s, %i : tensor<3x4xf32>, tensor<3xi64>) outs(%t : tensor<10x4xf32>) -> tensor<10x4xf32>
-  return %r : tensor<10x4xf32>
-}
-
-// -----
-
-func.func @index_add_result(%s: tensor<3x4xf32>, %i: tensor<3xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf16> {
-  // expected-error @+1 {{result type 'tensor<10x4xf16>' differs from init type 'tensor<10x4xf32>'}}
-  %r = rlx.index_add axis = 0 ins(%s, %i : tensor<3x4xf32>, tensor<3xi64>) outs(%t : tensor<10x4xf32>) -> tensor<10x4xf16>
-  return %r : tensor<10x4xf16>
-}
-
-// -----
-
-func.func @index_add_float_indices(%s: tensor<3x4xf32>, %i: tensor<3xf32>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
-  // expected-error @+1 {{indices must be integers, got 'tensor<3xf32>'}}
-  %r = rlx.index_add axis = 0 ins(%s, %i : tensor<3x4xf32>, tensor<3xf32>) outs(%t : tensor<10x4xf32>) -> tensor<10x4xf32>
-  return %r : tensor<10x4xf32>
-}
-
-// -----
-
-func.func @index_add_element_kinds(%s: tensor<3x4xi32>, %i: tensor<3xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
-  // expected-error @+1 {{cannot add 'i32' elements into 'f32' (both must be floats, or both integers)}}
-  %r = rlx.index_add axis = 0 ins(%s, %i : tensor<3x4xi32>, tensor<3xi64>) outs(%t : tensor<10x4xf32>) -> tensor<10x4xf32>
-  return %r : tensor<10x4xf32>
-}
-
-// -----
-
-func.func @index_add_source_shape(%s: tensor<3x5xf32>, %i: tensor<3xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
-  // expected-error @+1 {{source shape [3, 5] does not match [3, 4], the init shape with the axis replaced by the indices' shape}}
-  %r = rlx.index_add axis = 0 ins(%s, %i : tensor<3x5xf32>, tensor<3xi64>) outs(%t : tensor<10x4xf32>) -> tensor<10x4xf32>
-  return %r : tensor<10x4xf32>
-}
-
-// -----
-
-func.func @index_add_source_rank(%s: tensor<3x4xf32>, %i: tensor<2x3xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
-  // expected-error @+1 {{source shape [3, 4] does not match [2, 3, 4], the init shape with the axis replaced by the indices' shape}}
-  %r = rlx.index_add axis = 0 ins(%s, %i : tensor<3x4xf32>, tensor<2x3xi64>) outs(%t : tensor<10x4xf32>) -> tensor<10x4xf32>
-  return %r : tensor<10x4xf32>
-}
-
-// -----
-
-func.func @index_add_empty_axis(%s: tensor<3x4xf32>, %i: tensor<4xi64>, %t: tensor<3x0xf32>) -> tensor<3x0xf32> {
-  // expected-error @+1 {{cannot add into axis 1 of size 0 (a non-empty source has no row to go to)}}
-  %r = rlx.index_add axis = 1 ins(%s, %i : tensor<3x4xf32>, tensor<4xi64>) outs(%t : tensor<3x0xf32>) -> tensor<3x0xf32>
-  return %r : tensor<3x0xf32>
-}
-
-// -----
-
 func.func @scan_empty_combiner(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // expected-error @+1 {{'rlx.scan' op expects a non-empty block}}
   %r = "rlx.scan"(%x, %x) <{axis = 1 : i64, identity = 0.0 : f32}> ({
@@ -202,8 +146,188 @@ func.func @scan_axis_with_config(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-func.func @index_add_axis_with_config(%s: tensor<3x4xf32>, %i: tensor<3xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
-  // expected-error @+1 {{axis 9 is out of range [0, 2)}}
-  %r = rlx.index_add axis = 9 ins(%s, %i : tensor<3x4xf32>, tensor<3xi64>) outs(%t : tensor<10x4xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 1], cache = [0, 0], vector = [0, 0]>} -> tensor<10x4xf32>
+func.func @scatter_result(%u: tensor<3x4xf32>, %i: tensor<3x1xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf16> {
+  // expected-error @+1 {{result type 'tensor<10x4xf16>' differs from init type 'tensor<10x4xf32>'}}
+  %r = rlx.scatter loop_dims = [-1, 1] index_loops = [0] index_dims = [0] ins(%u, %i : tensor<3x4xf32>, tensor<3x1xi64>) outs(%t : tensor<10x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<10x4xf16>
+  return %r : tensor<10x4xf16>
+}
+
+// -----
+
+func.func @scatter_float_indices(%u: tensor<3x4xf32>, %i: tensor<3x1xf32>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{indices must be integers, got 'tensor<3x1xf32>'}}
+  %r = rlx.scatter loop_dims = [-1, 1] index_loops = [0] index_dims = [0] ins(%u, %i : tensor<3x4xf32>, tensor<3x1xf32>) outs(%t : tensor<10x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<10x4xf32>
+  return %r : tensor<10x4xf32>
+}
+
+// -----
+
+func.func @scatter_loop_dims_count(%u: tensor<3x4xf32>, %i: tensor<3x1xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{loop_dims has 1 entries for 2 update loops}}
+  %r = rlx.scatter loop_dims = [-1] index_loops = [0] index_dims = [0] ins(%u, %i : tensor<3x4xf32>, tensor<3x1xi64>) outs(%t : tensor<10x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<10x4xf32>
+  return %r : tensor<10x4xf32>
+}
+
+// -----
+
+func.func @scatter_loop_dims_range(%u: tensor<3x4xf32>, %i: tensor<3x1xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{loop_dims entry 2 is not -1 or a dimension of the rank-2 init}}
+  %r = rlx.scatter loop_dims = [-1, 2] index_loops = [0] index_dims = [0] ins(%u, %i : tensor<3x4xf32>, tensor<3x1xi64>) outs(%t : tensor<10x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<10x4xf32>
+  return %r : tensor<10x4xf32>
+}
+
+// -----
+
+func.func @scatter_loop_dims_order(%u: tensor<3x4xf32>, %i: tensor<3x1xi64>, %t: tensor<4x3x5xf32>) -> tensor<4x3x5xf32> {
+  // expected-error @+1 {{loop_dims must address init dimensions in increasing order}}
+  %r = rlx.scatter loop_dims = [1, 0] index_loops = [0] index_dims = [2] ins(%u, %i : tensor<3x4xf32>, tensor<3x1xi64>) outs(%t : tensor<4x3x5xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<4x3x5xf32>
+  return %r : tensor<4x3x5xf32>
+}
+
+// -----
+
+func.func @scatter_index_loops(%u: tensor<3x4xf32>, %i: tensor<3x1xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{index_loops must be increasing update loops in [0, 2)}}
+  %r = rlx.scatter loop_dims = [-1, 1] index_loops = [2] index_dims = [0] ins(%u, %i : tensor<3x4xf32>, tensor<3x1xi64>) outs(%t : tensor<10x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<10x4xf32>
+  return %r : tensor<10x4xf32>
+}
+
+// -----
+
+func.func @scatter_unaddressed_loop(%u: tensor<3x4xf32>, %i: tensor<1xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{update loop 0 addresses no init dimension, so it must index indices (be in index_loops)}}
+  %r = rlx.scatter loop_dims = [-1, 1] index_loops = [] index_dims = [0] ins(%u, %i : tensor<3x4xf32>, tensor<1xi64>) outs(%t : tensor<10x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<10x4xf32>
+  return %r : tensor<10x4xf32>
+}
+
+// -----
+
+func.func @scatter_no_index_dims(%u: tensor<3x4xf32>, %i: tensor<3x0xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{index_dims must not be empty}}
+  %r = rlx.scatter loop_dims = [0, 1] index_loops = [0] index_dims = [] ins(%u, %i : tensor<3x4xf32>, tensor<3x0xi64>) outs(%t : tensor<10x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<10x4xf32>
+  return %r : tensor<10x4xf32>
+}
+
+// -----
+
+func.func @scatter_index_dim_twice(%u: tensor<3x4xf32>, %i: tensor<3x1xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{index_dims entry 1 is not a dimension of the init that no loop addresses}}
+  %r = rlx.scatter loop_dims = [-1, 1] index_loops = [0] index_dims = [1] ins(%u, %i : tensor<3x4xf32>, tensor<3x1xi64>) outs(%t : tensor<10x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<10x4xf32>
+  return %r : tensor<10x4xf32>
+}
+
+// -----
+
+func.func @scatter_uncovered(%u: tensor<3x4xf32>, %i: tensor<3x1xi64>, %t: tensor<10x4x2xf32>) -> tensor<10x4x2xf32> {
+  // expected-error @+1 {{loop_dims and index_dims address 2 of the 3 init dimensions}}
+  %r = rlx.scatter loop_dims = [-1, 1] index_loops = [0] index_dims = [0] ins(%u, %i : tensor<3x4xf32>, tensor<3x1xi64>) outs(%t : tensor<10x4x2xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<10x4x2xf32>
+  return %r : tensor<10x4x2xf32>
+}
+
+// -----
+
+func.func @scatter_depth(%u: tensor<3x4xf32>, %i: tensor<3x2xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{indices of type 'tensor<3x2xi64>' must have one dimension per index loop (1) and a last dimension of 1}}
+  %r = rlx.scatter loop_dims = [-1, 1] index_loops = [0] index_dims = [0] ins(%u, %i : tensor<3x4xf32>, tensor<3x2xi64>) outs(%t : tensor<10x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<10x4xf32>
+  return %r : tensor<10x4xf32>
+}
+
+// -----
+
+func.func @scatter_index_extent(%u: tensor<3x4xf32>, %i: tensor<5x1xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{indices dimension 0 has size 5 but update loop 0 has 3}}
+  %r = rlx.scatter loop_dims = [-1, 1] index_loops = [0] index_dims = [0] ins(%u, %i : tensor<3x4xf32>, tensor<5x1xi64>) outs(%t : tensor<10x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<10x4xf32>
+  return %r : tensor<10x4xf32>
+}
+
+// -----
+
+func.func @scatter_loop_extent(%u: tensor<3x5xf32>, %i: tensor<3x1xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{update loop 1 of size 5 exceeds init dimension 1 of size 4}}
+  %r = rlx.scatter loop_dims = [-1, 1] index_loops = [0] index_dims = [0] ins(%u, %i : tensor<3x5xf32>, tensor<3x1xi64>) outs(%t : tensor<10x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<10x4xf32>
+  return %r : tensor<10x4xf32>
+}
+
+// -----
+
+func.func @scatter_clamp_empty(%u: tensor<3x4xf32>, %i: tensor<3x1xi64>, %t: tensor<0x4xf32>) -> tensor<0x4xf32> {
+  // expected-error @+1 {{cannot clamp an index into dimension 0 of size 0}}
+  %r = rlx.scatter loop_dims = [-1, 1] index_loops = [0] index_dims = [0] clamp_indices ins(%u, %i : tensor<3x4xf32>, tensor<3x1xi64>) outs(%t : tensor<0x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<0x4xf32>
+  return %r : tensor<0x4xf32>
+}
+
+// -----
+
+func.func @scatter_combiner_types(%u: tensor<3x4xf32>, %i: tensor<3x1xi64>, %t: tensor<10x4xf64>) -> tensor<10x4xf64> {
+  // expected-error @+1 {{combiner must take an update ('f32') and the element it lands on ('f64')}}
+  %r = rlx.scatter loop_dims = [-1, 1] index_loops = [0] index_dims = [0] ins(%u, %i : tensor<3x4xf32>, tensor<3x1xi64>) outs(%t : tensor<10x4xf64>) {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<10x4xf64>
+  return %r : tensor<10x4xf64>
+}
+
+// -----
+
+func.func @scatter_combiner_yield(%u: tensor<3x4xf32>, %i: tensor<3x1xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{combiner must yield one 'f32'}}
+  %r = rlx.scatter loop_dims = [-1, 1] index_loops = [0] index_dims = [0] ins(%u, %i : tensor<3x4xf32>, tensor<3x1xi64>) outs(%t : tensor<10x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.cmpf olt, %a, %b : f32
+    rlx.yield %c : i1
+  } -> tensor<10x4xf32>
+  return %r : tensor<10x4xf32>
+}
+
+// -----
+
+func.func @scatter_with_config(%u: tensor<3x4xf32>, %i: tensor<3x1xi64>, %t: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{loop_dims entry 7 is not -1 or a dimension of the rank-2 init}}
+  %r = rlx.scatter loop_dims = [-1, 7] index_loops = [0] index_dims = [0] ins(%u, %i : tensor<3x4xf32>, tensor<3x1xi64>) outs(%t : tensor<10x4xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 1], cache = [0, 0], vector = [0, 0]>} {
+  ^bb0(%a: f32, %b: f32):
+    rlx.yield %a : f32
+  } -> tensor<10x4xf32>
   return %r : tensor<10x4xf32>
 }

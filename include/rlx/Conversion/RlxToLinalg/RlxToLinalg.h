@@ -22,8 +22,15 @@ void populateConvPoolToLinalgPatterns(RewritePatternSet &patterns);
 void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
 /// rng_bits, rng_uniform, rng_normal and dropout.
 void populateRandomToLinalgPatterns(RewritePatternSet &patterns);
-/// Index reductions, scans (as rlx.scan) and top-k.
+/// quantize, dequantize, fake_quantize, fake_quantize_lsq and their backward
+/// ops.
+void populateQuantToLinalgPatterns(RewritePatternSet &patterns);
+/// scatter_elements, scatter_add and scatter_nd (as rlx.scatter).
+void populateScatterToLinalgPatterns(RewritePatternSet &patterns);
+/// Index reductions and scans (as rlx.scan).
 void populateScanToLinalgPatterns(RewritePatternSet &patterns);
+/// sort, argsort, topk, cummax_indices and histogram.
+void populateSortToLinalgPatterns(RewritePatternSet &patterns);
 
 /// Named fused ops: rlx.swiglu in one loop nest, fused contractions as the
 /// contraction and one elementwise epilogue, rlx.lora_matmul as its
@@ -40,7 +47,7 @@ void populateRegionToLinalgPatterns(RewritePatternSet &patterns);
 void populateAttentionToLinalgPatterns(RewritePatternSet &patterns);
 
 /// The spatial and indexing backward ops: conv_backward_input/weight,
-/// pool_backward, gather_backward (as rlx.index_add), cumsum_backward and
+/// pool_backward, gather_backward (as rlx.scatter), cumsum_backward and
 /// rope_backward.
 void populateGradSpatialToLinalgPatterns(RewritePatternSet &patterns);
 

@@ -55,13 +55,11 @@ static bool isProvablyEmpty(ArrayRef<AffineExpr> shape) {
   });
 }
 
-/// An index set with elements cannot read from an empty axis: a `?` axis
-/// that `indices` may read must hold at least one row at run time.
-static LogicalResult requireGatherSource(ShapeContext &context,
-                                         std::optional<Location> loc,
-                                         ArrayRef<AffineExpr> source,
-                                         int64_t axis,
-                                         ArrayRef<AffineExpr> indices) {
+LogicalResult mlir::rlx::requireGatherSource(ShapeContext &context,
+                                             std::optional<Location> loc,
+                                             ArrayRef<AffineExpr> source,
+                                             int64_t axis,
+                                             ArrayRef<AffineExpr> indices) {
   if (isProvablyEmpty(indices) ||
       context.requireLessEqual(context.getConstant(1), source[axis]))
     return success();

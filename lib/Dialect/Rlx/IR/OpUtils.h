@@ -178,6 +178,13 @@ LogicalResult requireBroadcastsTo(Operation *op, ShapeContext &context,
                                   Value from, ArrayRef<AffineExpr> to,
                                   StringRef what);
 
+/// An index set with elements cannot read from an empty axis: a `?` axis
+/// of `source` that `indices` may read must hold a row at run time.
+LogicalResult requireGatherSource(ShapeContext &context,
+                                  std::optional<Location> loc,
+                                  ArrayRef<AffineExpr> source, int64_t axis,
+                                  ArrayRef<AffineExpr> indices);
+
 /// `value` (named `what`) has the sizes `shape`.
 LogicalResult requireSameShape(Operation *op, ShapeContext &context,
                                Value value, ArrayRef<AffineExpr> shape,

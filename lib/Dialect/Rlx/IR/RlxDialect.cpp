@@ -169,8 +169,10 @@ LogicalResult RlxDialect::verifyOperationAttribute(Operation *op,
   // Graph ops pass their config on to the codegen form they lower to:
   // rlx.attention to rlx.online_attention, whose loops are (batch, head,
   // query, key); the cumulative ops to rlx.scan (the input's dimensions,
-  // the axis a reduction); gather_backward to rlx.index_add (grad_output's
-  // dimensions, the index dimensions reductions). This runs before the op's
+  // the axis a reduction); gather_backward and the scatters to rlx.scatter
+  // (the dimensions of grad_output or updates, those that only index a
+  // reduction: gather_backward's index dimensions, scatter_elements' axis,
+  // scatter_nd's non-batch index dimensions). This runs before the op's
   // own verifier: what is malformed (an axis out of range, a type that is
   // not a ranked tensor) is the op verifier's to report.
   auto getRank = [](Value value) -> int64_t {
@@ -199,6 +201,17 @@ LogicalResult RlxDialect::verifyOperationAttribute(Operation *op,
     int64_t axis = axisAttr.getInt();
     setIterators(getRank(op->getOperand(0)), axis < 0 ? axis + tableRank : axis,
                  getRank(op->getOperand(1)));
+  } else if (isa<ScatterElementsOp, ScatterAddOp>(op)) {
+    if (!axisAttr || op->getNumOperands() != 3)
+      return success();
+    setIterators(getRank(op->getOperand(2)), axisAttr.getInt(), 1);
+  } else if (isa<ScatterNdOp>(op)) {
+    auto batchAttr = dyn_cast_or_null<IntegerAttr>(op->getAttr("batch_dims"));
+    int64_t batch = batchAttr ? batchAttr.getInt() : 0;
+    if (op->getNumOperands() != 3)
+      return success();
+    setIterators(getRank(op->getOperand(2)), batch,
+                 getRank(op->getOperand(1)) - 1 - batch);
   } else {
     auto tileable = dyn_cast<TilingInterface>(op);
     if (!tileable)

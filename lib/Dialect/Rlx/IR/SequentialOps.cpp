@@ -1,12 +1,12 @@
-//===- SequentialOps.cpp - rlx.scan and rlx.index_add: tiles, linalg form -===//
+//===- SequentialOps.cpp - rlx.scan and rlx.scatter: tiles, linalg form ---===//
 //
-// A scan carries its running value from one position to the next, and an
-// index-add with repeated indices adds into the same row in order: linalg
+// A scan carries its running value from one position to the next, and a
+// scatter with repeated indices writes the same element in order: linalg
 // cannot state either, and IREE's LinalgExt scan and scatter, which do, are
 // not in upstream MLIR. These ops follow their design: `TilingInterface`
-// cuts the parallel loops (for index_add also the index positions, which add
-// into the same destination in turn), and `decomposeOperation` writes a tile
-// as scf.for loops over the sequential positions. A tile of one line steps
+// cuts the parallel loops (for a scatter also the index positions, which
+// write into the same destination in turn), and `decomposeOperation` writes a
+// tile as scf.for loops over the sequential positions. A tile of one line steps
 // through scalars (one GPU thread per line, or a contiguous line on a CPU);
 // a wider tile steps through slices, one parallel generic each, which
 // vectorize across the lines. The tile sizes, a schedule's choice, pick the
@@ -266,107 +266,179 @@ FailureOr<SmallVector<Value>> ScanOp::decomposeOperation(OpBuilder &b) {
 }
 
 //===----------------------------------------------------------------------===//
-// rlx.index_add
+// rlx.scatter
 //===----------------------------------------------------------------------===//
 
-LogicalResult IndexAddOp::verify() {
-  RankedTensorType source = getSource().getType();
+/// Whether `values` is strictly increasing.
+static bool isIncreasing(ArrayRef<int64_t> values) {
+  for (size_t i = 1; i < values.size(); ++i)
+    if (values[i - 1] >= values[i])
+      return false;
+  return true;
+}
+
+LogicalResult ScatterOp::verify() {
+  RankedTensorType updates = getUpdates().getType();
   RankedTensorType indices = getIndices().getType();
   RankedTensorType init = getInit().getType();
-  int64_t axis = getAxis();
-  if (axis < 0 || axis >= init.getRank())
-    return emitOpError("axis ")
-           << axis << " is out of range [0, " << init.getRank() << ")";
+  ArrayRef<int64_t> loopDims = getLoopDims();
+  ArrayRef<int64_t> indexLoops = getIndexLoops();
+  ArrayRef<int64_t> indexDims = getIndexDims();
+  int64_t loops = updates.getRank(), rank = init.getRank();
   if (getResult().getType() != init)
     return emitOpError("result type ")
            << getResult().getType() << " differs from init type " << init;
   if (!isa<IntegerType>(indices.getElementType()))
     return emitOpError("indices must be integers, got ") << indices;
-  Type from = source.getElementType(), to = init.getElementType();
-  if (!((isa<FloatType>(from) && isa<FloatType>(to)) ||
-        (isa<IntegerType>(from) && isa<IntegerType>(to))))
-    return emitOpError("cannot add ")
-           << from << " elements into " << to
-           << " (both must be floats, or both integers)";
-  // init's shape with the axis replaced by the indices' shape.
-  SmallVector<int64_t> expected(init.getShape().take_front(axis));
-  llvm::append_range(expected, indices.getShape());
-  llvm::append_range(expected, init.getShape().drop_front(axis + 1));
-  if (init.getDimSize(axis) == 0 && source.hasStaticShape() &&
-      source.getNumElements() != 0)
-    return emitOpError("cannot add into axis ")
-           << axis << " of size 0 (a non-empty source has no row to go to)";
-  if (source.getShape() != ArrayRef<int64_t>(expected))
-    return emitOpError("source shape [")
-           << source.getShape() << "] does not match ["
-           << ArrayRef<int64_t>(expected)
-           << "], the init shape with the axis replaced by the indices' shape";
+  if (static_cast<int64_t>(loopDims.size()) != loops)
+    return emitOpError("loop_dims has ")
+           << loopDims.size() << " entries for " << loops << " update loops";
+  SmallVector<int64_t> mappedDims;
+  for (int64_t dim : loopDims) {
+    if (dim < -1 || dim >= rank)
+      return emitOpError("loop_dims entry ")
+             << dim << " is not -1 or a dimension of the rank-" << rank
+             << " init";
+    if (dim != -1)
+      mappedDims.push_back(dim);
+  }
+  if (!isIncreasing(mappedDims))
+    return emitOpError("loop_dims must address init dimensions in "
+                       "increasing order");
+  if (!isIncreasing(indexLoops) ||
+      llvm::any_of(indexLoops, [&](int64_t l) { return l < 0 || l >= loops; }))
+    return emitOpError("index_loops must be increasing update loops in [0, ")
+           << loops << ")";
+  for (auto [loop, dim] : llvm::enumerate(loopDims))
+    if (dim == -1 && !llvm::is_contained(indexLoops, loop))
+      return emitOpError("update loop ")
+             << loop << " addresses no init dimension, so it must index "
+             << "indices (be in index_loops)";
+  if (indexDims.empty())
+    return emitOpError("index_dims must not be empty");
+  SmallVector<int64_t> covered(mappedDims);
+  for (int64_t dim : indexDims) {
+    if (dim < 0 || dim >= rank || llvm::is_contained(covered, dim))
+      return emitOpError("index_dims entry ")
+             << dim << " is not a dimension of the init that no loop "
+             << "addresses";
+    covered.push_back(dim);
+  }
+  if (static_cast<int64_t>(covered.size()) != rank)
+    return emitOpError("loop_dims and index_dims address ")
+           << covered.size() << " of the " << rank << " init dimensions";
+  // indices: the index loops' extents, then one coordinate per index dim.
+  int64_t depth = indexDims.size();
+  if (indices.getRank() != static_cast<int64_t>(indexLoops.size()) + 1 ||
+      indices.getShape().back() != depth)
+    return emitOpError("indices of type ")
+           << indices << " must have one dimension per index loop ("
+           << indexLoops.size() << ") and a last dimension of " << depth;
+  for (auto [j, loop] : llvm::enumerate(indexLoops)) {
+    int64_t have = indices.getDimSize(j), want = updates.getDimSize(loop);
+    if (!ShapedType::isDynamic(have) && !ShapedType::isDynamic(want) &&
+        have != want)
+      return emitOpError("indices dimension ")
+             << j << " has size " << have << " but update loop " << loop
+             << " has " << want;
+  }
+  for (auto [loop, dim] : llvm::enumerate(loopDims)) {
+    if (dim == -1)
+      continue;
+    int64_t have = updates.getDimSize(loop), room = init.getDimSize(dim);
+    if (!ShapedType::isDynamic(have) && !ShapedType::isDynamic(room) &&
+        have > room)
+      return emitOpError("update loop ")
+             << loop << " of size " << have << " exceeds init dimension " << dim
+             << " of size " << room;
+  }
+  if (getClampIndices() && updates.hasStaticShape() &&
+      updates.getNumElements() != 0)
+    for (int64_t dim : indexDims)
+      if (init.getDimSize(dim) == 0)
+        return emitOpError("cannot clamp an index into dimension ")
+               << dim << " of size 0";
   return success();
 }
 
-SmallVector<Range> IndexAddOp::getIterationDomain(OpBuilder &b) {
-  return getDomain(b, getLoc(), getSource());
+LogicalResult ScatterOp::verifyRegions() {
+  Block &body = getCombiner().front();
+  Type updateType = getUpdates().getType().getElementType();
+  Type elementType = getInit().getType().getElementType();
+  if (body.getNumArguments() != 2 ||
+      body.getArgument(0).getType() != updateType ||
+      body.getArgument(1).getType() != elementType)
+    return emitOpError("combiner must take an update (")
+           << updateType << ") and the element it lands on (" << elementType
+           << ")";
+  auto yield = body.empty() ? nullptr : dyn_cast<YieldOp>(body.back());
+  if (!yield || yield.getValues().getTypes() != TypeRange(elementType))
+    return emitOpError("combiner must yield one ") << elementType;
+  for (Operation &op : body.without_terminator())
+    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
+      return op.emitOpError("cannot be in a scatter's combiner: it must be "
+                            "scalar code without side effects");
+  return success();
 }
 
-SmallVector<utils::IteratorType> IndexAddOp::getLoopIteratorTypes() {
-  SmallVector<utils::IteratorType> iterators(getSource().getType().getRank(),
-                                             utils::IteratorType::parallel);
-  int64_t axis = getAxis();
+SmallVector<Range> ScatterOp::getIterationDomain(OpBuilder &b) {
+  return getDomain(b, getLoc(), getUpdates());
+}
+
+SmallVector<utils::IteratorType> ScatterOp::getLoopIteratorTypes() {
   // Also asked before the op is verified (rlx.lowering_config's verifier).
-  for (int64_t loop = std::max<int64_t>(axis, 0);
-       loop < axis + getIndices().getType().getRank() &&
-       loop < static_cast<int64_t>(iterators.size());
-       ++loop)
-    iterators[loop] = utils::IteratorType::reduction;
-  return iterators;
+  return llvm::map_to_vector(getLoopDims(), [](int64_t dim) {
+    return dim == -1 ? utils::IteratorType::reduction
+                     : utils::IteratorType::parallel;
+  });
 }
 
 /// The part of `op`'s destination that the tile of its loops at `offsets`
-/// and `sizes` adds into: the tile's slice of the dimensions other than the
-/// axis, and the whole axis.
-static void getDestinationTile(IndexAddOp op, OpBuilder &b,
+/// and `sizes` writes: the tile's range of each dimension a loop addresses,
+/// and the whole of each indexed dimension.
+static void getDestinationTile(ScatterOp op, OpBuilder &b,
                                ArrayRef<OpFoldResult> offsets,
                                ArrayRef<OpFoldResult> sizes,
                                SmallVectorImpl<OpFoldResult> &tileOffsets,
                                SmallVectorImpl<OpFoldResult> &tileSizes) {
-  int64_t axis = op.getAxis();
-  int64_t indexRank = op.getIndices().getType().getRank();
-  for (int64_t d = 0; d < op.getInit().getType().getRank(); ++d) {
-    if (d == axis) {
-      tileOffsets.push_back(b.getIndexAttr(0));
-      tileSizes.push_back(
-          tensor::getMixedSize(b, op.getLoc(), op.getInit(), axis));
+  int64_t rank = op.getInit().getType().getRank();
+  tileOffsets.assign(rank, b.getIndexAttr(0));
+  tileSizes = tensor::getMixedSizes(b, op.getLoc(), op.getInit());
+  for (auto [loop, dim] : llvm::enumerate(op.getLoopDims())) {
+    if (dim == -1)
       continue;
-    }
-    int64_t loop = d < axis ? d : d + indexRank - 1;
-    tileOffsets.push_back(offsets[loop]);
-    tileSizes.push_back(sizes[loop]);
+    tileOffsets[dim] = offsets[loop];
+    tileSizes[dim] = sizes[loop];
   }
 }
 
 FailureOr<TilingResult>
-IndexAddOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
-                                   ArrayRef<OpFoldResult> sizes) {
+ScatterOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
+                                  ArrayRef<OpFoldResult> sizes) {
   Location loc = getLoc();
-  int64_t axis = getAxis();
-  int64_t indexRank = getIndices().getType().getRank();
-  tensor::ExtractSliceOp source =
-      extractTile(b, loc, getSource(), offsets, sizes);
+  tensor::ExtractSliceOp updates =
+      extractTile(b, loc, getUpdates(), offsets, sizes);
+  SmallVector<OpFoldResult> indexOffsets, indexSizes;
+  for (int64_t loop : getIndexLoops()) {
+    indexOffsets.push_back(offsets[loop]);
+    indexSizes.push_back(sizes[loop]);
+  }
+  indexOffsets.push_back(b.getIndexAttr(0));
+  indexSizes.push_back(b.getIndexAttr(getIndexDims().size()));
   tensor::ExtractSliceOp indices =
-      extractTile(b, loc, getIndices(), offsets.slice(axis, indexRank),
-                  sizes.slice(axis, indexRank));
+      extractTile(b, loc, getIndices(), indexOffsets, indexSizes);
   SmallVector<OpFoldResult> initOffsets, initSizes;
   getDestinationTile(*this, b, offsets, sizes, initOffsets, initSizes);
   tensor::ExtractSliceOp init =
       extractTile(b, loc, getInit(), initOffsets, initSizes);
   Operation *tiled = mlir::clone(b, getOperation(), init.getType(),
-                                 ValueRange{source, indices, init});
+                                 ValueRange{updates, indices, init});
   return TilingResult{{tiled},
                       SmallVector<Value>(tiled->getResults()),
-                      {source, indices, init}};
+                      {updates, indices, init}};
 }
 
-LogicalResult IndexAddOp::getResultTilePosition(
+LogicalResult ScatterOp::getResultTilePosition(
     OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
     ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
     SmallVector<OpFoldResult> &resultSizes) {
@@ -374,118 +446,195 @@ LogicalResult IndexAddOp::getResultTilePosition(
   return success();
 }
 
-FailureOr<SmallVector<Value>> IndexAddOp::decomposeOperation(OpBuilder &b) {
+FailureOr<SmallVector<Value>> ScatterOp::decomposeOperation(OpBuilder &b) {
   Location loc = getLoc();
-  int64_t axis = getAxis();
-  int64_t indexRank = getIndices().getType().getRank();
-  RankedTensorType sourceType = getSource().getType();
+  RankedTensorType updatesType = getUpdates().getType();
   RankedTensorType initType = getInit().getType();
-  Type accType = initType.getElementType();
-  // Nothing to add (and a step's slice of an empty dimension would fail
+  ArrayRef<int64_t> loopDims = getLoopDims();
+  ArrayRef<int64_t> indexLoops = getIndexLoops();
+  ArrayRef<int64_t> indexDims = getIndexDims();
+  int64_t loops = updatesType.getRank();
+  // Nothing to write (and a step's slice of an empty dimension would fail
   // tensor's bounds check).
-  if (llvm::is_contained(sourceType.getShape(), 0))
+  if (llvm::is_contained(updatesType.getShape(), 0))
     return SmallVector<Value>{getInit()};
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, getSource());
-  OpFoldResult rows = tensor::getMixedSize(b, loc, getInit(), axis);
-  SmallVector<Value> lowerBounds(indexRank, zero), steps(indexRank, one);
-  SmallVector<Value> upperBounds = llvm::map_to_vector(
-      ArrayRef<OpFoldResult>(sizes).slice(axis, indexRank),
-      [&](OpFoldResult size) {
-        return getValueOrCreateConstantIndexOp(b, loc, size);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, getUpdates());
+  SmallVector<Value> extents =
+      llvm::map_to_vector(indexDims, [&](int64_t dim) -> Value {
+        return getValueOrCreateConstantIndexOp(
+            b, loc, tensor::getMixedSize(b, loc, getInit(), dim));
       });
-  bool oneLine = isOneLine(sourceType.getShape(), axis, indexRank);
-  SmallVector<OpFoldResult> stepSizes;
-  RankedTensorType sourceStepType = getStepType(
-      sizes, axis, indexRank, sourceType.getElementType(), stepSizes);
-  auto accStepType = sourceStepType.clone(accType);
+  SmallVector<Value> upperBounds =
+      llvm::map_to_vector(indexLoops, [&](int64_t loop) {
+        return getValueOrCreateConstantIndexOp(b, loc, sizes[loop]);
+      });
+  SmallVector<Value> lowerBounds(indexLoops.size(), zero),
+      steps(indexLoops.size(), one);
 
-  auto addAll = [&](OpBuilder &builder, Location nestLoc) -> Value {
+  // The loops that do not index `indices` form each step's slice; with
+  // none, or only static 1s, a step is one element.
+  SmallVector<int64_t> sliceLoops;
+  for (int64_t loop = 0; loop < loops; ++loop)
+    if (!llvm::is_contained(indexLoops, loop))
+      sliceLoops.push_back(loop);
+  bool scalarSteps = llvm::all_of(sliceLoops, [&](int64_t loop) {
+    return updatesType.getDimSize(loop) == 1;
+  });
+  SmallVector<OpFoldResult> stepSizes;
+  for (int64_t loop : sliceLoops)
+    stepSizes.push_back(sizes[loop]);
+  SmallVector<int64_t> stepShape = llvm::map_to_vector(
+      sliceLoops, [&](int64_t loop) { return updatesType.getDimSize(loop); });
+  auto updateStepType =
+      RankedTensorType::get(stepShape, updatesType.getElementType());
+  auto initStepType = updateStepType.clone(initType.getElementType());
+
+  Block &combiner = getCombiner().front();
+  auto combine = [&](OpBuilder &builder, Value update, Value current) {
+    IRMapping mapping;
+    mapping.map(combiner.getArguments(), ValueRange{update, current});
+    for (Operation &op : combiner.without_terminator())
+      builder.clone(op, mapping);
+    return mapping.lookup(combiner.getTerminator()->getOperand(0));
+  };
+
+  // One step at the index loops' `positions`: the destination coordinates
+  // of the indexed dimensions read from `indices`, then the update (or its
+  // slice) combined into the element (or slice) they select.
+  auto step = [&](OpBuilder &nested, Location bodyLoc, ValueRange positions,
+                  Value acc, ArrayRef<Value> coordinates) -> Value {
+    auto positionOf = [&](int64_t loop) -> std::optional<Value> {
+      auto it = llvm::find(indexLoops, loop);
+      if (it == indexLoops.end())
+        return std::nullopt;
+      return positions[it - indexLoops.begin()];
+    };
+    SmallVector<OpFoldResult> updateOffsets, updateSizes;
+    for (int64_t loop = 0; loop < loops; ++loop) {
+      std::optional<Value> position = positionOf(loop);
+      updateOffsets.push_back(position ? OpFoldResult(*position)
+                                       : nested.getIndexAttr(0));
+      updateSizes.push_back(position ? nested.getIndexAttr(1) : sizes[loop]);
+    }
+    SmallVector<OpFoldResult> accOffsets(initType.getRank()),
+        accSizes(initType.getRank());
+    for (auto [j, dim] : llvm::enumerate(indexDims)) {
+      accOffsets[dim] = coordinates[j];
+      accSizes[dim] = nested.getIndexAttr(1);
+    }
+    for (auto [loop, dim] : llvm::enumerate(loopDims)) {
+      if (dim == -1)
+        continue;
+      accOffsets[dim] = updateOffsets[loop];
+      accSizes[dim] = updateSizes[loop];
+    }
+    if (scalarSteps) {
+      auto toValues = [&](ArrayRef<OpFoldResult> offsets) {
+        return llvm::map_to_vector(offsets, [&](OpFoldResult offset) {
+          return getValueOrCreateConstantIndexOp(nested, bodyLoc, offset);
+        });
+      };
+      Value update = tensor::ExtractOp::create(nested, bodyLoc, getUpdates(),
+                                               toValues(updateOffsets));
+      SmallVector<Value> at = toValues(accOffsets);
+      Value current = tensor::ExtractOp::create(nested, bodyLoc, acc, at);
+      return tensor::InsertOp::create(
+          nested, bodyLoc, combine(nested, update, current), acc, at);
+    }
+    SmallVector<OpFoldResult> updateStrides(loops, nested.getIndexAttr(1));
+    SmallVector<OpFoldResult> accStrides(initType.getRank(),
+                                         nested.getIndexAttr(1));
+    Value updateSlice = tensor::ExtractSliceOp::create(
+        nested, bodyLoc, updateStepType, getUpdates(), updateOffsets,
+        updateSizes, updateStrides);
+    Value accSlice = tensor::ExtractSliceOp::create(
+        nested, bodyLoc, initStepType, acc, accOffsets, accSizes, accStrides);
+    linalg::GenericOp combined = createStepGeneric(
+        nested, bodyLoc, updateSlice, accSlice,
+        [&](OpBuilder &inner, Location innerLoc, ValueRange args) {
+          linalg::YieldOp::create(inner, innerLoc,
+                                  combine(inner, args[0], args[1]));
+        });
+    return tensor::InsertSliceOp::create(nested, bodyLoc, combined.getResult(0),
+                                         acc, accOffsets, accSizes, accStrides);
+  };
+
+  auto scatterAll = [&](OpBuilder &builder, Location nestLoc) -> Value {
     scf::LoopNest nest = scf::buildLoopNest(
         builder, nestLoc, lowerBounds, upperBounds, steps,
         ValueRange{getInit()},
         [&](OpBuilder &nested, Location bodyLoc, ValueRange positions,
             ValueRange iterArgs) -> scf::ValueVector {
-          Value row = GatherOp::createRowIndex(
-              nested, bodyLoc,
-              tensor::ExtractOp::create(nested, bodyLoc, getIndices(),
-                                        positions),
-              rows);
-          Value acc = iterArgs[0];
-          ScalarBuilder scalar(nested, bodyLoc);
-          if (oneLine) {
-            SmallVector<Value> sourceAt(sourceType.getRank(), zero);
-            SmallVector<Value> accAt(initType.getRank(), zero);
-            llvm::copy(positions, sourceAt.begin() + axis);
-            accAt[axis] = row;
-            Value sum = scalar.add(
-                tensor::ExtractOp::create(nested, bodyLoc, acc, accAt),
-                scalar.convert(tensor::ExtractOp::create(nested, bodyLoc,
-                                                         getSource(), sourceAt),
-                               accType));
-            return {tensor::InsertOp::create(nested, bodyLoc, sum, acc, accAt)
-                        .getResult()};
-          }
-          // One step: the source's slice at the index position, added into
-          // the row it selects.
-          SmallVector<OpFoldResult> sourceOffsets, sourceSizes, accOffsets,
-              accSizes;
-          for (auto [d, size] : llvm::enumerate(sizes)) {
-            int64_t dim = d;
-            bool indexDim = dim >= axis && dim < axis + indexRank;
-            sourceOffsets.push_back(indexDim
-                                        ? OpFoldResult(positions[dim - axis])
-                                        : nested.getIndexAttr(0));
-            sourceSizes.push_back(indexDim ? nested.getIndexAttr(1) : size);
-            if (indexDim && dim != axis)
+          // Each coordinate wrapped once from [-n, 0); then either clamped
+          // to [0, n - 1] or checked against [0, n).
+          SmallVector<Value> coordinates;
+          Value inRange;
+          for (auto [j, extent] : llvm::enumerate(extents)) {
+            SmallVector<Value> at(positions);
+            at.push_back(arith::ConstantIndexOp::create(nested, bodyLoc, j));
+            Value raw =
+                tensor::ExtractOp::create(nested, bodyLoc, getIndices(), at);
+            if (getClampIndices()) {
+              coordinates.push_back(
+                  GatherOp::createRowIndex(nested, bodyLoc, raw, extent));
               continue;
-            accOffsets.push_back(indexDim ? OpFoldResult(row)
-                                          : nested.getIndexAttr(0));
-            accSizes.push_back(indexDim ? nested.getIndexAttr(1) : size);
+            }
+            Value index = arith::IndexCastOp::create(
+                nested, bodyLoc, nested.getIndexType(), raw);
+            Value negative = arith::CmpIOp::create(
+                nested, bodyLoc, arith::CmpIPredicate::slt, index, zero);
+            Value wrapped =
+                arith::AddIOp::create(nested, bodyLoc, index, extent);
+            index = arith::SelectOp::create(nested, bodyLoc, negative, wrapped,
+                                            index);
+            // One unsigned comparison checks both bounds.
+            Value fits = arith::CmpIOp::create(
+                nested, bodyLoc, arith::CmpIPredicate::ult, index, extent);
+            inRange =
+                inRange ? arith::AndIOp::create(nested, bodyLoc, inRange, fits)
+                              .getResult()
+                        : fits;
+            coordinates.push_back(index);
           }
-          // An index of rank 0 removes the axis from the source.
-          if (indexRank == 0) {
-            accOffsets.insert(accOffsets.begin() + axis, row);
-            accSizes.insert(accSizes.begin() + axis, nested.getIndexAttr(1));
-          }
-          SmallVector<OpFoldResult> sourceStrides(sourceOffsets.size(),
-                                                  nested.getIndexAttr(1));
-          SmallVector<OpFoldResult> accStrides(accOffsets.size(),
-                                               nested.getIndexAttr(1));
-          Value sourceSlice = tensor::ExtractSliceOp::create(
-              nested, bodyLoc, sourceStepType, getSource(), sourceOffsets,
-              sourceSizes, sourceStrides);
-          Value accSlice =
-              tensor::ExtractSliceOp::create(nested, bodyLoc, accStepType, acc,
-                                             accOffsets, accSizes, accStrides);
-          linalg::GenericOp sum = createStepGeneric(
-              nested, bodyLoc, sourceSlice, accSlice,
-              [&](OpBuilder &inner, Location innerLoc, ValueRange args) {
-                ScalarBuilder add(inner, innerLoc);
-                linalg::YieldOp::create(
-                    inner, innerLoc,
-                    add.add(args[1], add.convert(args[0], accType)));
+          Value acc = iterArgs[0];
+          if (!inRange)
+            return {step(nested, bodyLoc, positions, acc, coordinates)};
+          auto guarded = scf::IfOp::create(
+              nested, bodyLoc, inRange,
+              [&](OpBuilder &thenBuilder, Location thenLoc) {
+                scf::YieldOp::create(
+                    thenBuilder, thenLoc,
+                    step(thenBuilder, thenLoc, positions, acc, coordinates));
+              },
+              [&](OpBuilder &elseBuilder, Location elseLoc) {
+                scf::YieldOp::create(elseBuilder, elseLoc, acc);
               });
-          return {tensor::InsertSliceOp::create(
-                      nested, bodyLoc, sum.getResult(0), acc, accOffsets,
-                      accSizes, accStrides)
-                      .getResult()};
+          return {guarded.getResult(0)};
         });
     return nest.results.front();
   };
-  if (getConstantIntValue(rows))
-    return SmallVector<Value>{addAll(b, loc)};
-  // A dynamic axis of no rows has no row to add into: the clamp would give
-  // -1. The source is then left out.
-  Value hasRows = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne,
-      getValueOrCreateConstantIndexOp(b, loc, rows), zero);
+  // A clamped index into a dimension of no rows has nowhere to go (the
+  // clamp would give -1): the updates are then left out.
+  Value hasRows;
+  if (getClampIndices())
+    for (auto [j, dim] : llvm::enumerate(indexDims)) {
+      if (!initType.isDynamicDim(dim))
+        continue;
+      Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                             extents[j], zero);
+      hasRows =
+          hasRows ? arith::AndIOp::create(b, loc, hasRows, nonEmpty).getResult()
+                  : nonEmpty;
+    }
+  if (!hasRows)
+    return SmallVector<Value>{scatterAll(b, loc)};
   auto guarded = scf::IfOp::create(
       b, loc, hasRows,
       [&](OpBuilder &thenBuilder, Location thenLoc) {
         scf::YieldOp::create(thenBuilder, thenLoc,
-                             addAll(thenBuilder, thenLoc));
+                             scatterAll(thenBuilder, thenLoc));
       },
       [&](OpBuilder &elseBuilder, Location elseLoc) {
         scf::YieldOp::create(elseBuilder, elseLoc, getInit());

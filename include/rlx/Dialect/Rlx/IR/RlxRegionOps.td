@@ -171,11 +171,12 @@ def Rlx_RowsOp : Rlx_Op<"rows", [IsolatedFromAbove, Pure, SingleBlock,
 
 def Rlx_YieldOp : Rlx_Op<"yield", [Pure, Terminator, ReturnLike,
                                    ParentOneOf<["RegionOp", "RowsOp",
-                                                "ScanOp"]>]> {
-  let summary = "the values an rlx.region, rlx.rows or rlx.scan returns";
+                                                "ScanOp", "ScatterOp"]>]> {
+  let summary = "the values an rlx.region, rlx.rows, rlx.scan or "
+                "rlx.scatter returns";
   let description = [{
     Tensors in `rlx.region` and `rlx.rows`, the combined scalar in
-    `rlx.scan`; each parent checks what its body yields.
+    `rlx.scan` and `rlx.scatter`; each parent checks what its body yields.
   }];
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";

@@ -112,7 +112,9 @@ def Rlx_TopKOp : Rlx_Op<"topk", [Pure, InferTypeOpAdaptor, Rlx_ShapeRule]> {
     arbitrarily. NaN ranks above every number in both modes (as in torch):
     first with the default, last with `smallest`.
 
-    Lowering cost: `k` selection passes over each row, O(k * n).
+    Lowering cost: per row, a binary heap of the `k` best entries seen,
+    O(n log k) comparisons, then sorted in place, O(k log k); the rows in
+    parallel (one thread per row on the GPU).
   }];
   let arguments = (ins Rlx_NumberTensor:$input, Rlx_I64Attr:$k,
                        UnitAttr:$smallest);

@@ -1,7 +1,7 @@
-//===- RlxSequentialOps.td - Scans and index-adds to tile -*- tablegen -*-===//
+//===- RlxSequentialOps.td - Scans and scatters to tile -*- tablegen -*-===//
 //
 // Destination-style ops that are sequential along some loops and parallel
-// along the others, the forms of the cumulative ops and of gather_backward
+// along the others, the forms of the cumulative ops and of the scatters
 // that code generation tiles (TilingInterface) and decomposes
 // (AggregatedOpInterface), after IREE's LinalgExt scan and scatter. A tile
 // of one line (every parallel loop of extent 1) decomposes into a loop of
@@ -89,54 +89,71 @@ def Rlx_ScanOp : Rlx_SequentialOp<"scan", [IsolatedFromAbove, SingleBlock]> {
   }];
 }
 
-def Rlx_IndexAddOp : Rlx_SequentialOp<"index_add"> {
-  let summary = "add slices into a tensor at rows given by indices, "
-                "destination-style";
+def Rlx_ScatterOp : Rlx_SequentialOp<"scatter", [IsolatedFromAbove,
+                                                   SingleBlock]> {
+  let summary = "combine updates into a tensor at positions given by "
+                "indices, destination-style";
   let description = [{
-    The form of `rlx.gather_backward` that code generation tiles: with
-    `p` over the dimensions of `init` before `axis`, `s` over those after
-    it, and `i` over the dimensions of `indices`,
+    The form of every scatter (`rlx.scatter_elements`, `rlx.scatter_add`,
+    `rlx.scatter_nd`, the gradients of the gathers) that code generation
+    tiles, after IREE's LinalgExt scatter with StableHLO's batching
+    dimensions. Its loops are the dimensions of `updates`. The last
+    dimension of `indices` holds one coordinate for each destination
+    dimension in `index_dims`; its other dimensions are the loops listed in
+    `index_loops`. Every other destination dimension `d` is addressed by
+    the loop `l` with `loop_dims[l] == d` (at most the loop's extent: the
+    coordinate is the loop's position); a loop with `loop_dims[l] == -1`
+    addresses no dimension and must index `indices`. For every position
+    `u` of `updates`, in row-major order:
 
     ```
-    result = init
-    for i in row-major order:
-      result[p..., row(indices[i...]), s...] += source[p..., i..., s...]
+    dest[d] = loop d's position               for d in loop_dims
+    dest[index_dims[j]] = rule(indices[u[index_loops]..., j])
+    result[dest] = combiner(updates[u], result[dest])
     ```
 
-    where `row` is `rlx.gather`'s index rule (an index in `[-n, 0)` wraps
-    once, anything still outside `[0, n)` clamps) and each source element
-    is converted to the element type of `init` before it is added. Repeated
-    indices add in order, so the result does not depend on the schedule.
-    `torch.Tensor.index_add` with an index of any rank. The shape of
-    `source` is that of `init` with `axis` replaced by the shape of
-    `indices`. A non-empty source cannot add into an axis of size 0 (an
-    error when the sizes are static; with a dynamic axis of no rows, the
-    source is left out).
+    `rule` wraps an index in `[-n, 0)` once; then an update outside
+    `[0, n)` in any coordinate is dropped, or, with `clamp_indices`, the
+    coordinate is clamped to `[0, n - 1]` (`rlx.gather`'s rule, for the
+    gradients of gathers). The combiner takes an update and the element it
+    lands on (the element type of `init`) and yields the new element.
 
-    Its loops are the dimensions of `source`: the index dimensions are
-    reductions (tiles of them add into the same destination one after the
-    other), the others parallel. `decomposeOperation` writes a tile of one
-    line as `scf.for` loops over the index positions adding one element
-    each, and a wider tile as the same loops adding one slice each with a
-    parallel generic.
+    Loops addressing a destination dimension are parallel: two positions
+    that differ in one never land on the same element. The `-1` loops are
+    reductions, stepped in order, so repeated positions combine in the
+    order above on every schedule. `decomposeOperation` writes a tile as
+    `scf.for` loops over the loops that index `indices`, each step a
+    scalar, or, when loops that do not index `indices` remain, a slice over
+    them combined by one parallel generic.
 
-    Example:
+    Example, `torch.scatter_add` along axis 1 of a 4x10 tensor:
 
     ```mlir
-    %r = rlx.index_add axis = 0
-        ins(%grad, %ids : tensor<2x3x4xbf16>, tensor<2x3xi64>)
-        outs(%zeros : tensor<10x4xf32>) -> tensor<10x4xf32>
+    %r = rlx.scatter loop_dims = [0, -1] index_loops = [0, 1]
+        index_dims = [1]
+        ins(%src, %ids : tensor<4x6xf32>, tensor<4x6x1xi64>)
+        outs(%init : tensor<4x10xf32>) {
+    ^bb0(%update: f32, %current: f32):
+      %sum = arith.addf %current, %update : f32
+      rlx.yield %sum : f32
+    } -> tensor<4x10xf32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$source, AnyRankedTensor:$indices,
-                       AnyRankedTensor:$init, Rlx_I64Attr:$axis);
+  let arguments = (ins AnyRankedTensor:$updates, AnyRankedTensor:$indices,
+                       AnyRankedTensor:$init, DenseI64ArrayAttr:$loop_dims,
+                       DenseI64ArrayAttr:$index_loops,
+                       DenseI64ArrayAttr:$index_dims,
+                       UnitAttr:$clamp_indices);
   let results = (outs AnyRankedTensor:$result);
+  let regions = (region SizedRegion<1>:$combiner);
   let assemblyFormat = [{
-    `axis` `=` $axis
-    `ins` `(` $source `,` $indices `:` type($source) `,` type($indices) `)`
-    `outs` `(` $init `:` type($init) `)` attr-dict-with-keyword `->`
-    type($result)
+    `loop_dims` `=` $loop_dims `index_loops` `=` $index_loops
+    `index_dims` `=` $index_dims (`clamp_indices` $clamp_indices^)?
+    `ins` `(` $updates `,` $indices `:` type($updates) `,` type($indices) `)`
+    `outs` `(` $init `:` type($init) `)` attr-dict-with-keyword $combiner
+    `->` type($result)
   }];
+  let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() {
       return getInitMutable();
