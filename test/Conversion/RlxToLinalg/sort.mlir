@@ -156,10 +156,10 @@ func.func @no_elements(%x: tensor<0x4xf32>, %y: tensor<2x0xi32>) -> (tensor<0x4x
 
 // CHECK-LABEL: func.func @cummax_indices(
 // CHECK-SAME:      %[[X:.*]]: tensor<3x?xf16>) -> tensor<3x?xi64>
-// CHECK:         %[[RUN:.*]] = rlx.scan axis = 1 identity = 0xFF800000 : f32 ins(%[[X]] : tensor<3x?xf16>)
+// CHECK:         %[[MAXES:.*]] = rlx.scan axis = 1 identity = 0xFF800000 : f32 ins(%[[X]] : tensor<3x?xf16>)
 // CHECK:           arith.maximumf
 // CHECK:         %[[TAKES:.*]] = linalg.generic
-// CHECK-SAME:        ins(%[[X]], %[[RUN]] : tensor<3x?xf16>, tensor<3x?xf16>)
+// CHECK-SAME:        ins(%[[X]], %[[MAXES]] : tensor<3x?xf16>, tensor<3x?xf16>)
 // CHECK:           %[[XF:.*]] = arith.extf %{{.*}} : f16 to f32
 // CHECK:           %[[YF:.*]] = arith.extf %{{.*}} : f16 to f32
 // CHECK:           %[[EQ:.*]] = arith.cmpf oeq, %[[XF]], %[[YF]] : f32
