@@ -84,22 +84,24 @@ func.func @cumprod_rank1(%x: tensor<100xi32>) -> tensor<100xi32> {
   return %0 : tensor<100xi32>
 }
 
-// gather_backward's index-add: one kernel with a thread per line of the
-// table along the gathered axis (the 64 columns), each zero-filling its
-// line and then adding the 6 gathered rows' elements into it.
+// gather_backward's scatter-add (rlx.scatter): one kernel with a thread per
+// line of the table along the gathered axis (the 64 columns), each
+// zero-filling its line and then adding the 6 gathered rows' elements into
+// it; the indices are read through a view with a unit coordinate dimension.
 // KERNELS-LABEL: func.func @gather_backward
 // KERNELS-SAME:      (%[[DY:.*]]: memref<2x3x64xf32>, %[[IDX:.*]]: memref<2x3xi64>, %[[OUT:.*]]: memref<10x64xf32>)
 // KERNELS:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, {{.*}}) threads(%[[T:[^,]*]], {{.*}}) in (%{{.*}} = %c64,
+// KERNELS:           %[[IDX1:.*]] = memref.expand_shape %[[IDX]] {{\[}}[0], [1, 2]] output_shape [2, 3, 1]
 // KERNELS:           %[[SRC:.*]] = memref.subview %[[DY]][0, 0, %[[T]]] [2, 3, 1] [1, 1, 1]
 // KERNELS:           %[[LINE:.*]] = memref.subview %[[OUT]][0, %[[T]]] [10, 1] [1, 1]
 // KERNELS:           scf.for %[[R:.*]] = %c0 to %c10 step %c1 {
 // KERNELS:             memref.store %{{.*}}, %[[LINE]][%[[R]], %c0]
 // KERNELS:           scf.for %[[P:.*]] = %c0 to %c2 step %c1 {
 // KERNELS:             scf.for %[[Q:.*]] = %c0 to %c3 step %c1 {
-// KERNELS:               memref.load %[[IDX]][%[[P]], %[[Q]]]
+// KERNELS:               memref.load %[[IDX1]][%[[P]], %[[Q]], %c0]
 // KERNELS:               %[[ROW:.*]] = arith.minsi
-// KERNELS:               %[[A:.*]] = memref.load %[[LINE]][%[[ROW]], %c0]
 // KERNELS:               %[[G:.*]] = memref.load %[[SRC]][%[[P]], %[[Q]], %c0]
+// KERNELS:               %[[A:.*]] = memref.load %[[LINE]][%[[ROW]], %c0]
 // KERNELS:               %[[S:.*]] = arith.addf %[[A]], %[[G]]
 // KERNELS:               memref.store %[[S]], %[[LINE]][%[[ROW]], %c0]
 // KERNELS-NOT:     gpu.launch
