@@ -432,6 +432,23 @@ static Gradients gradientOf(MatmulOp op, OpBuilder &b, Value g) {
           sumToShape(b, loc, dr, op.getRhs())};
 }
 
+/// dx = dy @ W: the weight dequantized once (rlx.dequant_weight, f32
+/// [N, K]) and cast to the input's type; the integer weight, its scales and
+/// zero points receive no gradient.
+static Gradients gradientOf(DequantMatmulOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value w = DequantWeightOp::create(b, loc, op.getWeight(), op.getScales(),
+                                    op.getZeroPoints(), op.getSchemeAttr(),
+                                    op.getGroupSizeAttr());
+  Type element = op.getType().getElementType();
+  auto wType = cast<RankedTensorType>(w.getType());
+  if (wType.getElementType() != element)
+    w = CastOp::create(b, loc, wType.clone(element), w);
+  Gradients grads(op->getNumOperands(), Value());
+  grads[0] = MatmulOp::create(b, loc, g, w);
+  return grads;
+}
+
 /// dx = y (g - sum(g y)) along the axis.
 static Gradients gradientOf(SoftmaxOp op, OpBuilder &b, Value g) {
   Location loc = op.getLoc();
@@ -929,6 +946,69 @@ static Gradients gradientOf(TopKOp op, OpBuilder &b, Value g) {
       op.getIndices(), g, getTensorType(input).getRank() - 1)};
 }
 
+/// grouped_matmul, y[t] = sum_j gates[t, j] x[t] W[ids[t, j]] (one
+/// unit-gated term without gates):
+///   dx[t] = sum_j gates[t, j] dy[t] W[ids[t, j]]^T: grouped_matmul of dy
+///     with the experts transposed, same ids and gates;
+///   dW[e] = sum_(t, j: ids[t, j] = e) gates[t, j] x[t]^T dy[t]: the per-row
+///     outer products ([T, K, N], [T, k, K, N] gated) scatter-added over the
+///     expert axis by rlx.gather_backward, whose index rule (wrap once,
+///     clamp) is the forward's, so a row's gradient reaches the expert its
+///     forward read, and repeated ids accumulate in row order;
+///   dgates[t, j] = dy[t] . (x[t] W[ids[t, j]]): the ungated products of
+///     the T*k (row, expert) pairs as one grouped_matmul of x repeated k
+///     times, dotted with dy.
+/// The outer products are the cost: T*K*N (T*k*K*N) elements where a
+/// segmented backward (x^T dy per expert segment) would write E*K*N.
+static Gradients gradientOf(GroupedMatmulOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value x = op.getInput(), w = op.getWeight(), ids = op.getExpertIds(),
+        gates = op.getGates();
+  RankedTensorType xType = getTensorType(x), gType = getTensorType(g);
+  Type element = xType.getElementType();
+  int64_t rows = xType.getDimSize(0), depth = xType.getDimSize(1),
+          columns = gType.getDimSize(1);
+  auto reshape = [&](Value value, ArrayRef<int64_t> shape) -> Value {
+    return ReshapeOp::create(
+        b, loc,
+        RankedTensorType::get(shape, getTensorType(value).getElementType()),
+        value);
+  };
+  Value wt = TransposeOp::create(b, loc, w, ArrayRef<int64_t>{0, 2, 1});
+  Value dx = GroupedMatmulOp::create(b, loc, g, wt, ids, gates);
+  // outer[t, k, n] = x[t, k] dy[t, n]
+  Value outer = MulOp::create(b, loc, reshape(x, {rows, depth, 1}),
+                              reshape(g, {rows, 1, columns}));
+  if (!gates) {
+    Value dw = GatherBackwardOp::create(b, loc, w.getType(), outer, ids,
+                                        b.getI64IntegerAttr(0));
+    return {dx, dw, Value()};
+  }
+  int64_t topK = getTensorType(gates).getDimSize(1);
+  Value gated = MulOp::create(b, loc, reshape(gates, {rows, topK, 1, 1}),
+                              reshape(outer, {rows, 1, depth, columns}));
+  Value dw = GatherBackwardOp::create(b, loc, w.getType(), gated, ids,
+                                      b.getI64IntegerAttr(0));
+  // x repeated k times (a product with ones, exact), one row per
+  // (row, expert) pair.
+  Value ones = ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({1, topK, 1}, element),
+                             b.getFloatAttr(element, 1.0)));
+  int64_t pairs =
+      ShapedType::isDynamic(rows) ? ShapedType::kDynamic : rows * topK;
+  Value repeated =
+      reshape(MulOp::create(b, loc, reshape(x, {rows, 1, depth}), ones),
+              {pairs, depth});
+  Value products = GroupedMatmulOp::create(b, loc, repeated, w,
+                                           reshape(ids, {pairs}), Value());
+  Value dotted = MulOp::create(b, loc, reshape(products, {rows, topK, columns}),
+                               reshape(g, {rows, 1, columns}));
+  Value dgates = ReduceOp::create(b, loc, dotted, ReduceKind::Sum,
+                                  ArrayRef<int64_t>{2}, /*keep_dim=*/false);
+  return {dx, dw, Value(), dgates};
+}
+
 /// sort: the values' gradient goes back to the positions they came from,
 /// dx[indices[j]] = g[j] along the axis (a permutation, so every position
 /// receives exactly one).
@@ -1405,7 +1485,8 @@ void mlir::rlx::registerGradientRules(DialectRegistry &registry) {
         InterpolateNearestOp, GatherOp, GatherElementsOp, GatherNdOp,
         ScatterElementsOp, ScatterAddOp, ScatterNdOp, TopKOp, SortOp,
         HistogramOp, KvAppendOp, CumsumOp, CumprodOp, CummaxOp, RopeOp,
-        AttentionOp, DropoutOp, FakeQuantizeOp, FakeQuantizeLsqOp>(context);
+        AttentionOp, DropoutOp, FakeQuantizeOp, FakeQuantizeLsqOp,
+        GroupedMatmulOp, DequantMatmulOp>(context);
     attachUnaryGradientModels<
         GeluOp, GeluApproxOp, SiluOp, ReluOp, SigmoidOp, TanhOp, ExpOp, LogOp,
         SqrtOp, RsqrtOp, NegOp, AbsOp, SinOp, CosOp, TanOp, AtanOp, RecipOp,

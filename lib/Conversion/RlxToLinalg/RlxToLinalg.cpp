@@ -29,11 +29,14 @@ void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
   populateIndexingToLinalgPatterns(patterns);
   populateRandomToLinalgPatterns(patterns);
   populateQuantToLinalgPatterns(patterns);
+  populateQuantMatmulToLinalgPatterns(patterns);
   populateScanToLinalgPatterns(patterns);
   populateSortToLinalgPatterns(patterns);
+  populateSampleToLinalgPatterns(patterns);
   populateScatterToLinalgPatterns(patterns);
   populateRegionToLinalgPatterns(patterns);
   populateFusedOpToLinalgPatterns(patterns);
+  populateGroupedMatmulToLinalgPatterns(patterns);
   populateAttentionToLinalgPatterns(patterns);
   populateGradSpatialToLinalgPatterns(patterns);
 }

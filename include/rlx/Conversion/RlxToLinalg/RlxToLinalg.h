@@ -25,17 +25,25 @@ void populateRandomToLinalgPatterns(RewritePatternSet &patterns);
 /// quantize, dequantize, fake_quantize, fake_quantize_lsq and their backward
 /// ops.
 void populateQuantToLinalgPatterns(RewritePatternSet &patterns);
+/// qmatmul, qconv, dequant_matmul (dequantizing in the contraction's body),
+/// dequant_weight, scaled_matmul and fp8_from_bits (QuantMatmul.cpp).
+void populateQuantMatmulToLinalgPatterns(RewritePatternSet &patterns);
 /// scatter_elements, scatter_add and scatter_nd (as rlx.scatter).
 void populateScatterToLinalgPatterns(RewritePatternSet &patterns);
 /// Index reductions and scans (as rlx.scan).
 void populateScanToLinalgPatterns(RewritePatternSet &patterns);
 /// sort, argsort, topk, cummax_indices and histogram.
 void populateSortToLinalgPatterns(RewritePatternSet &patterns);
+/// rlx.sample as its expansion into rlx ops (and the rows' uniforms).
+void populateSampleToLinalgPatterns(RewritePatternSet &patterns);
 
 /// Named fused ops: rlx.swiglu in one loop nest, fused contractions as the
 /// contraction and one elementwise epilogue, rlx.lora_matmul as its
 /// expansion.
 void populateFusedOpToLinalgPatterns(RewritePatternSet &patterns);
+/// rlx.grouped_matmul: one contraction generic that gathers the routed
+/// expert's weights in its body (GroupedMatmul.cpp).
+void populateGroupedMatmulToLinalgPatterns(RewritePatternSet &patterns);
 /// rlx.region of every kind: one loop nest each. Reductions and row ops
 /// (softmax, layer_norm, ...) are lowered through regions: rlx-to-linalg
 /// wraps them first.
