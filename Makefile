@@ -5,7 +5,8 @@
 #               decode 32 tokens with examples/decode_loop.mlir (one
 #               decoder layer, a KV cache of run-time length), and import a
 #               PyTorch model from Python and train it for 20 steps
-#               (examples/train_torch.py)
+#               (examples/train_torch.py), and run an int4 MoE decoder
+#               layer with top-p sampling (examples/quantized_decoder.mlir)
 #   make check  set up, build, run every test: lit (check-rlx), the
 #               runtime and rlx-run under ASan+UBSan (check-sanitize), and a
 #               fuzzing smoke of the release compiler (check-fuzz-release)
@@ -148,6 +149,7 @@ demo: build
 	$(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/decode_loop.so --list
 	/usr/bin/python3 examples/decode_loop.py $(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/decode_loop.so $(BUILD_DIR)/decode_loop --check
 	RLX_BUILD_DIR=$(abspath $(BUILD_DIR)) PYTHONPATH=python /usr/bin/python3 examples/train_torch.py --steps 20
+	RLX_BUILD_DIR=$(abspath $(BUILD_DIR)) /usr/bin/python3 examples/quantized_decoder.py --check
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_BUILD_DIR) $(SANITIZE_DIR)
