@@ -1,7 +1,7 @@
 # RUN: rm -rf %t && env RLX_CACHE_DIR=%t %oracle_python %s
 # REQUIRES: torch
 # rlx.sample (RlxSampleOps.td) against its definition in float64 with the
-# rows' uniforms from a numpy Philox4x32-10 (test/E2E/random_ops.py's):
+# rows' uniforms from a numpy Philox4x32-10 (python/rlx_testing/philox.py):
 # (1) the token of every row equals the definition's except where u lies
 #     within TOL (relative) of a CDF boundary or the nucleus sum within TOL
 #     of top_p (TOL = 1e-5 for f32/f16/bf16 logits, computed in f32; 1e-12
@@ -18,35 +18,7 @@ import torch
 
 import rlx
 from rlx_testing.checks import check, finish
-
-MASK = np.uint64(0xFFFFFFFF)
-M0, M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
-W0, W1 = np.uint64(0x9E3779B9), np.uint64(0xBB67AE85)
-
-
-def philox(counter, key):
-    """Philox4x32-10 of uint64 arrays holding 32-bit words."""
-    c = [np.asarray(x, np.uint64) for x in counter]
-    k0, k1 = (np.asarray(x, np.uint64) for x in key)
-    for r in range(10):
-        if r:
-            k0, k1 = (k0 + W0) & MASK, (k1 + W1) & MASK
-        p0, p1 = M0 * c[0], M1 * c[2]
-        c = [(p1 >> np.uint64(32)) ^ c[1] ^ k0, p1 & MASK,
-             (p0 >> np.uint64(32)) ^ c[3] ^ k1, p0 & MASK]
-    return c
-
-
-def words(seed, offset, n):
-    """word_i of the stream for i < n, as uint32."""
-    seed, offset = np.uint64(seed % 2**64), np.uint64(offset % 2**64)
-    index = np.arange(n, dtype=np.uint64)
-    block = index >> np.uint64(2)
-    counter = [block & MASK, block >> np.uint64(32),
-               np.full(n, offset & MASK), np.full(n, offset >> np.uint64(32))]
-    out = philox(counter, [seed & MASK, seed >> np.uint64(32)])
-    lane = (index & np.uint64(3)).astype(np.int64)
-    return np.choose(lane, out).astype(np.uint32)
+from rlx_testing.philox import words
 
 
 def uniforms(seed, offset, rows, f64=False):
