@@ -1095,6 +1095,89 @@ def _gather(cx, input, dim, index, sparse_grad=False):
                                   axis=_axis(dim, x.rank))
 
 
+# torch's scatter reductions -> rlx.scatter_elements'.
+_SCATTER_REDUCTIONS = {None: "none", "add": "add", "multiply": "mul",
+                       "sum": "add", "prod": "mul", "amax": "max",
+                       "amin": "min"}
+
+
+def _scatter_elements(cx, input, dim, index, src, reduction):
+    x = cx.tensor(input)
+    if not isinstance(src, (Tensor, torch.Tensor)):
+        raise UnsupportedTorchOp("scatter of a scalar value (pass a tensor)")
+    updates = cx.tensor(src)
+    indices = cx.tensor(index)
+    # torch reads the part of src that index covers.
+    for axis, size in enumerate(indices.shape):
+        updates = _narrow(cx, updates, axis, 0, size)
+    if reduction not in _SCATTER_REDUCTIONS:
+        raise UnsupportedTorchOp(f"scatter reduce={reduction!r}")
+    return cx.rlx.scatter_elements(x, indices, updates,
+                                   axis=_axis(dim, x.rank),
+                                   reduction=_SCATTER_REDUCTIONS[reduction])
+
+
+@_handles(torch.scatter, "scatter")
+def _scatter(cx, input, dim, index, src=None, value=None, reduce=None):
+    return _scatter_elements(cx, input, dim, index,
+                             src if src is not None else value, reduce)
+
+
+@_handles(torch.scatter_add, "scatter_add")
+def _scatter_add(cx, input, dim, index, src):
+    return _scatter_elements(cx, input, dim, index, src, "add")
+
+
+@_handles(*_torch_attr("scatter_reduce"), "scatter_reduce")
+def _scatter_reduce(cx, input, dim, index, src, reduce, include_self=True):
+    if not include_self:
+        raise UnsupportedTorchOp("scatter_reduce with include_self=False")
+    return _scatter_elements(cx, input, dim, index, src, reduce)
+
+
+@_handles(torch.sort, "sort")
+def _sort(cx, input, dim=-1, descending=False, stable=False):
+    # rlx.sort is always stable, a valid result of stable=False too.
+    x = cx.tensor(input)
+    values, indices = cx.rlx.sort(x, axis=_axis(dim, x.rank),
+                                  descending=bool(descending) or None)
+    return torch.return_types.sort((values, indices))
+
+
+@_handles(torch.argsort, "argsort")
+def _argsort(cx, input, dim=-1, descending=False, stable=False):
+    x = cx.tensor(input)
+    return cx.rlx.argsort(x, axis=_axis(dim, x.rank),
+                          descending=bool(descending) or None)
+
+
+@_handles(torch.topk, "topk")
+def _topk(cx, input, k, dim=-1, largest=True, sorted=True):
+    x = cx.tensor(input)
+    if _axis(dim, x.rank) != x.rank - 1:
+        raise UnsupportedTorchOp("topk along a dimension other than the "
+                                 "last")
+    values, indices = cx.rlx.topk(x, k=int(k),
+                                  smallest=None if largest else True)
+    return torch.return_types.topk((values, indices))
+
+
+@_handles(torch.cummax, "cummax")
+def _cummax(cx, input, dim):
+    x = cx.tensor(input)
+    axis = _axis(dim, x.rank)
+    return torch.return_types.cummax((cx.rlx.cummax(x, axis=axis),
+                                      cx.rlx.cummax_indices(x, axis=axis)))
+
+
+@_handles(torch.histc, "histc")
+def _histc(cx, input, bins=100, min=0, max=0):
+    if not min < max:
+        raise UnsupportedTorchOp("histc without min < max (the data's range)")
+    return cx.rlx.histogram(cx.float_tensor(input), bins=int(bins),
+                            min=float(min), max=float(max))
+
+
 @_handles(torch.flip, "flip")
 def _flip(cx, input, dims):
     x = cx.tensor(input)

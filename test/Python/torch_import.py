@@ -433,6 +433,15 @@ cases = {
         F.interpolate(t[..., :4], size=6),
         F.avg_pool1d(t, 3, 2, ceil_mode=True).repeat(1, 1, 2)], dim=1),
         (a,), ()),
+    "scatter and sort": (lambda t: torch.cat([
+        t.scatter(2, t.argsort(2), t * 2), t.scatter_add(1, (t > 0).long(), t),
+        t.scatter_reduce(2, t.abs().argsort(2)[..., :3] % 4, t[..., :3],
+                         "amax"),
+        t.sort(2, descending=True).values, t.sort(1)[1] * 1.0,
+        t.topk(2)[0].repeat(1, 1, 3),
+        t.topk(3, largest=False)[1].repeat(1, 1, 2) * 1.0,
+        t.cummax(2).values, t.cummax(1).indices * 1.0], dim=1), (a,), ()),
+    "histogram": (lambda t: torch.histc(t, 7, -1.5, 1.5), (a,), ()),
     "integers": (lambda t: t.argmax(-1) * 7 // 3 + t.argmin(-1) % 4 -
                  (t > 0).sum(-1) + torch.max(t, 2)[1] - t.argmax(),
                  (a,), ()),
