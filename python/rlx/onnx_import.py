@@ -1351,25 +1351,24 @@ def _depth_space(self, inputs, attributes):
 
 @_handles("GatherND")
 def _gather_nd(self, inputs, attributes):
-    b = self.b
-    if attributes.get("batch_dims", 0):
-        raise self.unsupported(f"batch_dims = {attributes['batch_dims']}")
-    data, indices = self.tensor(inputs[0]), self.tensor(inputs[1])
-    shape = self.static_shape(data)
-    depth = self.static_shape(indices)[-1]
-    # One gather from the data flattened over the indexed dimensions, at
-    # the row-major linear index of each index tuple (negative indices
-    # wrapped first).
-    sizes = np.array(shape[:depth], _NUMPY_TYPES[indices.dtype])
-    strides = np.array([int(np.prod(shape[i + 1:depth]))
-                        for i in range(depth)], sizes.dtype)
-    wrapped = self.where_negative(indices,
-                                  b.add(indices, self.tensor(sizes)), indices)
-    linear = b.reduce(b.mul(wrapped, self.tensor(strides)), kind="sum",
-                      axes=[-1])
-    table = self.reshape(data, (int(np.prod(shape[:depth])),) +
-                         shape[depth:])
-    return b.gather(table, linear, axis=0)
+    return self.b.gather_nd(self.tensor(inputs[0]), self.tensor(inputs[1]),
+                            batch_dims=attributes.get("batch_dims", 0))
+
+
+@_handles("ScatterElements", "Scatter")
+def _scatter_elements(self, inputs, attributes):
+    data = self.tensor(inputs[0])
+    return self.b.scatter_elements(
+        data, self.tensor(inputs[1]), self.tensor(inputs[2]),
+        axis=self.axis(attributes.get("axis", 0), data.rank),
+        reduction=attributes.get("reduction", "none"))
+
+
+@_handles("ScatterND")
+def _scatter_nd(self, inputs, attributes):
+    return self.b.scatter_nd(self.tensor(inputs[0]), self.tensor(inputs[1]),
+                             self.tensor(inputs[2]),
+                             reduction=attributes.get("reduction", "none"))
 
 
 @_handles("OneHot")
