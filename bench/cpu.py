@@ -164,11 +164,13 @@ def rlx_child(request):
                     fn.input_shapes(*job.get("symbols", [])), fn.inputs):
                 if dtype in ("f32", "f64", "bf16"):
                     values = rng.uniform(-1, 1, shape)
+                elif dtype == "i8":  # packed quantized weights: any byte
+                    values = rng.integers(-128, 128, shape)
                 else:  # class labels, indices and masks: small non-negative
                     values = rng.integers(0, 2, shape)
                 inputs.append(values.astype(
                     {"f64": np.float64, "i32": np.int32, "i64": np.int64,
-                     "i1": np.bool_}.get(dtype, np.float32)))
+                     "i8": np.int8, "i1": np.bool_}.get(dtype, np.float32)))
             call = fn.bind(*inputs)
             for threads in job["threads"]:
                 rlx.set_num_threads(threads)
@@ -582,6 +584,105 @@ def dynamic_rows():
     ]
 
 
+def tier2_rows():
+    """The tier-2 ops of issue 18 against what a user would otherwise call:
+    OpenBLAS sgemm on the f32 weights for the quantized and grouped
+    matmuls, PyTorch eager for the sorts, scatters and sampling. Integer
+    inputs are the harness's (0 or 1: the scatter writes two rows, the
+    experts' ids pick two experts), and the torch scatter reads the same
+    kind of indices."""
+    def func(args, results, body):
+        params = ", ".join(f"%a{i}: {t}" for i, t in enumerate(args))
+        return (f"func.func @main({params}) -> ({', '.join(results)}) {{\n"
+                f"  {body}\n}}\n")
+
+    def sgemm(m, k, n):
+        def make(ctx):
+            rng = np.random.default_rng(0)
+            a = rng.uniform(-1, 1, (m, k)).astype(np.float32)
+            b = rng.uniform(-1, 1, (k, n)).astype(np.float32)
+            c = np.empty((m, n), np.float32)
+            return lambda: ctx["blas"].sgemm(a, b, c), None
+        return make
+
+    def torch_fn(build):
+        def make(ctx):
+            return build(ctx["torch"]), None
+        return make
+
+    rows = []
+    for m in (1, 64):
+        k = n = 4096
+        x, w, sc = (ttype([m, k]), f"tensor<{n}x{k // 2}xi8>",
+                    f"tensor<{n}x{k // 32}xf32>")
+        y = ttype([m, n])
+        rows.append(dict(
+            group="tier 2", kind="compute", baseline="OpenBLAS sgemm (f32)",
+            name=f"dequant_matmul int4/32 [{m}, {k}] x [{n}, {k}]",
+            text=func([x, w, sc], [y],
+                      f"%0 = rlx.dequant_matmul %a0, %a1, %a2 scheme = "
+                      f"\"int4\" group_size = 32 : ({x}, {w}, {sc}) -> {y}\n"
+                      f"  return %0 : {y}"),
+            function="main", work=2 * m * n * k, make_baseline=sgemm(m, k, n)))
+    t, k, n, e = 256, 512, 1024, 8
+    x, w, ids, y = ttype([t, k]), ttype([e, k, n]), f"tensor<{t}xi64>", \
+        ttype([t, n])
+    rows.append(dict(
+        group="tier 2", kind="compute", baseline="OpenBLAS sgemm (dense)",
+        name=f"grouped_matmul [{t}, {k}] x {e} experts [{k}, {n}]",
+        text=func([x, w, ids], [y],
+                  f"%0 = rlx.grouped_matmul %a0, %a1, %a2 : ({x}, {w}, {ids}) "
+                  f"-> {y}\n  return %0 : {y}"),
+        function="main", work=2 * t * k * n, make_baseline=sgemm(t, k, n)))
+
+    def memory_row(name, args, results, body, nbytes, baseline):
+        return dict(group="tier 2", kind="memory", baseline="PyTorch eager",
+                    name=name, text=func(args, results, body),
+                    function="main", work=2 * nbytes, copy_bytes=nbytes,
+                    make_baseline=torch_fn(baseline))
+    x, i = ttype([64, 16384]), "tensor<64x16384xi64>"
+    rows.append(memory_row(
+        "sort [64, 16384] along the last axis", [x], [x, i],
+        f"%v, %i = rlx.sort %a0 axis = 1 : {x} -> {x}, {i}\n"
+        f"  return %v, %i : {x}, {i}", 4 * 64 * 16384,
+        lambda torch: (lambda x: lambda: torch.sort(x, dim=1, stable=True))(
+            torch.rand(64, 16384))))
+    x, v, i = ttype([32, 32000]), ttype([32, 50]), "tensor<32x50xi64>"
+    rows.append(memory_row(
+        "topk k = 50 of [32, 32000]", [x], [v, i],
+        f"%v, %i = rlx.topk %a0 k = 50 : {x} -> {v}, {i}\n"
+        f"  return %v, %i : {v}, {i}", 4 * 32 * 32000,
+        lambda torch: (lambda x: lambda: torch.topk(x, 50))(
+            torch.rand(32, 32000))))
+    d, i = ttype([4096, 1024]), "tensor<4096x1024xi64>"
+    rows.append(memory_row(
+        "scatter_add along axis 0, [4096, 1024]", [d, i, d], [d],
+        f"%0 = rlx.scatter_add %a0, %a1, %a2 axis = 0 : ({d}, {i}, {d}) -> "
+        f"{d}\n  return %0 : {d}", 4 * 3 * 4096 * 1024,
+        lambda torch: (lambda d, i, u: lambda: d.scatter_add(0, i, u))(
+            torch.rand(4096, 1024), torch.randint(0, 2, (4096, 1024)),
+            torch.rand(4096, 1024))))
+    x, r = ttype([32, 32000]), "tensor<32xi64>"
+
+    def torch_sample(torch):
+        logits = torch.rand(32, 32000)
+
+        def sample():
+            values, indices = torch.topk(logits / 0.8, 40)
+            probs = torch.softmax(values, -1)
+            keep = torch.cumsum(probs, -1) - probs < 0.9
+            probs = torch.where(keep, probs, torch.zeros(()))
+            return indices.gather(1, torch.multinomial(probs, 1))
+        return sample
+    rows.append(memory_row(
+        "sample top_k 40, top_p 0.9 of [32, 32000]",
+        [x, "tensor<i64>", "tensor<i64>"], [r],
+        f"%0 = rlx.sample %a0, %a1, %a2 top_k = 40 top_p = 0.9 "
+        f"temperature = 0.8 : {x} -> {r}\n  return %0 : {r}",
+        4 * 32 * 32000, torch_sample))
+    return rows
+
+
 def all_rows(quick):
     if quick:
         return ([matmul_row("256", 256, 256, 256),
@@ -608,7 +709,7 @@ def all_rows(quick):
                    (1, 8, 4096, 64, True)):
         rows += attention_rows(*config)
     return (rows + memory_rows() + model_rows() + [resnet_block_row(1)] +
-            dynamic_rows())
+            dynamic_rows() + tier2_rows())
 
 
 def gpt2_stack_text(layers, d=256, seq=128, heads=4):

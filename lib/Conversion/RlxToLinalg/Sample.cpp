@@ -121,23 +121,26 @@ static Value expandSample(OpBuilder &b, SampleOp op, Value logits, Value seed,
     x = DivOp::create(
         b, loc, x,
         scalarConstant(b, loc, compute, b.getFloatAttr(compute, temperature)));
-  auto sort = SortOp::create(b, loc, x, /*axis=*/-1, /*descending=*/true);
-  Value sorted = sort.getValues(), order = sort.getIndices();
+  // With top_k, only the k best are ever kept: rlx.topk (a heap per row,
+  // O(V log k)) orders them as the stable descending sort would (ties by
+  // position, NaN first), so the rest of the row is never sorted.
+  Value sorted, order;
+  int64_t width = vocabulary;
+  if (topK > 0 && topK < vocabulary) {
+    auto top = TopKOp::create(b, loc, x, b.getI64IntegerAttr(topK));
+    sorted = top.getValues();
+    order = top.getIndices();
+    width = topK;
+  } else {
+    auto sort = SortOp::create(b, loc, x, /*axis=*/-1, /*descending=*/true);
+    sorted = sort.getValues();
+    order = sort.getIndices();
+  }
 
-  // e = exp(s - s[0]), zero past the top k.
+  // e = exp(s - s[0]).
   Value rowMax = SliceOp::create(b, loc, sorted, /*axis=*/-1, /*start=*/0,
                                  /*length=*/1, /*step=*/1);
   Value e = ExpOp::create(b, loc, SubOp::create(b, loc, sorted, rowMax));
-  if (topK > 0 && topK < vocabulary) {
-    SmallVector<Attribute> mask;
-    for (int64_t j = 0; j < vocabulary; ++j)
-      mask.push_back(b.getFloatAttr(compute, j < topK ? 1.0 : 0.0));
-    Value maskTensor = ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(RankedTensorType::get({vocabulary}, compute),
-                               mask));
-    e = MulOp::create(b, loc, e, maskTensor);
-  }
 
   // The kept prefix: e > 0 and, for top_p < 1, exclusive sum < top_p * T.
   Value cumulative = CumsumOp::create(b, loc, e, /*axis=*/-1);
@@ -147,7 +150,7 @@ static Value expandSample(OpBuilder &b, SampleOp op, Value logits, Value seed,
     Value before = CumsumOp::create(b, loc, e, /*axis=*/-1,
                                     /*exclusive=*/true);
     Value total = SliceOp::create(b, loc, cumulative, /*axis=*/-1,
-                                  /*start=*/vocabulary - 1, /*length=*/1,
+                                  /*start=*/width - 1, /*length=*/1,
                                   /*step=*/1);
     Value threshold = MulOp::create(
         b, loc, total,
@@ -167,7 +170,7 @@ static Value expandSample(OpBuilder &b, SampleOp op, Value logits, Value seed,
     auto type = cast<RankedTensorType>(condition.getType());
     Value counts = CastOp::create(b, loc, type.clone(i64), condition);
     return SliceOp::create(b, loc, CumsumOp::create(b, loc, counts, -1),
-                           /*axis=*/-1, /*start=*/vocabulary - 1,
+                           /*axis=*/-1, /*start=*/width - 1,
                            /*length=*/1, /*step=*/1);
   };
   Value keptCount = countOf(kept);

@@ -1,41 +1,39 @@
 // RUN: rlx-opt %s --rlx-to-linalg --canonicalize -split-input-file | FileCheck %s
 
 // rlx.sample lowers as its expansion (RlxSampleOps.td): the logits in f32,
-// divided by the temperature, sorted descending (one sequential merge sort
-// per row), exp of the sorted row minus its first element, the top-k mask,
-// the inclusive and exclusive running sums (rlx.scan), the kept prefix
-// (e > 0, exclusive sum < top_p * total), the kept count as an integer
-// running sum, the kept mass gathered at its last kept position, the rows'
-// uniforms (one Philox generic over [rows, 1]), the count of kept running
-// sums <= u * mass, the gather of the token from the sort's indices, and the
-// declared i32.
-
+// divided by the temperature, the top k of each row in descending order
+// (rlx.topk: a heap per row, so only k = 4 columns go on), exp of them
+// minus the first, the inclusive and exclusive running sums (rlx.scan), the
+// kept prefix (e > 0, exclusive sum < top_p * total), the kept count as an
+// integer running sum, the kept mass gathered at its last kept position, the
+// rows' uniforms (one Philox generic over [rows, 1]), the count of kept
+// running sums <= u * mass, the gather of the token from topk's indices,
+// and the declared i32.
 // CHECK-LABEL: func.func @sample(
 // CHECK-SAME:    %[[L:[a-z0-9]+]]: tensor<?x8xf16>, %[[S:[a-z0-9]+]]: tensor<i64>, %[[O:[a-z0-9]+]]: tensor<i64>)
 // CHECK:         %[[X:.*]] = linalg.generic {{.*}} ins(%[[L]] : tensor<?x8xf16>) outs(%{{.*}} : tensor<?x8xf32>)
 // CHECK:           arith.extf
 // CHECK:         %[[T:.*]] = linalg.generic {{.*}} ins(%[[X]], %{{.*}} : tensor<?x8xf32>, tensor<f32>)
 // CHECK:           arith.divf
-// CHECK:         %[[SORT:.*]]:2 = scf.forall
-// CHECK:         %[[MAX:.*]] = tensor.extract_slice %[[SORT]]#1[0, 0] [%{{.*}}, 1] [1, 1]
-// CHECK:         linalg.generic {{.*}} ins(%[[SORT]]#1, %[[MAX]] : tensor<?x8xf32>, tensor<?x1xf32>)
+// CHECK:         %[[TOP:.*]]:2 = scf.forall {{.*}} -> (tensor<?x4xf32>, tensor<?x4xi64>)
+// CHECK:         %[[MAX:.*]] = tensor.extract_slice %[[TOP]]#0[0, 0] [%{{.*}}, 1] [1, 1]
+// CHECK:         linalg.generic {{.*}} ins(%[[TOP]]#0, %[[MAX]] : tensor<?x4xf32>, tensor<?x1xf32>)
 // CHECK:           arith.subf
+// CHECK:         %[[E:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<?x4xf32>)
 // CHECK:           math.exp
-// CHECK:         %[[E:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<?x8xf32>, tensor<8xf32>)
-// CHECK:           arith.mulf
-// CHECK:         %[[C:.*]] = rlx.scan axis = 1 identity = 0.000000e+00 : f32 ins(%[[E]] : tensor<?x8xf32>)
+// CHECK:         %[[C:.*]] = rlx.scan axis = 1 identity = 0.000000e+00 : f32 ins(%[[E]] : tensor<?x4xf32>)
 // CHECK:           arith.cmpf ogt
-// CHECK:         %[[BEFORE:.*]] = rlx.scan axis = 1 exclusive identity = 0.000000e+00 : f32 ins(%[[E]] : tensor<?x8xf32>)
-// CHECK:         tensor.extract_slice %[[C]][0, 7] [%{{.*}}, 1] [1, 1]
+// CHECK:         %[[BEFORE:.*]] = rlx.scan axis = 1 exclusive identity = 0.000000e+00 : f32 ins(%[[E]] : tensor<?x4xf32>)
+// CHECK:         tensor.extract_slice %[[C]][0, 3] [%{{.*}}, 1] [1, 1]
 // CHECK:           arith.mulf
-// CHECK:         linalg.generic {{.*}} ins(%[[BEFORE]], %{{.*}} : tensor<?x8xf32>, tensor<?x1xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[BEFORE]], %{{.*}} : tensor<?x4xf32>, tensor<?x1xf32>)
 // CHECK:           arith.cmpf olt
 // CHECK:         %[[KEPT:.*]] = linalg.generic
 // CHECK:           arith.andi
 // CHECK:         rlx.scan axis = 1 identity = 0 : i64
 // CHECK:           arith.maxsi
 // CHECK:         %[[U:.*]] = linalg.generic {{.*}} ins(%[[S]], %[[O]] : tensor<i64>, tensor<i64>) outs(%{{.*}} : tensor<?x1xf32>)
-// CHECK:         linalg.generic {{.*}} ins(%[[C]], %{{.*}} : tensor<?x8xf32>, tensor<?x1xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[C]], %{{.*}} : tensor<?x4xf32>, tensor<?x1xf32>)
 // CHECK:           arith.cmpf ole
 // CHECK:         rlx.scan axis = 1 identity = 0 : i64
 // CHECK:           arith.minsi
