@@ -634,6 +634,20 @@ def tier2_rows():
                   f"%0 = rlx.grouped_matmul %a0, %a1, %a2 : ({x}, {w}, {ids}) "
                   f"-> {y}\n  return %0 : {y}"),
         function="main", work=2 * t * k * n, make_baseline=sgemm(t, k, n)))
+    # int4 experts as a decode step routes to them: 16 (token, expert) pairs.
+    t, k, n, e = 16, 2048, 2048, 8
+    x, w, ids, sc, y = (ttype([t, k]), f"tensor<{e}x{n}x{k // 2}xi8>",
+                        f"tensor<{t}xi64>", f"tensor<{e}x{n}x{k // 32}xf32>",
+                        ttype([t, n]))
+    rows.append(dict(
+        group="tier 2", kind="compute", baseline="OpenBLAS sgemm (dense f32)",
+        name=f"dequant_grouped_matmul int4/32 [{t}, {k}] x {e} experts "
+             f"[{n}, {k}]",
+        text=func([x, w, ids, sc], [y],
+                  f"%0 = rlx.dequant_grouped_matmul %a0, %a1, %a2 scales %a3 "
+                  f"scheme = \"int4\" : ({x}, {w}, {ids}, {sc}) -> {y}\n"
+                  f"  return %0 : {y}"),
+        function="main", work=2 * t * k * n, make_baseline=sgemm(t, k, n)))
 
     def memory_row(name, args, results, body, nbytes, baseline):
         return dict(group="tier 2", kind="memory", baseline="PyTorch eager",

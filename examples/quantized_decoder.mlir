@@ -6,7 +6,7 @@
 //   q|k|v  = dequant_matmul(rms_norm(x), wqkv)              (int4, groups of 32)
 //   h      = x + dequant_matmul(attention(q, k, v, causal), wo)
 //   r      = rms_norm(h) @ router;  (g, e) = softmax(topk(r, 2)), expert ids
-//   moe[t] = sum_j g[t, j] down_e(silu(up_e(rms_norm(h)[t])))   (e = e[t, j])
+//   moe[t] = sum_j g[t, j] down_e(silu(up_e(rms_norm(h)[t])))   (int4 experts)
 //   y      = h + moe
 //   logits = dequant_matmul(rms_norm(y), lm_head)               (int4)
 //   tokens = sample(logits, seed, offset)      (top_k 40, top_p 0.9, T 0.8)
@@ -14,9 +14,11 @@
 // The projections keep their weights as packed int4 ([N, K/2] bytes, two
 // 4-bit values each, with one f32 scale per group of 32 along K) and
 // dequantize them inside the matmul (rlx.dequant_matmul), never as f32
-// weights. Each token goes to its two best experts: the k = 2 (token,
-// expert) pairs are rows of one rlx.grouped_matmul per projection, whose
-// outputs the gates weigh and sum. The tokens are drawn from the logits
+// weights; so do the experts ([E, N, K/2] bytes, scales [E, N, K/32]).
+// Each token goes to its two best experts: the k = 2 (token, expert) pairs
+// are rows of one rlx.dequant_grouped_matmul per projection, which reads
+// and dequantizes the routed expert's bytes in its loop; the gates weigh
+// and sum the pairs' outputs. The tokens are drawn from the logits
 // with the Philox stream of `seed` and `offset` (row t uses element t), so
 // a step is reproducible anywhere. The function returns the tokens and the
 // logits. examples/quantized_decoder.py runs it on seeded random weights
@@ -27,7 +29,8 @@ func.func @decoder_step(
     %wqkv: tensor<192x32xi8>, %wqkv_scales: tensor<192x2xf32>,
     %wo: tensor<64x32xi8>, %wo_scales: tensor<64x2xf32>,
     %moe_norm: tensor<64xf32>, %router: tensor<64x4xf32>,
-    %up: tensor<4x64x128xf32>, %down: tensor<4x128x64xf32>,
+    %up: tensor<4x128x32xi8>, %up_scales: tensor<4x128x2xf32>,
+    %down: tensor<4x64x64xi8>, %down_scales: tensor<4x64x4xf32>,
     %out_norm: tensor<64xf32>,
     %lm_head: tensor<256x32xi8>, %lm_scales: tensor<256x2xf32>,
     %seed: tensor<i64>, %offset: tensor<i64>)
@@ -69,13 +72,15 @@ func.func @decoder_step(
   %pairs3 = rlx.expand %n2r : tensor<8x1x64xf32> -> tensor<8x2x64xf32>
   %pairs = rlx.reshape %pairs3 : tensor<8x2x64xf32> -> tensor<16x64xf32>
   %pair_ids = rlx.reshape %ids : tensor<8x2xi64> -> tensor<16xi64>
-  %u = rlx.grouped_matmul %pairs, %up, %pair_ids
-      : (tensor<16x64xf32>, tensor<4x64x128xf32>, tensor<16xi64>)
-      -> tensor<16x128xf32>
+  %u = rlx.dequant_grouped_matmul %pairs, %up, %pair_ids scales %up_scales
+      scheme = "int4" group_size = 32
+      : (tensor<16x64xf32>, tensor<4x128x32xi8>, tensor<16xi64>,
+         tensor<4x128x2xf32>) -> tensor<16x128xf32>
   %act = rlx.silu %u : tensor<16x128xf32>
-  %d = rlx.grouped_matmul %act, %down, %pair_ids
-      : (tensor<16x128xf32>, tensor<4x128x64xf32>, tensor<16xi64>)
-      -> tensor<16x64xf32>
+  %d = rlx.dequant_grouped_matmul %act, %down, %pair_ids scales %down_scales
+      scheme = "int4" group_size = 32
+      : (tensor<16x128xf32>, tensor<4x64x64xi8>, tensor<16xi64>,
+         tensor<4x64x4xf32>) -> tensor<16x64xf32>
   %d3 = rlx.reshape %d : tensor<16x64xf32> -> tensor<8x2x64xf32>
   %g3 = rlx.reshape %gates : tensor<8x2xf32> -> tensor<8x2x1xf32>
   %weighted = rlx.mul %d3, %g3

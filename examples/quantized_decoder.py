@@ -6,7 +6,8 @@
 Each step feeds 8 random token embeddings through @decoder_step with int4
 group-quantized projections (packed here: two 4-bit values per byte, the
 low nibble first, value (u - 8) * scale, one f32 scale per group of 32),
-four f32 experts with top-2 routing, and top-p sampling keyed by
+four int4 experts (the same packing, per expert) with top-2 routing, and
+top-p sampling keyed by
 (seed, offset = step). It prints the sampled tokens. With --check it also
 computes the layer in float64 numpy from the same packed weights and
 requires
@@ -104,8 +105,8 @@ def reference(x, p):
     for t in range(T):
         for j in range(2):
             e = ids[t, j]
-            u = n2[t] @ p["up"][e]
-            moe[t] += gates[t, j] * ((u / (1 + np.exp(-u))) @ p["down"][e])
+            u = p["up_f"][e] @ n2[t]
+            moe[t] += gates[t, j] * (p["down_f"][e] @ (u / (1 + np.exp(-u))))
     y = h + moe
     return rms_norm(y, p["out_norm"]) @ p["lm_f"].T, ids, margin
 
@@ -139,9 +140,7 @@ def main():
     p = {"attn_norm": 1 + 0.1 * rng.standard_normal(DIM),
          "moe_norm": 1 + 0.1 * rng.standard_normal(DIM),
          "out_norm": 1 + 0.1 * rng.standard_normal(DIM),
-         "router": rng.standard_normal((DIM, EXPERTS)),
-         "up": rng.standard_normal((EXPERTS, DIM, HIDDEN)) / np.sqrt(DIM),
-         "down": rng.standard_normal((EXPERTS, HIDDEN, DIM)) / np.sqrt(HIDDEN)}
+         "router": rng.standard_normal((DIM, EXPERTS))}
     p = {name: value.astype(f32).astype(np.float64)
          for name, value in p.items()}
     packed = {}
@@ -149,6 +148,12 @@ def main():
         w = rng.standard_normal((n, DIM)) / np.sqrt(DIM)
         packed[name], packed[name + "_s"], p[name + "_f"] = \
             quantize_int4(w)
+    # Experts: [E, N, K] weights quantized expert by expert.
+    for name, n, k in (("up", HIDDEN, DIM), ("down", DIM, HIDDEN)):
+        experts = [quantize_int4(rng.standard_normal((n, k)) / np.sqrt(k))
+                   for _ in range(EXPERTS)]
+        packed[name], packed[name + "_s"], p[name + "_f"] = (
+            np.stack(part) for part in zip(*experts))
     module = rlx.compile_file(os.path.join(ROOT, "examples",
                                            "quantized_decoder.mlir"))
     step = module["decoder_step"]
@@ -159,8 +164,9 @@ def main():
         tokens, logits = step(
             x, p["attn_norm"].astype(f32), packed["wqkv"], packed["wqkv_s"],
             packed["wo"], packed["wo_s"], p["moe_norm"].astype(f32),
-            p["router"].astype(f32), p["up"].astype(f32),
-            p["down"].astype(f32), p["out_norm"].astype(f32), packed["lm"],
+            p["router"].astype(f32), packed["up"], packed["up_s"],
+            packed["down"], packed["down_s"], p["out_norm"].astype(f32),
+            packed["lm"],
             packed["lm_s"], np.array(seed, np.int64),
             np.array(offset, np.int64))
         print(f"step {offset}  tokens {' '.join(map(str, tokens))}")

@@ -946,6 +946,43 @@ static Gradients gradientOf(TopKOp op, OpBuilder &b, Value g) {
       op.getIndices(), g, getTensorType(input).getRank() - 1)};
 }
 
+/// dgates[t, j] = dy[t] . product(x[t], ids[t, j]) of a gated grouped
+/// product: the ungated products of the T*k (row, expert) pairs, made by
+/// `ungated` from x repeated k times ([T*k, K]) and the ids flattened
+/// ([T*k]), dotted with dy.
+static Value
+createGateGradient(OpBuilder &b, Location loc, Value x, Value g, Value ids,
+                   Value gates,
+                   llvm::function_ref<Value(Value, Value)> ungated) {
+  RankedTensorType xType = getTensorType(x);
+  int64_t rows = xType.getDimSize(0), depth = xType.getDimSize(1),
+          columns = getTensorType(g).getDimSize(1),
+          topK = getTensorType(gates).getDimSize(1);
+  auto reshape = [&](Value value, ArrayRef<int64_t> shape) -> Value {
+    return ReshapeOp::create(
+        b, loc,
+        RankedTensorType::get(shape, getTensorType(value).getElementType()),
+        value);
+  };
+  // x repeated k times (a product with ones, exact), one row per
+  // (row, expert) pair.
+  Value ones = ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          RankedTensorType::get({1, topK, 1}, xType.getElementType()),
+          b.getFloatAttr(xType.getElementType(), 1.0)));
+  int64_t pairs =
+      ShapedType::isDynamic(rows) ? ShapedType::kDynamic : rows * topK;
+  Value repeated =
+      reshape(MulOp::create(b, loc, reshape(x, {rows, 1, depth}), ones),
+              {pairs, depth});
+  Value products = ungated(repeated, reshape(ids, {pairs}));
+  Value dotted = MulOp::create(b, loc, reshape(products, {rows, topK, columns}),
+                               reshape(g, {rows, 1, columns}));
+  return ReduceOp::create(b, loc, dotted, ReduceKind::Sum, ArrayRef<int64_t>{2},
+                          /*keep_dim=*/false);
+}
+
 /// grouped_matmul, y[t] = sum_j gates[t, j] x[t] W[ids[t, j]] (one
 /// unit-gated term without gates):
 ///   dx[t] = sum_j gates[t, j] dy[t] W[ids[t, j]]^T: grouped_matmul of dy
@@ -965,7 +1002,6 @@ static Gradients gradientOf(GroupedMatmulOp op, OpBuilder &b, Value g) {
   Value x = op.getInput(), w = op.getWeight(), ids = op.getExpertIds(),
         gates = op.getGates();
   RankedTensorType xType = getTensorType(x), gType = getTensorType(g);
-  Type element = xType.getElementType();
   int64_t rows = xType.getDimSize(0), depth = xType.getDimSize(1),
           columns = gType.getDimSize(1);
   auto reshape = [&](Value value, ArrayRef<int64_t> shape) -> Value {
@@ -989,24 +1025,40 @@ static Gradients gradientOf(GroupedMatmulOp op, OpBuilder &b, Value g) {
                               reshape(outer, {rows, 1, depth, columns}));
   Value dw = GatherBackwardOp::create(b, loc, w.getType(), gated, ids,
                                       b.getI64IntegerAttr(0));
-  // x repeated k times (a product with ones, exact), one row per
-  // (row, expert) pair.
-  Value ones = ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({1, topK, 1}, element),
-                             b.getFloatAttr(element, 1.0)));
-  int64_t pairs =
-      ShapedType::isDynamic(rows) ? ShapedType::kDynamic : rows * topK;
-  Value repeated =
-      reshape(MulOp::create(b, loc, reshape(x, {rows, 1, depth}), ones),
-              {pairs, depth});
-  Value products = GroupedMatmulOp::create(b, loc, repeated, w,
-                                           reshape(ids, {pairs}), Value());
-  Value dotted = MulOp::create(b, loc, reshape(products, {rows, topK, columns}),
-                               reshape(g, {rows, 1, columns}));
-  Value dgates = ReduceOp::create(b, loc, dotted, ReduceKind::Sum,
-                                  ArrayRef<int64_t>{2}, /*keep_dim=*/false);
+  Value dgates = createGateGradient(
+      b, loc, x, g, ids, gates, [&](Value pairRows, Value pairIds) -> Value {
+        return GroupedMatmulOp::create(b, loc, pairRows, w, pairIds, Value());
+      });
   return {dx, dw, Value(), dgates};
+}
+
+/// The quantized experts are constants (no gradient): dx[t] = sum_j
+/// gates[t, j] dy[t] W[ids[t, j]], a grouped_matmul of dy with the experts
+/// dequantized once (rlx.dequant_weight: [E, N, K], an [E, K', N'] weight
+/// of the product with K' = N), cast to the input's type; dgates as for
+/// grouped_matmul, the pairs' ungated products made by this op.
+static Gradients gradientOf(DequantGroupedMatmulOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value w = DequantWeightOp::create(b, loc, op.getWeight(), op.getScales(),
+                                    op.getZeroPoints(), op.getSchemeAttr(),
+                                    op.getGroupSizeAttr());
+  Type element = op.getType().getElementType();
+  auto wType = cast<RankedTensorType>(w.getType());
+  if (wType.getElementType() != element)
+    w = CastOp::create(b, loc, wType.clone(element), w);
+  Value ids = op.getExpertIds(), gates = op.getGates();
+  Gradients grads(op->getNumOperands(), Value());
+  grads[0] = GroupedMatmulOp::create(b, loc, g, w, ids, gates);
+  if (gates)
+    grads[3] =
+        createGateGradient(b, loc, op.getInput(), g, ids, gates,
+                           [&](Value pairRows, Value pairIds) -> Value {
+                             return DequantGroupedMatmulOp::create(
+                                 b, loc, pairRows, op.getWeight(), pairIds,
+                                 Value(), op.getScales(), op.getZeroPoints(),
+                                 op.getSchemeAttr(), op.getGroupSizeAttr());
+                           });
+  return grads;
 }
 
 /// sort: the values' gradient goes back to the positions they came from,
@@ -1486,7 +1538,7 @@ void mlir::rlx::registerGradientRules(DialectRegistry &registry) {
         ScatterElementsOp, ScatterAddOp, ScatterNdOp, TopKOp, SortOp,
         HistogramOp, KvAppendOp, CumsumOp, CumprodOp, CummaxOp, RopeOp,
         AttentionOp, DropoutOp, FakeQuantizeOp, FakeQuantizeLsqOp,
-        GroupedMatmulOp, DequantMatmulOp>(context);
+        GroupedMatmulOp, DequantMatmulOp, DequantGroupedMatmulOp>(context);
     attachUnaryGradientModels<
         GeluOp, GeluApproxOp, SiluOp, ReluOp, SigmoidOp, TanhOp, ExpOp, LogOp,
         SqrtOp, RsqrtOp, NegOp, AbsOp, SinOp, CosOp, TanOp, AtanOp, RecipOp,

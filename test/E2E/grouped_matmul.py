@@ -8,10 +8,19 @@
 # threads bit for bit; the gradients of a loss with respect to the input,
 # the weights and the gates through --rlx-autodiff against autograd, at a
 # static and a `?` row count, fused and unfused.
+# rlx.dequant_grouped_matmul with experts in every block-quantized scheme
+# (int8 and int4 at group sizes 32, 64 and 128, with and without zero
+# points, f16 and f32 scales; GGUF Q8_0 and Q4_0 packed byte by byte),
+# top-1 and gated top-2, `?` rows, f16 rows, out-of-range ids: within the
+# f32 summation bound of the float64 product with the exact dequantized
+# experts; 1 vs 2 threads bit for bit; the input and gate gradients in
+# float64 against autograd, fused and unfused (dx within the rounding of
+# the experts dequantized once in f32).
 import numpy as np
 import torch
 
 import rlx
+from rlx_testing.blockquant import random_block_weight
 from rlx_testing.checks import check, finish
 
 rng = np.random.default_rng(18)
@@ -204,5 +213,180 @@ for name, rows, gated, dtype in (("loss", T, False, np.int64),
         for label, value, leaf in zip(("dx", "dw", "dgates"), got[1:],
                                       leaves):
             close(f"{name}_{mode}_{label}", value, leaf.grad, 1e-10, 1e-10)
+
+#===------------------------------------------------------------------------===#
+# dequant_grouped_matmul
+#===------------------------------------------------------------------------===#
+
+U = 2.0 ** -24  # f32 unit roundoff
+QN = 6  # rows per expert
+ELEMENTS = {np.dtype(np.int8): "i8", np.dtype(np.float16): "f16",
+            np.dtype(np.float32): "f32"}
+
+
+def t(shape, element):
+    return "tensor<" + "x".join(str(d) for d in shape) + f"x{element}>"
+
+
+def dequant_reference(x, w, ids, gates=None):
+    """(y, bound): y[t] = sum_j gates[t, j] x[t] @ W[ids[t, j]]^T in float64
+    for W [E, N, K], and the f32 summation bound (K + 2) u sum |terms|."""
+    x = np.asarray(x, np.float64)
+    ids = rule(np.asarray(ids, np.int64), w.shape[0])
+    if gates is None:
+        ids, gates = ids[:, None], np.ones((len(x), 1))
+    gates = np.asarray(gates, np.float64)
+    y = np.einsum("tj,tk,tjnk->tn", gates, x, w[ids])
+    size = np.einsum("tj,tk,tjnk->tn", np.abs(gates), np.abs(x),
+                     np.abs(w[ids]))
+    return y, (x.shape[1] + 2) * U * size + 1e-30
+
+
+def within_bound(name, got, want, bound):
+    got = np.asarray(got, np.float64)
+    ok = got.shape == want.shape and bool(np.all(np.abs(got - want) <= bound))
+    err = np.abs(got - want).max() if got.shape == want.shape and got.size \
+        else got.shape
+    check(name, ok, f"max error {err}")
+
+
+def dequant_function(name, scheme, g, ops, x, ids, gates=None, element="f32",
+                     wrt=None):
+    """A func.func applying dequant_grouped_matmul to %x (`x` a shape), the
+    weight operands `ops` and %ids; with `wrt`, the loss sum(y * %c) marked
+    for --rlx-autodiff with respect to those arguments."""
+    operands = [("%x", t(x, element)), ("%w", t(ops[0].shape, "i8")),
+                ("%ids", t(ids, "i64"))]
+    text = "%x, %w, %ids"
+    if gates:
+        operands.append(("%g", t(gates, element)))
+        text += " gates %g"
+    for label, op in zip(("scales", "zero_points"), ops[1:]):
+        operands.append((f"%{label[0]}", t(op.shape, ELEMENTS[op.dtype])))
+        text += f" {label} %{label[0]}"
+    group = f" group_size = {g}" if g != 32 else ""
+    y = t([x[0], ops[0].shape[1]], element)
+    types = ", ".join(ty for _, ty in operands)
+    line = (f"  %y = rlx.dequant_grouped_matmul {text} scheme = \"{scheme}\""
+            f"{group} : ({types}) -> {y}\n")
+    sig = ", ".join(f"{n}: {ty}" for n, ty in operands)
+    if wrt is None:
+        return f"func.func @{name}({sig}) -> {y} {{\n{line}  return %y : {y}\n}}\n"
+    return (f"func.func @{name}({sig}, %c: {y}) -> tensor<{element}> "
+            f"attributes {{rlx.differentiate = array<i64: {wrt}>}} {{\n{line}"
+            f"  %p = rlx.mul %y, %c : ({y}, {y}) -> {y}\n"
+            f"  %l = rlx.reduce sum %p axes = [0, 1] : {y} -> "
+            f"tensor<{element}>\n  return %l : tensor<{element}>\n}}\n")
+
+
+# (name, scheme, group, K, scale type, zero points, rows, gated, element)
+DQ_CASES = [
+    ("int4_g32", "int4", 32, 96, np.float32, False, "?", False, "f32"),
+    ("int4_g64_zp_top2", "int4", 64, 128, np.float16, True, "?", True, "f32"),
+    ("int4_g128_zp", "int4", 128, 256, np.float32, True, 9, False, "f32"),
+    ("int8_g32_top2", "int8", 32, 64, np.float16, False, 9, True, "f32"),
+    ("int8_g128_zp", "int8", 128, 128, np.float32, True, "?", False, "f32"),
+    ("q8_0_top2", "q8_0", 32, 96, None, False, "?", True, "f32"),
+    ("q4_0", "q4_0", 32, 160, None, False, "?", False, "f32"),
+    ("q4_0_f16_top2", "q4_0", 32, 64, None, False, 9, True, "f16"),
+]
+dq_weights, dq_functions = {}, []
+for name, scheme, g, k, stype, zp, rows, gated, element in DQ_CASES:
+    ops, wq = random_block_weight(rng, scheme, (E, QN), k, g,
+                                  stype or np.float32, zp)
+    dq_weights[name] = (ops, wq)
+    dq_functions.append(dequant_function(
+        name, scheme, g, ops, [rows, k], [rows, TOPK] if gated else [rows],
+        [rows, TOPK] if gated else None, element))
+# Gradients in float64: int4 with zero points (top-2) and Q4_0 (top-1).
+for name, scheme, gated in (("grad_int4", "int4", True),
+                            ("grad_q4_0", "q4_0", False)):
+    ops, wq = random_block_weight(rng, scheme, (E, QN), 64, 32, np.float32,
+                                  scheme == "int4")
+    dq_weights[name] = (ops, wq)
+    dq_functions.append(dequant_function(
+        name, scheme, 32, ops, ["?", 64], ["?", TOPK] if gated else ["?"],
+        ["?", TOPK] if gated else None, "f64",
+        wrt="0, 3" if gated else "0"))
+dq_text = "\n".join(dq_functions)
+dq_modules = {"fused": rlx.compile(dq_text),
+              "unfused": rlx.compile(dq_text, fuse=False)}
+dq = dq_modules["fused"]
+
+for name, scheme, g, k, stype, zp, rows, gated, element in DQ_CASES:
+    ops, wq = dq_weights[name]
+    for count in ((0, 1, 13) if rows == "?" else (rows,)):
+        xq = rng.standard_normal((count, k)).astype(np.float32)
+        shape = (count, TOPK) if gated else (count,)
+        idq = rng.integers(0, E, shape).astype(np.int64)
+        if count > 1:
+            # Out of range: wraps once, then clamps.
+            idq.flat[0], idq.flat[-1] = -1, E + 5
+        args = [xq, ops[0], idq]
+        gq = None
+        if gated:
+            gq = rng.random(shape).astype(np.float32)
+            args.append(gq)
+        args += ops[1:]
+        if element == "f16":
+            args[0] = xq.astype(np.float16)
+            if gated:
+                args[3] = gq.astype(np.float16)
+        want, bound = dequant_reference(args[0], wq, idq,
+                                        None if gq is None else args[3])
+        if element == "f16":
+            bound = bound + np.abs(want) * 2.0 ** -11
+        within_bound(f"dequant_{name}_{count}", dq[name](*args), want, bound)
+
+# 1 vs 2 threads: bit for bit.
+ops, wq = dq_weights["int4_g64_zp_top2"]
+xq = rng.standard_normal((300, 128)).astype(np.float32)
+idq = rng.integers(0, E, (300, TOPK)).astype(np.int64)
+gq = rng.random((300, TOPK)).astype(np.float32)
+outs = []
+for threads in (1, 2):
+    rlx.set_num_threads(threads)
+    outs.append(dq["int4_g64_zp_top2"](xq, ops[0], idq, gq, *ops[1:]))
+rlx.set_num_threads(1)
+check("dequant_threads", np.array_equal(outs[0], outs[1]))
+within_bound("dequant_threads_reference", outs[1],
+             *dequant_reference(xq, wq, idq, gq))
+
+# Gradients of sum(y * c) with respect to x (and the gates) in float64.
+for name, gated in (("grad_int4", True), ("grad_q4_0", False)):
+    ops, wq = dq_weights[name]
+    rows = 11
+    shape = (rows, TOPK) if gated else (rows,)
+    xd = rng.standard_normal((rows, 64))
+    cd = rng.standard_normal((rows, QN))
+    idd = rng.integers(0, E - 1, shape).astype(np.int64)
+    idd.flat[0], idd.flat[-1] = -1, E + 3
+    xt = torch.tensor(xd, requires_grad=True)
+    args = [xd, ops[0], idd]
+    gt = None
+    if gated:
+        gd = rng.random(shape)
+        gt = torch.tensor(gd, requires_grad=True)
+        args.append(gd)
+    args += ops[1:] + [cd]
+    experts = torch.tensor(wq)[torch.tensor(rule(idd, E))]
+    if not gated:
+        experts = experts[:, None]
+    gates_t = gt if gated else torch.ones(rows, 1, dtype=torch.float64)
+    y = torch.einsum("tj,tk,tjnk->tn", gates_t, xt, experts)
+    total = (y * torch.from_numpy(cd)).sum()
+    total.backward()
+    # dx multiplies by the experts dequantized once in f32 (rlx.dequant_weight),
+    # so each weight carries a rounding of at most 2^-24 relative to it.
+    dx_bound = U * torch.einsum("tj,tn,tjnk->tk", gates_t.detach().abs(),
+                                torch.from_numpy(np.abs(cd)),
+                                experts.abs()).numpy() + 1e-12
+    for mode, compiled in dq_modules.items():
+        got = compiled[f"{name}_grad"](*args)
+        close(f"{name}_{mode}_value", np.asarray(got[0]),
+              total.detach().numpy(), 1e-12, 1e-12)
+        within_bound(f"{name}_{mode}_dx", got[1], xt.grad.numpy(), dx_bound)
+        if gated:
+            close(f"{name}_{mode}_dgates", got[2], gt.grad, 1e-10, 1e-10)
 
 finish()

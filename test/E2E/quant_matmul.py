@@ -22,6 +22,7 @@ import torch
 import torch.ao.nn.quantized.functional as qF
 
 import rlx
+from rlx_testing.blockquant import random_block_weight
 from rlx_testing.checks import check, finish
 
 rng = np.random.default_rng(18)
@@ -288,42 +289,10 @@ for per_channel in (False, True):
 N = 7
 
 
-def f16_bytes(d):
-    """[..., 2] little-endian bytes of the f16 values d."""
-    return np.asarray(d, np.float16).view(np.uint8).reshape(*np.shape(d), 2)
-
-
 def make_weight(scheme, k, g, scale_type=np.float32, zero_points=False):
     """(operands, W float64 [N, k]) for `scheme`."""
-    groups = k // g
-    if scheme == "int8":
-        q = rng.integers(-128, 128, (N, k))
-        s = (rng.random((N, groups)) * 0.02 + 0.001).astype(scale_type)
-        z = rng.integers(-10, 10, (N, groups)) if zero_points else np.zeros((N, groups), np.int64)
-        w = (q - np.repeat(z, g, 1)) * np.repeat(s.astype(np.float64), g, 1)
-        ops = [q.astype(np.int8), s] + ([z.astype(np.int8)] if zero_points else [])
-        return ops, w
-    if scheme == "int4":
-        u = rng.integers(0, 16, (N, k))
-        s = (rng.random((N, groups)) * 0.1 + 0.01).astype(scale_type)
-        z = rng.integers(0, 16, (N, groups)) if zero_points else np.full((N, groups), 8)
-        w = (u - np.repeat(z, g, 1)) * np.repeat(s.astype(np.float64), g, 1)
-        packed = (u[:, 0::2] | (u[:, 1::2] << 4)).astype(np.uint8).view(np.int8)
-        ops = [packed, s] + ([z.astype(np.int8)] if zero_points else [])
-        return ops, w
-    blocks = k // 32
-    d = (rng.random((N, blocks)) * 0.1 + 0.01).astype(np.float16)
-    d[0, 0] = -d[0, 0]  # a negative scale
-    if scheme == "q8_0":
-        qs = rng.integers(-128, 128, (N, blocks, 32))
-        raw = np.concatenate([f16_bytes(d), qs.astype(np.uint8)], axis=2)
-        w = (qs * d.astype(np.float64)[:, :, None]).reshape(N, k)
-    else:  # q4_0
-        u = rng.integers(0, 16, (N, blocks, 32))
-        packed = (u[:, :, :16] | (u[:, :, 16:] << 4)).astype(np.uint8)
-        raw = np.concatenate([f16_bytes(d), packed], axis=2)
-        w = ((u - 8) * d.astype(np.float64)[:, :, None]).reshape(N, k)
-    return [raw.reshape(N, -1).astype(np.uint8).view(np.int8)], w
+    return random_block_weight(rng, scheme, (N,), k, g, scale_type,
+                               zero_points)
 
 
 cases = []  # (name, scheme, g, k, x shape, x type, scale type, zero points)

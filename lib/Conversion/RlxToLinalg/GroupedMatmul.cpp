@@ -54,6 +54,7 @@
 // expert's weights even when a decode step routes to two of them.)
 //
 //===----------------------------------------------------------------------===//
+#include "BlockLayout.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -135,9 +136,97 @@ struct GroupedMatmulToLinalg : OpConversionPattern<GroupedMatmulOp> {
     return success();
   }
 };
+/// rlx.dequant_grouped_matmul: y[t, n] = sum_(j,) g, inner gates[t, j] *
+/// x[t, k] * deq(W[rule(ids[t, j])][n, k]), with K split into the group and
+/// the loops within it as rlx.dequant_matmul splits it (BlockLayout.h) and
+/// the expert's byte, scale and zero point read in the body. Loops
+/// (t, [j,] n, g, inner...): W[e] is [N, K] with K contiguous, so the
+/// reduction over a group is innermost.
+struct DequantGroupedMatmulToLinalg
+    : OpConversionPattern<DequantGroupedMatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(DequantGroupedMatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType resultType = op.getType();
+    Type storage = resultType.getElementType();
+    Type accType = ScalarBuilder::computeType(storage);
+    BlockLayout layout(op);
+    Value gates = adaptor.getGates();
+    bool gated = static_cast<bool>(gates);
+    int64_t nLoop = gated ? 2 : 1, gLoop = nLoop + 1;
+    int64_t numLoops = gLoop + 1 + layout.inner.size();
+    auto dim = [&](int64_t d) { return getAffineDimExpr(d, ctx); };
+
+    // The input [T, K] as [T, groups, inner...], read at (t, g, inner...).
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    SmallVector<int64_t> expandedShape = {inputType.getDimSize(0),
+                                          layout.groups};
+    expandedShape.append(layout.inner);
+    Value input = tensor::ExpandShapeOp::create(
+        rewriter, loc, inputType.clone(expandedShape), adaptor.getInput(),
+        SmallVector<ReassociationIndices>{
+            {0}, llvm::to_vector(llvm::seq<int64_t>(1, expandedShape.size()))});
+    SmallVector<AffineExpr> inputExprs = {dim(0)};
+    for (int64_t d = gLoop; d < numLoops; ++d)
+      inputExprs.push_back(dim(d));
+
+    SmallVector<Value> inputs = {input, adaptor.getExpertIds()};
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(numLoops, 0, inputExprs, ctx)};
+    if (gated) {
+      AffineMap routed = AffineMap::get(numLoops, 0, {dim(0), dim(1)}, ctx);
+      maps.append({routed, routed});
+      inputs.push_back(gates);
+    } else {
+      maps.push_back(AffineMap::get(numLoops, 0, {dim(0)}, ctx));
+    }
+    maps.push_back(AffineMap::get(numLoops, 0, {dim(0), dim(nLoop)}, ctx));
+    SmallVector<utils::IteratorType> iterators(numLoops,
+                                               utils::IteratorType::reduction);
+    iterators[0] = iterators[nLoop] = utils::IteratorType::parallel;
+
+    Value weight = layout.expandWeight(rewriter, loc, adaptor.getWeight());
+    Value scales = adaptor.getScales(), zeroPoints = adaptor.getZeroPoints();
+    OpFoldResult experts = rewriter.getIndexAttr(layout.rows[0]);
+    SmallVector<OpFoldResult> sizes = getResultSizes(rewriter, op);
+    Value zero = arith::ConstantOp::create(rewriter, loc, accType,
+                                           rewriter.getZeroAttr(accType));
+    Value acc =
+        linalg::FillOp::create(rewriter, loc, zero,
+                               createEmptyTensor(rewriter, loc, sizes, accType))
+            .getResult(0);
+    Value product =
+        linalg::GenericOp::create(
+            rewriter, loc, resultType.clone(accType), inputs, acc, maps,
+            iterators,
+            [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+              ScalarBuilder scalar(b, bodyLoc);
+              Value expert =
+                  GatherOp::createRowIndex(b, bodyLoc, args[1], experts);
+              Value row = linalg::IndexOp::create(b, bodyLoc, nLoop);
+              SmallVector<Value> weightArgs = layout.extractOperands(
+                  b, bodyLoc, weight, scales, zeroPoints, {expert, row}, gLoop);
+              Value w =
+                  layout.dequantize(b, bodyLoc, weightArgs, accType, gLoop);
+              Value term = scalar.mul(scalar.convert(args[0], accType), w);
+              if (gated)
+                term = scalar.mul(scalar.convert(args[2], accType), term);
+              linalg::YieldOp::create(b, bodyLoc,
+                                      scalar.add(args.back(), term));
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, convertElements(rewriter, loc, product, storage));
+    return success();
+  }
+};
 } // namespace
 
 void mlir::rlx::populateGroupedMatmulToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<GroupedMatmulToLinalg>(patterns.getContext());
+  patterns.add<GroupedMatmulToLinalg, DequantGroupedMatmulToLinalg>(
+      patterns.getContext());
 }

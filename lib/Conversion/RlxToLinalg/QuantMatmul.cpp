@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BlockLayout.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -367,122 +368,125 @@ struct QConvToLinalg : OpConversionPattern<QConvOp> {
     return success();
   }
 };
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // dequant_matmul
 //===----------------------------------------------------------------------===//
 
-/// The loop structure of a block-quantized weight `[N, bytes]` of `scheme`:
-/// the loops (n, g, inner...) enumerate its values with K split into the
-/// group `g` and the loops within a group (int8, q8_0: (i) with
-/// k = g G + i; int4: (j, h) with k = g G + 2 j + h; q4_0: (h, j) with
-/// k = 32 g + 16 h + j), so that every operand is read through a plain
-/// affine map of the loops (no floordiv or mod).
-struct BlockLayout {
-  std::string scheme;
-  int64_t groupSize, groups, groupBytes, n;
-  SmallVector<int64_t> inner;
-  bool int4, q4, gguf, hasZeroPoints;
+Value BlockLayout::expandWeight(OpBuilder &b, Location loc,
+                                Value weight) const {
+  SmallVector<int64_t> shape(rows);
+  shape.append({groups, groupBytes});
+  int64_t last = rows.size();
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t d = 0; d < last; ++d)
+    reassociation.push_back({d});
+  reassociation.push_back({last, last + 1});
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, b.getI8Type()), weight,
+      reassociation);
+}
 
-  template <typename OpTy> explicit BlockLayout(OpTy op) {
-    scheme = op.getScheme().str();
-    groupSize = op.getGroupSize();
-    groups = op.getReductionSize() / groupSize;
-    groupBytes = op.getBytesPerGroup();
-    n = op.getWeight().getType().getDimSize(0);
-    int4 = scheme == "int4";
-    q4 = scheme == "q4_0";
-    gguf = op.isGguf();
-    hasZeroPoints = op.getZeroPoints() != nullptr;
-    if (int4)
-      inner = {groupSize / 2, 2};
-    else if (q4)
-      inner = {2, 16};
-    else
-      inner = {groupSize};
+void BlockLayout::addOperands(OpBuilder &b, Location loc, Value weight,
+                              Value scales, Value zeroPoints, int64_t numLoops,
+                              ArrayRef<int64_t> rowLoops, int64_t gLoop,
+                              SmallVectorImpl<Value> &operands,
+                              SmallVectorImpl<AffineMap> &maps) const {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineExpr> rowExprs;
+  for (int64_t loop : rowLoops)
+    rowExprs.push_back(getAffineDimExpr(loop, ctx));
+  rowExprs.push_back(getAffineDimExpr(gLoop, ctx));
+  auto weightMap = [&](AffineExpr byte) {
+    SmallVector<AffineExpr> exprs(rowExprs);
+    exprs.push_back(byte);
+    return AffineMap::get(numLoops, 0, exprs, ctx);
+  };
+  Value bytes = expandWeight(b, loc, weight);
+  operands.push_back(bytes);
+  maps.push_back(
+      weightMap(getAffineDimExpr(getByteLoop(gLoop), ctx) + getByteOffset()));
+  if (gguf) {
+    // The f16 scale's two bytes.
+    operands.append({bytes, bytes});
+    maps.push_back(weightMap(getAffineConstantExpr(0, ctx)));
+    maps.push_back(weightMap(getAffineConstantExpr(1, ctx)));
+    return;
   }
-
-  /// The weight operands (the weight as [N, groups, groupBytes], then the
-  /// scales and zero points or the scale's bytes) and their maps, for a
-  /// generic whose loops `nLoop`, `gLoop`, `gLoop + 1`... are n, g, inner.
-  void addOperands(OpBuilder &b, Location loc, Value weight, Value scales,
-                   Value zeroPoints, int64_t numLoops, int64_t nLoop,
-                   int64_t gLoop, SmallVectorImpl<Value> &operands,
-                   SmallVectorImpl<AffineMap> &maps) const {
-    MLIRContext *ctx = b.getContext();
-    auto dim = [&](int64_t d) { return getAffineDimExpr(d, ctx); };
-    Value bytes = tensor::ExpandShapeOp::create(
-        b, loc, RankedTensorType::get({n, groups, groupBytes}, b.getI8Type()),
-        weight, SmallVector<ReassociationIndices>{{0}, {1, 2}});
-    auto weightMap = [&](AffineExpr byte) {
-      return AffineMap::get(numLoops, 0, {dim(nLoop), dim(gLoop), byte}, ctx);
-    };
-    // The byte of the value: int8: i; int4: j; q8_0: 2 + i; q4_0: 2 + j.
-    AffineExpr byteExpr = dim(gLoop + 1);
-    if (q4)
-      byteExpr = dim(gLoop + 2) + 2;
-    else if (scheme == "q8_0")
-      byteExpr = byteExpr + 2;
-    operands.push_back(bytes);
-    maps.push_back(weightMap(byteExpr));
-    if (gguf) {
-      // The f16 scale's two bytes.
-      operands.append({bytes, bytes});
-      maps.push_back(weightMap(getAffineConstantExpr(0, ctx)));
-      maps.push_back(weightMap(getAffineConstantExpr(1, ctx)));
-      return;
-    }
-    AffineMap groupMap = getLoopsMap(ctx, numLoops, {nLoop, gLoop});
-    operands.push_back(scales);
+  AffineMap groupMap = AffineMap::get(numLoops, 0, rowExprs, ctx);
+  operands.push_back(scales);
+  maps.push_back(groupMap);
+  if (zeroPoints) {
+    operands.push_back(zeroPoints);
     maps.push_back(groupMap);
-    if (zeroPoints) {
-      operands.push_back(zeroPoints);
-      maps.push_back(groupMap);
-    }
   }
+}
 
-  /// The number of operands `addOperands` adds.
-  int64_t getNumOperands() const { return gguf || hasZeroPoints ? 3 : 2; }
-
-  /// The dequantized value, in `compute`, from the block arguments `args`
-  /// of the operands `addOperands` added, in a generic whose loop `gLoop`
-  /// is the group's.
-  Value dequantize(OpBuilder &b, Location l, ValueRange args, Type compute,
-                   int64_t gLoop) const {
-    Type i32 = b.getI32Type();
-    Value q; // the integer value minus its zero point
-    Value scale;
-    if (int4 || q4) {
-      // The nibble: (byte >> 4 h) & 15, h the nibble's loop.
-      int64_t nibbleLoop = int4 ? gLoop + 2 : gLoop + 1;
-      Value h = arith::IndexCastOp::create(
-          b, l, i32, linalg::IndexOp::create(b, l, nibbleLoop));
-      Value shift = arith::MulIOp::create(b, l, h, intConst(b, l, i32, 4));
-      Value byte = arith::ExtUIOp::create(b, l, i32, args[0]);
-      q = arith::AndIOp::create(b, l, arith::ShRUIOp::create(b, l, byte, shift),
-                                intConst(b, l, i32, 15));
-    } else {
-      q = arith::ExtSIOp::create(b, l, i32, args[0]);
-    }
-    if (gguf) {
-      scale = decodeF16(b, l, args[1], args[2], compute);
-      if (q4)
-        q = arith::SubIOp::create(b, l, q, intConst(b, l, i32, 8));
-    } else {
-      scale = args[1];
-      if (scale.getType() != compute)
-        scale = arith::ExtFOp::create(b, l, compute, scale);
-      if (hasZeroPoints)
-        q = arith::SubIOp::create(b, l, q,
-                                  arith::ExtSIOp::create(b, l, i32, args[2]));
-      else if (int4)
-        q = arith::SubIOp::create(b, l, q, intConst(b, l, i32, 8));
-    }
-    return arith::MulFOp::create(
-        b, l, arith::SIToFPOp::create(b, l, compute, q), scale);
+SmallVector<Value> BlockLayout::extractOperands(OpBuilder &b, Location loc,
+                                                Value weight, Value scales,
+                                                Value zeroPoints,
+                                                ValueRange rowIndices,
+                                                int64_t gLoop) const {
+  SmallVector<Value> group(rowIndices);
+  group.push_back(linalg::IndexOp::create(b, loc, gLoop));
+  auto byteAt = [&](Value byte) -> Value {
+    SmallVector<Value> indices(group);
+    indices.push_back(byte);
+    return tensor::ExtractOp::create(b, loc, weight, indices);
+  };
+  Value byte = linalg::IndexOp::create(b, loc, getByteLoop(gLoop));
+  if (int64_t offset = getByteOffset())
+    byte = arith::AddIOp::create(
+        b, loc, byte, arith::ConstantIndexOp::create(b, loc, offset));
+  SmallVector<Value> args = {byteAt(byte)};
+  if (gguf) {
+    args.push_back(byteAt(arith::ConstantIndexOp::create(b, loc, 0)));
+    args.push_back(byteAt(arith::ConstantIndexOp::create(b, loc, 1)));
+    return args;
   }
-};
+  args.push_back(tensor::ExtractOp::create(b, loc, scales, group));
+  if (zeroPoints)
+    args.push_back(tensor::ExtractOp::create(b, loc, zeroPoints, group));
+  return args;
+}
 
+Value BlockLayout::dequantize(OpBuilder &b, Location l, ValueRange args,
+                              Type compute, int64_t gLoop) const {
+  Type i32 = b.getI32Type();
+  Value q; // the integer value minus its zero point
+  Value scale;
+  if (int4 || q4) {
+    // The nibble: (byte >> 4 h) & 15, h the nibble's loop.
+    int64_t nibbleLoop = int4 ? gLoop + 2 : gLoop + 1;
+    Value h = arith::IndexCastOp::create(
+        b, l, i32, linalg::IndexOp::create(b, l, nibbleLoop));
+    Value shift = arith::MulIOp::create(b, l, h, intConst(b, l, i32, 4));
+    Value byte = arith::ExtUIOp::create(b, l, i32, args[0]);
+    q = arith::AndIOp::create(b, l, arith::ShRUIOp::create(b, l, byte, shift),
+                              intConst(b, l, i32, 15));
+  } else {
+    q = arith::ExtSIOp::create(b, l, i32, args[0]);
+  }
+  if (gguf) {
+    scale = decodeF16(b, l, args[1], args[2], compute);
+    if (q4)
+      q = arith::SubIOp::create(b, l, q, intConst(b, l, i32, 8));
+  } else {
+    scale = args[1];
+    if (scale.getType() != compute)
+      scale = arith::ExtFOp::create(b, l, compute, scale);
+    if (hasZeroPoints)
+      q = arith::SubIOp::create(b, l, q,
+                                arith::ExtSIOp::create(b, l, i32, args[2]));
+    else if (int4)
+      q = arith::SubIOp::create(b, l, q, intConst(b, l, i32, 8));
+  }
+  return arith::MulFOp::create(b, l, arith::SIToFPOp::create(b, l, compute, q),
+                               scale);
+}
+
+namespace {
 struct DequantMatmulToLinalg : OpConversionPattern<DequantMatmulOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -528,8 +532,8 @@ struct DequantMatmulToLinalg : OpConversionPattern<DequantMatmulOp> {
     SmallVector<AffineMap> maps = {
         AffineMap::get(numLoops, 0, inputExprs, ctx)};
     layout.addOperands(rewriter, loc, adaptor.getWeight(), adaptor.getScales(),
-                       adaptor.getZeroPoints(), numLoops, nLoop, gLoop, inputs,
-                       maps);
+                       adaptor.getZeroPoints(), numLoops, {nLoop}, gLoop,
+                       inputs, maps);
     maps.push_back(getOutputMap(ctx, numLoops, batchRank));
 
     SmallVector<OpFoldResult> sizes = getResultSizes(rewriter, op);
@@ -557,8 +561,9 @@ struct DequantMatmulToLinalg : OpConversionPattern<DequantMatmulOp> {
   }
 };
 
-/// One parallel generic over (n, g, inner...) writing the dequantized
-/// values as [N, groups, inner...], collapsed to [N, K].
+/// One parallel generic over (rows..., g, inner...) writing the
+/// dequantized values as [rows..., groups, inner...], collapsed to
+/// [rows..., K].
 struct DequantWeightToLinalg : OpConversionPattern<DequantWeightOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -568,13 +573,17 @@ struct DequantWeightToLinalg : OpConversionPattern<DequantWeightOp> {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     BlockLayout layout(op);
-    int64_t numLoops = 2 + layout.inner.size();
+    int64_t gLoop = layout.rows.size();
+    int64_t numLoops = gLoop + 1 + layout.inner.size();
     SmallVector<Value> inputs;
     SmallVector<AffineMap> maps;
     layout.addOperands(rewriter, loc, adaptor.getWeight(), adaptor.getScales(),
-                       adaptor.getZeroPoints(), numLoops, 0, 1, inputs, maps);
+                       adaptor.getZeroPoints(), numLoops,
+                       llvm::to_vector(llvm::seq<int64_t>(0, gLoop)), gLoop,
+                       inputs, maps);
     maps.push_back(rewriter.getMultiDimIdentityMap(numLoops));
-    SmallVector<int64_t> shape = {layout.n, layout.groups};
+    SmallVector<int64_t> shape(layout.rows);
+    shape.push_back(layout.groups);
     shape.append(layout.inner);
     Value init = createEmptyTensor(
         rewriter, loc, RankedTensorType::get(shape, type.getElementType()));
@@ -584,14 +593,16 @@ struct DequantWeightToLinalg : OpConversionPattern<DequantWeightOp> {
                                          utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value value = layout.dequantize(b, l, args.drop_back(),
-                                          type.getElementType(), 1);
+                                          type.getElementType(), gLoop);
           linalg::YieldOp::create(b, l, value);
         });
-    ReassociationIndices rest =
-        llvm::to_vector(llvm::seq<int64_t>(1, numLoops));
+    SmallVector<ReassociationIndices> reassociation;
+    for (int64_t d = 0; d < gLoop; ++d)
+      reassociation.push_back({d});
+    reassociation.push_back(
+        llvm::to_vector(llvm::seq<int64_t>(gLoop, numLoops)));
     rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
-        op, type, generic.getResult(0),
-        SmallVector<ReassociationIndices>{{0}, rest});
+        op, type, generic.getResult(0), reassociation);
     return success();
   }
 };

@@ -57,3 +57,84 @@ func.func @topk(%x: tensor<6x8xf32>, %w: tensor<?x8x5xf32>, %ids: tensor<6x2xi64
   %0 = rlx.grouped_matmul %x, %w, %ids gates %g : (tensor<6x8xf32>, tensor<?x8x5xf32>, tensor<6x2xi64>, tensor<6x2xf32>) -> tensor<6x5xf32>
   return %0 : tensor<6x5xf32>
 }
+
+// -----
+
+// dequant_grouped_matmul, int4 groups of 32 with zero points, top-2 with
+// gates: loops (t, j, n, g, jb, h) with K split as dequant_matmul splits it
+// (byte jb of group g holds k = 32 g + 2 jb + h); the routed expert's
+// byte, scale and zero point are read with tensor.extract at (e, n, g[, jb])
+// and dequantized next to the multiply-add: no f32 expert weight exists.
+// CHECK-DAG:   #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, d4, d5)>
+// CHECK-DAG:   #[[TJ:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1)>
+// CHECK-DAG:   #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2)>
+// CHECK-LABEL: func.func @dequant_int4(
+// CHECK-SAME:    %[[XA:[a-z0-9]+]]: tensor<?x64xf32>, %[[W:[a-z0-9]+]]: tensor<4x5x32xi8>, %[[I:[a-z0-9]+]]: tensor<?x2xi32>, %[[G:[a-z0-9]+]]: tensor<?x2xf32>, %[[S:[a-z0-9]+]]: tensor<4x5x2xf16>, %[[Z:[a-z0-9]+]]: tensor<4x5x2xi8>)
+// CHECK-NOT:     tensor<4x5x64xf32>
+// CHECK:         %[[XE:.*]] = tensor.expand_shape %[[XA]] {{\[}}[0], [1, 2, 3]] output_shape [%{{.*}}, 2, 16, 2] : tensor<?x64xf32> into tensor<?x2x16x2xf32>
+// CHECK:         %[[WE:.*]] = tensor.expand_shape %[[W]] {{\[}}[0], [1], [2, 3]] output_shape [4, 5, 2, 16] : tensor<4x5x32xi8> into tensor<4x5x2x16xi8>
+// CHECK:         linalg.generic {indexing_maps = [#[[X]], #[[TJ]], #[[TJ]], #[[OUT]]], iterator_types = ["parallel", "reduction", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK-SAME:        ins(%[[XE]], %[[I]], %[[G]] : tensor<?x2x16x2xf32>, tensor<?x2xi32>, tensor<?x2xf32>) outs(%{{.*}} : tensor<?x5xf32>)
+// CHECK:           %[[E:.*]] = arith.minsi
+// CHECK:           %[[N:.*]] = linalg.index 2 : index
+// CHECK:           %[[GR:.*]] = linalg.index 3 : index
+// CHECK:           %[[B:.*]] = linalg.index 4 : index
+// CHECK:           tensor.extract %[[WE]][%[[E]], %[[N]], %[[GR]], %[[B]]] : tensor<4x5x2x16xi8>
+// CHECK:           tensor.extract %[[S]][%[[E]], %[[N]], %[[GR]]] : tensor<4x5x2xf16>
+// CHECK:           tensor.extract %[[Z]][%[[E]], %[[N]], %[[GR]]] : tensor<4x5x2xi8>
+// CHECK:           linalg.index 5 : index
+// CHECK:           arith.shrui
+// CHECK:           arith.extf %{{.*}} : f16 to f32
+// CHECK:           arith.subi
+// CHECK:           arith.sitofp
+// CHECK:           arith.mulf
+// CHECK:           arith.mulf
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// CHECK-NOT:     arith.truncf
+func.func @dequant_int4(%x: tensor<?x64xf32>, %w: tensor<4x5x32xi8>, %ids: tensor<?x2xi32>, %g: tensor<?x2xf32>, %s: tensor<4x5x2xf16>, %z: tensor<4x5x2xi8>) -> tensor<?x5xf32> {
+  %0 = rlx.dequant_grouped_matmul %x, %w, %ids gates %g scales %s zero_points %z scheme = "int4"
+      : (tensor<?x64xf32>, tensor<4x5x32xi8>, tensor<?x2xi32>, tensor<?x2xf32>, tensor<4x5x2xf16>, tensor<4x5x2xi8>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}
+
+// -----
+
+// Q4_0, top-1, f16 rows: loops (t, n, block, h, j); the value's byte is
+// 2 + j of the block and the f16 scale its bytes 0 and 1, all read at the
+// routed expert; f32 accumulation rounded to f16 once.
+// CHECK-DAG:   #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3, d4)>
+// CHECK-DAG:   #[[IDS:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0)>
+// CHECK-DAG:   #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>
+// CHECK-LABEL: func.func @dequant_q4_0(
+// CHECK:         %[[WE:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0], [1], [2, 3]] output_shape [3, 5, 2, 18] : tensor<3x5x36xi8> into tensor<3x5x2x18xi8>
+// CHECK:         linalg.generic {indexing_maps = [#[[X]], #[[IDS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK:           %[[E:.*]] = arith.minsi
+// CHECK:           %[[N:.*]] = linalg.index 1 : index
+// CHECK:           %[[GR:.*]] = linalg.index 2 : index
+// CHECK:           %[[J:.*]] = linalg.index 4 : index
+// CHECK:           %[[B:.*]] = arith.addi %[[J]], %{{.*}} : index
+// CHECK:           tensor.extract %[[WE]][%[[E]], %[[N]], %[[GR]], %[[B]]]
+// CHECK:           tensor.extract %[[WE]][%[[E]], %[[N]], %[[GR]], %{{c0.*}}]
+// CHECK:           tensor.extract %[[WE]][%[[E]], %[[N]], %[[GR]], %{{c1.*}}]
+// CHECK:           arith.bitcast %{{.*}} : i16 to f16
+// CHECK:           linalg.yield
+// CHECK:         linalg.generic
+// CHECK:           arith.truncf %{{.*}} : f32 to f16
+func.func @dequant_q4_0(%x: tensor<7x64xf16>, %w: tensor<3x5x36xi8>, %ids: tensor<7xi64>) -> tensor<7x5xf16> {
+  %0 = rlx.dequant_grouped_matmul %x, %w, %ids scheme = "q4_0"
+      : (tensor<7x64xf16>, tensor<3x5x36xi8>, tensor<7xi64>) -> tensor<7x5xf16>
+  return %0 : tensor<7x5xf16>
+}
+
+// -----
+
+// dequant_weight of a stack of experts: one parallel generic over
+// (e, n, g, inner...) collapsed to [E, N, K].
+// CHECK-LABEL: func.func @dequant_weight_stack(
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins({{.*}} : tensor<3x5x2x34xi8>, tensor<3x5x2x34xi8>, tensor<3x5x2x34xi8>) outs(%{{.*}} : tensor<3x5x2x32xf32>)
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<3x5x2x32xf32> into tensor<3x5x64xf32>
+func.func @dequant_weight_stack(%w: tensor<3x5x68xi8>) -> tensor<3x5x64xf32> {
+  %0 = rlx.dequant_weight %w scheme = "q8_0" : (tensor<3x5x68xi8>) -> tensor<3x5x64xf32>
+  return %0 : tensor<3x5x64xf32>
+}

@@ -280,8 +280,26 @@ func.func @dequant_weight_gguf_zero_points(%w: tensor<8x36xi8>, %z: tensor<8x2xi
 // -----
 
 func.func @dequant_weight_scales_shape(%w: tensor<8x64xi8>, %s: tensor<8x3xf32>) {
-  // expected-error @+2 {{scales must be [N, K / group_size] = [8, 2], got [8, 3]}}
+  // expected-error @+2 {{scales must be [..., N, K / group_size] = [8, 2], got [8, 3]}}
   // expected-error @+1 {{'rlx.dequant_weight' op failed to infer returned types}}
   %0 = rlx.dequant_weight %w, %s scheme = "int8" : (tensor<8x64xi8>, tensor<8x3xf32>) -> tensor<8x64xf32>
+  return
+}
+
+// -----
+
+func.func @dequant_weight_stack_scales(%w: tensor<4x8x32xi8>, %s: tensor<8x2xf32>) {
+  // expected-error @+2 {{scales must be [..., N, K / group_size] = [4, 8, 2], got [8, 2]}}
+  // expected-error @+1 {{'rlx.dequant_weight' op failed to infer returned types}}
+  %0 = rlx.dequant_weight %w, %s scheme = "int4" : (tensor<4x8x32xi8>, tensor<8x2xf32>) -> tensor<4x8x64xf32>
+  return
+}
+
+// -----
+
+func.func @dequant_weight_rank(%w: tensor<36xi8>) {
+  // expected-error @+2 {{weight must be [..., N, bytes per row] with static sizes, got [36]}}
+  // expected-error @+1 {{'rlx.dequant_weight' op failed to infer returned types}}
+  %0 = rlx.dequant_weight %w scheme = "q4_0" : (tensor<36xi8>) -> tensor<64xf32>
   return
 }

@@ -41,8 +41,9 @@ void populateSampleToLinalgPatterns(RewritePatternSet &patterns);
 /// contraction and one elementwise epilogue, rlx.lora_matmul as its
 /// expansion.
 void populateFusedOpToLinalgPatterns(RewritePatternSet &patterns);
-/// rlx.grouped_matmul: one contraction generic that gathers the routed
-/// expert's weights in its body (GroupedMatmul.cpp).
+/// rlx.grouped_matmul and rlx.dequant_grouped_matmul: one contraction
+/// generic that gathers (and dequantizes) the routed expert's weights in its
+/// body (GroupedMatmul.cpp).
 void populateGroupedMatmulToLinalgPatterns(RewritePatternSet &patterns);
 /// rlx.region of every kind: one loop nest each. Reductions and row ops
 /// (softmax, layer_norm, ...) are lowered through regions: rlx-to-linalg

@@ -185,6 +185,21 @@ LogicalResult requireGatherSource(ShapeContext &context,
                                   ArrayRef<AffineExpr> source, int64_t axis,
                                   ArrayRef<AffineExpr> indices);
 
+/// Checks a block-quantized `weight` (`rlx.dequant_matmul`'s layouts) of
+/// rank `rank` (-1: any rank >= 2, leading dimensions stacking weights) with
+/// its `scales` and `zero_points` (either may be null); returns the shape of
+/// its values, `[..., N, K]`.
+FailureOr<SmallVector<int64_t>>
+checkBlockWeight(std::optional<Location> loc, StringRef scheme,
+                 int64_t groupSize, Value weight, Value scales,
+                 Value zeroPoints, int64_t rank);
+
+/// The attribute rules of the block-quantized ops: a known `scheme`, its
+/// `groupSize`, and the scale operands it needs.
+LogicalResult verifyBlockScheme(Operation *op, StringRef scheme,
+                                int64_t groupSize, Value scales,
+                                Value zeroPoints);
+
 /// `value` (named `what`) has the sizes `shape`.
 LogicalResult requireSameShape(Operation *op, ShapeContext &context,
                                Value value, ArrayRef<AffineExpr> shape,

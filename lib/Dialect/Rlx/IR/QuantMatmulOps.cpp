@@ -201,9 +201,11 @@ static int64_t getSchemeGroupBytes(StringRef scheme, int64_t groupSize) {
   return 0;
 }
 
-/// K of a weight with rows of `rowBytes` bytes.
+/// K of a block-quantized `weight` (rows of `weight`'s last dimension in
+/// bytes).
 static int64_t getSchemeReductionSize(StringRef scheme, int64_t groupSize,
-                                      int64_t rowBytes) {
+                                      Value weight) {
+  int64_t rowBytes = cast<RankedTensorType>(weight.getType()).getShape().back();
   return rowBytes / getSchemeGroupBytes(scheme, groupSize) * groupSize;
 }
 
@@ -212,8 +214,7 @@ int64_t DequantMatmulOp::getBytesPerGroup() {
 }
 
 int64_t DequantMatmulOp::getReductionSize() {
-  return getSchemeReductionSize(getScheme(), getGroupSize(),
-                                getWeight().getType().getDimSize(1));
+  return getSchemeReductionSize(getScheme(), getGroupSize(), getWeight());
 }
 
 int64_t DequantWeightOp::getBytesPerGroup() {
@@ -221,43 +222,54 @@ int64_t DequantWeightOp::getBytesPerGroup() {
 }
 
 int64_t DequantWeightOp::getReductionSize() {
-  return getSchemeReductionSize(getScheme(), getGroupSize(),
-                                getWeight().getType().getDimSize(1));
+  return getSchemeReductionSize(getScheme(), getGroupSize(), getWeight());
 }
 
-/// Checks a block-quantized weight with its scales and zero points (either
-/// may be null); returns the `[N, K]` of its values.
-static FailureOr<std::pair<int64_t, int64_t>>
-checkBlockWeight(std::optional<Location> loc, StringRef scheme,
-                 int64_t groupSize, Value weight, Value scales,
-                 Value zeroPoints) {
+int64_t DequantGroupedMatmulOp::getBytesPerGroup() {
+  return getSchemeGroupBytes(getScheme(), getGroupSize());
+}
+
+int64_t DequantGroupedMatmulOp::getReductionSize() {
+  return getSchemeReductionSize(getScheme(), getGroupSize(), getWeight());
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::rlx::checkBlockWeight(std::optional<Location> loc, StringRef scheme,
+                            int64_t groupSize, Value weight, Value scales,
+                            Value zeroPoints, int64_t rank) {
   auto weightType = cast<RankedTensorType>(weight.getType());
   int64_t groupBytes = getSchemeGroupBytes(scheme, groupSize);
   if (groupBytes <= 0)
     return emitOptionalError(loc, "unknown scheme \"", scheme,
                              "\" (int8, int4, q8_0 or q4_0) or group_size ",
                              groupSize);
-  if (weightType.getRank() != 2 || !weightType.hasStaticShape())
-    return emitOptionalError(
-        loc, "weight must be [N, bytes per row] with static sizes, got ",
-        formatShape(weightType.getShape()));
-  int64_t n = weightType.getDimSize(0), rowBytes = weightType.getDimSize(1);
+  StringRef batch = rank == 2 ? "" : rank == 3 ? "E, " : "..., ";
+  bool rankFits =
+      rank < 0 ? weightType.getRank() >= 2 : weightType.getRank() == rank;
+  if (!rankFits || !weightType.hasStaticShape())
+    return emitOptionalError(loc, "weight must be [", batch,
+                             "N, bytes per row] with static sizes, got ",
+                             formatShape(weightType.getShape()));
+  int64_t rowBytes = weightType.getShape().back();
   if (rowBytes % groupBytes != 0)
     return emitOptionalError(loc, "a ", scheme, " weight row of ", rowBytes,
                              " bytes is not a whole number of groups of ",
                              groupBytes, " bytes (", groupSize, " values)");
-  int64_t groups = rowBytes / groupBytes;
+  SmallVector<int64_t> paramShape(weightType.getShape());
+  paramShape.back() = rowBytes / groupBytes;
   for (auto [value, what] :
        {std::pair{scales, "scales"}, std::pair{zeroPoints, "zero_points"}}) {
     if (!value)
       continue;
     auto type = cast<RankedTensorType>(value.getType());
-    if (type.getShape() != ArrayRef<int64_t>{n, groups})
-      return emitOptionalError(loc, what, " must be [N, K / group_size] = [", n,
-                               ", ", groups, "], got ",
-                               formatShape(type.getShape()));
+    if (type.getShape() != ArrayRef(paramShape))
+      return emitOptionalError(loc, what, " must be [", batch,
+                               "N, K / group_size] = ", formatShape(paramShape),
+                               ", got ", formatShape(type.getShape()));
   }
-  return std::pair{n, groups * groupSize};
+  SmallVector<int64_t> values(paramShape);
+  values.back() *= groupSize;
+  return values;
 }
 
 static FailureOr<SymbolicShape>
@@ -267,12 +279,12 @@ inferDequantMatmulShape(ShapeContext &context, std::optional<Location> loc,
   if (inputType.getRank() < 2)
     return emitOptionalError(loc, "input must be [..., M, K], got rank ",
                              inputType.getRank());
-  FailureOr<std::pair<int64_t, int64_t>> nk = checkBlockWeight(
+  FailureOr<SmallVector<int64_t>> values = checkBlockWeight(
       loc, adaptor.getScheme(), adaptor.getGroupSize(), adaptor.getWeight(),
-      adaptor.getScales(), adaptor.getZeroPoints());
-  if (failed(nk))
+      adaptor.getScales(), adaptor.getZeroPoints(), /*rank=*/2);
+  if (failed(values))
     return failure();
-  auto [n, k] = *nk;
+  int64_t n = (*values)[0], k = (*values)[1];
   SymbolicShape shape = context.getShape(adaptor.getInput());
   if (!context.requireEqual(shape.back(), context.getConstant(k)))
     return emitOptionalError(
@@ -303,10 +315,9 @@ DequantMatmulOp::inferSymbolicShapes(ShapeContext &context,
                      shapes);
 }
 
-/// The attribute rules of dequant_matmul and dequant_weight.
-static LogicalResult verifyBlockScheme(Operation *op, StringRef scheme,
-                                       int64_t groupSize, Value scales,
-                                       Value zeroPoints) {
+LogicalResult mlir::rlx::verifyBlockScheme(Operation *op, StringRef scheme,
+                                           int64_t groupSize, Value scales,
+                                           Value zeroPoints) {
   if (scheme != "int8" && scheme != "int4" && scheme != "q8_0" &&
       scheme != "q4_0")
     return op->emitOpError("scheme must be \"int8\", \"int4\", \"q8_0\" or "
@@ -345,13 +356,15 @@ LogicalResult DequantMatmulOp::verify() {
 static FailureOr<SymbolicShape>
 inferDequantWeightShape(ShapeContext &context, std::optional<Location> loc,
                         DequantWeightOp::Adaptor adaptor) {
-  FailureOr<std::pair<int64_t, int64_t>> nk = checkBlockWeight(
+  FailureOr<SmallVector<int64_t>> values = checkBlockWeight(
       loc, adaptor.getScheme(), adaptor.getGroupSize(), adaptor.getWeight(),
-      adaptor.getScales(), adaptor.getZeroPoints());
-  if (failed(nk))
+      adaptor.getScales(), adaptor.getZeroPoints(), /*rank=*/-1);
+  if (failed(values))
     return failure();
-  return SymbolicShape{context.getConstant(nk->first),
-                       context.getConstant(nk->second)};
+  SymbolicShape shape;
+  for (int64_t size : *values)
+    shape.push_back(context.getConstant(size));
+  return shape;
 }
 
 LogicalResult

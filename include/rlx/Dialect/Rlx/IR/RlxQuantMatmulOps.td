@@ -248,15 +248,18 @@ def Rlx_DequantMatmulOp : Rlx_Op<"dequant_matmul", [Pure, InferTypeOpAdaptor,
 
 def Rlx_DequantWeightOp : Rlx_Op<"dequant_weight", [Pure, InferTypeOpAdaptor,
     Rlx_ShapeRule, AttrSizedOperandSegments]> {
-  let summary = "a block-quantized weight dequantized to f32 [N, K]";
+  let summary = "a block-quantized weight dequantized to f32 [..., N, K]";
   let description = [{
     The f32 weight `W` `[N, K]` that `rlx.dequant_matmul` with the same
     `weight`, `scales`, `zero_points`, `scheme` and `group_size` multiplies
     by (its description states the layouts): `rlx.dequant_matmul` equals
-    `rlx.matmul(input, transpose(W))` up to the order of the sums. The
-    gradient of `rlx.dequant_matmul` materializes W with it (`dinput =
-    dresult @ W`); forward code should use `rlx.dequant_matmul`, which
-    never materializes W.
+    `rlx.matmul(input, transpose(W))` up to the order of the sums. A stack
+    of such weights (`weight` `[..., N, bytes]`, `scales` and `zero_points`
+    `[..., N, K / group_size]`, as `rlx.dequant_grouped_matmul`'s experts)
+    gives `[..., N, K]`. The gradients of `rlx.dequant_matmul` and
+    `rlx.dequant_grouped_matmul` materialize W with it (`dinput =
+    dresult @ W`); forward code should use those ops, which never
+    materialize W.
 
     ```mlir
     %w = rlx.dequant_weight %q scheme = "q4_0"
