@@ -16,7 +16,7 @@
 # second, independent reference for a few. The second RUN line compiles
 # with the GPU's schedules: gather_backward's index-add and
 # cumsum_backward's scan one line per iteration of a parallel loop (the
-# scalar forms of rlx.index_add and rlx.scan), pooling and convolution
+# scalar forms of rlx.index_add and rlx.associative_scan), pooling and convolution
 # gradients as GPU kernels emulated on the CPU.
 import sys
 

@@ -7,7 +7,7 @@
 # negative axes, odd sizes, size-1 and empty axes, no rows at all, rank 1
 # and rank 4, integer, f16 and bf16 inputs, topk with k = 1 and k = n.
 # The second RUN line compiles the scans with the GPU's schedule, one line
-# per iteration of a parallel loop (rlx.scan's scalar form for every axis).
+# per iteration of a parallel loop (rlx.associative_scan's scalar form for every axis).
 import sys
 
 import numpy as np

@@ -59,7 +59,7 @@ def RlxCpuSelectLoweringConfig
     dv) and cache tiles of the other sequence, sizes that divide their
     loops where one of at least a quarter of these does. `rlx.rows` gets
     thread tiles of one row (a cache tile of one row, a step of a loop,
-    when it is in a loop or has fewer than 2^16 elements). `rlx.scan` and
+    when it is in a loop or has fewer than 2^16 elements). `rlx.associative_scan` and
     `rlx.scatter` keep their sequential loops whole; a cache tile is one
     line when the lines are contiguous (no loop after the sequential ones
     is longer than 1), else up to four vectors of the innermost loop, and
@@ -121,7 +121,7 @@ def RlxGpuSelectLoweringConfig
   let summary = "Choose the block tiles of attention, rows and scans for an NVIDIA GPU";
   let description = [{
     Attaches an `rlx.lowering_config` to every `rlx.rows` that has none
-    (a block per row), to every `rlx.scan` and `rlx.scatter` (one line
+    (a block per row), to every `rlx.associative_scan` and `rlx.scatter` (one line
     per tile, which becomes a thread), and to every `rlx.online_attention`,
     `rlx.attention_dq` and `rlx.attention_dkdv`: thread tiles
     (the GPU's blocks) of one batch, one head (kv head for dk and dv) and

@@ -12,7 +12,7 @@ def RlxToLinalg : Pass<"rlx-to-linalg"> {
     become `linalg.matmul` or contraction generics, and data movement becomes
     `linalg.transpose`, `tensor.extract_slice`/`insert_slice` and reshapes.
     Top-k is an `scf.for` loop over tensors whose body is a linalg op over
-    all rows. Scans (cumsum, cumprod, cummax) become `rlx.scan` and
+    all rows. Scans (cumsum, cumprod, cummax) become `rlx.associative_scan` and
     gather_backward and the scatters `rlx.scatter`, sequential ops in
     destination style
     that the codegen layer tiles and writes as loops. `rlx.attention` becomes

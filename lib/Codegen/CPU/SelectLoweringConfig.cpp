@@ -462,7 +462,7 @@ struct RlxCpuSelectLoweringConfigPass
     }
   }
 
-  /// Scans and scatters (rlx.scan, rlx.scatter): their sequential
+  /// Scans and scatters (rlx.associative_scan, rlx.scatter): their sequential
   /// loops whole, in cache tiles that the decomposition steps through. When
   /// the lines along the sequential loops are contiguous (no loop after the
   /// last sequential one is longer than 1), a cache tile is one line, whose
@@ -472,7 +472,7 @@ struct RlxCpuSelectLoweringConfigPass
   /// rows of elementwise ops, when the op is large enough and not in a loop
   /// that runs in parallel already.
   LoweringConfigAttr getSequentialConfig(TilingInterface op) {
-    if (!isa<ScanOp, ScatterOp>(op))
+    if (!isa<AssociativeScanOp, ScatterOp>(op))
       return nullptr;
     SmallVector<int64_t> extents = getSequentialLoopRanges(op);
     SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();

@@ -114,7 +114,7 @@ LoweringConfigAttr mlir::rlx::getRowsConfig(Operation *op, bool distribute) {
 }
 
 SmallVector<int64_t> mlir::rlx::getSequentialLoopRanges(Operation *op) {
-  if (!isa<ScanOp, ScatterOp>(op))
+  if (!isa<AssociativeScanOp, ScatterOp>(op))
     return {};
   // Both ops iterate over the shape of their first operand.
   return SmallVector<int64_t>(
@@ -122,7 +122,7 @@ SmallVector<int64_t> mlir::rlx::getSequentialLoopRanges(Operation *op) {
 }
 
 LoweringConfigAttr mlir::rlx::getSequentialLineConfig(Operation *op) {
-  if (!isa<ScanOp, ScatterOp>(op))
+  if (!isa<AssociativeScanOp, ScatterOp>(op))
     return nullptr;
   SmallVector<int64_t> lines = llvm::map_to_vector(
       cast<TilingInterface>(op).getLoopIteratorTypes(),

@@ -2,7 +2,7 @@
 //
 // The shape of a schedule for the ops that rlx-tile-and-fuse tiles and then
 // decomposes into linalg ops (attention's rlx.online_attention,
-// rlx.attention_dq and rlx.attention_dkdv; rlx.rows; rlx.scan and
+// rlx.attention_dq and rlx.attention_dkdv; rlx.rows; rlx.associative_scan and
 // rlx.scatter), shared by the targets' config passes, which choose the tile
 // sizes.
 //
@@ -56,14 +56,14 @@ LoweringConfigAttr splitAttentionKeys(Operation *op, LoweringConfigAttr config,
 /// one after another while the row is in cache. Null for other ops.
 LoweringConfigAttr getRowsConfig(Operation *op, bool distribute);
 
-/// The static extents of the loops of rlx.scan or rlx.scatter `op` (the
-/// shape of its input or source), read off the types without building IR;
+/// The static extents of the loops of rlx.associative_scan or rlx.scatter `op`
+/// (the shape of its input or source), read off the types without building IR;
 /// empty for other ops.
 SmallVector<int64_t> getSequentialLoopRanges(Operation *op);
 
-/// The config of rlx.scan or rlx.scatter `op` as one line per thread
-/// tile: every parallel loop in tiles of 1, the sequential loops whole, so
-/// that each tile decomposes into a loop of scalar steps. Null for other
+/// The config of rlx.associative_scan or rlx.scatter `op` as one line per
+/// thread tile: every parallel loop in tiles of 1, the sequential loops whole,
+/// so that each tile decomposes into a loop of scalar steps. Null for other
 /// ops.
 LoweringConfigAttr getSequentialLineConfig(Operation *op);
 

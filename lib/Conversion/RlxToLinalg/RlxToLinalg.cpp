@@ -39,6 +39,7 @@ void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
   populateGroupedMatmulToLinalgPatterns(patterns);
   populateAttentionToLinalgPatterns(patterns);
   populateGradSpatialToLinalgPatterns(patterns);
+  populateControlFlowToScfPatterns(patterns);
 }
 
 /// Gives every row op and reduction outside a region the region that is
@@ -78,8 +79,8 @@ struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
     // scatters, which the codegen layer tiles; a row region's body moves
     // into its rlx.rows, a scan's or scatter's combiner is built in it.
     target.addLegalOp<OnlineAttentionOp, AttentionDqOp, AttentionDkDvOp, RowsOp,
-                      ScanOp, ScatterOp>();
-    target.markOpRecursivelyLegal<RowsOp, ScanOp, ScatterOp>();
+                      AssociativeScanOp, ScatterOp>();
+    target.markOpRecursivelyLegal<RowsOp, AssociativeScanOp, ScatterOp>();
     // Sizes computed from `?` ones are affine.apply (shape rules).
     target.addLegalDialect<affine::AffineDialect, arith::ArithDialect,
                            linalg::LinalgDialect, math::MathDialect,

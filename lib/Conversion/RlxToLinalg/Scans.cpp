@@ -2,8 +2,8 @@
 //
 // argmax/argmin are one reduction generic with two accumulators (value,
 // index). Scans are sequential, which linalg cannot state: they become
-// rlx.scan, which code generation tiles and writes as loops. (top-k, with
-// the sorts, is in Sort.cpp.)
+// rlx.associative_scan, which code generation tiles and writes as loops.
+// (top-k, with the sorts, is in Sort.cpp.)
 //
 //===----------------------------------------------------------------------===//
 #include "Ranking.h"
@@ -124,8 +124,8 @@ struct ArgReduceToLinalg : OpConversionPattern<OpTy> {
 
 enum class ScanKind { Sum, Prod, Max };
 
-/// A scan: rlx.scan with the op's combiner and identity in the computation
-/// type, which code generation tiles and writes as loops.
+/// A scan: rlx.associative_scan with the op's combiner and identity in the
+/// computation type, which code generation tiles and writes as loops.
 template <typename OpTy, ScanKind kind>
 struct ScanToLinalg : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -172,9 +172,9 @@ struct ScanToLinalg : OpConversionPattern<OpTy> {
       return success();
     }
     Type computeType = ScalarBuilder::computeType(type.getElementType());
-    auto scan = ScanOp::create(rewriter, loc, type, adaptor.getInput(), empty,
-                               op.getNormalizedAxis(), op.getExclusive(),
-                               getIdentity(rewriter, computeType));
+    auto scan = AssociativeScanOp::create(
+        rewriter, loc, type, adaptor.getInput(), empty, op.getNormalizedAxis(),
+        op.getExclusive(), getIdentity(rewriter, computeType));
     Block *body =
         rewriter.createBlock(&scan.getCombiner(), {},
                              {computeType, type.getElementType()}, {loc, loc});

@@ -529,7 +529,7 @@ struct CummaxIndicesToLinalg : OpConversionPattern<CummaxIndicesOp> {
     int64_t rank = inputType.getRank(), axis = op.getNormalizedAxis();
     Type computeType = ScalarBuilder::computeType(inputType.getElementType());
     Type i64 = rewriter.getI64Type();
-    // rlx ops, which this conversion then lowers to rlx.scan.
+    // rlx ops, which this conversion then lowers to rlx.associative_scan.
     Value running = CummaxOp::create(rewriter, loc, input, axis);
     Value empty = createEmptyTensor(
         rewriter, loc, tensor::getMixedSizes(rewriter, loc, input), i64);

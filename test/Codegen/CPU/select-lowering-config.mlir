@@ -542,36 +542,36 @@ func.func @dynamic_rows(%x: tensor<?x1024xf32>, %b: tensor<1024x1024xf32>)
 // loops into at least 16 tiles, of whole cache tiles; a small op (5x7) has
 // none.
 // CHECK-LABEL: func.func @sequential
-// CHECK:         rlx.scan axis = 1 {{.*}}lowering_config<distribution = [64, 0], cache = [1, 0], vector = [0, 0]>
-// CHECK:         rlx.scan axis = 0 {{.*}}lowering_config<distribution = [0, 64], cache = [0, 64], vector = [0, 0]>
-// CHECK:         rlx.scan axis = 1 {{.*}}lowering_config<distribution = [1, 0, 0], cache = [1, 0, 64], vector = [0, 0, 0]>
-// CHECK:         rlx.scan axis = 0 {{.*}}lowering_config<distribution = [0, 0], cache = [0, 7], vector = [0, 0]>
+// CHECK:         rlx.associative_scan axis = 1 {{.*}}lowering_config<distribution = [64, 0], cache = [1, 0], vector = [0, 0]>
+// CHECK:         rlx.associative_scan axis = 0 {{.*}}lowering_config<distribution = [0, 64], cache = [0, 64], vector = [0, 0]>
+// CHECK:         rlx.associative_scan axis = 1 {{.*}}lowering_config<distribution = [1, 0, 0], cache = [1, 0, 64], vector = [0, 0, 0]>
+// CHECK:         rlx.associative_scan axis = 0 {{.*}}lowering_config<distribution = [0, 0], cache = [0, 7], vector = [0, 0]>
 // CHECK:         rlx.scatter {{.*}}lowering_config<distribution = [0, 0, 64], cache = [0, 0, 64], vector = [0, 0, 0]>
 // CHECK:         rlx.scatter {{.*}}lowering_config<distribution = [32, 0], cache = [1, 0], vector = [0, 0]>
 // AVX2-LABEL:  func.func @sequential
-// AVX2:          rlx.scan axis = 1 {{.*}}lowering_config<distribution = [64, 0], cache = [1, 0], vector = [0, 0]>
-// AVX2:          rlx.scan axis = 0 {{.*}}lowering_config<distribution = [0, 64], cache = [0, 32], vector = [0, 0]>
+// AVX2:          rlx.associative_scan axis = 1 {{.*}}lowering_config<distribution = [64, 0], cache = [1, 0], vector = [0, 0]>
+// AVX2:          rlx.associative_scan axis = 0 {{.*}}lowering_config<distribution = [0, 64], cache = [0, 32], vector = [0, 0]>
 func.func @sequential(%a: tensor<1024x2048xf32>, %b: tensor<2048x1024xf32>, %c: tensor<16x2048x64xf32>, %d: tensor<5x7xf32>, %e: tensor<1000x768xf32>, %dy: tensor<4x128x768xf32>, %i: tensor<4x128x1xi64>, %f: tensor<512x300xf32>, %dy2: tensor<512x200xf32>, %i2: tensor<200x1xi32>) -> (tensor<1024x2048xf32>, tensor<2048x1024xf32>, tensor<16x2048x64xf32>, tensor<5x7xf32>, tensor<1000x768xf32>, tensor<512x300xf32>) {
   %e0 = tensor.empty() : tensor<1024x2048xf32>
   %e1 = tensor.empty() : tensor<2048x1024xf32>
   %e2 = tensor.empty() : tensor<16x2048x64xf32>
   %e3 = tensor.empty() : tensor<5x7xf32>
-  %0 = rlx.scan axis = 1 identity = 0.0 : f32 ins(%a : tensor<1024x2048xf32>) outs(%e0 : tensor<1024x2048xf32>) {
+  %0 = rlx.associative_scan axis = 1 identity = 0.0 : f32 ins(%a : tensor<1024x2048xf32>) outs(%e0 : tensor<1024x2048xf32>) {
   ^bb0(%r: f32, %x: f32):
     %n = arith.addf %r, %x : f32
     rlx.yield %n : f32
   } -> tensor<1024x2048xf32>
-  %1 = rlx.scan axis = 0 identity = 0.0 : f32 ins(%b : tensor<2048x1024xf32>) outs(%e1 : tensor<2048x1024xf32>) {
+  %1 = rlx.associative_scan axis = 0 identity = 0.0 : f32 ins(%b : tensor<2048x1024xf32>) outs(%e1 : tensor<2048x1024xf32>) {
   ^bb0(%r: f32, %x: f32):
     %n = arith.addf %r, %x : f32
     rlx.yield %n : f32
   } -> tensor<2048x1024xf32>
-  %2 = rlx.scan axis = 1 identity = 0.0 : f32 ins(%c : tensor<16x2048x64xf32>) outs(%e2 : tensor<16x2048x64xf32>) {
+  %2 = rlx.associative_scan axis = 1 identity = 0.0 : f32 ins(%c : tensor<16x2048x64xf32>) outs(%e2 : tensor<16x2048x64xf32>) {
   ^bb0(%r: f32, %x: f32):
     %n = arith.addf %r, %x : f32
     rlx.yield %n : f32
   } -> tensor<16x2048x64xf32>
-  %3 = rlx.scan axis = 0 identity = 0.0 : f32 ins(%d : tensor<5x7xf32>) outs(%e3 : tensor<5x7xf32>) {
+  %3 = rlx.associative_scan axis = 0 identity = 0.0 : f32 ins(%d : tensor<5x7xf32>) outs(%e3 : tensor<5x7xf32>) {
   ^bb0(%r: f32, %x: f32):
     %n = arith.addf %r, %x : f32
     rlx.yield %n : f32
@@ -594,12 +594,12 @@ func.func @sequential(%a: tensor<1024x2048xf32>, %b: tensor<2048x1024xf32>, %c: 
 // In a loop that runs in parallel already, no thread tiles.
 // CHECK-LABEL: func.func @sequential_in_loop
 // CHECK:         scf.forall
-// CHECK:           rlx.scan axis = 0 {{.*}}lowering_config<distribution = [0, 0], cache = [0, 64], vector = [0, 0]>
+// CHECK:           rlx.associative_scan axis = 0 {{.*}}lowering_config<distribution = [0, 0], cache = [0, 64], vector = [0, 0]>
 func.func @sequential_in_loop(%b: tensor<4x2048x1024xf32>) -> tensor<4x2048x1024xf32> {
   %r = scf.forall (%i) in (4) shared_outs(%out = %b) -> (tensor<4x2048x1024xf32>) {
     %x = tensor.extract_slice %b[%i, 0, 0] [1, 2048, 1024] [1, 1, 1] : tensor<4x2048x1024xf32> to tensor<2048x1024xf32>
     %o = tensor.extract_slice %out[%i, 0, 0] [1, 2048, 1024] [1, 1, 1] : tensor<4x2048x1024xf32> to tensor<2048x1024xf32>
-    %s = rlx.scan axis = 0 identity = 0.0 : f32 ins(%x : tensor<2048x1024xf32>) outs(%o : tensor<2048x1024xf32>) {
+    %s = rlx.associative_scan axis = 0 identity = 0.0 : f32 ins(%x : tensor<2048x1024xf32>) outs(%o : tensor<2048x1024xf32>) {
     ^bb0(%r0: f32, %e: f32):
       %n = arith.addf %r0, %e : f32
       rlx.yield %n : f32

@@ -82,7 +82,7 @@ func.func @scan_split_axis(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
   // expected-error @+3 {{tile operation}}
   // expected-error @+2 {{failed to generate tiling loops}}
   // expected-error @+1 {{rlx-tile-and-fuse: cannot tile at the cache level of its lowering_config}}
-  %r = rlx.scan axis = 0 identity = 0.0 : f32 ins(%x : tensor<8x4xf32>) outs(%x : tensor<8x4xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [4, 0], vector = [0, 0]>} {
+  %r = rlx.associative_scan axis = 0 identity = 0.0 : f32 ins(%x : tensor<8x4xf32>) outs(%x : tensor<8x4xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [4, 0], vector = [0, 0]>} {
   ^bb0(%a: f32, %b: f32):
     %n = arith.addf %a, %b : f32
     rlx.yield %n : f32

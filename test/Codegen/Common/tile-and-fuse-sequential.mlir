@@ -1,6 +1,6 @@
 // RUN: rlx-opt %s --rlx-tile-and-fuse --canonicalize -split-input-file | FileCheck %s
 
-// rlx.scan and rlx.scatter tiled by their lowering_config and decomposed
+// rlx.associative_scan and rlx.scatter tiled by their lowering_config and decomposed
 // per tile: a tile wider than one line steps along the sequential loop with
 // one parallel generic per step, a tile of one line with scalars.
 
@@ -32,9 +32,9 @@
 // CHECK:               scf.yield %[[STEP]]#0, %[[INS]]
 // CHECK:             tensor.insert_slice %[[STEPS]]#1 into %[[OC]][0, %[[K]]] [5, 16] [1, 1]
 // CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[OUT]][0, %[[J]]] [5, 32] [1, 1]
-// CHECK-NOT:     rlx.scan
+// CHECK-NOT:     rlx.associative_scan
 func.func @scan_steps(%x: tensor<5x64xf16>, %init: tensor<5x64xf16>) -> tensor<5x64xf16> {
-  %r = rlx.scan axis = 0 exclusive identity = 0.0 : f32 ins(%x : tensor<5x64xf16>) outs(%init : tensor<5x64xf16>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 32], cache = [0, 16], vector = [0, 0]>} {
+  %r = rlx.associative_scan axis = 0 exclusive identity = 0.0 : f32 ins(%x : tensor<5x64xf16>) outs(%init : tensor<5x64xf16>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 32], cache = [0, 16], vector = [0, 0]>} {
   ^bb0(%running: f32, %element: f16):
     %e = arith.extf %element : f16 to f32
     %next = arith.addf %running, %e : f32
@@ -63,7 +63,7 @@ func.func @scan_steps(%x: tensor<5x64xf16>, %init: tensor<5x64xf16>) -> tensor<5
 // CHECK:           tensor.parallel_insert_slice %[[LINE]]#1 into %[[OUT]][%[[L]], 0] [1, 7] [1, 1]
 // CHECK-NOT:       linalg.generic
 func.func @scan_lines(%x: tensor<3x7xi8>, %init: tensor<3x7xi8>) -> tensor<3x7xi8> {
-  %r = rlx.scan axis = 1 identity = -128 : i8 ins(%x : tensor<3x7xi8>) outs(%init : tensor<3x7xi8>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0], cache = [0, 0], vector = [0, 0]>} {
+  %r = rlx.associative_scan axis = 1 identity = -128 : i8 ins(%x : tensor<3x7xi8>) outs(%init : tensor<3x7xi8>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0], cache = [0, 0], vector = [0, 0]>} {
   ^bb0(%running: i8, %element: i8):
     %next = arith.maxsi %running, %element : i8
     rlx.yield %next : i8
@@ -89,7 +89,7 @@ func.func @scan_lines(%x: tensor<3x7xi8>, %init: tensor<3x7xi8>) -> tensor<3x7xi
 // CHECK:             linalg.generic
 // CHECK:               arith.mulf
 func.func @scan_dynamic(%x: tensor<?x64xf32>, %init: tensor<?x64xf32>) -> tensor<?x64xf32> {
-  %r = rlx.scan axis = 0 identity = 1.0 : f32 ins(%x : tensor<?x64xf32>) outs(%init : tensor<?x64xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 24], vector = [0, 0]>} {
+  %r = rlx.associative_scan axis = 0 identity = 1.0 : f32 ins(%x : tensor<?x64xf32>) outs(%init : tensor<?x64xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 24], vector = [0, 0]>} {
   ^bb0(%running: f32, %element: f32):
     %next = arith.mulf %running, %element : f32
     rlx.yield %next : f32
@@ -198,7 +198,7 @@ func.func @scatter_no_index_loops(%s: tensor<4xf32>, %i: tensor<1xi64>, %t: tens
 // CHECK-NOT:     scf.for
 // CHECK:         return %[[X]], %[[T]]
 func.func @empty(%x: tensor<0x8xf32>, %s: tensor<3x0xf16>, %i: tensor<0x1xi8>, %t: tensor<3x5xf64>) -> (tensor<0x8xf32>, tensor<3x5xf64>) {
-  %r = rlx.scan axis = 0 identity = 0.0 : f32 ins(%x : tensor<0x8xf32>) outs(%x : tensor<0x8xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [0, 0]>} {
+  %r = rlx.associative_scan axis = 0 identity = 0.0 : f32 ins(%x : tensor<0x8xf32>) outs(%x : tensor<0x8xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 0], cache = [0, 0], vector = [0, 0]>} {
   ^bb0(%a: f32, %b: f32):
     %n = arith.addf %a, %b : f32
     rlx.yield %n : f32

@@ -35,11 +35,11 @@ func.func @decode(%q: tensor<1x1x4x16xf32>, %k: tensor<1x8192x4x16xf32>, %m: ten
 // Scans and scatters: one line per block-level tile, which rlx-map-to-gpu
 // runs as one thread each (a loop of lines without shared work).
 // CHECK-LABEL: func.func @sequential
-// CHECK:         rlx.scan axis = 1 {{.*}}lowering_config<distribution = [1, 0, 1], cache = [0, 0, 0], vector = [0, 0, 0]>
+// CHECK:         rlx.associative_scan axis = 1 {{.*}}lowering_config<distribution = [1, 0, 1], cache = [0, 0, 0], vector = [0, 0, 0]>
 // CHECK:         rlx.scatter {{.*}}lowering_config<distribution = [0, 0, 1], cache = [0, 0, 0], vector = [0, 0, 0]>
 func.func @sequential(%c: tensor<16x2048x64xf32>, %e: tensor<1000x768xf32>, %dy: tensor<4x128x768xf32>, %i: tensor<4x128x1xi64>) -> (tensor<16x2048x64xf32>, tensor<1000x768xf32>) {
   %e2 = tensor.empty() : tensor<16x2048x64xf32>
-  %0 = rlx.scan axis = 1 identity = 0.0 : f32 ins(%c : tensor<16x2048x64xf32>) outs(%e2 : tensor<16x2048x64xf32>) {
+  %0 = rlx.associative_scan axis = 1 identity = 0.0 : f32 ins(%c : tensor<16x2048x64xf32>) outs(%e2 : tensor<16x2048x64xf32>) {
   ^bb0(%r: f32, %x: f32):
     %n = arith.addf %r, %x : f32
     rlx.yield %n : f32

@@ -78,7 +78,7 @@ func.func @gather_backward_no_indices(%dy: tensor<3x0xf32>, %i: tensor<0xi32>) -
 // CHECK-DAG:   #[[REVERSE:.*]] = affine_map<(d0, d1) -> (d0, -d1 + 4)>
 // CHECK-LABEL: func.func @cumsum_backward(
 // CHECK:         linalg.generic {indexing_maps = [#[[REVERSE]], #{{.*}}]
-// CHECK:         rlx.scan axis = 1 exclusive
+// CHECK:         rlx.associative_scan axis = 1 exclusive
 // CHECK:         linalg.generic {indexing_maps = [#[[REVERSE]], #{{.*}}]
 func.func @cumsum_backward(%dy: tensor<3x5xf32>) -> tensor<3x5xf32> {
   %0 = rlx.cumsum_backward %dy axis = 1 exclusive : tensor<3x5xf32>

@@ -3,7 +3,7 @@
 // rlx.sample lowers as its expansion (RlxSampleOps.td): the logits in f32,
 // divided by the temperature, the top k of each row in descending order
 // (rlx.topk: a heap per row, so only k = 4 columns go on), exp of them
-// minus the first, the inclusive and exclusive running sums (rlx.scan), the
+// minus the first, the inclusive and exclusive running sums (rlx.associative_scan), the
 // kept prefix (e > 0, exclusive sum < top_p * total), the kept count as an
 // integer running sum, the kept mass gathered at its last kept position, the
 // rows' uniforms (one Philox generic over [rows, 1]), the count of kept
@@ -21,21 +21,21 @@
 // CHECK:           arith.subf
 // CHECK:         %[[E:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<?x4xf32>)
 // CHECK:           math.exp
-// CHECK:         %[[C:.*]] = rlx.scan axis = 1 identity = 0.000000e+00 : f32 ins(%[[E]] : tensor<?x4xf32>)
+// CHECK:         %[[C:.*]] = rlx.associative_scan axis = 1 identity = 0.000000e+00 : f32 ins(%[[E]] : tensor<?x4xf32>)
 // CHECK:           arith.cmpf ogt
-// CHECK:         %[[BEFORE:.*]] = rlx.scan axis = 1 exclusive identity = 0.000000e+00 : f32 ins(%[[E]] : tensor<?x4xf32>)
+// CHECK:         %[[BEFORE:.*]] = rlx.associative_scan axis = 1 exclusive identity = 0.000000e+00 : f32 ins(%[[E]] : tensor<?x4xf32>)
 // CHECK:         tensor.extract_slice %[[C]][0, 3] [%{{.*}}, 1] [1, 1]
 // CHECK:           arith.mulf
 // CHECK:         linalg.generic {{.*}} ins(%[[BEFORE]], %{{.*}} : tensor<?x4xf32>, tensor<?x1xf32>)
 // CHECK:           arith.cmpf olt
 // CHECK:         %[[KEPT:.*]] = linalg.generic
 // CHECK:           arith.andi
-// CHECK:         rlx.scan axis = 1 identity = 0 : i64
+// CHECK:         rlx.associative_scan axis = 1 identity = 0 : i64
 // CHECK:           arith.maxsi
 // CHECK:         %[[U:.*]] = linalg.generic {{.*}} ins(%[[S]], %[[O]] : tensor<i64>, tensor<i64>) outs(%{{.*}} : tensor<?x1xf32>)
 // CHECK:         linalg.generic {{.*}} ins(%[[C]], %{{.*}} : tensor<?x4xf32>, tensor<?x1xf32>)
 // CHECK:           arith.cmpf ole
-// CHECK:         rlx.scan axis = 1 identity = 0 : i64
+// CHECK:         rlx.associative_scan axis = 1 identity = 0 : i64
 // CHECK:           arith.minsi
 // CHECK:         %[[TOKEN:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<?x1xi32>)
 // CHECK:           arith.trunci
@@ -52,7 +52,7 @@ func.func @sample(%l: tensor<?x8xf16>, %s: tensor<i64>, %o: tensor<i64>) -> tens
 // uniforms are f64 (32 bits of the word). One row: the result is rank 0.
 // CHECK-LABEL: func.func @defaults(
 // CHECK-NOT:     arith.divf
-// CHECK-NOT:     rlx.scan axis = 0 exclusive
+// CHECK-NOT:     rlx.associative_scan axis = 0 exclusive
 // CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<1xf64>)
 // CHECK:           arith.uitofp %{{.*}} : i32 to f64
 // CHECK:         tensor.collapse_shape %{{.*}} [] : tensor<1xi64> into tensor<i64>

@@ -65,7 +65,7 @@ func.func @argmin_i8(%a: tensor<5xi8>) -> tensor<i64> {
 
 // -----
 
-// Scans become rlx.scan, which code generation tiles and writes as loops:
+// Scans become rlx.associative_scan, which code generation tiles and writes as loops:
 // the axis normalized, the identity and the combiner in the computation type
 // (f32 for f16, the element read and widened in the combiner), the
 // exclusive flag kept, a lowering_config on the op carried over.
@@ -73,7 +73,7 @@ func.func @argmin_i8(%a: tensor<5xi8>) -> tensor<i64> {
 // CHECK-LABEL: func.func @cumsum_exclusive(
 // CHECK-SAME:      %[[ARG:.*]]: tensor<5x2xf16>) -> tensor<5x2xf16>
 // CHECK:         %[[INIT:.*]] = tensor.empty() : tensor<5x2xf16>
-// CHECK:         %[[SCAN:.*]] = rlx.scan axis = 0 exclusive identity = 0.000000e+00 : f32 ins(%[[ARG]] : tensor<5x2xf16>) outs(%[[INIT]] : tensor<5x2xf16>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 1], cache = [0, 0], vector = [0, 0]>} {
+// CHECK:         %[[SCAN:.*]] = rlx.associative_scan axis = 0 exclusive identity = 0.000000e+00 : f32 ins(%[[ARG]] : tensor<5x2xf16>) outs(%[[INIT]] : tensor<5x2xf16>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [0, 1], cache = [0, 0], vector = [0, 0]>} {
 // CHECK-NEXT:    ^bb0(%[[ACC:[a-z0-9_]+]]: f32, %[[X:[a-z0-9_]+]]: f16):
 // CHECK-NEXT:      %[[XF:.*]] = arith.extf %[[X]] : f16 to f32
 // CHECK-NEXT:      %[[NEXT:.*]] = arith.addf %[[ACC]], %[[XF]] : f32
@@ -91,7 +91,7 @@ func.func @cumsum_exclusive(%a: tensor<5x2xf16>) -> tensor<5x2xf16> {
 // (-inf for floats) and takes the maximum, NaN propagating.
 
 // CHECK-LABEL: func.func @cumprod_i32(
-// CHECK:         rlx.scan axis = 0 identity = 1 : i32 ins(%{{.*}} : tensor<4x3xi32>)
+// CHECK:         rlx.associative_scan axis = 0 identity = 1 : i32 ins(%{{.*}} : tensor<4x3xi32>)
 // CHECK-NEXT:    ^bb0(%[[ACC:[a-z0-9_]+]]: i32, %[[X:[a-z0-9_]+]]: i32):
 // CHECK-NEXT:      %[[NEXT:.*]] = arith.muli %[[ACC]], %[[X]] : i32
 // CHECK-NEXT:      rlx.yield %[[NEXT]] : i32
@@ -101,7 +101,7 @@ func.func @cumprod_i32(%a: tensor<4x3xi32>) -> tensor<4x3xi32> {
 }
 
 // CHECK-LABEL: func.func @cummax_i8(
-// CHECK:         rlx.scan axis = 1 identity = -128 : i8 ins(%{{.*}} : tensor<6x2xi8>)
+// CHECK:         rlx.associative_scan axis = 1 identity = -128 : i8 ins(%{{.*}} : tensor<6x2xi8>)
 // CHECK:           arith.maxsi
 func.func @cummax_i8(%a: tensor<6x2xi8>) -> tensor<6x2xi8> {
   %0 = rlx.cummax %a axis = 1 : tensor<6x2xi8>
@@ -109,7 +109,7 @@ func.func @cummax_i8(%a: tensor<6x2xi8>) -> tensor<6x2xi8> {
 }
 
 // CHECK-LABEL: func.func @cummax_f32(
-// CHECK:         rlx.scan axis = 0 identity = 0xFF800000 : f32 ins(%{{.*}} : tensor<6xf32>)
+// CHECK:         rlx.associative_scan axis = 0 identity = 0xFF800000 : f32 ins(%{{.*}} : tensor<6xf32>)
 // CHECK:           arith.maximumf
 func.func @cummax_f32(%a: tensor<6xf32>) -> tensor<6xf32> {
   %0 = rlx.cummax %a axis = 0 : tensor<6xf32>
@@ -118,7 +118,7 @@ func.func @cummax_f32(%a: tensor<6xf32>) -> tensor<6xf32> {
 
 // An empty tensor has nothing to scan.
 // CHECK-LABEL: func.func @cumsum_empty(
-// CHECK-NOT:     rlx.scan
+// CHECK-NOT:     rlx.associative_scan
 // CHECK:         tensor.empty() : tensor<0x3xf32>
 func.func @cumsum_empty(%a: tensor<0x3xf32>) -> tensor<0x3xf32> {
   %0 = rlx.cumsum %a axis = 1 : tensor<0x3xf32>

@@ -150,13 +150,13 @@ func.func @no_elements(%x: tensor<0x4xf32>, %y: tensor<2x0xi32>) -> (tensor<0x4x
 
 // -----
 
-// cummax_indices: the running maximum (rlx.scan, in f32 for f16), the
+// cummax_indices: the running maximum (rlx.associative_scan, in f32 for f16), the
 // positions where the input equals it or is NaN (0 elsewhere), and the
 // running maximum of those.
 
 // CHECK-LABEL: func.func @cummax_indices(
 // CHECK-SAME:      %[[X:.*]]: tensor<3x?xf16>) -> tensor<3x?xi64>
-// CHECK:         %[[MAXES:.*]] = rlx.scan axis = 1 identity = 0xFF800000 : f32 ins(%[[X]] : tensor<3x?xf16>)
+// CHECK:         %[[MAXES:.*]] = rlx.associative_scan axis = 1 identity = 0xFF800000 : f32 ins(%[[X]] : tensor<3x?xf16>)
 // CHECK:           arith.maximumf
 // CHECK:         %[[TAKES:.*]] = linalg.generic
 // CHECK-SAME:        ins(%[[X]], %[[MAXES]] : tensor<3x?xf16>, tensor<3x?xf16>)
@@ -168,7 +168,7 @@ func.func @no_elements(%x: tensor<0x4xf32>, %y: tensor<2x0xi32>) -> (tensor<0x4x
 // CHECK:           %[[POS:.*]] = linalg.index 1 : index
 // CHECK:           %[[POS64:.*]] = arith.index_cast %[[POS]] : index to i64
 // CHECK:           arith.select %[[TAKE]], %[[POS64]], %{{.*}} : i64
-// CHECK:         %[[R:.*]] = rlx.scan axis = 1 identity = -9223372036854775808 : i64 ins(%[[TAKES]] : tensor<3x?xi64>)
+// CHECK:         %[[R:.*]] = rlx.associative_scan axis = 1 identity = -9223372036854775808 : i64 ins(%[[TAKES]] : tensor<3x?xi64>)
 // CHECK:           arith.maxsi
 // CHECK:         return %[[R]]
 func.func @cummax_indices(%x: tensor<3x?xf16>) -> tensor<3x?xi64> {

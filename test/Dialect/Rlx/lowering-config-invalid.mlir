@@ -82,7 +82,7 @@ func.func @attention_dq_threads_split_keys(%q: tensor<1x8x1x16xf32>, %lse: tenso
 
 // -----
 
-// A cumulative op's config is its rlx.scan's: one tile size per dimension,
+// A cumulative op's config is its rlx.associative_scan's: one tile size per dimension,
 // the scanned axis a reduction.
 func.func @cumsum_loop_count(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // expected-error @+1 {{'rlx.lowering_config' has 3 tile sizes per level, but the op has 2 loops}}

@@ -1,10 +1,10 @@
 // RUN: rlx-opt %s -split-input-file -verify-diagnostics
 
-// Every verifier rule of rlx.scan and rlx.scatter.
+// Every verifier rule of rlx.associative_scan and rlx.scatter.
 
 func.func @scan_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // expected-error @+1 {{axis 2 is out of range [0, 2)}}
-  %r = rlx.scan axis = 2 identity = 0.0 : f32 ins(%x : tensor<4x8xf32>) outs(%x : tensor<4x8xf32>) {
+  %r = rlx.associative_scan axis = 2 identity = 0.0 : f32 ins(%x : tensor<4x8xf32>) outs(%x : tensor<4x8xf32>) {
   ^bb0(%a: f32, %b: f32):
     %n = arith.addf %a, %b : f32
     rlx.yield %n : f32
@@ -16,7 +16,7 @@ func.func @scan_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 func.func @scan_negative_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // expected-error @+1 {{axis -1 is out of range [0, 2)}}
-  %r = rlx.scan axis = -1 identity = 0.0 : f32 ins(%x : tensor<4x8xf32>) outs(%x : tensor<4x8xf32>) {
+  %r = rlx.associative_scan axis = -1 identity = 0.0 : f32 ins(%x : tensor<4x8xf32>) outs(%x : tensor<4x8xf32>) {
   ^bb0(%a: f32, %b: f32):
     %n = arith.addf %a, %b : f32
     rlx.yield %n : f32
@@ -28,7 +28,7 @@ func.func @scan_negative_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 func.func @scan_rank0(%x: tensor<f32>) -> tensor<f32> {
   // expected-error @+1 {{axis 0 is out of range [0, 0)}}
-  %r = rlx.scan axis = 0 identity = 0.0 : f32 ins(%x : tensor<f32>) outs(%x : tensor<f32>) {
+  %r = rlx.associative_scan axis = 0 identity = 0.0 : f32 ins(%x : tensor<f32>) outs(%x : tensor<f32>) {
   ^bb0(%a: f32, %b: f32):
     %n = arith.addf %a, %b : f32
     rlx.yield %n : f32
@@ -40,7 +40,7 @@ func.func @scan_rank0(%x: tensor<f32>) -> tensor<f32> {
 
 func.func @scan_input_shape(%x: tensor<4x7xf32>, %init: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // expected-error @+1 {{input type 'tensor<4x7xf32>' differs from init type 'tensor<4x8xf32>'}}
-  %r = rlx.scan axis = 1 identity = 0.0 : f32 ins(%x : tensor<4x7xf32>) outs(%init : tensor<4x8xf32>) {
+  %r = rlx.associative_scan axis = 1 identity = 0.0 : f32 ins(%x : tensor<4x7xf32>) outs(%init : tensor<4x8xf32>) {
   ^bb0(%a: f32, %b: f32):
     %n = arith.addf %a, %b : f32
     rlx.yield %n : f32
@@ -52,7 +52,7 @@ func.func @scan_input_shape(%x: tensor<4x7xf32>, %init: tensor<4x8xf32>) -> tens
 
 func.func @scan_input_element(%x: tensor<4x8xf16>, %init: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // expected-error @+1 {{input type 'tensor<4x8xf16>' differs from init type 'tensor<4x8xf32>'}}
-  %r = rlx.scan axis = 1 identity = 0.0 : f32 ins(%x : tensor<4x8xf16>) outs(%init : tensor<4x8xf32>) {
+  %r = rlx.associative_scan axis = 1 identity = 0.0 : f32 ins(%x : tensor<4x8xf16>) outs(%init : tensor<4x8xf32>) {
   ^bb0(%a: f32, %b: f32):
     %n = arith.addf %a, %b : f32
     rlx.yield %n : f32
@@ -64,7 +64,7 @@ func.func @scan_input_element(%x: tensor<4x8xf16>, %init: tensor<4x8xf32>) -> te
 
 func.func @scan_result(%x: tensor<4x8xf32>) -> tensor<4x8xf16> {
   // expected-error @+1 {{result type 'tensor<4x8xf16>' differs from init type 'tensor<4x8xf32>'}}
-  %r = rlx.scan axis = 1 identity = 0.0 : f32 ins(%x : tensor<4x8xf32>) outs(%x : tensor<4x8xf32>) {
+  %r = rlx.associative_scan axis = 1 identity = 0.0 : f32 ins(%x : tensor<4x8xf32>) outs(%x : tensor<4x8xf32>) {
   ^bb0(%a: f32, %b: f32):
     %n = arith.addf %a, %b : f32
     rlx.yield %n : f32
@@ -76,7 +76,7 @@ func.func @scan_result(%x: tensor<4x8xf32>) -> tensor<4x8xf16> {
 
 func.func @scan_identity(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // expected-error @+1 {{identity must be an integer or float}}
-  %r = rlx.scan axis = 1 identity = dense<0.0> : vector<2xf32> ins(%x : tensor<4x8xf32>) outs(%x : tensor<4x8xf32>) {
+  %r = rlx.associative_scan axis = 1 identity = dense<0.0> : vector<2xf32> ins(%x : tensor<4x8xf32>) outs(%x : tensor<4x8xf32>) {
   ^bb0(%a: f32, %b: f32):
     %n = arith.addf %a, %b : f32
     rlx.yield %n : f32
@@ -88,7 +88,7 @@ func.func @scan_identity(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 func.func @scan_combiner_arguments(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
   // expected-error @+1 {{combiner must take the running value ('f32') and an element ('f16')}}
-  %r = rlx.scan axis = 1 identity = 0.0 : f32 ins(%x : tensor<4x8xf16>) outs(%x : tensor<4x8xf16>) {
+  %r = rlx.associative_scan axis = 1 identity = 0.0 : f32 ins(%x : tensor<4x8xf16>) outs(%x : tensor<4x8xf16>) {
   ^bb0(%a: f32, %b: f32):
     %n = arith.addf %a, %b : f32
     rlx.yield %n : f32
@@ -100,7 +100,7 @@ func.func @scan_combiner_arguments(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
 
 func.func @scan_combiner_yield(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
   // expected-error @+1 {{combiner must yield one 'f32'}}
-  %r = rlx.scan axis = 1 identity = 0.0 : f32 ins(%x : tensor<4x8xf16>) outs(%x : tensor<4x8xf16>) {
+  %r = rlx.associative_scan axis = 1 identity = 0.0 : f32 ins(%x : tensor<4x8xf16>) outs(%x : tensor<4x8xf16>) {
   ^bb0(%a: f32, %b: f16):
     rlx.yield %b : f16
   } -> tensor<4x8xf16>
@@ -110,7 +110,7 @@ func.func @scan_combiner_yield(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
 // -----
 
 func.func @scan_combiner_effects(%x: tensor<4x8xf32>, %m: memref<f32>) -> tensor<4x8xf32> {
-  %r = rlx.scan axis = 1 identity = 0.0 : f32 ins(%x : tensor<4x8xf32>) outs(%x : tensor<4x8xf32>) {
+  %r = rlx.associative_scan axis = 1 identity = 0.0 : f32 ins(%x : tensor<4x8xf32>) outs(%x : tensor<4x8xf32>) {
   ^bb0(%a: f32, %b: f32):
     // expected-error @+1 {{cannot be in a scan's combiner: it must be scalar code without side effects}}
     %c = memref.alloca() : memref<f32>
@@ -123,8 +123,8 @@ func.func @scan_combiner_effects(%x: tensor<4x8xf32>, %m: memref<f32>) -> tensor
 // -----
 
 func.func @scan_empty_combiner(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'rlx.scan' op expects a non-empty block}}
-  %r = "rlx.scan"(%x, %x) <{axis = 1 : i64, identity = 0.0 : f32}> ({
+  // expected-error @+1 {{'rlx.associative_scan' op expects a non-empty block}}
+  %r = "rlx.associative_scan"(%x, %x) <{axis = 1 : i64, identity = 0.0 : f32}> ({
   ^bb0(%a: f32, %b: f32):
   }) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   return %r : tensor<4x8xf32>
@@ -136,7 +136,7 @@ func.func @scan_empty_combiner(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // its own diagnostic.
 func.func @scan_axis_with_config(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // expected-error @+1 {{axis 7 is out of range [0, 2)}}
-  %r = rlx.scan axis = 7 identity = 0.0 : f32 ins(%x : tensor<4x8xf32>) outs(%x : tensor<4x8xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0], cache = [0, 0], vector = [0, 0]>} {
+  %r = rlx.associative_scan axis = 7 identity = 0.0 : f32 ins(%x : tensor<4x8xf32>) outs(%x : tensor<4x8xf32>) attributes {rlx.lowering_config = #rlx.lowering_config<distribution = [1, 0], cache = [0, 0], vector = [0, 0]>} {
   ^bb0(%a: f32, %b: f32):
     %n = arith.addf %a, %b : f32
     rlx.yield %n : f32

@@ -1,14 +1,14 @@
 // RUN: rlx-opt %s | rlx-opt | FileCheck %s
 // RUN: rlx-opt %s --mlir-print-op-generic | rlx-opt | FileCheck %s
 
-// Round-trip of rlx.scan and rlx.scatter, the code generation forms of
+// Round-trip of rlx.associative_scan and rlx.scatter, the code generation forms of
 // the cumulative ops and of the scatters and gather_backward, through the
 // custom and the generic form.
 
 // An exclusive f16 scan carrying an f32 running value.
 // CHECK-LABEL: func.func @scan(
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<4x8xf16>, %[[INIT:[a-z0-9]+]]: tensor<4x8xf16>)
-// CHECK-NEXT:    %[[R:.*]] = rlx.scan axis = 1 exclusive identity = 0.000000e+00 : f32 ins(%[[X]] : tensor<4x8xf16>) outs(%[[INIT]] : tensor<4x8xf16>) {
+// CHECK-NEXT:    %[[R:.*]] = rlx.associative_scan axis = 1 exclusive identity = 0.000000e+00 : f32 ins(%[[X]] : tensor<4x8xf16>) outs(%[[INIT]] : tensor<4x8xf16>) {
 // CHECK-NEXT:    ^bb0(%[[ACC:[a-z0-9]+]]: f32, %[[E:[a-z0-9]+]]: f16):
 // CHECK-NEXT:      %[[W:.*]] = arith.extf %[[E]] : f16 to f32
 // CHECK-NEXT:      %[[N:.*]] = arith.addf %[[ACC]], %[[W]] : f32
@@ -16,7 +16,7 @@
 // CHECK-NEXT:    } -> tensor<4x8xf16>
 // CHECK-NEXT:    return %[[R]]
 func.func @scan(%x: tensor<4x8xf16>, %init: tensor<4x8xf16>) -> tensor<4x8xf16> {
-  %r = rlx.scan axis = 1 exclusive identity = 0.0 : f32 ins(%x : tensor<4x8xf16>) outs(%init : tensor<4x8xf16>) {
+  %r = rlx.associative_scan axis = 1 exclusive identity = 0.0 : f32 ins(%x : tensor<4x8xf16>) outs(%init : tensor<4x8xf16>) {
   ^bb0(%running: f32, %element: f16):
     %e = arith.extf %element : f16 to f32
     %next = arith.addf %running, %e : f32
@@ -27,11 +27,11 @@ func.func @scan(%x: tensor<4x8xf16>, %init: tensor<4x8xf16>) -> tensor<4x8xf16> 
 
 // An inclusive integer scan over a dynamic tile.
 // CHECK-LABEL: func.func @scan_dynamic(
-// CHECK:         rlx.scan axis = 0 identity = -128 : i8 ins(%{{.*}} : tensor<?x3xi8>) outs(%{{.*}} : tensor<?x3xi8>) {
+// CHECK:         rlx.associative_scan axis = 0 identity = -128 : i8 ins(%{{.*}} : tensor<?x3xi8>) outs(%{{.*}} : tensor<?x3xi8>) {
 // CHECK:           arith.maxsi
 // CHECK:         } -> tensor<?x3xi8>
 func.func @scan_dynamic(%x: tensor<?x3xi8>, %init: tensor<?x3xi8>) -> tensor<?x3xi8> {
-  %r = rlx.scan axis = 0 identity = -128 : i8 ins(%x : tensor<?x3xi8>) outs(%init : tensor<?x3xi8>) {
+  %r = rlx.associative_scan axis = 0 identity = -128 : i8 ins(%x : tensor<?x3xi8>) outs(%init : tensor<?x3xi8>) {
   ^bb0(%running: i8, %element: i8):
     %next = arith.maxsi %running, %element : i8
     rlx.yield %next : i8

@@ -30,7 +30,7 @@ void populateQuantToLinalgPatterns(RewritePatternSet &patterns);
 void populateQuantMatmulToLinalgPatterns(RewritePatternSet &patterns);
 /// scatter_elements, scatter_add and scatter_nd (as rlx.scatter).
 void populateScatterToLinalgPatterns(RewritePatternSet &patterns);
-/// Index reductions and scans (as rlx.scan).
+/// Index reductions and scans (as rlx.associative_scan).
 void populateScanToLinalgPatterns(RewritePatternSet &patterns);
 /// sort, argsort, topk, cummax_indices and histogram.
 void populateSortToLinalgPatterns(RewritePatternSet &patterns);
@@ -41,6 +41,9 @@ void populateSampleToLinalgPatterns(RewritePatternSet &patterns);
 /// contraction and one elementwise epilogue, rlx.lora_matmul as its
 /// expansion.
 void populateFusedOpToLinalgPatterns(RewritePatternSet &patterns);
+/// rlx.if, rlx.while and rlx.associative_scan: scf.if, scf.while and scf.for on
+/// tensors with the ops' regions moved in (ControlFlow.cpp).
+void populateControlFlowToScfPatterns(RewritePatternSet &patterns);
 /// rlx.grouped_matmul and rlx.dequant_grouped_matmul: one contraction
 /// generic that gathers (and dequantizes) the routed expert's weights in its
 /// body (GroupedMatmul.cpp).

@@ -168,11 +168,11 @@ LogicalResult RlxDialect::verifyOperationAttribute(Operation *op,
                            << "' must be a #rlx.lowering_config";
   // Graph ops pass their config on to the codegen form they lower to:
   // rlx.attention to rlx.online_attention, whose loops are (batch, head,
-  // query, key); the cumulative ops to rlx.scan (the input's dimensions,
-  // the axis a reduction); gather_backward and the scatters to rlx.scatter
-  // (the dimensions of grad_output or updates, those that only index a
-  // reduction: gather_backward's index dimensions, scatter_elements' axis,
-  // scatter_nd's non-batch index dimensions). This runs before the op's
+  // query, key); the cumulative ops to rlx.associative_scan (the input's
+  // dimensions, the axis a reduction); gather_backward and the scatters to
+  // rlx.scatter (the dimensions of grad_output or updates, those that only
+  // index a reduction: gather_backward's index dimensions, scatter_elements'
+  // axis, scatter_nd's non-batch index dimensions). This runs before the op's
   // own verifier: what is malformed (an axis out of range, a type that is
   // not a ranked tensor) is the op verifier's to report.
   auto getRank = [](Value value) -> int64_t {

@@ -1,4 +1,4 @@
-//===- SequentialOps.cpp - rlx.scan and rlx.scatter: tiles, linalg form ---===//
+//===- SequentialOps.cpp - rlx.associative_scan, rlx.scatter: tiles ------===//
 //
 // A scan carries its running value from one position to the next, and a
 // scatter with repeated indices writes the same element in order: linalg
@@ -91,10 +91,10 @@ createStepGeneric(OpBuilder &b, Location loc, ValueRange inputs,
 }
 
 //===----------------------------------------------------------------------===//
-// rlx.scan
+// rlx.associative_scan
 //===----------------------------------------------------------------------===//
 
-LogicalResult ScanOp::verify() {
+LogicalResult AssociativeScanOp::verify() {
   RankedTensorType type = getInit().getType();
   int64_t rank = type.getRank();
   if (getAxis() < 0 || getAxis() >= rank)
@@ -112,7 +112,7 @@ LogicalResult ScanOp::verify() {
   return success();
 }
 
-LogicalResult ScanOp::verifyRegions() {
+LogicalResult AssociativeScanOp::verifyRegions() {
   Block &body = getCombiner().front();
   Type computeType = getIdentity().getType();
   Type elementType = getInit().getType().getElementType();
@@ -131,11 +131,11 @@ LogicalResult ScanOp::verifyRegions() {
   return success();
 }
 
-SmallVector<Range> ScanOp::getIterationDomain(OpBuilder &b) {
+SmallVector<Range> AssociativeScanOp::getIterationDomain(OpBuilder &b) {
   return getDomain(b, getLoc(), getInput());
 }
 
-SmallVector<utils::IteratorType> ScanOp::getLoopIteratorTypes() {
+SmallVector<utils::IteratorType> AssociativeScanOp::getLoopIteratorTypes() {
   SmallVector<utils::IteratorType> iterators(getInit().getType().getRank(),
                                              utils::IteratorType::parallel);
   // Also asked before the op is verified (rlx.lowering_config's verifier).
@@ -145,8 +145,9 @@ SmallVector<utils::IteratorType> ScanOp::getLoopIteratorTypes() {
 }
 
 FailureOr<TilingResult>
-ScanOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
-                               ArrayRef<OpFoldResult> sizes) {
+AssociativeScanOp::getTiledImplementation(OpBuilder &b,
+                                          ArrayRef<OpFoldResult> offsets,
+                                          ArrayRef<OpFoldResult> sizes) {
   // The running value does not cross tiles, so a tile holds whole lines. A
   // dynamic axis cannot be compared with a tile's size cheaply; its tiles
   // are taken to be whole (a tile size of 0 for the axis).
@@ -167,7 +168,7 @@ ScanOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
       {tiled}, SmallVector<Value>(tiled->getResults()), {input, init}};
 }
 
-LogicalResult ScanOp::getResultTilePosition(
+LogicalResult AssociativeScanOp::getResultTilePosition(
     OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
     ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
     SmallVector<OpFoldResult> &resultSizes) {
@@ -176,7 +177,8 @@ LogicalResult ScanOp::getResultTilePosition(
   return success();
 }
 
-FailureOr<SmallVector<Value>> ScanOp::decomposeOperation(OpBuilder &b) {
+FailureOr<SmallVector<Value>>
+AssociativeScanOp::decomposeOperation(OpBuilder &b) {
   Location loc = getLoc();
   int64_t axis = getAxis();
   RankedTensorType type = getInit().getType();

@@ -159,6 +159,21 @@ SymbolicShape ReifyShapeContext::getShape(Value value) {
   return shape;
 }
 
+AffineExpr ReifyShapeContext::getUnknownSize() {
+  symbolSources.emplace_back(Value(), 0);
+  return getFreshSymbol();
+}
+
+bool ReifyShapeContext::isMaterializable(ArrayRef<AffineExpr> shape) const {
+  bool materializable = true;
+  for (AffineExpr size : shape)
+    size.walk([&](AffineExpr sub) {
+      if (auto symbol = dyn_cast<AffineSymbolExpr>(sub))
+        materializable &= symbolSources[symbol.getPosition()].first != nullptr;
+    });
+  return materializable;
+}
+
 OpFoldResult ReifyShapeContext::materialize(AffineExpr expr) {
   if (auto constant = dyn_cast<AffineConstantExpr>(expr))
     return builder.getIndexAttr(constant.getValue());
@@ -217,6 +232,12 @@ mlir::rlx::reifyFromShapeRule(Operation *op, OpBuilder &builder,
   ReifyShapeContext context(builder, op->getLoc());
   SmallVector<SymbolicShape> shapes;
   if (failed(rule.inferSymbolicShapes(context, shapes)))
+    return failure();
+  // A size that depends on which branch or how many iterations ran has no
+  // tensor.dim to read.
+  if (!llvm::all_of(shapes, [&](const SymbolicShape &shape) {
+        return context.isMaterializable(shape);
+      }))
     return failure();
   for (const SymbolicShape &shape : shapes)
     reified.push_back(context.materialize(shape));

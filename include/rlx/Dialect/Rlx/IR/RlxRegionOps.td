@@ -170,13 +170,14 @@ def Rlx_RowsOp : Rlx_Op<"rows", [IsolatedFromAbove, Pure, SingleBlock,
 }
 
 def Rlx_YieldOp : Rlx_Op<"yield", [Pure, Terminator, ReturnLike,
-                                   ParentOneOf<["RegionOp", "RowsOp",
-                                                "ScanOp", "ScatterOp"]>]> {
-  let summary = "the values an rlx.region, rlx.rows, rlx.scan or "
-                "rlx.scatter returns";
+    ParentOneOf<["RegionOp", "RowsOp", "AssociativeScanOp", "ScatterOp",
+                 "IfOp", "WhileOp", "ScanOp"]>]> {
+  let summary = "the values a region of an rlx op returns";
   let description = [{
-    Tensors in `rlx.region` and `rlx.rows`, the combined scalar in
-    `rlx.scan` and `rlx.scatter`; each parent checks what its body yields.
+    Tensors in `rlx.region`, `rlx.rows` and the control-flow ops (`rlx.if`,
+    `rlx.while`, `rlx.scan`), the combined scalar in
+    `rlx.associative_scan` and `rlx.scatter`; each parent checks what its
+    regions yield.
   }];
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";

@@ -29,7 +29,8 @@ class Rlx_SequentialOp<string mnemonic, list<Trait> traits = []>
   let hasVerifier = 1;
 }
 
-def Rlx_ScanOp : Rlx_SequentialOp<"scan", [IsolatedFromAbove, SingleBlock]> {
+def Rlx_AssociativeScanOp : Rlx_SequentialOp<"associative_scan",
+    [IsolatedFromAbove, SingleBlock]> {
   let summary = "an inclusive or exclusive scan along one axis, "
                 "destination-style";
   let description = [{
@@ -61,7 +62,7 @@ def Rlx_ScanOp : Rlx_SequentialOp<"scan", [IsolatedFromAbove, SingleBlock]> {
     Example:
 
     ```mlir
-    %r = rlx.scan axis = 1 exclusive identity = 0.0 : f32
+    %r = rlx.associative_scan axis = 1 exclusive identity = 0.0 : f32
         ins(%x : tensor<4x8xf16>) outs(%init : tensor<4x8xf16>) {
     ^bb0(%running: f32, %element: f16):
       %e = arith.extf %element : f16 to f32

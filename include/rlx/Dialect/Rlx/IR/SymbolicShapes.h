@@ -90,6 +90,11 @@ public:
   /// `[?, 4]`: the shape as its type prints it, for diagnostics.
   static std::string format(ArrayRef<AffineExpr> shape);
 
+  /// A size no rule determines from the operands' (a result's size that
+  /// depends on which branch ran or on how often a loop ran): a fresh
+  /// symbol.
+  virtual AffineExpr getUnknownSize() { return getFreshSymbol(); }
+
 protected:
   /// `expr` in MLIR's simplified form (flattened where it is affine), so
   /// that equal sizes compare equal.
@@ -119,15 +124,21 @@ public:
   ReifyShapeContext(OpBuilder &builder, Location loc);
 
   SymbolicShape getShape(Value value) override;
+  /// A symbol without a `tensor.dim` to read: sizes that use it cannot be
+  /// materialized.
+  AffineExpr getUnknownSize() override;
 
-  /// `expr` as an index value or attribute.
+  /// Whether every symbol of `shape` reads a `tensor.dim`.
+  bool isMaterializable(ArrayRef<AffineExpr> shape) const;
+  /// `expr` as an index value or attribute; `expr` must be materializable.
   OpFoldResult materialize(AffineExpr expr);
   SmallVector<OpFoldResult> materialize(ArrayRef<AffineExpr> shape);
 
 private:
   OpBuilder &builder;
   Location loc;
-  /// The value each symbol reads: `tensor.dim %value, %dim`.
+  /// The value each symbol reads: `tensor.dim %value, %dim` (none for an
+  /// unknown size).
   SmallVector<std::pair<Value, int64_t>> symbolSources;
 };
 
