@@ -432,10 +432,11 @@ static Gradients gradientOf(MatmulOp op, OpBuilder &b, Value g) {
           sumToShape(b, loc, dr, op.getRhs())};
 }
 
-/// dx = dy @ W: the weight dequantized once (rlx.dequant_weight, f32
-/// [N, K]) and cast to the input's type; the integer weight, its scales and
-/// zero points receive no gradient.
-static Gradients gradientOf(DequantMatmulOp op, OpBuilder &b, Value g) {
+/// The block-quantized weight of `op` (dequant_matmul or
+/// dequant_grouped_matmul) dequantized once by rlx.dequant_weight (f32) and
+/// cast to the type of `op`'s result.
+template <typename OpTy>
+static Value createDequantizedWeight(OpTy op, OpBuilder &b) {
   Location loc = op.getLoc();
   Value w = DequantWeightOp::create(b, loc, op.getWeight(), op.getScales(),
                                     op.getZeroPoints(), op.getSchemeAttr(),
@@ -444,6 +445,15 @@ static Gradients gradientOf(DequantMatmulOp op, OpBuilder &b, Value g) {
   auto wType = cast<RankedTensorType>(w.getType());
   if (wType.getElementType() != element)
     w = CastOp::create(b, loc, wType.clone(element), w);
+  return w;
+}
+
+/// dx = dy @ W: the weight dequantized once (rlx.dequant_weight, f32
+/// [N, K]) and cast to the input's type; the integer weight, its scales and
+/// zero points receive no gradient.
+static Gradients gradientOf(DequantMatmulOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value w = createDequantizedWeight(op, b);
   Gradients grads(op->getNumOperands(), Value());
   grads[0] = MatmulOp::create(b, loc, g, w);
   return grads;
@@ -1039,13 +1049,7 @@ static Gradients gradientOf(GroupedMatmulOp op, OpBuilder &b, Value g) {
 /// grouped_matmul, the pairs' ungated products made by this op.
 static Gradients gradientOf(DequantGroupedMatmulOp op, OpBuilder &b, Value g) {
   Location loc = op.getLoc();
-  Value w = DequantWeightOp::create(b, loc, op.getWeight(), op.getScales(),
-                                    op.getZeroPoints(), op.getSchemeAttr(),
-                                    op.getGroupSizeAttr());
-  Type element = op.getType().getElementType();
-  auto wType = cast<RankedTensorType>(w.getType());
-  if (wType.getElementType() != element)
-    w = CastOp::create(b, loc, wType.clone(element), w);
+  Value w = createDequantizedWeight(op, b);
   Value ids = op.getExpertIds(), gates = op.getGates();
   Gradients grads(op->getNumOperands(), Value());
   grads[0] = GroupedMatmulOp::create(b, loc, g, w, ids, gates);

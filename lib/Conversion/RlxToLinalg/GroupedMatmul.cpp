@@ -68,6 +68,49 @@ using namespace mlir;
 using namespace mlir::rlx;
 
 namespace {
+/// The routing operands of a grouped product for a generic of `numLoops`
+/// loops whose loop 0 is the row (and loop 1 the expert choice j with
+/// gates): the ids at (t) or (t, j) and the gates at (t, j), after the
+/// input's operand.
+void addRouting(MLIRContext *ctx, int64_t numLoops, Value ids, Value gates,
+                SmallVectorImpl<Value> &inputs,
+                SmallVectorImpl<AffineMap> &maps) {
+  auto dim = [&](int64_t d) { return getAffineDimExpr(d, ctx); };
+  inputs.push_back(ids);
+  if (!gates) {
+    maps.push_back(AffineMap::get(numLoops, 0, {dim(0)}, ctx));
+    return;
+  }
+  AffineMap routed = AffineMap::get(numLoops, 0, {dim(0), dim(1)}, ctx);
+  maps.append({routed, routed});
+  inputs.push_back(gates);
+}
+
+/// The zero accumulator of `op`'s result in `accType`.
+Value createAccumulator(ConversionPatternRewriter &rewriter, Location loc,
+                        Operation *op, Type accType) {
+  Value zero = arith::ConstantOp::create(rewriter, loc, accType,
+                                         rewriter.getZeroAttr(accType));
+  return linalg::FillOp::create(rewriter, loc, zero,
+                                createEmptyTensor(rewriter, loc,
+                                                  getResultSizes(rewriter, op),
+                                                  accType))
+      .getResult(0);
+}
+
+/// Yields acc + x * w (times the gate with gates), x and w converted to
+/// `accType`, from the block arguments (x, id[, gate], acc) of a routed
+/// generic.
+void yieldRoutedTerm(OpBuilder &b, Location loc, ValueRange args, Value w,
+                     bool gated, Type accType) {
+  ScalarBuilder scalar(b, loc);
+  Value x = scalar.convert(args[0], accType);
+  Value term = scalar.mul(x, scalar.convert(w, accType));
+  if (gated)
+    term = scalar.mul(scalar.convert(args[2], accType), term);
+  linalg::YieldOp::create(b, loc, scalar.add(args.back(), term));
+}
+
 /// y[t, n] = sum_(j,) k gates[t, j] * x[t, k] * W[rule(ids[t, j]), k, n], the
 /// weight read in the body.
 struct GroupedMatmulToLinalg : OpConversionPattern<GroupedMatmulOp> {
@@ -91,45 +134,27 @@ struct GroupedMatmulToLinalg : OpConversionPattern<GroupedMatmulOp> {
     auto dim = [&](int64_t d) { return getAffineDimExpr(d, ctx); };
     AffineExpr t = dim(0), n = dim(numLoops - 1), k = dim(numLoops - 2);
     SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, {t, k}, ctx)};
-    SmallVector<Value> inputs = {adaptor.getInput(), adaptor.getExpertIds()};
-    if (gated) {
-      AffineMap routed = AffineMap::get(numLoops, 0, {t, dim(1)}, ctx);
-      maps.append({routed, routed});
-      inputs.push_back(gates);
-    } else {
-      maps.push_back(AffineMap::get(numLoops, 0, {t}, ctx));
-    }
+    SmallVector<Value> inputs = {adaptor.getInput()};
+    addRouting(ctx, numLoops, adaptor.getExpertIds(), gates, inputs, maps);
     maps.push_back(AffineMap::get(numLoops, 0, {t, n}, ctx));
     SmallVector<utils::IteratorType> iterators(numLoops,
                                                utils::IteratorType::reduction);
     iterators[0] = iterators[numLoops - 1] = utils::IteratorType::parallel;
 
-    SmallVector<OpFoldResult> sizes = getResultSizes(rewriter, op);
-    Value zero = arith::ConstantOp::create(rewriter, loc, accType,
-                                           rewriter.getZeroAttr(accType));
-    Value acc =
-        linalg::FillOp::create(rewriter, loc, zero,
-                               createEmptyTensor(rewriter, loc, sizes, accType))
-            .getResult(0);
+    Value acc = createAccumulator(rewriter, loc, op, accType);
     OpFoldResult experts = tensor::getMixedSize(rewriter, loc, weight, 0);
     RankedTensorType accTensorType = resultType.clone(accType);
     Value product =
         linalg::GenericOp::create(
             rewriter, loc, accTensorType, inputs, acc, maps, iterators,
             [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-              ScalarBuilder scalar(b, bodyLoc);
               Value expert =
                   GatherOp::createRowIndex(b, bodyLoc, args[1], experts);
               Value row = linalg::IndexOp::create(b, bodyLoc, numLoops - 2);
               Value column = linalg::IndexOp::create(b, bodyLoc, numLoops - 1);
               Value w = tensor::ExtractOp::create(
                   b, bodyLoc, weight, ValueRange{expert, row, column});
-              Value term = scalar.mul(scalar.convert(args[0], accType),
-                                      scalar.convert(w, accType));
-              if (gated)
-                term = scalar.mul(scalar.convert(args[2], accType), term);
-              linalg::YieldOp::create(b, bodyLoc,
-                                      scalar.add(args.back(), term));
+              yieldRoutedTerm(b, bodyLoc, args, w, gated, accType);
             })
             .getResult(0);
     rewriter.replaceOp(op, convertElements(rewriter, loc, product, storage));
@@ -174,16 +199,10 @@ struct DequantGroupedMatmulToLinalg
     for (int64_t d = gLoop; d < numLoops; ++d)
       inputExprs.push_back(dim(d));
 
-    SmallVector<Value> inputs = {input, adaptor.getExpertIds()};
+    SmallVector<Value> inputs = {input};
     SmallVector<AffineMap> maps = {
         AffineMap::get(numLoops, 0, inputExprs, ctx)};
-    if (gated) {
-      AffineMap routed = AffineMap::get(numLoops, 0, {dim(0), dim(1)}, ctx);
-      maps.append({routed, routed});
-      inputs.push_back(gates);
-    } else {
-      maps.push_back(AffineMap::get(numLoops, 0, {dim(0)}, ctx));
-    }
+    addRouting(ctx, numLoops, adaptor.getExpertIds(), gates, inputs, maps);
     maps.push_back(AffineMap::get(numLoops, 0, {dim(0), dim(nLoop)}, ctx));
     SmallVector<utils::IteratorType> iterators(numLoops,
                                                utils::IteratorType::reduction);
@@ -192,19 +211,12 @@ struct DequantGroupedMatmulToLinalg
     Value weight = layout.expandWeight(rewriter, loc, adaptor.getWeight());
     Value scales = adaptor.getScales(), zeroPoints = adaptor.getZeroPoints();
     OpFoldResult experts = rewriter.getIndexAttr(layout.rows[0]);
-    SmallVector<OpFoldResult> sizes = getResultSizes(rewriter, op);
-    Value zero = arith::ConstantOp::create(rewriter, loc, accType,
-                                           rewriter.getZeroAttr(accType));
-    Value acc =
-        linalg::FillOp::create(rewriter, loc, zero,
-                               createEmptyTensor(rewriter, loc, sizes, accType))
-            .getResult(0);
+    Value acc = createAccumulator(rewriter, loc, op, accType);
     Value product =
         linalg::GenericOp::create(
             rewriter, loc, resultType.clone(accType), inputs, acc, maps,
             iterators,
             [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-              ScalarBuilder scalar(b, bodyLoc);
               Value expert =
                   GatherOp::createRowIndex(b, bodyLoc, args[1], experts);
               Value row = linalg::IndexOp::create(b, bodyLoc, nLoop);
@@ -212,11 +224,7 @@ struct DequantGroupedMatmulToLinalg
                   b, bodyLoc, weight, scales, zeroPoints, {expert, row}, gLoop);
               Value w =
                   layout.dequantize(b, bodyLoc, weightArgs, accType, gLoop);
-              Value term = scalar.mul(scalar.convert(args[0], accType), w);
-              if (gated)
-                term = scalar.mul(scalar.convert(args[2], accType), term);
-              linalg::YieldOp::create(b, bodyLoc,
-                                      scalar.add(args.back(), term));
+              yieldRoutedTerm(b, bodyLoc, args, w, gated, accType);
             })
             .getResult(0);
     rewriter.replaceOp(op, convertElements(rewriter, loc, product, storage));
