@@ -67,14 +67,13 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-namespace {
 /// The routing operands of a grouped product for a generic of `numLoops`
 /// loops whose loop 0 is the row (and loop 1 the expert choice j with
 /// gates): the ids at (t) or (t, j) and the gates at (t, j), after the
 /// input's operand.
-void addRouting(MLIRContext *ctx, int64_t numLoops, Value ids, Value gates,
-                SmallVectorImpl<Value> &inputs,
-                SmallVectorImpl<AffineMap> &maps) {
+static void addRouting(MLIRContext *ctx, int64_t numLoops, Value ids,
+                       Value gates, SmallVectorImpl<Value> &inputs,
+                       SmallVectorImpl<AffineMap> &maps) {
   auto dim = [&](int64_t d) { return getAffineDimExpr(d, ctx); };
   inputs.push_back(ids);
   if (!gates) {
@@ -87,8 +86,8 @@ void addRouting(MLIRContext *ctx, int64_t numLoops, Value ids, Value gates,
 }
 
 /// The zero accumulator of `op`'s result in `accType`.
-Value createAccumulator(ConversionPatternRewriter &rewriter, Location loc,
-                        Operation *op, Type accType) {
+static Value createAccumulator(ConversionPatternRewriter &rewriter,
+                               Location loc, Operation *op, Type accType) {
   Value zero = arith::ConstantOp::create(rewriter, loc, accType,
                                          rewriter.getZeroAttr(accType));
   return linalg::FillOp::create(rewriter, loc, zero,
@@ -101,8 +100,8 @@ Value createAccumulator(ConversionPatternRewriter &rewriter, Location loc,
 /// Yields acc + x * w (times the gate with gates), x and w converted to
 /// `accType`, from the block arguments (x, id[, gate], acc) of a routed
 /// generic.
-void yieldRoutedTerm(OpBuilder &b, Location loc, ValueRange args, Value w,
-                     bool gated, Type accType) {
+static void yieldRoutedTerm(OpBuilder &b, Location loc, ValueRange args,
+                            Value w, bool gated, Type accType) {
   ScalarBuilder scalar(b, loc);
   Value x = scalar.convert(args[0], accType);
   Value term = scalar.mul(x, scalar.convert(w, accType));
@@ -111,6 +110,7 @@ void yieldRoutedTerm(OpBuilder &b, Location loc, ValueRange args, Value w,
   linalg::YieldOp::create(b, loc, scalar.add(args.back(), term));
 }
 
+namespace {
 /// y[t, n] = sum_(j,) k gates[t, j] * x[t, k] * W[rule(ids[t, j]), k, n], the
 /// weight read in the body.
 struct GroupedMatmulToLinalg : OpConversionPattern<GroupedMatmulOp> {
