@@ -67,8 +67,18 @@ bool ShapeContext::requireEqual(AffineExpr lhs, AffineExpr rhs) {
   rhs = resolve(rhs);
   if (auto constant = dyn_cast<AffineConstantExpr>(simplify(lhs - rhs)))
     return constant.getValue() == 0;
-  recordRequirement(SizeRelation::Equal, lhs, rhs);
+  if (!readsUnknownSize(lhs) && !readsUnknownSize(rhs))
+    recordRequirement(SizeRelation::Equal, lhs, rhs);
   return true;
+}
+
+bool ShapeContext::readsUnknownSize(AffineExpr expr) const {
+  bool reads = false;
+  expr.walk([&](AffineExpr sub) {
+    if (auto symbol = dyn_cast<AffineSymbolExpr>(sub))
+      reads |= unknownSymbols.contains(symbol.getPosition());
+  });
+  return reads;
 }
 
 /// Whether `expr` is >= 0 for every value of its symbols, which are sizes
@@ -106,7 +116,8 @@ bool ShapeContext::requireLessEqual(AffineExpr lhs, AffineExpr rhs) {
     return constant.getValue() >= 0;
   if (isKnownNonNegative(slack))
     return true;
-  recordRequirement(SizeRelation::LessEqual, lhs, rhs);
+  if (!readsUnknownSize(lhs) && !readsUnknownSize(rhs))
+    recordRequirement(SizeRelation::LessEqual, lhs, rhs);
   return true;
 }
 
@@ -161,7 +172,7 @@ SymbolicShape ReifyShapeContext::getShape(Value value) {
 
 AffineExpr ReifyShapeContext::getUnknownSize() {
   symbolSources.emplace_back(Value(), 0);
-  return getFreshSymbol();
+  return ShapeContext::getUnknownSize();
 }
 
 bool ReifyShapeContext::isMaterializable(ArrayRef<AffineExpr> shape) const {

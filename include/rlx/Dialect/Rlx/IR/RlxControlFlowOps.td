@@ -33,7 +33,9 @@ def Rlx_IfOp : Rlx_Op<"if", [RecursiveMemoryEffects, NoRegionArguments,
     enclosing function. Only the chosen region runs: this is a branch, not
     a select, so a region may compute what the other would make invalid
     (an out-of-range slice, a division by zero), and it costs one region's
-    work. Results whose sizes differ between the regions are `?` in the
+    work. `--rlx-autodiff` differentiates it with an rlx.if on the same
+    condition whose regions recompute their forward and apply its
+    gradient. Results whose sizes differ between the regions are `?` in the
     result type; such a size is known only at run time (a function cannot
     return it: its caller allocates the results from the arguments'
     sizes).
@@ -78,9 +80,11 @@ def Rlx_WhileOp : Rlx_Op<"while", [RecursiveMemoryEffects, InferTypeOpAdaptor,
     The carried values keep their types and sizes from one iteration to
     the next (as `jax.lax.while_loop`'s: a `?` size is the init's
     throughout), so every size in the loop is known from the function's
-    arguments. Both regions read any value of the enclosing function. A loop whose condition never becomes false does not end; its
-    gradient needs the number of iterations (`--rlx-autodiff` rejects
-    rlx.while).
+    arguments. Both regions read any value of the enclosing function. A
+    loop whose condition never becomes false does not end. Its gradient
+    would need the number of iterations before the loop runs, so
+    `--rlx-autodiff` rejects rlx.while on the path to a loss; a loop with a
+    known trip count is an rlx.scan with `length`.
 
     ```mlir
     %n, %x2 = rlx.while %n0, %x0 : tensor<i64>, tensor<4xf32> condition {
@@ -126,17 +130,22 @@ def Rlx_ScanOp : Rlx_Op<"scan", [RecursiveMemoryEffects,
 
     The body's block arguments are the carried values (of the inits'
     types) then the slices; it yields the carried values (same types and
-    sizes) then the y slices. The results are the final carried values then the ys,
-    each a y slice's type with the scanned axis (of size `length`) inserted
-    at `axis`. Every x has that axis, of one common size `length`; without
-    xs, `length` is the attribute of that name (with xs it must agree, or
-    be omitted). `axis` counts in the xs' (and ys') rank; negative counts
-    from the end. The body reads any value of the enclosing function. A
-    scan of length 0 returns the inits and empty ys.
+    sizes) then the y slices. The results are the final carried values
+    then the ys, each a y slice's type with the scanned axis (of size
+    `length`) inserted at `axis`. Every x has that axis, of one common size
+    `length`; without xs, `length` is the attribute of that name (with xs
+    it must agree, or be omitted). `axis` counts in the xs' (and ys')
+    rank; negative counts from the end. The body reads any value of the
+    enclosing function. A scan of length 0 returns the inits and empty ys.
 
     Recurrent cells, state-space recurrences and loops with a known trip
-    count are scans; `--rlx-autodiff` differentiates them by running the
-    body's gradient in reverse order.
+    count are scans. `--rlx-autodiff` differentiates one by saving the
+    carried values each step starts from (the forward stacks them: memory
+    of `length` carried values, not of every value the body computes) and
+    running a scan in the other direction that recomputes each step from
+    its saved carried values and applies the step's gradient, carrying the
+    carried values' adjoints and the sums of the adjoints of the values
+    the body reads from outside (the weights of a recurrent cell).
 
     ```mlir
     %h, %hs = rlx.scan (%h0 : tensor<4x8xf32>) over (%xs : tensor<16x4x3xf32>)

@@ -31,6 +31,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <string>
 
@@ -92,8 +93,14 @@ public:
 
   /// A size no rule determines from the operands' (a result's size that
   /// depends on which branch ran or on how often a loop ran): a fresh
-  /// symbol.
-  virtual AffineExpr getUnknownSize() { return getFreshSymbol(); }
+  /// symbol. A relation on it holds on the path that produced it, not on
+  /// every run (a branch's backward reads the gradient of a `?` result at
+  /// its own size), so `requireEqual` and `requireLessEqual` accept one
+  /// that is not decided at compile time without recording it.
+  virtual AffineExpr getUnknownSize() {
+    unknownSymbols.insert(numSymbols);
+    return getFreshSymbol();
+  }
 
 protected:
   /// `expr` in MLIR's simplified form (flattened where it is affine), so
@@ -110,9 +117,14 @@ protected:
   /// Applies what the context knows to `expr` (the analysis' substitutions).
   virtual AffineExpr resolve(AffineExpr expr) const { return expr; }
 
+  /// Whether `expr` reads a size from `getUnknownSize`.
+  bool readsUnknownSize(AffineExpr expr) const;
+
   MLIRContext *context;
   unsigned numSymbols = 0;
   DenseMap<Value, SymbolicShape> shapes;
+  /// The positions of the symbols `getUnknownSize` made.
+  DenseSet<unsigned> unknownSymbols;
 };
 
 /// Sizes materialized as IR: each symbol stands for a `tensor.dim` of the
