@@ -24,6 +24,7 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   // Gradient functions first, so they are exported and compiled like any
   // other; a no-op without rlx.differentiate.
   pm.addPass(createRlxAutodiff());
+  pm.addPass(createRlxDecompose());
   // Signatures are read while functions still take tensors.
   if (!options.specialize.empty()) {
     RlxSpecializeShapesOptions specialize;

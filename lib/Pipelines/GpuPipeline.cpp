@@ -27,6 +27,7 @@ void mlir::rlx::buildGpuPipeline(OpPassManager &pm,
                                  const GpuPipelineOptions &options) {
   // Gradient functions are compiled like any other, as on the CPU.
   pm.addPass(createRlxAutodiff());
+  pm.addPass(createRlxDecompose());
   if (!options.specialize.empty()) {
     RlxSpecializeShapesOptions specialize;
     specialize.sizes.assign(options.specialize.begin(),

@@ -19,6 +19,8 @@
 // the sums of the adjoints of the values the body reads from outside. So
 // each step runs its forward twice, as checkpointing every step would.
 // rlx.while has no gradient: its trip count is known only once it has run.
+// rlx.custom_fn's gradient is the backward region its user wrote, cloned
+// with the op's inputs, results and the results' adjoints.
 //
 //===----------------------------------------------------------------------===//
 #include "rlx/Transforms/Passes.h"
@@ -219,7 +221,7 @@ static void propagateActivity(Block &block, DenseSet<Value> &active) {
     }
     if (auto scan = dyn_cast<ScanOp>(op)) {
       Block &body = scan.getBody().front();
-      int64_t numCarried = scan.getInits().size();
+      size_t numCarried = scan.getInits().size();
       for (auto [x, argument] :
            llvm::zip(scan.getXs(), body.getArguments().drop_front(numCarried)))
         markIf(argument, active.contains(x));
@@ -269,6 +271,9 @@ private:
   LogicalResult differentiateOp(OpBuilder &b, Operation *op,
                                 AdjointMap &adjoints);
   LogicalResult differentiateIf(OpBuilder &b, IfOp op, AdjointMap &adjoints);
+  /// Clones the user's backward of `op` with its inputs, results and the
+  /// results' adjoints, and accumulates what it yields.
+  void applyCustomBackward(OpBuilder &b, CustomFnOp op, AdjointMap &adjoints);
   FailureOr<ScanOp> differentiateScan(OpBuilder &b, ScanOp op,
                                       AdjointMap &adjoints);
 
@@ -310,6 +315,10 @@ LogicalResult ReverseSweep::run(OpBuilder &b, MutableArrayRef<Operation *> ops,
       if (failed(saving))
         return failure();
       op = *saving;
+      continue;
+    }
+    if (auto custom = dyn_cast<CustomFnOp>(op)) {
+      applyCustomBackward(b, custom, adjoints);
       continue;
     }
     if (isa<WhileOp>(op))
@@ -410,6 +419,23 @@ LogicalResult ReverseSweep::differentiateIf(OpBuilder &b, IfOp op,
   for (auto [value, grad] : llvm::zip(captured, backward.getResults()))
     accumulate(b, adjoints, value, grad);
   return success();
+}
+
+void ReverseSweep::applyCustomBackward(OpBuilder &b, CustomFnOp op,
+                                       AdjointMap &adjoints) {
+  Block &backward = op.getBackward().front();
+  IRMapping mapping;
+  SmallVector<Value> arguments(op.getInputs());
+  llvm::append_range(arguments, op.getResults());
+  for (Value result : op.getResults())
+    arguments.push_back(getAdjointOrZeros(b, adjoints, result));
+  mapping.map(backward.getArguments(), arguments);
+  for (Operation &nested : backward.without_terminator())
+    b.clone(nested, mapping);
+  for (auto [input, grad] :
+       llvm::zip(op.getInputs(), backward.getTerminator()->getOperands()))
+    if (active.contains(input))
+      accumulate(b, adjoints, input, mapping.lookupOrDefault(grad));
 }
 
 /// The dimension `axis` of `op` names in a tensor of `rank`.
@@ -634,10 +660,11 @@ differentiate(func::FuncOp func, ArrayRef<int64_t> argIndices, bool recompute) {
       b, loc, forward.lookup(source.getTerminator()->getOperand(0)));
   if (failed(inlineCalls(gradFunc)))
     return failure();
-  // Fused ops and regions have no rules of their own: the gradient is that
-  // of the primitive ops they stand for.
+  // Fused ops, regions and ops defined by their decompositions have no
+  // rules of their own: the gradient is that of the ops they stand for.
   IRRewriter rewriter(b);
   unfuse(rewriter, gradFunc);
+  decompose(rewriter, gradFunc);
   Value loss = terminator.getOperand(0);
   b.setInsertionPoint(terminator);
 

@@ -13,7 +13,8 @@ made from constants) is computed in Python while importing, so
 
 Standard torch.nn modules are traced through to their functional calls
 (nn.Linear is F.linear on its weight), except the few whose forward does
-not trace (batch norm, instance norm, transposed convolutions), which have
+not trace (batch norm, instance norm, transposed convolutions) and the
+recurrent layers (nn.LSTM, nn.GRU, nn.RNN: one rlx op each), which have
 handlers of their own. Each rlx op is located at the model's source line
 that made it: the innermost frame of the fx node's stack trace outside
 torch itself.
@@ -201,6 +202,22 @@ _PROXY_UNAWARE = ("arange", "ones", "zeros", "full", "empty", "eye", "rand",
                   "stack")
 
 
+class _Proxy(torch.fx.Proxy):
+    """torch.fx's Proxy, unpackable under Python 3.11: Proxy.__iter__
+    finds the UNPACK_SEQUENCE that unpacks a proxy (`b, t, c = x.size()`,
+    `y, (h, c) = lstm(x)`) by instruction index, which 3.11's inline caches
+    shift (past the end, for a nested unpack); this finds it by its byte
+    offset."""
+
+    def __iter__(self):
+        frame = inspect.currentframe().f_back
+        unpack = next((i for i in dis.get_instructions(frame.f_code)
+                       if i.offset == frame.f_lasti), None)
+        if unpack is not None and unpack.opname == "UNPACK_SEQUENCE":
+            return iter([self[i] for i in range(unpack.argval)])
+        return self.tracer.iter(self)
+
+
 class _Tracer(torch.fx.Tracer):
     """symbolic_trace's tracer, recording stack traces, that traces into
     every module except those with handlers of their own, and names the
@@ -245,16 +262,8 @@ class _Tracer(torch.fx.Tracer):
             return factory(*args, **kwargs)
         return call
 
-    def iter(self, obj):
-        # Proxy.__iter__ finds the UNPACK_SEQUENCE that unpacks a proxy
-        # (`b, t, c = x.size()`) by instruction index, which Python 3.11's
-        # inline caches shift; find it by its byte offset instead.
-        frame = inspect.currentframe().f_back.f_back
-        unpack = next((i for i in dis.get_instructions(frame.f_code)
-                       if i.offset == frame.f_lasti), None)
-        if unpack is not None and unpack.opname == "UNPACK_SEQUENCE":
-            return iter([obj[i] for i in range(unpack.argval)])
-        return super().iter(obj)
+    def proxy(self, node):
+        return _Proxy(node, self)
 
     def call_module(self, module, forward, args, kwargs):
         self.module_paths.append(self.path_of_module(module))
@@ -1703,6 +1712,46 @@ for _rank in (1, 2, 3):
     _MODULE_HANDLERS[getattr(nn, f"BatchNorm{_rank}d")] = _batch_norm_module
     _MODULE_HANDLERS[getattr(nn, f"InstanceNorm{_rank}d")] = \
         _instance_norm_module
+
+
+# -- recurrent layers --------------------------------------------------------
+
+def _recurrent_module(cx, module, input, hx=None):
+    """nn.LSTM / nn.GRU / nn.RNN as rlx.lstm / rlx.gru / rlx.rnn, whose
+    weights are the module's _flat_weights in order."""
+    kind = {nn.LSTM: "lstm", nn.GRU: "gru", nn.RNN: "rnn"}[type(module)]
+    name = _module_name(module)
+    if getattr(module, "proj_size", 0):
+        raise UnsupportedTorchOp(f"{cx.where}: {name} with proj_size is not "
+                                 "supported by the rlx importer")
+    if module.training and module.dropout and module.num_layers > 1:
+        raise UnsupportedTorchOp(f"{cx.where}: {name} with dropout between "
+                                 "layers in training mode is not supported "
+                                 "by the rlx importer")
+    x = cx.tensor(input)
+    if x.rank != 3:
+        raise UnsupportedTorchOp(f"{cx.where}: {name} on an unbatched "
+                                 f"(rank-{x.rank}) input is not supported "
+                                 "by the rlx importer")
+    options = dict(num_layers=module.num_layers,
+                   bidirectional=module.bidirectional or None,
+                   batch_first=module.batch_first or None)
+    if kind == "rnn" and module.nonlinearity == "relu":
+        options["relu"] = True
+    if hx is not None:
+        if kind == "lstm":
+            options["h0"], options["c0"] = cx.tensor(hx[0]), cx.tensor(hx[1])
+        else:
+            options["h0"] = cx.tensor(hx)
+    weights = [cx.attribute(w) for w in module._flat_weights]
+    results = getattr(cx.rlx, kind)(x, weights, **options)
+    if kind == "lstm":
+        return results[0], (results[1], results[2])
+    return results
+
+
+for _cls in (nn.LSTM, nn.GRU, nn.RNN):
+    _MODULE_HANDLERS[_cls] = _recurrent_module
 
 
 @_handles(F.layer_norm)

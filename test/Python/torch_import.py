@@ -9,7 +9,8 @@
 # U-Net's, a CNN's with batch norm in training mode), taken through
 # rlx.grad, match torch.autograd's; unsupported ops, untraceable modules
 # and rejected shapes are errors naming the torch call and the model's
-# source line.
+# source line. Recurrent models: an LSTM language model (forward and
+# gradients) and a bidirectional GRU feeding a relu RNN.
 import math
 import os
 import time
@@ -265,6 +266,45 @@ check("gpt2 tied weight", "lm_head.weight" not in imported.parameter_names and
 compare_gradients("gpt2", Classified(gpt), (tokens,
                                             torch.randint(0, 64, (2, 16))),
                   1e-5)
+
+
+# -- recurrent models ----------------------------------------------------------
+
+class LstmLM(nn.Module):
+    """An LSTM language model: embedding, a 2-layer LSTM, a head."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(40, 16)
+        self.lstm = nn.LSTM(16, 24, num_layers=2, batch_first=True)
+        self.head = nn.Linear(24, 40)
+
+    def forward(self, tokens):
+        y, (h, c) = self.lstm(self.embed(tokens))
+        return self.head(y)
+
+
+class RecurrentClassifier(nn.Module):
+    """A bidirectional GRU then a relu RNN from the GRU's final states."""
+
+    def __init__(self):
+        super().__init__()
+        self.gru = nn.GRU(6, 8, bidirectional=True)
+        self.rnn = nn.RNN(16, 5, nonlinearity="relu", bias=False)
+
+    def forward(self, x, h0):
+        y, h = self.gru(x, h0)
+        z, _ = self.rnn(y)
+        return z[-1] + h.sum(0).sum(-1, keepdim=True)
+
+
+lm = LstmLM().eval()
+tokens = torch.randint(0, 40, (3, 7))
+compare_forward("lstm lm", lm, (tokens,), 1e-5)
+compare_gradients("lstm lm", Classified(lm),
+                  (tokens, torch.randint(0, 40, (3, 7))), 1e-5)
+compare_forward("gru rnn", RecurrentClassifier().eval(),
+                (torch.randn(9, 2, 6), torch.randn(2, 2, 8)), 1e-5)
 
 
 # -- a small U-Net -----------------------------------------------------------

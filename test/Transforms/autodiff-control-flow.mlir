@@ -201,3 +201,47 @@ func.func @off_path(%x: tensor<4xf32>, %n0: tensor<i64>) -> tensor<f32>
   %l = rlx.reduce sum %m axes = [0] : tensor<4xf32> -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// A recurrent layer is differentiated through its decomposition: the
+// gradient function has the projection matmul, the scan saving its
+// states, and the reverse scan.
+// CHECK-LABEL: func.func @rnn_layer_grad(
+// CHECK:         rlx.matmul %{{.*}}, %{{.*}} : (tensor<3x2x2xf32>, tensor<2x4xf32>) -> tensor<3x2x4xf32>
+// CHECK:         %[[F:.*]]:3 = rlx.scan (%{{.*}} : tensor<2x4xf32>) over (%{{.*}} : tensor<3x2x4xf32>) -> (tensor<2x4xf32>, tensor<3x2x4xf32>, tensor<3x2x4xf32>)
+// CHECK:         rlx.scan (%{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<4x4xf32>) over (%[[F]]#2, %{{.*}}, %{{.*}} : tensor<3x2x4xf32>, tensor<3x2x4xf32>, tensor<3x2x4xf32>) reverse
+// CHECK-NOT:     rlx.rnn
+func.func @rnn_layer(%x: tensor<3x2x2xf32>, %wi: tensor<4x2xf32>, %wh: tensor<4x4xf32>) -> tensor<f32>
+    attributes {rlx.differentiate = array<i64: 1, 2>} {
+  %y, %h = rlx.rnn %x weights(%wi, %wh : tensor<4x2xf32>, tensor<4x4xf32>) : tensor<3x2x2xf32> -> tensor<3x2x4xf32>, tensor<1x2x4xf32>
+  %l = rlx.reduce sum %y axes = [0, 1, 2] : tensor<3x2x4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// rlx.custom_fn: the backward the user wrote, cloned with the input, the
+// result and the result's adjoint, replaces the body's gradient (rounding
+// would give zero).
+// CHECK-LABEL: func.func @straight_through_grad(
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<4xf32>)
+// CHECK:         %[[R:.*]] = rlx.custom_fn (%[[X]] : tensor<4xf32>)
+// CHECK:         %[[SEED:.*]] = rlx.expand
+// CHECK-NOT:     rlx.round
+// CHECK:         %[[D:.*]] = rlx.mul %[[SEED]], %[[R]]
+// CHECK:         return %{{.*}}, %[[D]]
+func.func @straight_through(%x: tensor<4xf32>) -> tensor<f32>
+    attributes {rlx.differentiate = array<i64: 0>} {
+  %r = rlx.custom_fn (%x : tensor<4xf32>) -> (tensor<4xf32>) {
+  ^bb0(%a: tensor<4xf32>):
+    %q = rlx.round %a : tensor<4xf32>
+    rlx.yield %q : tensor<4xf32>
+  } backward {
+  ^bb0(%a: tensor<4xf32>, %q: tensor<4xf32>, %dq: tensor<4xf32>):
+    %g = rlx.mul %dq, %q : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    rlx.yield %g : tensor<4xf32>
+  }
+  %l = rlx.reduce sum %r axes = [0] : tensor<4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}

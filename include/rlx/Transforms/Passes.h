@@ -33,6 +33,11 @@ inline StringRef getProgramFunctionName(StringRef symbol) {
 /// `--rlx-unfuse` does.
 void unfuse(RewriterBase &rewriter, Operation *root);
 
+/// Replaces every op under `root` that has a decomposition
+/// (`DecomposableOpInterface`) by the ops it stands for, theirs too, as
+/// `--rlx-decompose` does.
+void decompose(RewriterBase &rewriter, Operation *root);
+
 } // namespace mlir::rlx
 
 #endif // RLX_TRANSFORMS_PASSES_H

@@ -243,6 +243,17 @@ def RlxUnfuse : Pass<"rlx-unfuse"> {
   }];
 }
 
+def RlxDecompose : Pass<"rlx-decompose"> {
+  let summary = "Replace the ops defined by compositions of rlx ops by them";
+  let description = [{
+    Each op with a decomposition (`DecomposableOpInterface`: rlx.lstm,
+    rlx.gru, rlx.rnn) is replaced by the rlx ops that define it, so that
+    fusion, the conversion to linalg and the gradient see only those. The
+    pipelines run it after `--rlx-autodiff` (which decomposes the functions
+    it differentiates itself) and before fusion.
+  }];
+}
+
 def RlxFuseElementwise : Pass<"rlx-fuse-elementwise"> {
   let summary = "Fuse linalg elementwise producers that are not recomputed";
   let description = [{

@@ -1,4 +1,4 @@
-//===- ControlFlow.cpp - rlx.if, rlx.while and rlx.scan to scf ------------===//
+//===- ControlFlow.cpp - rlx.if, rlx.while, rlx.scan to scf; custom_fn ----===//
 //
 // The control-flow ops become their scf counterparts on tensors, their
 // regions moved in (the ops inside are converted as any others):
@@ -12,6 +12,7 @@
 //              its position (the last first with `reverse`) and inserts the
 //              body's y slices there; the stacked outputs start as
 //              tensor.empty of the sizes the op's shape rule gives.
+//   rlx.custom_fn  its body inlined (its backward is --rlx-autodiff's).
 //
 // Bufferization later writes the carried tensors in place where it can, so
 // a step reuses its buffers; the codegen layer tiles the ops inside each
@@ -187,8 +188,25 @@ struct ScanToScf : OpConversionPattern<ScanOp> {
     return success();
   }
 };
+
+struct InlineCustomFn : OpConversionPattern<CustomFnOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(CustomFnOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Block &body = op.getBody().front();
+    auto yield = cast<YieldOp>(body.getTerminator());
+    SmallVector<Value> results(yield.getValues());
+    rewriter.inlineBlockBefore(&body, op, adaptor.getInputs());
+    rewriter.eraseOp(yield);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::rlx::populateControlFlowToScfPatterns(RewritePatternSet &patterns) {
-  patterns.add<IfToScf, WhileToScf, ScanToScf>(patterns.getContext());
+  patterns.add<IfToScf, WhileToScf, ScanToScf, InlineCustomFn>(
+      patterns.getContext());
 }

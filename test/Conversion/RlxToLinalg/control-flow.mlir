@@ -125,3 +125,28 @@ func.func @counted(%s: tensor<f32>) -> tensor<f32> {
   }
   return %t : tensor<f32>
 }
+
+// -----
+
+// rlx.custom_fn: the body inlined, its ops lowered in place; the backward
+// (which --rlx-autodiff reads) is dropped.
+// CHECK-LABEL: func.func @custom(
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<4xf32>)
+// CHECK-NOT:     rlx.custom_fn
+// CHECK:         %[[R:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[X]] : tensor<4xf32>)
+// CHECK:           math.roundeven
+// CHECK-NOT:     rlx.
+// CHECK:         return %[[R]]
+func.func @custom(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = rlx.custom_fn (%x : tensor<4xf32>) -> (tensor<4xf32>) {
+  ^bb0(%a: tensor<4xf32>):
+    %q = rlx.round %a : tensor<4xf32>
+    rlx.yield %q : tensor<4xf32>
+  } backward {
+  ^bb0(%a: tensor<4xf32>, %q: tensor<4xf32>, %dq: tensor<4xf32>):
+    %t = rlx.tanh %dq : tensor<4xf32>
+    rlx.yield %t : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}

@@ -41,8 +41,9 @@ void populateSampleToLinalgPatterns(RewritePatternSet &patterns);
 /// contraction and one elementwise epilogue, rlx.lora_matmul as its
 /// expansion.
 void populateFusedOpToLinalgPatterns(RewritePatternSet &patterns);
-/// rlx.if, rlx.while and rlx.associative_scan: scf.if, scf.while and scf.for on
-/// tensors with the ops' regions moved in (ControlFlow.cpp).
+/// rlx.if, rlx.while and rlx.scan: scf.if, scf.while and scf.for on tensors
+/// with the ops' regions moved in; rlx.custom_fn: its body inlined
+/// (ControlFlow.cpp).
 void populateControlFlowToScfPatterns(RewritePatternSet &patterns);
 /// rlx.grouped_matmul and rlx.dequant_grouped_matmul: one contraction
 /// generic that gathers (and dequantizes) the routed expert's weights in its

@@ -1,6 +1,7 @@
-//===- ControlFlowOps.cpp - rlx.if, rlx.while, rlx.scan -------------------===//
+//===- ControlFlowOps.cpp - rlx.if, rlx.while, rlx.scan, rlx.custom_fn ----===//
 //
-// Region verifiers and shape rules of the control-flow ops. The shape rules
+// Region verifiers and shape rules of the control-flow ops and of
+// rlx.custom_fn, whose body is a region like theirs. The shape rules
 // run the rules of the ops in the regions (the regions' values get sizes in
 // the same context as the enclosing function's). Loops keep the sizes of
 // their carried values, as jax.lax's do, so that every size in a body is
@@ -352,5 +353,53 @@ ScanOp::inferSymbolicShapes(ShapeContext &context,
     shape.insert(shape.begin() + *axis, length);
     shapes.push_back(shape);
   }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CustomFnOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CustomFnOp::verifyRegions() {
+  if (failed(verifyArguments(*this, getBody(), getInputs().getTypes(),
+                             "the body")))
+    return failure();
+  FailureOr<YieldOp> yield = getYield(*this, getBody());
+  if (failed(yield) || failed(verifyYielded(*yield, yield->getValues(),
+                                            getResultTypes(), "the result")))
+    return failure();
+  // The backward takes the inputs, the results and the results' gradients,
+  // and yields the inputs' gradients.
+  SmallVector<Type> arguments(getInputs().getTypes());
+  llvm::append_range(arguments, getResultTypes());
+  llvm::append_range(arguments, getResultTypes());
+  if (failed(verifyArguments(*this, getBackward(), arguments, "the backward")))
+    return failure();
+  FailureOr<YieldOp> backwardYield = getYield(*this, getBackward());
+  if (failed(backwardYield) ||
+      failed(verifyYielded(*backwardYield, backwardYield->getValues(),
+                           getInputs().getTypes(), "the inputs' gradients")))
+    return failure();
+  return verifyResultsFollowRule(*this);
+}
+
+// The results have the sizes the body yields for the inputs' sizes.
+LogicalResult
+CustomFnOp::inferSymbolicShapes(ShapeContext &context,
+                                SmallVectorImpl<SymbolicShape> &shapes) {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("the body takes ")
+           << body.getNumArguments() << " arguments, expected "
+           << getInputs().size();
+  for (auto [input, argument] : llvm::zip(getInputs(), body.getArguments()))
+    context.setShape(argument, context.getShape(input));
+  if (failed(context.inferBlock(body)))
+    return failure();
+  FailureOr<YieldOp> yield = getYield(*this, getBody());
+  if (failed(yield))
+    return failure();
+  for (Value value : yield->getValues())
+    shapes.push_back(context.getShape(value));
   return success();
 }

@@ -104,6 +104,24 @@ def Rlx_FusedOpInterface : OpInterface<"FusedOpInterface"> {
   ];
 }
 
+def Rlx_DecomposableOpInterface : OpInterface<"DecomposableOpInterface"> {
+  let cppNamespace = "::mlir::rlx";
+  let description = [{
+    An op defined by a composition of other rlx ops (a recurrent layer: an
+    input projection and an rlx.scan over the cell). `--rlx-decompose`
+    replaces it by `decompose`'s ops before fusion and lowering, and
+    `--rlx-autodiff` differentiates those ops, so the op needs neither a
+    conversion nor a gradient rule of its own.
+  }];
+  let methods = [
+    InterfaceMethod<
+      "Builds the ops the op stands for at the builder's insertion point "
+      "and returns the values that replace its results.",
+      "::llvm::SmallVector<::mlir::Value>", "decompose",
+      (ins "::mlir::OpBuilder &":$b)>,
+  ];
+}
+
 def Rlx_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
   let cppNamespace = "::mlir::rlx";
   let description = [{

@@ -171,11 +171,11 @@ def Rlx_RowsOp : Rlx_Op<"rows", [IsolatedFromAbove, Pure, SingleBlock,
 
 def Rlx_YieldOp : Rlx_Op<"yield", [Pure, Terminator, ReturnLike,
     ParentOneOf<["RegionOp", "RowsOp", "AssociativeScanOp", "ScatterOp",
-                 "IfOp", "WhileOp", "ScanOp"]>]> {
+                 "IfOp", "WhileOp", "ScanOp", "CustomFnOp"]>]> {
   let summary = "the values a region of an rlx op returns";
   let description = [{
-    Tensors in `rlx.region`, `rlx.rows` and the control-flow ops (`rlx.if`,
-    `rlx.while`, `rlx.scan`), the combined scalar in
+    Tensors in `rlx.region`, `rlx.rows`, the control-flow ops (`rlx.if`,
+    `rlx.while`, `rlx.scan`) and `rlx.custom_fn`, the combined scalar in
     `rlx.associative_scan` and `rlx.scatter`; each parent checks what its
     regions yield.
   }];
