@@ -697,6 +697,69 @@ def tier2_rows():
     return rows
 
 
+def sequence_rows():
+    """The recurrent layers of issue 19 against PyTorch eager's
+    torch.nn.LSTM / GRU (float32, the same shapes): a forward over a
+    sequence, and an LSTM's forward and backward (rlx: the <name>_grad
+    function --rlx-autodiff makes; torch: forward then backward of the
+    same sum). PyTorch's LSTM calls its BLAS for the projections; on a
+    fresh Debian machine that is the reference BLAS, which makes it a
+    baseline of what a user gets there, not of the best LSTM kernels."""
+    t, b, i, h = 64, 32, 256, 256
+    x = ttype([t, b, i])
+
+    def weights(gates):
+        return [ttype([gates * h, i]), ttype([gates * h, h]),
+                ttype([gates * h]), ttype([gates * h])]
+
+    def torch_layer(kind, backward):
+        def build(torch):
+            cls = torch.nn.LSTM if kind == "lstm" else torch.nn.GRU
+            layer = cls(i, h)
+            inp = torch.rand(t, b, i, requires_grad=backward)
+
+            def run():
+                y, _ = layer(inp)
+                if backward:
+                    y.sum().backward()
+            if not backward:
+                return lambda: torch.no_grad()(run)()
+            return run
+        return lambda ctx: (build(ctx["torch"]), None)
+
+    rows = []
+    for kind, gates in (("lstm", 4), ("gru", 3)):
+        w = weights(gates)
+        states = 2 if kind == "lstm" else 1
+        y, s = ttype([t, b, h]), ttype([1, b, h])
+        args = [x] + w
+        params = ", ".join(f"%a{n}: {ty}" for n, ty in enumerate(args))
+        outs = ", ".join(f"%r{n}" for n in range(1 + states))
+        types = ", ".join([y] + [s] * states)
+        op = (f"rlx.{kind} %a0 weights(%a1, %a2, %a3, %a4 : "
+              f"{', '.join(w)}) : {x} -> {types}")
+        rows.append(dict(
+            group="sequence", kind="compute", baseline="PyTorch eager",
+            name=f"{kind} forward T={t} B={b} I={i} H={h}",
+            text=(f"func.func @main({params}) -> ({types}) {{\n"
+                  f"  {outs} = {op}\n  return {outs} : {types}\n}}\n"),
+            function="main", work=2 * t * b * (i + h) * gates * h,
+            make_baseline=torch_layer(kind, False)))
+        if kind == "lstm":
+            text = (f"func.func @main({params}) -> tensor<f32> attributes "
+                    f"{{rlx.differentiate = array<i64: 0, 1, 2, 3, 4>}} {{\n"
+                    f"  {outs} = {op}\n"
+                    f"  %l = rlx.reduce sum %r0 axes = [0, 1, 2] : {y} -> "
+                    f"tensor<f32>\n  return %l : tensor<f32>\n}}\n")
+            rows.append(dict(
+                group="sequence", kind="compute", baseline="PyTorch eager",
+                name=f"lstm forward+backward T={t} B={b} I={i} H={h}",
+                text=text, function="main_grad",
+                work=3 * 2 * t * b * (i + h) * gates * h,
+                make_baseline=torch_layer(kind, True)))
+    return rows
+
+
 def all_rows(quick):
     if quick:
         return ([matmul_row("256", 256, 256, 256),
@@ -723,7 +786,7 @@ def all_rows(quick):
                    (1, 8, 4096, 64, True)):
         rows += attention_rows(*config)
     return (rows + memory_rows() + model_rows() + [resnet_block_row(1)] +
-            dynamic_rows() + tier2_rows())
+            dynamic_rows() + tier2_rows() + sequence_rows())
 
 
 def gpt2_stack_text(layers, d=256, seq=128, heads=4):

@@ -17,19 +17,13 @@ import os
 import numpy as np
 
 import rlx
-from rlx_testing.checks import check, finish
+from rlx_testing.checks import check, check_close, finish
 
 rng = np.random.default_rng(19)
 
 
 def close(name, got, want, rtol=1e-5, atol=1e-6):
-    got, want = np.asarray(got), np.asarray(want)
-    ok = got.shape == want.shape and np.allclose(got, want, rtol=rtol,
-                                                 atol=atol)
-    err = (np.abs(got.astype(np.float64) - want).max()
-           if got.shape == want.shape and got.size else (got.shape,
-                                                         want.shape))
-    check(name, ok, f"max error {err}")
+    check_close(name, got, want, rtol, atol)
 
 
 TEXT = """

@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 import rlx
-from rlx_testing.checks import check, finish
+from rlx_testing.checks import check, check_close, finish
 
 rng = np.random.default_rng(190)
 
@@ -219,12 +219,7 @@ def check_grads(label, name, args, wrt, reference, rtol=1e-10, atol=1e-12):
     for k, got in outs.items():
         for what, g, want in zip(["loss"] + [f"d{i}" for i in wrt], got,
                                  wants):
-            g = np.asarray(g)
-            ok = g.shape == want.shape and np.allclose(g, want, rtol=rtol,
-                                                       atol=atol)
-            err = (np.abs(g - want).max() if g.shape == want.shape
-                   and g.size else (g.shape, want.shape))
-            check(f"{label}_{what}_{k}", ok, f"max error {err}")
+            check_close(f"{label}_{what}_{k}", g, want, rtol, atol)
     return outs["fused"]
 
 
@@ -277,7 +272,8 @@ for p in (True, False):
                 branch_sizes_ref)
 
 
-# A tanh RNN: h_t = tanh(x_t Wx + h_{t-1} Wh + b); loss = sum(h_t^2) + sum(h_T).
+# A tanh RNN: h_t = tanh(x_t Wx + h_{t-1} Wh + b);
+# loss = sum(h_t^2) + sum(h_T).
 def rnn_ref(h0, xs, wx, wh, b):
     h, loss = h0, 0
     for x in xs:
@@ -286,8 +282,8 @@ def rnn_ref(h0, xs, wx, wh, b):
     return loss + h.sum()
 
 
-weights = [rng.standard_normal((3, 8)) * 0.5, rng.standard_normal((8, 8)) * 0.3,
-           rng.standard_normal(8) * 0.1]
+weights = [rng.standard_normal((3, 8)) * 0.5,
+           rng.standard_normal((8, 8)) * 0.3, rng.standard_normal(8) * 0.1]
 for steps, batch in ((7, 4), (1, 1), (0, 3)):
     args = [rng.standard_normal((batch, 8)),
             rng.standard_normal((steps, batch, 3))] + weights

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 import rlx
-from rlx_testing.checks import check, finish
+from rlx_testing.checks import check, check_close, finish
 
 rng = np.random.default_rng(1902)
 
@@ -164,10 +164,7 @@ def check_case(label, name, args, wrt):
         got = module[name + "_grad"](*args)
         for what, g, want in zip(["loss"] + [f"d{i}" for i in wrt], got,
                                  wants):
-            g = np.asarray(g)
-            ok = g.shape == want.shape and np.allclose(g, want, 1e-10, 1e-12)
-            check(f"{label}_{what}_{k}", ok,
-                  f"{g} vs {want}" if g.size < 20 else "differs")
+            check_close(f"{label}_{what}_{k}", g, want, 1e-10, 1e-12)
 
 
 for rows in (0, 1, 5):

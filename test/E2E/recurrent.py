@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 import rlx
-from rlx_testing.checks import check, finish
+from rlx_testing.checks import check, check_close, finish
 
 rng = np.random.default_rng(1901)
 torch.manual_seed(1901)
@@ -102,16 +102,6 @@ def torch_module(kind, layers, bidirectional, bias, batch_first, relu, hidden,
     return cls[kind](features, hidden, **kwargs).double()
 
 
-def close(name, got, want, rtol, atol):
-    got, want = np.asarray(got), np.asarray(want)
-    ok = got.shape == want.shape and np.allclose(got, want, rtol=rtol,
-                                                 atol=atol)
-    err = (np.abs(got.astype(np.float64) - want).max()
-           if got.shape == want.shape and got.size else (got.shape,
-                                                         want.shape))
-    check(name, ok, f"max error {err}")
-
-
 def run_case(name, kind, layers=1, bidirectional=False, bias=True,
              initial=False, batch_first=False, relu=False, hidden=6,
              features=4, dynamic=False, sizes=((5, 3),), dtype="f64",
@@ -150,13 +140,15 @@ def run_case(name, kind, layers=1, bidirectional=False, bias=True,
                 for a in [x] + flat + inits]
         got = m["forward"](*args)
         for i, (g, want) in enumerate(zip(got, outs)):
-            close(f"{label}_out{i}", g, want.detach().numpy(), rtol, atol)
+            check_close(f"{label}_out{i}", g, want.detach().numpy(), rtol,
+                        atol)
         seed_args = [s.numpy().astype(np_type) for s in seeds]
         grads = m["loss_grad"](*args, *seed_args)
-        close(f"{label}_loss", grads[0], loss.detach().numpy(), rtol, atol)
+        check_close(f"{label}_loss", grads[0], loss.detach().numpy(), rtol,
+                    atol)
         wants = [x.grad] + [w.grad for w in flat] + [i.grad for i in inits]
         for i, (g, want) in enumerate(zip(grads[1:], wants)):
-            close(f"{label}_d{i}", g, want.numpy(), rtol, atol)
+            check_close(f"{label}_d{i}", g, want.numpy(), rtol, atol)
         module.zero_grad()
         if fd:
             for i in (0, 1, 2, num_args - 1):
@@ -170,8 +162,9 @@ def run_case(name, kind, layers=1, bidirectional=False, bias=True,
                          for a in (plus, minus)]
                     numeric = (f[0] - f[1]) / (2 * h)
                     analytic = float(np.asarray(grads[1 + i]).flat[index])
+                    tolerance = 1e-6 * max(1, abs(numeric))
                     check(f"{label}_fd_d{i}_{index}",
-                          abs(numeric - analytic) <= 1e-6 * max(1, abs(numeric)),
+                          abs(numeric - analytic) <= tolerance,
                           f"{analytic} vs {numeric}")
 
 

@@ -10,7 +10,7 @@ func.func @rank(%x: tensor<5x3xf32>, %wi: tensor<8x3xf32>, %wh: tensor<8x8xf32>)
 // -----
 
 func.func @count(%x: tensor<5x2x3xf32>, %wi: tensor<8x3xf32>, %wh: tensor<8x8xf32>) {
-  // expected-error @+2 {{expects 4 weights per layer and direction (2 without biases): 8 or 4 for 1 layers and 2 directions, got 2}}
+  // expected-error @+2 {{expects 4 weights per layer and direction (2 without biases) for 1 layers and 2 directions, got 2}}
   // expected-error @+1 {{failed to infer returned types}}
   %y, %h = rlx.rnn %x weights(%wi, %wh : tensor<8x3xf32>, tensor<8x8xf32>) bidirectional : tensor<5x2x3xf32> -> tensor<5x2x16xf32>, tensor<2x2x8xf32>
   return
@@ -102,5 +102,14 @@ func.func @result_type(%x: tensor<5x2x3xf32>, %wi: tensor<8x3xf32>, %wh: tensor<
   // expected-error @+2 {{'rlx.rnn' op inferred type(s) 'tensor<5x2x8xf32>', 'tensor<1x2x8xf32>' are incompatible with return type(s) of operation 'tensor<5x2x4xf32>', 'tensor<1x2x8xf32>'}}
   // expected-error @+1 {{failed to infer returned types}}
   %y, %h = rlx.rnn %x weights(%wi, %wh : tensor<8x3xf32>, tensor<8x8xf32>) : tensor<5x2x3xf32> -> tensor<5x2x4xf32>, tensor<1x2x8xf32>
+  return
+}
+
+// -----
+
+func.func @huge_layers(%x: tensor<5x2x3xf32>, %wi: tensor<8x3xf32>, %wh: tensor<8x8xf32>) {
+  // expected-error @+2 {{expects 4 weights per layer and direction (2 without biases) for 4611686018427387904 layers and 2 directions, got 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %y, %h = rlx.rnn %x weights(%wi, %wh : tensor<8x3xf32>, tensor<8x8xf32>) layers = 4611686018427387904 bidirectional : tensor<5x2x3xf32> -> tensor<5x2x16xf32>, tensor<2x2x8xf32>
   return
 }

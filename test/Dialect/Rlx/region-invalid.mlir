@@ -110,7 +110,7 @@ func.func @other_terminator(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @yield_outside_region(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'rlx.yield' op expects parent op to be one of 'rlx.region, rlx.rows, rlx.associative_scan, rlx.scatter, rlx.if, rlx.while, rlx.scan'}}
+  // expected-error @+1 {{'rlx.yield' op expects parent op to be one of 'rlx.region, rlx.rows, rlx.associative_scan, rlx.scatter, rlx.if, rlx.while, rlx.scan, rlx.custom_fn'}}
   rlx.yield %x : tensor<4xf32>
 }
 

@@ -26,17 +26,24 @@ struct RecurrentLayout {
   /// The states a step carries: 2 for LSTM (h, c), else 1.
   int64_t numStates;
 
-  template <typename Adaptor>
-  static RecurrentLayout get(Adaptor adaptor, int64_t numGates,
-                             int64_t numStates) {
+  /// The layout of recurrent op `OpTy` (lstm, gru or rnn).
+  template <typename OpTy>
+  static RecurrentLayout get(typename OpTy::Adaptor adaptor) {
     RecurrentLayout layout;
     layout.input = adaptor.getInput();
     layout.weights = adaptor.getWeights();
     layout.numLayers = adaptor.getNumLayers();
     layout.numDirections = adaptor.getBidirectional() ? 2 : 1;
-    layout.numGates = numGates;
+    layout.numGates = OpTy::getNumGates();
     layout.batchFirst = adaptor.getBatchFirst();
-    layout.numStates = numStates;
+    layout.numStates = 1;
+    if (adaptor.getH0())
+      layout.initialStates.push_back(adaptor.getH0());
+    if constexpr (std::is_same_v<OpTy, LstmOp>) {
+      layout.numStates = 2;
+      if (adaptor.getC0())
+        layout.initialStates.push_back(adaptor.getC0());
+    }
     return layout;
   }
 
@@ -62,13 +69,18 @@ inferRecurrentShapes(ShapeContext &context, std::optional<Location> loc,
   if (layout.numLayers < 1)
     return emitOptionalError(loc, "needs at least one layer, got ",
                              layout.numLayers);
-  int64_t numBlocks = layout.numLayers * layout.numDirections;
   int64_t numWeights = layout.weights.size();
+  // (Compared before multiplying: a huge layer count cannot overflow.)
+  int64_t numBlocks = layout.numLayers <= numWeights
+                          ? layout.numLayers * layout.numDirections
+                          : -1;
   if (numWeights != 4 * numBlocks && numWeights != 2 * numBlocks)
     return emitOptionalError(
-        loc, "expects 4 weights per layer and direction (2 without biases): ",
-        4 * numBlocks, " or ", 2 * numBlocks, " for ", layout.numLayers,
-        " layers and ", layout.numDirections, " directions, got ", numWeights);
+        loc,
+        "expects 4 weights per layer and direction (2 without biases) "
+        "for ",
+        layout.numLayers, " layers and ", layout.numDirections,
+        " directions, got ", numWeights);
   auto hiddenType = cast<RankedTensorType>(layout.weights[1].getType());
   if (hiddenType.getRank() != 2 || !hiddenType.hasStaticShape())
     return emitOptionalError(loc,
@@ -87,13 +99,16 @@ inferRecurrentShapes(ShapeContext &context, std::optional<Location> loc,
     for (auto [index, weight] : llvm::enumerate(weights)) {
       auto type = cast<RankedTensorType>(weight.getType());
       SmallVector<int64_t> expected = {gateRows};
-      if (index == 1)
+      if (index == 1) {
         expected.push_back(hidden);
-      else if (index == 0)
-        expected.push_back(layer == 0 ? type.getRank() == 2
-                                            ? type.getDimSize(1)
-                                            : ShapedType::kDynamic
-                                      : layout.numDirections * hidden);
+      } else if (index == 0) {
+        // Layer 0 reads the input's features (compared with the input's
+        // below), later layers the previous layer's D*H.
+        bool matrix = type.getRank() == 2;
+        expected.push_back(layer > 0 ? layout.numDirections * hidden
+                           : matrix  ? type.getDimSize(1)
+                                     : ShapedType::kDynamic);
+      }
       if (!type.hasStaticShape() || type.getShape() != ArrayRef(expected))
         return emitOptionalError(
             loc, names[index], " of layer ", layer, " direction ",
@@ -130,10 +145,13 @@ inferRecurrentShapes(ShapeContext &context, std::optional<Location> loc,
   return shapes;
 }
 
+/// `inferReturnTypes` of recurrent op `OpTy`.
+template <typename OpTy>
 static LogicalResult inferRecurrentTypes(MLIRContext *context,
                                          std::optional<Location> loc,
-                                         const RecurrentLayout &layout,
+                                         typename OpTy::Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
+  RecurrentLayout layout = RecurrentLayout::get<OpTy>(adaptor);
   ShapeContext shapes(context);
   FailureOr<SmallVector<SymbolicShape>> result =
       inferRecurrentShapes(shapes, loc, layout);
@@ -146,10 +164,25 @@ static LogicalResult inferRecurrentTypes(MLIRContext *context,
   return success();
 }
 
-static LogicalResult verifyRecurrent(Operation *op,
-                                     const RecurrentLayout &layout) {
+/// `inferSymbolicShapes` of recurrent op `op`.
+template <typename OpTy>
+static LogicalResult
+inferRecurrentSymbolicShapes(OpTy op, ShapeContext &context,
+                             SmallVectorImpl<SymbolicShape> &shapes) {
+  FailureOr<SmallVector<SymbolicShape>> result = inferRecurrentShapes(
+      context, op.getLoc(),
+      RecurrentLayout::get<OpTy>(typename OpTy::Adaptor(op)));
+  if (failed(result))
+    return failure();
+  llvm::append_range(shapes, *result);
+  return success();
+}
+
+/// Requires every operand of recurrent op `op` to have the input's element
+/// type.
+static LogicalResult verifyElementTypes(Operation *op) {
   Type element =
-      cast<RankedTensorType>(layout.input.getType()).getElementType();
+      cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
   for (Value operand : op->getOperands())
     if (cast<RankedTensorType>(operand.getType()).getElementType() != element)
       return op->emitOpError("every operand must have the input's element "
@@ -307,43 +340,30 @@ static SmallVector<Value> decomposeRecurrent(OpBuilder &b, Location loc,
 
 int64_t LstmOp::getNumGates() { return 4; }
 
-static RecurrentLayout getLayout(LstmOp::Adaptor adaptor) {
-  RecurrentLayout layout = RecurrentLayout::get(adaptor, 4, 2);
-  if (adaptor.getH0())
-    layout.initialStates.push_back(adaptor.getH0());
-  if (adaptor.getC0())
-    layout.initialStates.push_back(adaptor.getC0());
-  return layout;
-}
-
 LogicalResult LstmOp::inferReturnTypes(MLIRContext *context,
                                        std::optional<Location> loc,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
-  return inferRecurrentTypes(context, loc, getLayout(adaptor), inferred);
+  return inferRecurrentTypes<LstmOp>(context, loc, adaptor, inferred);
 }
 
 LogicalResult
 LstmOp::inferSymbolicShapes(ShapeContext &context,
                             SmallVectorImpl<SymbolicShape> &shapes) {
-  FailureOr<SmallVector<SymbolicShape>> result =
-      inferRecurrentShapes(context, getLoc(), getLayout(Adaptor(*this)));
-  if (failed(result))
-    return failure();
-  llvm::append_range(shapes, *result);
-  return success();
+  return inferRecurrentSymbolicShapes(*this, context, shapes);
 }
 
 LogicalResult LstmOp::verify() {
   if (!getH0() != !getC0())
     return emitOpError("takes h0 and c0 together or neither");
-  return verifyRecurrent(*this, getLayout(Adaptor(*this)));
+  return verifyElementTypes(*this);
 }
 
 SmallVector<Value> LstmOp::decompose(OpBuilder &b) {
   int64_t hidden = getHN().getType().getDimSize(2);
   return decomposeRecurrent(
-      b, getLoc(), getLayout(Adaptor(*this)), /*mergeHiddenBias=*/true,
+      b, getLoc(), RecurrentLayout::get<LstmOp>(Adaptor(*this)),
+      /*mergeHiddenBias=*/true,
       [&](OpBuilder &b, Location loc, ValueRange states, Value projection,
           Value hiddenWeight, Value) -> SmallVector<Value> {
         Value h = states[0], c = states[1];
@@ -366,39 +386,26 @@ SmallVector<Value> LstmOp::decompose(OpBuilder &b) {
 
 int64_t GruOp::getNumGates() { return 3; }
 
-static RecurrentLayout getLayout(GruOp::Adaptor adaptor) {
-  RecurrentLayout layout = RecurrentLayout::get(adaptor, 3, 1);
-  if (adaptor.getH0())
-    layout.initialStates.push_back(adaptor.getH0());
-  return layout;
-}
-
 LogicalResult GruOp::inferReturnTypes(MLIRContext *context,
                                       std::optional<Location> loc,
                                       Adaptor adaptor,
                                       SmallVectorImpl<Type> &inferred) {
-  return inferRecurrentTypes(context, loc, getLayout(adaptor), inferred);
+  return inferRecurrentTypes<GruOp>(context, loc, adaptor, inferred);
 }
 
 LogicalResult
 GruOp::inferSymbolicShapes(ShapeContext &context,
                            SmallVectorImpl<SymbolicShape> &shapes) {
-  FailureOr<SmallVector<SymbolicShape>> result =
-      inferRecurrentShapes(context, getLoc(), getLayout(Adaptor(*this)));
-  if (failed(result))
-    return failure();
-  llvm::append_range(shapes, *result);
-  return success();
+  return inferRecurrentSymbolicShapes(*this, context, shapes);
 }
 
-LogicalResult GruOp::verify() {
-  return verifyRecurrent(*this, getLayout(Adaptor(*this)));
-}
+LogicalResult GruOp::verify() { return verifyElementTypes(*this); }
 
 SmallVector<Value> GruOp::decompose(OpBuilder &b) {
   int64_t hidden = getHN().getType().getDimSize(2);
   return decomposeRecurrent(
-      b, getLoc(), getLayout(Adaptor(*this)), /*mergeHiddenBias=*/false,
+      b, getLoc(), RecurrentLayout::get<GruOp>(Adaptor(*this)),
+      /*mergeHiddenBias=*/false,
       [&](OpBuilder &b, Location loc, ValueRange states, Value projection,
           Value hiddenWeight, Value hiddenBias) -> SmallVector<Value> {
         Value h = states[0];
@@ -429,39 +436,26 @@ SmallVector<Value> GruOp::decompose(OpBuilder &b) {
 
 int64_t RnnOp::getNumGates() { return 1; }
 
-static RecurrentLayout getLayout(RnnOp::Adaptor adaptor) {
-  RecurrentLayout layout = RecurrentLayout::get(adaptor, 1, 1);
-  if (adaptor.getH0())
-    layout.initialStates.push_back(adaptor.getH0());
-  return layout;
-}
-
 LogicalResult RnnOp::inferReturnTypes(MLIRContext *context,
                                       std::optional<Location> loc,
                                       Adaptor adaptor,
                                       SmallVectorImpl<Type> &inferred) {
-  return inferRecurrentTypes(context, loc, getLayout(adaptor), inferred);
+  return inferRecurrentTypes<RnnOp>(context, loc, adaptor, inferred);
 }
 
 LogicalResult
 RnnOp::inferSymbolicShapes(ShapeContext &context,
                            SmallVectorImpl<SymbolicShape> &shapes) {
-  FailureOr<SmallVector<SymbolicShape>> result =
-      inferRecurrentShapes(context, getLoc(), getLayout(Adaptor(*this)));
-  if (failed(result))
-    return failure();
-  llvm::append_range(shapes, *result);
-  return success();
+  return inferRecurrentSymbolicShapes(*this, context, shapes);
 }
 
-LogicalResult RnnOp::verify() {
-  return verifyRecurrent(*this, getLayout(Adaptor(*this)));
-}
+LogicalResult RnnOp::verify() { return verifyElementTypes(*this); }
 
 SmallVector<Value> RnnOp::decompose(OpBuilder &b) {
   bool relu = getRelu();
   return decomposeRecurrent(
-      b, getLoc(), getLayout(Adaptor(*this)), /*mergeHiddenBias=*/true,
+      b, getLoc(), RecurrentLayout::get<RnnOp>(Adaptor(*this)),
+      /*mergeHiddenBias=*/true,
       [&](OpBuilder &b, Location loc, ValueRange states, Value projection,
           Value hiddenWeight, Value) -> SmallVector<Value> {
         Value sum =
