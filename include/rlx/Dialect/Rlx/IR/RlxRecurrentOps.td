@@ -56,13 +56,6 @@ class Rlx_RecurrentOp<string mnemonic, list<Trait> traits = []>
   let extraClassDeclaration = [{
     /// The number of gates of the cell (`G`).
     static int64_t getNumGates();
-    /// The number of directions (`D`): 2 when bidirectional.
-    int64_t getNumDirections() { return getBidirectional() ? 2 : 1; }
-    /// Whether each layer and direction has its two biases.
-    bool hasBiases() {
-      return static_cast<int64_t>(getWeights().size()) ==
-             4 * getNumLayers() * getNumDirections();
-    }
   }];
 }
 
