@@ -98,3 +98,110 @@ func.func @plain(%x: tensor<4xf32>) -> tensor<4xf32> {
   %t = rlx.tanh %x : tensor<4xf32>
   return %t : tensor<4xf32>
 }
+
+// -----
+
+// rlx.selective_scan, 5 steps in chunks of 2: dt = softplus(delta + bias),
+// the sequence padded by one step and split into [chunks, T] (B and C
+// chunk-major as [batch, G, chunks, N, T]); the scan over chunks carries
+// h [batch, D, N] from zeros; each chunk's decays are exp of the masked
+// differences of the log decays' running sums, one matmul applies them to
+// the chunk's inputs, and the state leaving is the last step's.
+// CHECK-LABEL: func.func @selective_scan(
+// CHECK-SAME:    %[[U:[a-z0-9]+]]: tensor<2x4x5xf32>, %[[DT:[a-z0-9]+]]: tensor<2x4x5xf32>, %[[A:[a-z0-9]+]]: tensor<4x3xf32>, %[[B:[a-z0-9]+]]: tensor<2x3x5xf32>, %[[C:[a-z0-9]+]]: tensor<2x3x5xf32>, %[[BIAS:[a-z0-9]+]]: tensor<4xf32>)
+// CHECK:         %[[BCOL:.*]] = rlx.reshape %[[BIAS]] : tensor<4xf32> -> tensor<4x1xf32>
+// CHECK:         %[[BIASED:.*]] = rlx.add %[[DT]], %[[BCOL]]
+// CHECK:         %[[STEP:.*]] = rlx.softplus %[[BIASED]]
+// CHECK:         %[[DU:.*]] = rlx.mul %[[STEP]], %[[U]]
+// CHECK:         %[[BG:.*]] = rlx.reshape %[[B]] : tensor<2x3x5xf32> -> tensor<2x1x3x5xf32>
+// CHECK:         %[[BP:.*]] = rlx.pad constant %[[BG]] pads = [0, 0, 0, 0, 0, 0, 0, 1] : tensor<2x1x3x5xf32> -> tensor<2x1x3x6xf32>
+// CHECK:         %[[BS:.*]] = rlx.reshape %[[BP]] : tensor<2x1x3x6xf32> -> tensor<2x1x3x3x2xf32>
+// CHECK:         %[[BC:.*]] = rlx.transpose %[[BS]] [0, 1, 3, 2, 4] : tensor<2x1x3x3x2xf32> -> tensor<2x1x3x3x2xf32>
+// CHECK:         %[[Z:.*]] = rlx.constant dense<0.000000e+00> : tensor<2x4x3xf32>
+// CHECK:         rlx.pad constant %[[STEP]] pads = [0, 0, 0, 0, 0, 1] : tensor<2x4x5xf32> -> tensor<2x4x6xf32>
+// CHECK:         %[[S:.*]]:2 = rlx.scan (%[[Z]] : tensor<2x4x3xf32>) over ({{.*}} : tensor<2x4x3x2xf32>, tensor<2x4x3x2xf32>, tensor<2x1x3x3x2xf32>, tensor<2x1x3x3x2xf32>) axis = 2 -> (tensor<2x4x3xf32>, tensor<2x4x3x2xf32>) {
+// CHECK:         ^bb0(%[[H:[a-z0-9]+]]: tensor<2x4x3xf32>, %{{[a-z0-9]+}}: tensor<2x4x2xf32>, %{{[a-z0-9]+}}: tensor<2x4x2xf32>, %{{[a-z0-9]+}}: tensor<2x1x3x2xf32>, %{{[a-z0-9]+}}: tensor<2x1x3x2xf32>):
+// CHECK:           %[[CUM:.*]] = rlx.cumsum %{{.*}} axis = 3 : tensor<2x4x3x2xf32>
+// CHECK:           %[[DIFF:.*]] = rlx.sub
+// CHECK-SAME:        -> tensor<2x4x3x2x2xf32>
+// CHECK:           %[[MASK:.*]] = rlx.constant dense<{{\[}}[true, false], [true, true]]> : tensor<2x2xi1>
+// CHECK:           %[[NEGINF:.*]] = rlx.constant dense<0xFF800000> : tensor<f32>
+// CHECK:           %[[MASKED:.*]] = rlx.where %[[MASK]], %[[DIFF]], %[[NEGINF]]
+// CHECK:           %[[DECAYS:.*]] = rlx.exp %[[MASKED]] : tensor<2x4x3x2x2xf32>
+// CHECK:           rlx.matmul %[[DECAYS]], %{{.*}} : (tensor<2x4x3x2x2xf32>, tensor<2x4x3x2x1xf32>) -> tensor<2x4x3x2x1xf32>
+// CHECK:           %[[ENTER:.*]] = rlx.exp %[[CUM]]
+// CHECK:           %[[HCOL:.*]] = rlx.reshape %[[H]] : tensor<2x4x3xf32> -> tensor<2x4x3x1xf32>
+// CHECK:           rlx.mul %[[ENTER]], %[[HCOL]]
+// CHECK:           %[[STATES:.*]] = rlx.add
+// CHECK:           rlx.reduce sum %{{.*}} axes = [3] : tensor<2x1x4x3x2xf32> -> tensor<2x1x4x2xf32>
+// CHECK:           %[[LAST:.*]] = rlx.narrow %[[STATES]] axis = 3, start = 1, length = 1
+// CHECK:           %[[NEXT:.*]] = rlx.reshape %[[LAST]] : tensor<2x4x3x1xf32> -> tensor<2x4x3xf32>
+// CHECK:           rlx.yield %[[NEXT]], %{{.*}} : tensor<2x4x3xf32>, tensor<2x4x2xf32>
+// CHECK:         %[[Y:.*]] = rlx.reshape %[[S]]#1 : tensor<2x4x3x2xf32> -> tensor<2x4x6xf32>
+// CHECK:         %[[YC:.*]] = rlx.narrow %[[Y]] axis = 2, start = 0, length = 5
+// CHECK:         return %[[YC]], %[[S]]#0
+func.func @selective_scan(%u: tensor<2x4x5xf32>, %dt: tensor<2x4x5xf32>, %A: tensor<4x3xf32>, %B: tensor<2x3x5xf32>, %C: tensor<2x3x5xf32>, %bias: tensor<4xf32>) -> (tensor<2x4x5xf32>, tensor<2x4x3xf32>) {
+  %y, %h = rlx.selective_scan %u, %dt, %A, %B, %C delta_bias(%bias) delta_softplus chunk = 2 : (tensor<2x4x5xf32>, tensor<2x4x5xf32>, tensor<4x3xf32>, tensor<2x3x5xf32>, tensor<2x3x5xf32>, tensor<4xf32>) -> (tensor<2x4x5xf32>, tensor<2x4x3xf32>)
+  return %y, %h : tensor<2x4x5xf32>, tensor<2x4x3xf32>
+}
+
+// -----
+
+// rlx.mamba2 with a `?` length: one step per chunk (no static pad reaches a
+// `?` length), head-major; the scan starts from the initial state and the
+// D skip and z gate follow it.
+// CHECK-LABEL: func.func @mamba2(
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<2x?x4x3xf32>, %[[DT:[a-z0-9]+]]: tensor<2x?x4xf32>, %[[A:[a-z0-9]+]]: tensor<4xf32>, %[[B:[a-z0-9]+]]: tensor<2x?x2x5xf32>, %[[C:[a-z0-9]+]]: tensor<2x?x2x5xf32>, %[[D:[a-z0-9]+]]: tensor<4xf32>, %[[Z:[a-z0-9]+]]: tensor<2x?x4x3xf32>, %[[H0:[a-z0-9]+]]: tensor<2x4x3x5xf32>)
+// CHECK:         %[[DTC:.*]] = rlx.reshape %[[DT]] : tensor<2x?x4xf32> -> tensor<2x?x4x1xf32>
+// CHECK:         %[[XS:.*]] = rlx.mul %[[X]], %[[DTC]]
+// CHECK:         %[[LOG:.*]] = rlx.mul %[[DT]], %[[A]] : (tensor<2x?x4xf32>, tensor<4xf32>) -> tensor<2x?x4xf32>
+// CHECK:         %[[XT:.*]] = rlx.transpose %[[XS]] [0, 2, 1, 3] : tensor<2x?x4x3xf32> -> tensor<2x4x?x3xf32>
+// CHECK:         %[[XC:.*]] = rlx.reshape %[[XT]] : tensor<2x4x?x3xf32> -> tensor<2x4x?x1x3xf32>
+// CHECK:         %[[S:.*]]:2 = rlx.scan (%[[H0]] : tensor<2x4x3x5xf32>) over (%[[XC]], {{.*}} : tensor<2x4x?x1x3xf32>, tensor<2x4x?x1xf32>, tensor<2x2x?x1x5xf32>, tensor<2x2x?x1x5xf32>) axis = 2 -> (tensor<2x4x3x5xf32>, tensor<2x4x?x1x3xf32>) {
+// CHECK:         ^bb0(%[[H:[a-z0-9]+]]: tensor<2x4x3x5xf32>, %{{[a-z0-9]+}}: tensor<2x4x1x3xf32>, %{{[a-z0-9]+}}: tensor<2x4x1xf32>, %[[BK:[a-z0-9]+]]: tensor<2x2x1x5xf32>, %[[CK:[a-z0-9]+]]: tensor<2x2x1x5xf32>):
+// CHECK:           %[[BT:.*]] = rlx.transpose %[[BK]] [0, 1, 3, 2]
+// CHECK:           rlx.matmul %[[CK]], %[[BT]] : (tensor<2x2x1x5xf32>, tensor<2x2x5x1xf32>) -> tensor<2x2x1x1xf32>
+// CHECK:           %[[HG:.*]] = rlx.reshape %[[H]] : tensor<2x4x3x5xf32> -> tensor<2x2x2x3x5xf32>
+// CHECK:           %[[HT:.*]] = rlx.transpose %[[HG]] [0, 1, 2, 4, 3]
+// CHECK:           rlx.matmul %{{.*}}, %[[HT]] : (tensor<2x2x1x1x5xf32>, tensor<2x2x2x5x3xf32>) -> tensor<2x2x2x1x3xf32>
+// CHECK:           rlx.mul %{{.*}}, %[[H]] : (tensor<2x4x1x1xf32>, tensor<2x4x3x5xf32>) -> tensor<2x4x3x5xf32>
+// CHECK:           rlx.yield
+// CHECK:         %[[Y:.*]] = rlx.reshape %[[S]]#1 : tensor<2x4x?x1x3xf32> -> tensor<2x4x?x3xf32>
+// CHECK:         %[[YT:.*]] = rlx.transpose %[[Y]] [0, 2, 1, 3] : tensor<2x4x?x3xf32> -> tensor<2x?x4x3xf32>
+// CHECK:         %[[DC:.*]] = rlx.reshape %[[D]] : tensor<4xf32> -> tensor<4x1xf32>
+// CHECK:         %[[SKIP:.*]] = rlx.mul %[[DC]], %[[X]]
+// CHECK:         %[[SUM:.*]] = rlx.add %[[YT]], %[[SKIP]]
+// CHECK:         %[[GATE:.*]] = rlx.silu %[[Z]]
+// CHECK:         %[[OUT:.*]] = rlx.mul %[[SUM]], %[[GATE]]
+// CHECK:         return %[[OUT]], %[[S]]#0
+func.func @mamba2(%x: tensor<2x?x4x3xf32>, %dt: tensor<2x?x4xf32>, %A: tensor<4xf32>, %B: tensor<2x?x2x5xf32>, %C: tensor<2x?x2x5xf32>, %D: tensor<4xf32>, %z: tensor<2x?x4x3xf32>, %h0: tensor<2x4x3x5xf32>) -> (tensor<2x?x4x3xf32>, tensor<2x4x3x5xf32>) {
+  %y, %h = rlx.mamba2 %x, %dt, %A, %B, %C D(%D) z(%z) initial(%h0) : (tensor<2x?x4x3xf32>, tensor<2x?x4xf32>, tensor<4xf32>, tensor<2x?x2x5xf32>, tensor<2x?x2x5xf32>, tensor<4xf32>, tensor<2x?x4x3xf32>, tensor<2x4x3x5xf32>) -> (tensor<2x?x4x3xf32>, tensor<2x4x3x5xf32>)
+  return %y, %h : tensor<2x?x4x3xf32>, tensor<2x4x3x5xf32>
+}
+
+// -----
+
+// rlx.gated_delta_net, 4 steps in one chunk (no padding), default scale
+// 1/sqrt(K) = 0.5, zeros of the `?` batch as the state: the strictly lower
+// A is masked with zeros and (I + A)^-1 is (I - A)(I + A^2), one squaring
+// for 4 steps.
+// CHECK-LABEL: func.func @gated_delta_net(
+// CHECK:         %[[SCALE:.*]] = rlx.constant dense<5.000000e-01> : tensor<f32>
+// CHECK:         rlx.mul %{{.*}}, %[[SCALE]] : (tensor<?x4x2x4xf32>, tensor<f32>) -> tensor<?x4x2x4xf32>
+// CHECK:         %[[ZEROS:.*]] = rlx.expand %{{.*}} : tensor<?x1x1x1xf32> -> tensor<?x2x3x4xf32>
+// CHECK:         rlx.scan (%[[ZEROS]] : tensor<?x2x3x4xf32>) over ({{.*}}) axis = 2 -> (tensor<?x2x3x4xf32>, tensor<?x2x1x4x3xf32>) {
+// CHECK:           %[[STRICT:.*]] = rlx.constant dense<{{\[}}[false, false, false, false], [true, false, false, false], [true, true, false, false], [true, true, true, false]]> : tensor<4x4xi1>
+// CHECK:           %[[ZERO:.*]] = rlx.constant dense<0.000000e+00> : tensor<f32>
+// CHECK:           %[[AM:.*]] = rlx.where %[[STRICT]], %{{.*}}, %[[ZERO]]
+// CHECK:           %[[I:.*]] = rlx.constant dense<{{\[}}[1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], {{.*}}> : tensor<4x4xf32>
+// CHECK:           %[[IMA:.*]] = rlx.sub %[[I]], %[[AM]]
+// CHECK:           %[[A2:.*]] = rlx.matmul %[[AM]], %[[AM]]
+// CHECK:           %[[IPA2:.*]] = rlx.add %[[I]], %[[A2]]
+// CHECK:           %[[T:.*]] = rlx.matmul %[[IMA]], %[[IPA2]]
+// CHECK-NOT:       rlx.matmul %[[A2]], %[[A2]]
+// CHECK:           rlx.matmul %[[T]], %{{.*}} : (tensor<?x2x4x4xf32>, tensor<?x2x4x4xf32>) -> tensor<?x2x4x4xf32>
+// CHECK:           rlx.yield
+func.func @gated_delta_net(%q: tensor<?x4x2x4xf32>, %k: tensor<?x4x2x4xf32>, %v: tensor<?x4x2x3xf32>, %g: tensor<?x4x2xf32>, %beta: tensor<?x4x2xf32>) -> (tensor<?x4x2x3xf32>, tensor<?x2x3x4xf32>) {
+  %o, %s = rlx.gated_delta_net %q, %k, %v, %g, %beta chunk = 4 : (tensor<?x4x2x4xf32>, tensor<?x4x2x4xf32>, tensor<?x4x2x3xf32>, tensor<?x4x2xf32>, tensor<?x4x2xf32>) -> (tensor<?x4x2x3xf32>, tensor<?x2x3x4xf32>)
+  return %o, %s : tensor<?x4x2x3xf32>, tensor<?x2x3x4xf32>
+}

@@ -2,6 +2,7 @@
 #ifndef RLX_LIB_DIALECT_RLX_IR_OPUTILS_H
 #define RLX_LIB_DIALECT_RLX_IR_OPUTILS_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Value.h"
@@ -210,6 +211,18 @@ LogicalResult requireRopeTables(Operation *op, ShapeContext &context,
                                 AttentionLayout layout,
                                 ArrayRef<AffineExpr> input, ValueRange tables,
                                 int64_t nRot);
+
+//===----------------------------------------------------------------------===//
+// Decompositions (DecomposableOpInterface)
+//===----------------------------------------------------------------------===//
+
+/// Zeros of `type`, the initial state of a recurrence, whose only `?` size
+/// may be dimension 0, which then is dimension `batchAxis` of
+/// `batchSource`: a sum of `batchSource` over its other dimensions gives a
+/// tensor whose size, not its values, the zeros take (`rlx.expand ...
+/// like`).
+Value createBatchZeros(OpBuilder &b, Location loc, RankedTensorType type,
+                       Value batchSource, int64_t batchAxis);
 
 } // namespace mlir::rlx
 

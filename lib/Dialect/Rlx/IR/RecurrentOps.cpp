@@ -212,28 +212,6 @@ Value gate(OpBuilder &b, Location loc, Value value, int64_t index,
 }
 } // namespace
 
-/// Zeros `[B, H]`, B being the input's batch size. Where B is `?`, a sum of
-/// the input over time and features gives a `[B]` tensor whose size, not
-/// its values, the zeros take (`rlx.expand ... like`).
-static Value createZeroState(OpBuilder &b, Location loc,
-                             const RecurrentLayout &layout,
-                             RankedTensorType type) {
-  Type element = type.getElementType();
-  if (type.hasStaticShape())
-    return ConstantOp::create(
-        b, loc, DenseElementsAttr::get(type, b.getFloatAttr(element, 0)));
-  auto scalarType = RankedTensorType::get({}, element);
-  Value zero = ConstantOp::create(
-      b, loc, DenseElementsAttr::get(scalarType, b.getFloatAttr(element, 0)));
-  Value sizes = ReduceOp::create(b, loc, layout.input, ReduceKind::Sum,
-                                 ArrayRef<int64_t>{layout.getTimeAxis(), 2},
-                                 /*keep_dim=*/false);
-  auto columnType = RankedTensorType::get({ShapedType::kDynamic, 1}, element);
-  Value like = ReshapeOp::create(b, loc, columnType, sizes);
-  Value column = ExpandOp::create(b, loc, columnType, zero, like);
-  return ExpandOp::create(b, loc, type, column);
-}
-
 /// Block `block` (layer-major, direction-minor) of the initial states
 /// `initial` `[L*D, B, H]` as `[B, H]`.
 static Value sliceState(OpBuilder &b, Location loc, Value initial,
@@ -260,7 +238,8 @@ static SmallVector<Value> decomposeRecurrent(OpBuilder &b, Location loc,
 
   // Without initial states every block starts from the same zeros.
   Value zeros = layout.initialStates.empty()
-                    ? createZeroState(b, loc, layout, stateType)
+                    ? createBatchZeros(b, loc, stateType, layout.input,
+                                       layout.getBatchAxis())
                     : Value();
   Value sequence = layout.input;
   // The final states of every block, per state kind (h, then c).

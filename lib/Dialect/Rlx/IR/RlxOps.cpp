@@ -50,6 +50,32 @@ FailureOr<RankedTensorType> mlir::rlx::getRankedType(std::optional<Location> loc
                            " to be a ranked tensor, got ", type);
 }
 
+Value mlir::rlx::createBatchZeros(OpBuilder &b, Location loc,
+                                  RankedTensorType type, Value batchSource,
+                                  int64_t batchAxis) {
+  Type element = type.getElementType();
+  if (type.hasStaticShape())
+    return ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, b.getFloatAttr(element, 0)));
+  int64_t rank = cast<RankedTensorType>(batchSource.getType()).getRank();
+  SmallVector<int64_t> otherAxes;
+  for (int64_t axis = 0; axis < rank; ++axis)
+    if (axis != batchAxis)
+      otherAxes.push_back(axis);
+  Value sizes = ReduceOp::create(b, loc, batchSource, ReduceKind::Sum,
+                                 otherAxes, /*keep_dim=*/false);
+  SmallVector<int64_t> columnShape(type.getRank(), 1);
+  columnShape[0] = ShapedType::kDynamic;
+  auto columnType = RankedTensorType::get(columnShape, element);
+  Value like = ReshapeOp::create(b, loc, columnType, sizes);
+  Value zero = ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({}, element),
+                             b.getFloatAttr(element, 0)));
+  Value column = ExpandOp::create(b, loc, columnType, zero, like);
+  return ExpandOp::create(b, loc, type, column);
+}
+
 FailureOr<int64_t> mlir::rlx::normalizeAxis(std::optional<Location> loc,
                                             int64_t axis, int64_t rank,
                                             StringRef what) {
