@@ -7,8 +7,9 @@
 #               PyTorch model from Python and train it for 20 steps
 #               (examples/train_torch.py), and run an int4 MoE decoder
 #               layer with top-p sampling (examples/quantized_decoder.mlir),
-#               and train an LSTM language model for 20 steps against
-#               PyTorch (examples/lstm_lm.mlir)
+#               and train an LSTM and a Mamba language model for 20 steps
+#               each against PyTorch (examples/lstm_lm.mlir,
+#               examples/mamba_block.mlir)
 #   make check  set up, build, run every test: lit (check-rlx), the
 #               runtime and rlx-run under ASan+UBSan (check-sanitize), and a
 #               fuzzing smoke of the release compiler (check-fuzz-release)
@@ -153,6 +154,7 @@ demo: build
 	RLX_BUILD_DIR=$(abspath $(BUILD_DIR)) PYTHONPATH=python /usr/bin/python3 examples/train_torch.py --steps 20
 	RLX_BUILD_DIR=$(abspath $(BUILD_DIR)) /usr/bin/python3 examples/quantized_decoder.py --check
 	RLX_BUILD_DIR=$(abspath $(BUILD_DIR)) /usr/bin/python3 examples/lstm_lm.py --check
+	RLX_BUILD_DIR=$(abspath $(BUILD_DIR)) /usr/bin/python3 examples/mamba_block.py --check
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_BUILD_DIR) $(SANITIZE_DIR)
