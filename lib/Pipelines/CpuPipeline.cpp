@@ -33,6 +33,7 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(createRlxSpecializeShapes(specialize));
   }
   pm.addPass(createRlxExportAbi());
+  pm.addPass(createRlxLowerCustomCalls());
   addFusionPasses(pm, options.fusePatterns, options.formRegions);
   pm.addNestedPass<func::FuncOp>(createRlxToLinalg());
   // Upstream elementwise ops on tensors written next to rlx ops.

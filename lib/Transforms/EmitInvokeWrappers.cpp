@@ -22,13 +22,39 @@ struct RlxEmitInvokeWrappersPass
     MLIRContext *context = &getContext();
     auto ptrType = LLVM::LLVMPointerType::get(context);
     auto voidType = LLVM::LLVMVoidType::get(context);
-    SmallVector<LLVM::LLVMFuncOp> interfaces;
-    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
-      if (func.getSymName().starts_with(kCInterfacePrefix) &&
-          !func.isExternal())
-        interfaces.push_back(func);
+    SmallVector<LLVM::LLVMFuncOp> interfaces, customFunctions;
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+      if (!func.getSymName().starts_with(kCInterfacePrefix))
+        continue;
+      // A C interface the module declares is an rlx.custom_call's callee.
+      (func.isExternal() ? customFunctions : interfaces).push_back(func);
+    }
 
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    // Each custom function's address, null where the module is linked
+    // without it (a weak reference): the runtime reads `rlx_custom_<f>` to
+    // refuse such a module with a status instead of a failed dlopen.
+    for (LLVM::LLVMFuncOp callee : customFunctions) {
+      callee.setLinkage(LLVM::Linkage::ExternWeak);
+      std::string name =
+          (rlx::kCustomCallSymbolPrefix +
+           callee.getSymName().drop_front(kCInterfacePrefix.size()))
+              .str();
+      if (module.lookupSymbol(name)) {
+        callee.emitError() << "cannot emit '" << name
+                           << "': the module already defines that symbol";
+        return signalPassFailure();
+      }
+      auto address = LLVM::GlobalOp::create(
+          b, callee.getLoc(), ptrType, /*isConstant=*/true,
+          LLVM::Linkage::External, name, Attribute());
+      OpBuilder init = OpBuilder::atBlockBegin(
+          b.createBlock(&address.getInitializerRegion()));
+      b.setInsertionPointToEnd(module.getBody());
+      LLVM::ReturnOp::create(
+          init, callee.getLoc(),
+          LLVM::AddressOfOp::create(init, callee.getLoc(), callee).getResult());
+    }
     for (LLVM::LLVMFuncOp callee : interfaces) {
       LLVM::LLVMFunctionType calleeType = callee.getFunctionType();
       if (!isa<LLVM::LLVMVoidType>(calleeType.getReturnType()) ||

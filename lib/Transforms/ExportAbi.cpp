@@ -1,5 +1,5 @@
 //===- ExportAbi.cpp - Describe public functions for the runtime ----------===//
-#include "rlx/Dialect/Rlx/IR/RlxDialect.h"
+#include "rlx/Dialect/Rlx/IR/RlxOps.h"
 #include "rlx/Dialect/Rlx/IR/SymbolicShapes.h"
 #include "rlx/Transforms/Passes.h"
 
@@ -256,6 +256,22 @@ struct RlxExportAbiPass : rlx::impl::RlxExportAbiBase<RlxExportAbiPass> {
     llvm::raw_string_ostream os(manifest);
     if (target == rlx::AbiTarget::Cuda)
       os << "target cuda\n";
+    // The C functions the module calls, which the runtime checks are
+    // linked into it; on the host only.
+    llvm::SetVector<StringRef> customFunctions;
+    WalkResult walk = module.walk([&](rlx::CustomCallOp op) {
+      if (target == rlx::AbiTarget::Cuda) {
+        op.emitOpError("calls the host C function '")
+            << op.getCallee() << "': the cuda target cannot run it";
+        return WalkResult::interrupt();
+      }
+      customFunctions.insert(op.getCallee());
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+    for (StringRef name : customFunctions)
+      os << "custom " << name << '\n';
     Builder builder(&getContext());
     for (auto func : module.getOps<func::FuncOp>()) {
       if (!func.isPublic() || func.isDeclaration())

@@ -45,12 +45,14 @@ def _options(target, fuse, opt_level, specialize, extra):
 
 
 def compile(text, *, target="cpu", fuse=True, opt_level=None,
-            specialize=None, options=(), cache=True):
+            specialize=None, link=(), options=(), cache=True):
     """Compiles MLIR `text` (a module of func.funcs on rlx ops) and loads it.
 
     target: "cpu" or "cuda". fuse: rlx's fusion passes (on by default).
     opt_level: LLVM's -O level (rlx-compile's default if None). specialize:
-    {symbol: size} fixes `?` sizes (rlx-compile --specialize). options: more
+    {symbol: size} fixes `?` sizes (rlx-compile --specialize). link: object
+    files, archives or shared libraries with the C functions of the
+    module's rlx.custom_calls (rlx-compile --link). options: more
     rlx-compile arguments. cache: reuse the on-disk cache entry if there
     is one (False compiles again and replaces it).
     A compile error is an `Error` with rlx-compile's diagnostics."""
@@ -58,11 +60,16 @@ def compile(text, *, target="cpu", fuse=True, opt_level=None,
     if not os.path.exists(compiler):
         raise Error("NOT_FOUND", f"rlx-compile is not at {compiler} (build "
                     "the project, or set RLX_BUILD_DIR or RLX_COMPILE)")
-    args = _options(target, fuse, opt_level, specialize, options)
+    link = [os.path.abspath(path) for path in link]
+    args = _options(target, fuse, opt_level, specialize,
+                    [f"--link={path}" for path in link] + list(options))
     st = os.stat(compiler)
+    # A linked file that changes is a new module.
+    linked = [(os.stat(path).st_size, os.stat(path).st_mtime_ns)
+              for path in link if os.path.exists(path)]
     key = hashlib.sha256(json.dumps(
         [text, args, os.path.realpath(compiler), st.st_size,
-         st.st_mtime_ns]).encode()).hexdigest()[:32]
+         st.st_mtime_ns, linked]).encode()).hexdigest()[:32]
     directory = cache_dir()
     os.makedirs(directory, exist_ok=True)
     module = os.path.join(directory, key + ".so")

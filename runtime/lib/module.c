@@ -86,6 +86,9 @@ struct rlx_module {
   rlx_cuda_context_t cuda;
   size_t num_functions;
   rlx_function_t *functions;
+  /* The C functions of the module's rlx.custom_calls ("custom" lines). */
+  size_t num_custom_functions;
+  char **custom_functions;
 };
 
 /* ---- manifest parsing ---------------------------------------------------- */
@@ -620,6 +623,33 @@ static rlx_status_t parse_target(parser_t *p, rlx_module_t *module) {
   return NULL;
 }
 
+/* Parses a "custom <name>" line: a C function the module calls. Each line
+ * is one allocation, which the manifest's size bounds. */
+static rlx_status_t parse_custom(parser_t *p, rlx_module_t *module) {
+  const token_t *name = &p->tokens[1];
+  if (p->num_tokens != 2)
+    return parse_error(p, "expected 'custom <name>'");
+  if (!is_identifier(name))
+    return parse_error(p, "custom function name '%.*s' is not a C identifier",
+                       shown(name), name->text);
+  for (size_t i = 0; i < module->num_custom_functions; ++i)
+    if (token_is(name, module->custom_functions[i]))
+      return parse_error(p, "duplicate custom function '%s'",
+                         module->custom_functions[i]);
+  char **grown = realloc(module->custom_functions,
+                         (module->num_custom_functions + 1) * sizeof(*grown));
+  if (!grown)
+    return manifest_out_of_memory(p);
+  module->custom_functions = grown;
+  char *copy = malloc(name->length + 1);
+  if (!copy)
+    return manifest_out_of_memory(p);
+  memcpy(copy, name->text, name->length);
+  copy[name->length] = '\0';
+  module->custom_functions[module->num_custom_functions++] = copy;
+  return NULL;
+}
+
 static rlx_status_t parse_manifest(rlx_module_t *module, const char *text,
                                    size_t length) {
   parser_t p = {.path = module->path, .cursor = text, .end = text + length};
@@ -652,6 +682,11 @@ static rlx_status_t parse_manifest(rlx_module_t *module, const char *text,
   status = next_line(&p, &found);
   if (!status && found && token_is(&p.tokens[0], "target")) {
     status = parse_target(&p, module);
+    if (!status)
+      status = next_line(&p, &found);
+  }
+  while (!status && found && token_is(&p.tokens[0], "custom")) {
+    status = parse_custom(&p, module);
     if (!status)
       status = next_line(&p, &found);
   }
@@ -930,6 +965,39 @@ static rlx_status_t resolve_functions(rlx_module_t *module) {
   return NULL;
 }
 
+/* Each custom function the manifest lists must be linked into the module:
+ * its weak reference, `rlx_custom_<name>`, is then not null. */
+static rlx_status_t check_custom_functions(rlx_module_t *module) {
+  const char prefix[] = "rlx_custom_";
+  for (size_t i = 0; i < module->num_custom_functions; ++i) {
+    const char *name = module->custom_functions[i];
+    size_t name_length = strlen(name);
+    char *symbol_name = malloc(sizeof(prefix) + name_length);
+    if (!symbol_name)
+      return rlx_make_status(RLX_STATUS_OUT_OF_MEMORY,
+                             "out of memory loading '%s'", module->path);
+    memcpy(symbol_name, prefix, sizeof(prefix) - 1);
+    memcpy(symbol_name + sizeof(prefix) - 1, name, name_length + 1);
+    dlerror();
+    void *const *address = dlsym(module->handle, symbol_name);
+    free(symbol_name);
+    if (!address)
+      return rlx_make_status(
+          RLX_STATUS_INVALID_FORMAT,
+          "module '%s' lists the custom function '%s' but does not export "
+          "rlx_custom_%s",
+          module->path, name, name);
+    if (!*address)
+      return rlx_make_status(
+          RLX_STATUS_NOT_FOUND,
+          "module '%s' calls the C function '%s' (rlx.custom_call), which "
+          "is not linked into it: compile it with rlx-compile --link=<an "
+          "object or archive defining _mlir_ciface_%s>",
+          module->path, name, name);
+  }
+  return NULL;
+}
+
 static rlx_status_t open_module(rlx_module_t *module) {
   /* dlopen searches the library path for names without a slash; a module
    * path always means a file. */
@@ -976,6 +1044,8 @@ static rlx_status_t open_module(rlx_module_t *module) {
     status = parse_manifest(module, manifest, length);
   if (!status)
     status = resolve_functions(module);
+  if (!status)
+    status = check_custom_functions(module);
   if (status || !module->on_cuda)
     return status;
   /* Each module has a context (and stream) of its own on device 0. */
@@ -1015,6 +1085,9 @@ void rlx_module_free(rlx_module_t *module) {
   for (size_t i = 0; i < module->num_functions; ++i)
     free_function_fields(&module->functions[i]);
   free(module->functions);
+  for (size_t i = 0; i < module->num_custom_functions; ++i)
+    free(module->custom_functions[i]);
+  free(module->custom_functions);
   rlx_cuda_context_destroy(module->cuda);
   if (module->handle)
     dlclose(module->handle);

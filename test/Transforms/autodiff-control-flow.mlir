@@ -245,3 +245,15 @@ func.func @straight_through(%x: tensor<4xf32>) -> tensor<f32>
   %l = rlx.reduce sum %r axes = [0] : tensor<4xf32> -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// A C function has no gradient: an rlx.custom_fn supplies one
+// (test/E2E/custom_call.py).
+func.func @custom_call(%a: tensor<4xf32>) -> tensor<f32>
+    attributes {rlx.differentiate = array<i64: 0>} {
+  // expected-error @+1 {{no gradient rule for 'rlx.custom_call' on the path from a differentiated argument to the loss}}
+  %y = rlx.custom_call @f(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %l = rlx.reduce sum %y axes = [0] : tensor<4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}

@@ -28,17 +28,19 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "rlx/InitRlx.h"
 #include "rlx/Pipelines/Pipelines.h"
+#include "rlx/Transforms/Passes.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -160,6 +162,11 @@ cl::list<std::string> specialize(
     cl::desc("NAME=VALUE[,...]: compile with the `?` size the manifest names "
              "NAME fixed to VALUE (rlx-run --list shows the names)"),
     cl::CommaSeparated);
+cl::list<std::string> linkFiles(
+    "link",
+    cl::desc("An object file, archive or shared library to link into the "
+             "module: the C functions its rlx.custom_calls call"),
+    cl::value_desc("path"));
 cl::opt<bool> kernelReport(
     "kernel-report",
     cl::desc("Remark how many loop nests each function has after fusion"),
@@ -173,12 +180,13 @@ static int fail(const llvm::Twine &message) {
 
 /// The symbols a module exports: the runtime's ABI (docs/runtime.md).
 static bool isAbiSymbol(StringRef name) {
-  return name == "rlx_manifest" || name.starts_with("rlx_invoke_");
+  return name == "rlx_manifest" || name.starts_with("rlx_invoke_") ||
+         name.starts_with(mlir::rlx::kCustomCallSymbolPrefix);
 }
 
 /// The version script of the link: the ABI symbols global, all else local.
 static constexpr StringLiteral kVersionScript =
-    "{\n  global: rlx_manifest; rlx_invoke_*;\n  local: *;\n};\n";
+    "{\n  global: rlx_manifest; rlx_invoke_*; rlx_custom_*;\n  local: *;\n};\n";
 
 /// Checks a CPU (`cpuFlag`) and a feature list (`featuresFlag`, `+a,-b`)
 /// against the tables of `triple`'s target before anything is compiled:
@@ -313,6 +321,8 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
+  if (!linkFiles.empty() && emitKind != EmitKind::SharedObject)
+    return fail("--link links a shared object (--emit=so)");
   if (emitKind == EmitKind::PTX && target != Target::Cuda)
     return fail("--emit=ptx needs --target=cuda");
   if (!gpuBlocksOnCpu.empty() && target == Target::Cuda)
@@ -419,6 +429,13 @@ int main(int argc, char **argv) {
   llvm::internalizeModule(*llvmModule, [](const llvm::GlobalValue &value) {
     return isAbiSymbol(value.getName());
   });
+  // The C functions of rlx.custom_calls: weak declarations
+  // (rlx-emit-invoke-wrappers) that --link files define.
+  SmallVector<std::string> customFunctions;
+  for (const llvm::Function &function : *llvmModule)
+    if (function.isDeclaration() && function.hasExternalWeakLinkage() &&
+        function.getName().starts_with("_mlir_ciface_"))
+      customFunctions.push_back(function.getName().str());
   TimingScope optimizeTiming = rootTiming.nest("LLVM optimization");
   auto optimize = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
                                             machine.get());
@@ -480,16 +497,20 @@ int main(int argc, char **argv) {
       (llvm::Twine("-Wl,--version-script=") + versionScriptPath).str();
   // libomp only when the module has OpenMP loops; compiler-rt's builtins
   // for the soft-float helpers (bf16 conversions) the host's libgcc may lack.
-  llvm::StringRef linkArgs[] = {RLX_LINKER_DRIVER,
-                                "-shared",
-                                "-o",
-                                outputFile,
-                                objectPath,
-                                RLX_COMPILER_RT_BUILTINS,
-                                "-Wl,--as-needed",
-                                "-lomp",
-                                "-lm",
-                                versionScriptFlag};
+  SmallVector<std::string> linkArgStorage = {
+      RLX_LINKER_DRIVER, "-shared", "-o", outputFile, objectPath.str().str()};
+  // The custom functions' references are weak (a module linked without
+  // them loads, and the runtime names what is missing), but a weak
+  // reference does not pull a member out of an archive: with --link files,
+  // --undefined makes it, and then the link must define them (below).
+  if (!linkFiles.empty())
+    for (StringRef function : customFunctions)
+      linkArgStorage.push_back(("-Wl,--undefined=" + function).str());
+  llvm::append_range(linkArgStorage, linkFiles);
+  linkArgStorage.append({RLX_COMPILER_RT_BUILTINS, "-Wl,--as-needed", "-lomp",
+                         "-lm", versionScriptFlag});
+  SmallVector<llvm::StringRef> linkArgs(linkArgStorage.begin(),
+                                        linkArgStorage.end());
   std::string linkError;
   TimingScope linkTiming = rootTiming.nest("link");
   int status = llvm::sys::ExecuteAndWait(RLX_LINKER_DRIVER, linkArgs,
@@ -497,5 +518,28 @@ int main(int argc, char **argv) {
   if (status != 0)
     return fail(llvm::Twine("linking with ") + RLX_LINKER_DRIVER +
                 " failed" + (linkError.empty() ? "" : ": " + linkError));
+  if (linkFiles.empty())
+    return 0;
+  llvm::Expected<llvm::object::OwningBinary<llvm::object::ObjectFile>> linked =
+      llvm::object::ObjectFile::createObjectFile(outputFile);
+  if (!linked)
+    return fail("cannot read the linked module: " +
+                llvm::toString(linked.takeError()));
+  for (const llvm::object::SymbolRef &symbol : linked->getBinary()->symbols()) {
+    llvm::Expected<StringRef> name = symbol.getName();
+    llvm::Expected<uint32_t> flags = symbol.getFlags();
+    if (!name || !flags) {
+      llvm::consumeError(name.takeError());
+      llvm::consumeError(flags.takeError());
+      continue;
+    }
+    if ((*flags & llvm::object::SymbolRef::SF_Undefined) &&
+        llvm::is_contained(customFunctions, *name)) {
+      llvm::sys::fs::remove(outputFile);
+      return fail("the --link files do not define the C function '" +
+                  name->drop_front(StringRef("_mlir_ciface_").size()) +
+                  "' of an rlx.custom_call (" + *name + ")");
+    }
+  }
   return 0;
 }

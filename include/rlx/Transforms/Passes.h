@@ -15,6 +15,11 @@ enum class AbiTarget { Cpu, Cuda };
 /// The prefix rlx-mangle-function-names gives the functions a module defines.
 inline constexpr llvm::StringLiteral kMangledFunctionPrefix = "rlx_fn_";
 
+/// The prefix of the symbol a module exports for each C function its
+/// rlx.custom_calls call: `rlx_custom_<f>` holds the address of
+/// `_mlir_ciface_<f>`, null where the module was linked without it.
+inline constexpr llvm::StringLiteral kCustomCallSymbolPrefix = "rlx_custom_";
+
 /// The name a function had in the program: `symbol` without the prefix of
 /// rlx-mangle-function-names.
 inline StringRef getProgramFunctionName(StringRef symbol) {

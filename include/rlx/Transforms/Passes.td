@@ -15,7 +15,10 @@ def RlxExportAbi : Pass<"rlx-export-abi", "::mlir::ModuleOp"> {
     more than once (every result gets its own caller buffer), and records
     its signature in the module's `rlx_manifest` string (see
     docs/runtime.md). With `target=cuda` the manifest says that the
-    functions take device buffers, which the runtime then stages.
+    functions take device buffers, which the runtime then stages. Each C
+    function an `rlx.custom_call` calls is a `custom <name>` line (the
+    runtime checks it is linked into the module); with `target=cuda` such
+    a call is an error.
 
     `?` sizes are symbols of the manifest (`s0`, `s1`, ... in argument
     order). The function's ops' shape rules (`FunctionShapeAnalysis`) say
@@ -85,7 +88,11 @@ def RlxEmitInvokeWrappers : Pass<"rlx-emit-invoke-wrappers",
     pointer per argument from `args` and calls the C-interface function, so
     that the runtime can call any exported function through one signature.
     `<name>` is the program's name: without the `rlx_fn_` prefix of
-    rlx-mangle-function-names.
+    rlx-mangle-function-names. A `_mlir_ciface_<f>` the module only
+    declares is the C function of an `rlx.custom_call`: its reference
+    becomes weak and the constant `rlx_custom_<f>` holds its address, null
+    where the module is linked without it, which the runtime checks at
+    load time.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
@@ -252,6 +259,26 @@ def RlxDecompose : Pass<"rlx-decompose"> {
     pipelines run it after `--rlx-autodiff` (which decomposes the functions
     it differentiates itself) and before fusion.
   }];
+}
+
+def RlxLowerCustomCalls : Pass<"rlx-lower-custom-calls",
+                                "::mlir::ModuleOp"> {
+  let summary = "Call the C functions of rlx.custom_call on buffers";
+  let description = [{
+    Rewrites each `rlx.custom_call @f` into a `func.call @f` on buffers: the
+    inputs as read-only views of any layout (`bufferization.to_buffer` to a
+    fully dynamic strided memref, so no copy is made for a view), each
+    result a new buffer the callee writes (`memref.alloc`), made a tensor
+    again by `bufferization.to_tensor restrict`. It declares `@f` once
+    (`llvm.emit_c_interface`, so the callee is MLIR's C interface
+    `_mlir_ciface_f` taking descriptor pointers) and fails with a
+    diagnostic when two calls of `f` disagree on the signature or the
+    module defines a function `@f` itself. A module pass, since it adds
+    symbols; the CPU pipeline runs it before the conversion to linalg.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def RlxFuseElementwise : Pass<"rlx-fuse-elementwise"> {

@@ -71,3 +71,35 @@ func.func @captured(%x: tensor<4xf32>, %w: tensor<4xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @custom_call_name(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'rlx.custom_call' op callee must be a C identifier, got 'soft-threshold'}}
+  %y = rlx.custom_call @"soft-threshold"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @custom_call_digit(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'rlx.custom_call' op callee must be a C identifier, got '2x'}}
+  %y = rlx.custom_call @"2x"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @custom_call_dynamic_result(%x: tensor<?xf32>) {
+  // expected-error @+1 {{'rlx.custom_call' op result 1 must have a static shape (the caller allocates it before the call), got 'tensor<?xf32>'}}
+  %y, %z = rlx.custom_call @f(%x) : (tensor<?xf32>) -> (tensor<4xf32>, tensor<?xf32>)
+  return
+}
+
+// -----
+
+func.func @custom_call_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'rlx.custom_call' op result #0 must be variadic of ranked tensor}}
+  %y = rlx.custom_call @f(%x) : (tensor<4xf32>) -> memref<4xf32>
+  return
+}

@@ -59,3 +59,16 @@ func.func @no_inputs() -> tensor<2xf32> {
   }
   return %r : tensor<2xf32>
 }
+
+// rlx.custom_call: a C function on tensors of any sizes and layouts in,
+// static shapes out; calls without inputs or results.
+// CHECK-LABEL: func.func @custom_call(
+// CHECK:         %{{.*}}:2 = rlx.custom_call @soft_threshold(%{{.*}}, %{{.*}}) : (tensor<?x16xf32>, tensor<f32>) -> (tensor<4x16xf32>, tensor<i64>)
+// CHECK:         rlx.custom_call @seed() : () -> tensor<2xi32>
+// CHECK:         rlx.custom_call @log_values(%{{.*}}) : (tensor<4x16xf32>) -> ()
+func.func @custom_call(%x: tensor<?x16xf32>, %t: tensor<f32>) -> (tensor<4x16xf32>, tensor<i64>, tensor<2xi32>) {
+  %y, %n = rlx.custom_call @soft_threshold(%x, %t) : (tensor<?x16xf32>, tensor<f32>) -> (tensor<4x16xf32>, tensor<i64>)
+  %s = rlx.custom_call @seed() : () -> tensor<2xi32>
+  rlx.custom_call @log_values(%y) : (tensor<4x16xf32>) -> ()
+  return %y, %n, %s : tensor<4x16xf32>, tensor<i64>, tensor<2xi32>
+}

@@ -13,6 +13,8 @@
 
 #include "OpUtils.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 using namespace mlir;
 using namespace mlir::rlx;
 
@@ -401,5 +403,32 @@ CustomFnOp::inferSymbolicShapes(ShapeContext &context,
     return failure();
   for (Value value : yield->getValues())
     shapes.push_back(context.getShape(value));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CustomCallOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CustomCallOp::verify() {
+  StringRef callee = getCallee();
+  auto isIdentifierChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  if (callee.empty() || llvm::isDigit(callee.front()) ||
+      !llvm::all_of(callee, isIdentifierChar))
+    return emitOpError("callee must be a C identifier, got '") << callee << "'";
+  for (auto [index, type] : llvm::enumerate(getResultTypes()))
+    if (!cast<RankedTensorType>(type).hasStaticShape())
+      return emitOpError("result ")
+             << index << " must have a static shape (the caller allocates "
+             << "it before the call), got " << type;
+  return success();
+}
+
+// The results are the buffers the caller allocates: their declared types.
+LogicalResult
+CustomCallOp::inferSymbolicShapes(ShapeContext &context,
+                                  SmallVectorImpl<SymbolicShape> &shapes) {
+  for (Type type : getResultTypes())
+    shapes.push_back(context.getShape(cast<RankedTensorType>(type)));
   return success();
 }
