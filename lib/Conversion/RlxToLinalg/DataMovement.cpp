@@ -40,12 +40,71 @@ struct ReshapeToTensor : OpConversionPattern<ReshapeOp> {
     Location loc = op.getLoc();
     Value value = adaptor.getInput();
     RankedTensorType inType = op.getInput().getType(), outType = op.getType();
+    // Between a static shape and one with a single `?`, the `?` follows
+    // from the element count: reshape statically and cast (no collapse or
+    // expand group may turn static sizes into a `?` one or back).
+    if (inType.hasStaticShape() && !outType.hasStaticShape()) {
+      if (RankedTensorType staticOut =
+              getWithCountedSize(outType, inType.getNumElements())) {
+        Value reshaped = reshapeStatic(rewriter, loc, value, staticOut);
+        rewriter.replaceOpWithNewOp<tensor::CastOp>(op, outType, reshaped);
+        return success();
+      }
+    }
+    if (!inType.hasStaticShape() && outType.hasStaticShape()) {
+      if (RankedTensorType staticIn =
+              getWithCountedSize(inType, outType.getNumElements())) {
+        value = tensor::CastOp::create(rewriter, loc, staticIn, value);
+        rewriter.replaceOp(op, reshapeStatic(rewriter, loc, value, outType));
+        return success();
+      }
+    }
     if (!inType.hasStaticShape() || !outType.hasStaticShape()) {
       if (Value reshaped = reshapeDynamic(rewriter, op, value)) {
         rewriter.replaceOp(op, reshaped);
         return success();
       }
     }
+    rewriter.replaceOp(op,
+                       reshapeThroughFlat(rewriter, loc, value, inType, outType,
+                                          getResultSizes(rewriter, op)));
+    return success();
+  }
+
+  /// `type` with its one `?` size the one that gives it `count` elements;
+  /// null where it has another number of `?`s or the size is not
+  /// determined (other sizes 0).
+  static RankedTensorType getWithCountedSize(RankedTensorType type,
+                                             int64_t count) {
+    if (type.getNumDynamicDims() != 1)
+      return nullptr;
+    int64_t known = 1;
+    for (int64_t size : type.getShape())
+      if (!ShapedType::isDynamic(size))
+        known *= size;
+    if (known == 0 || count % known != 0)
+      return nullptr;
+    SmallVector<int64_t> shape(type.getShape());
+    for (int64_t &size : shape)
+      if (ShapedType::isDynamic(size))
+        size = count / known;
+    return type.clone(shape);
+  }
+
+  /// The reshape of `value` (static shape) to the static `outType`.
+  static Value reshapeStatic(OpBuilder &b, Location loc, Value value,
+                             RankedTensorType outType) {
+    auto inType = cast<RankedTensorType>(value.getType());
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(b.getContext(), outType.getShape());
+    return reshapeThroughFlat(b, loc, value, inType, outType, sizes);
+  }
+
+  /// Collapse to 1-D, then expand to `outType` of sizes `sizes`.
+  static Value reshapeThroughFlat(OpBuilder &b, Location loc, Value value,
+                                  RankedTensorType inType,
+                                  RankedTensorType outType,
+                                  ArrayRef<OpFoldResult> sizes) {
     auto flatType =
         RankedTensorType::get({inType.hasStaticShape() ? inType.getNumElements()
                                                        : ShapedType::kDynamic},
@@ -58,21 +117,21 @@ struct ReshapeToTensor : OpConversionPattern<ReshapeOp> {
     };
     if (inType.getRank() != 1)
       value = inType.getRank() == 0
-                  ? tensor::ExpandShapeOp::create(rewriter, loc, flatType,
-                                                  value, allDims(0))
+                  ? tensor::ExpandShapeOp::create(b, loc, flatType, value,
+                                                  allDims(0))
                         .getResult()
-                  : tensor::CollapseShapeOp::create(rewriter, loc, value,
+                  : tensor::CollapseShapeOp::create(b, loc, value,
                                                     allDims(inType.getRank()))
                         .getResult();
     if (outType.getRank() == 0)
-      value = tensor::CollapseShapeOp::create(rewriter, loc, outType, value,
-                                              allDims(0));
+      value =
+          tensor::CollapseShapeOp::create(b, loc, outType, value, allDims(0));
     else if (outType.getRank() != 1)
-      value = tensor::ExpandShapeOp::create(rewriter, loc, outType, value,
-                                            allDims(outType.getRank()),
-                                            getResultSizes(rewriter, op));
-    rewriter.replaceOp(op, value);
-    return success();
+      value = tensor::ExpandShapeOp::create(b, loc, outType, value,
+                                            allDims(outType.getRank()), sizes);
+    else if (value.getType() != outType)
+      value = tensor::CastOp::create(b, loc, outType, value);
+    return value;
   }
 
   /// The reshape of `value` where one collapse or expand does it, or where

@@ -34,6 +34,32 @@ func.func @reshape_to_1d(%a: tensor<2x3xf16>) -> tensor<6xf16> {
   return %0 : tensor<6xf16>
 }
 
+// Between a static shape and one with a single `?` (a state with a static
+// batch where the input's is `?`), the `?` is the element count's: a
+// static reshape, then a cast (and a cast first the other way).
+
+// CHECK-LABEL: func.func @reshape_static_to_dynamic(
+// CHECK-SAME:      %[[A:.*]]: tensor<1x2x4xf32>)
+// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %[[A]] {{\[}}[0, 1, 2]] : tensor<1x2x4xf32> into tensor<8xf32>
+// CHECK:         %[[R:.*]] = tensor.expand_shape %[[FLAT]] {{\[}}[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+// CHECK:         %[[C:.*]] = tensor.cast %[[R]] : tensor<2x4xf32> to tensor<?x4xf32>
+// CHECK:         return %[[C]] : tensor<?x4xf32>
+func.func @reshape_static_to_dynamic(%a: tensor<1x2x4xf32>) -> tensor<?x4xf32> {
+  %0 = rlx.reshape %a : tensor<1x2x4xf32> -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// CHECK-LABEL: func.func @reshape_dynamic_to_static(
+// CHECK-SAME:      %[[A:.*]]: tensor<?x4xf32>)
+// CHECK:         %[[C:.*]] = tensor.cast %[[A]] : tensor<?x4xf32> to tensor<2x4xf32>
+// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %[[C]] {{\[}}[0, 1]] : tensor<2x4xf32> into tensor<8xf32>
+// CHECK:         %[[R:.*]] = tensor.expand_shape %[[FLAT]] {{\[}}[0, 1, 2]] output_shape [1, 2, 4] : tensor<8xf32> into tensor<1x2x4xf32>
+// CHECK:         return %[[R]] : tensor<1x2x4xf32>
+func.func @reshape_dynamic_to_static(%a: tensor<?x4xf32>) -> tensor<1x2x4xf32> {
+  %0 = rlx.reshape %a : tensor<?x4xf32> -> tensor<1x2x4xf32>
+  return %0 : tensor<1x2x4xf32>
+}
+
 // Rank 0 goes through tensor<1x...> with empty reassociations.
 
 // CHECK-LABEL: func.func @reshape_from_rank0(

@@ -240,6 +240,16 @@ static SmallVector<int64_t> replaceDims(Value value, int64_t from, int64_t to,
   return result;
 }
 
+/// `value` as `type`, which may know a size `value`'s type leaves `?` or
+/// the other way round (an initial state with a static batch where the
+/// input's is `?`): the scan carries the state as the op's result type.
+static Value castToType(OpBuilder &b, Location loc, Value value,
+                        RankedTensorType type) {
+  if (value.getType() == type)
+    return value;
+  return ReshapeOp::create(b, loc, type, value);
+}
+
 static Value scalarConstant(OpBuilder &b, Location loc, Type element,
                             double value) {
   return ConstantOp::create(
@@ -501,9 +511,10 @@ SmallVector<Value> Mamba2Op::decompose(OpBuilder &b) {
 
   SmallVector<int64_t> stackedShape = {batch, heads, chunking.count, size,
                                        features};
-  Value init = getInitialState() ? getInitialState()
-                                 : createBatchZeros(b, loc, stateType, getX(),
-                                                    /*batchAxis=*/0);
+  Value init = getInitialState()
+                   ? castToType(b, loc, getInitialState(), stateType)
+                   : createBatchZeros(b, loc, stateType, getX(),
+                                      /*batchAxis=*/0);
   auto [finalState, stacked] = createChunkScan(
       b, loc, init,
       {toHeadChunks(scaledInput), toHeadChunks(logDecays), toHeadChunks(getB()),
@@ -625,9 +636,10 @@ SmallVector<Value> GatedDeltaNetOp::decompose(OpBuilder &b) {
   };
   Value q =
       MulOp::create(b, loc, getQ(), scalarConstant(b, loc, element, scale));
-  Value init = getInitialState() ? getInitialState()
-                                 : createBatchZeros(b, loc, stateType, getQ(),
-                                                    /*batchAxis=*/0);
+  Value init = getInitialState()
+                   ? castToType(b, loc, getInitialState(), stateType)
+                   : createBatchZeros(b, loc, stateType, getQ(),
+                                      /*batchAxis=*/0);
   SmallVector<int64_t> stackedShape = {batch, heads, chunking.count, size,
                                        stateType.getDimSize(2)};
   auto [finalState, stacked] = createChunkScan(
