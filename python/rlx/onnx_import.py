@@ -1651,6 +1651,159 @@ def _einsum(self, inputs, attributes):
     return self.transpose(result, [labels.index(c) for c in output])
 
 
+# -- recurrent layers: LSTM, GRU, RNN as rlx.lstm, rlx.gru, rlx.rnn ----------
+
+# rlx's recurrent ops are torch.nn's: gate blocks i,f,g,o (LSTM) and r,z,n
+# (GRU). ONNX's blocks, i,o,f,c and z,r,h, in that order:
+_GATE_ORDER = {"LSTM": [0, 2, 3, 1], "GRU": [1, 0, 2], "RNN": [0]}
+# The ONNX activations rlx's cells compute, per direction.
+_CELL_ACTIVATIONS = {"LSTM": ["sigmoid", "tanh", "tanh"],
+                     "GRU": ["sigmoid", "tanh"]}
+
+
+def _gate_rows(self, value, direction, offset, hidden):
+    """Rows offset .. offset + G*H of direction `direction` of ONNX weights
+    `value` ([D, rows, ...]), their G blocks of H rows in rlx's gate order:
+    reordered with numpy for a known value, with rlx.narrow and rlx.concat
+    for one known at run time (weights as graph inputs)."""
+    order = _GATE_ORDER[self.node.op_type]
+    if isinstance(value, np.ndarray):
+        rows = value[direction]
+        return np.concatenate(
+            [rows[offset + g * hidden:offset + (g + 1) * hidden]
+             for g in order])
+    b = self.b
+    shape = self.static_shape(value)
+    plane = self.reshape(b.narrow(value, axis=0, start=direction, length=1),
+                         shape[1:])
+    if offset == 0 and len(order) * hidden == shape[1] and \
+            order == sorted(order):
+        return plane
+    blocks = [b.narrow(plane, axis=0, start=offset + g * hidden,
+                       length=hidden) for g in order]
+    return blocks[0] if len(blocks) == 1 else b.concat(blocks, axis=0)
+
+
+def _recurrent_options(self, attributes, directions):
+    """The rlx op's relu attribute (RNN), after refusing what the rlx ops
+    do not model."""
+    op_type = self.node.op_type
+    if "clip" in attributes:
+        raise self.unsupported(f"clip = {attributes['clip']} (cell clipping)"
+                               " is not supported")
+    if attributes.get("input_forget", 0):
+        raise self.unsupported("input_forget = 1 (coupled input and forget "
+                               "gates) is not supported")
+    if op_type == "GRU" and not attributes.get("linear_before_reset", 0):
+        raise self.unsupported(
+            "linear_before_reset = 0 is not supported (rlx.gru, as "
+            "torch.nn.GRU, applies the reset gate after the hidden "
+            "projection: linear_before_reset = 1)")
+    given = [a.decode() if isinstance(a, bytes) else a
+             for a in attributes.get("activations", [])]
+    names = [a.lower() for a in given]
+    if op_type == "RNN":
+        if len(set(names)) > 1 or not set(names) <= {"tanh", "relu"}:
+            raise self.unsupported(f"activations = {given} (Tanh or Relu, "
+                                   "the same for both directions)")
+        return {"relu": True} if names and names[0] == "relu" else {}
+    if names and names not in (_CELL_ACTIVATIONS[op_type],
+                               _CELL_ACTIVATIONS[op_type] * directions):
+        defaults = ", ".join(a.capitalize()
+                             for a in _CELL_ACTIVATIONS[op_type])
+        raise self.unsupported(f"activations = {given} (only the defaults, "
+                               f"{defaults} per direction)")
+    return {}
+
+
+@_handles("LSTM", "GRU", "RNN")
+def _recurrent(self, inputs, attributes):
+    b = self.b
+    op_type = self.node.op_type
+    inputs = list(inputs) + [None] * (8 - len(inputs))
+    x, w, r, bias, lengths, h0 = inputs[:6]
+    c0 = inputs[6] if op_type == "LSTM" else None
+    if op_type == "LSTM" and inputs[7] is not None:
+        raise self.unsupported("peepholes (input P) are not supported")
+    direction = attributes.get("direction", "forward")
+    if direction not in ("forward", "reverse", "bidirectional"):
+        raise self.unsupported(f"direction = {direction}")
+    directions = 2 if direction == "bidirectional" else 1
+    options = _recurrent_options(self, attributes, directions)
+    x = self.tensor(x)
+    if x.rank != 3:
+        raise OnnxImportError(f"X has rank {x.rank}, expected 3")
+    batch_first = bool(attributes.get("layout", 0))
+    time_axis = 1 if batch_first else 0
+    if lengths is not None:
+        # Sequences of the full length are the op's; shorter ones are not.
+        steps = x.shape[time_axis]
+        if not isinstance(lengths, np.ndarray) or steps is None or \
+                np.any(lengths != steps):
+            raise self.unsupported("sequence_lens (sequences of different "
+                                   "lengths) is not supported")
+    w_shape, r_shape = self.static_shape(w), self.static_shape(r)
+    gates = len(_GATE_ORDER[op_type])
+    hidden = attributes.get("hidden_size", r_shape[-1])
+    if len(w_shape) != 3 or len(r_shape) != 3 or \
+            w_shape[0] != directions or r_shape != (directions,
+                                                    gates * hidden, hidden):
+        raise OnnxImportError(
+            f"W {list(w_shape)} and R {list(r_shape)} do not fit direction "
+            f"= {direction} and hidden_size = {hidden}: expected "
+            f"[{directions}, {gates * hidden}, input size] and "
+            f"[{directions}, {gates * hidden}, {hidden}]")
+    weights = []
+    for d in range(directions):
+        weights += [_gate_rows(self, w, d, 0, hidden),
+                    _gate_rows(self, r, d, 0, hidden)]
+        if bias is not None:
+            weights += [_gate_rows(self, bias, d, 0, hidden),
+                        _gate_rows(self, bias, d, gates * hidden, hidden)]
+    weights = [self.tensor(v) for v in weights]
+
+    def state(value):
+        # ONNX's [D, B, H], or [B, D, H] with layout = 1; rlx's [D, B, H].
+        return self.transpose(self.tensor(value), [1, 0, 2]) \
+            if batch_first else self.tensor(value)
+
+    if h0 is not None:
+        options["h0"] = state(h0)
+    if op_type == "LSTM" and (h0 is not None or c0 is not None):
+        # rlx.lstm takes both initial states or neither: zeros for the
+        # one not given.
+        given = state(h0 if h0 is not None else c0)
+        zeros = b.expand(self.constant_of(np.zeros((1, 1, 1)), given.dtype),
+                         like=given, shape=list(given.shape))
+        options["h0"] = options.get("h0", zeros)
+        options["c0"] = state(c0) if c0 is not None else zeros
+    reverse = direction == "reverse"
+    if reverse:
+        # rlx's ops run one direction forward, or both: a lone reverse
+        # direction is the forward one over the reversed sequence, its
+        # output reversed back.
+        x = b.reverse(x, axes=[time_axis])
+    results = getattr(b, op_type.lower())(
+        x, weights, bidirectional=directions == 2 or None,
+        batch_first=batch_first or None, **options)
+    outputs = []
+    wanted = list(self.node.output) + [""] * 3
+    if wanted[0]:
+        # rlx's [T, B, D*H] ([B, T, D*H] batch first) as ONNX's Y,
+        # [T, D, B, H] ([B, T, D, H] with layout = 1).
+        y = results[0]
+        if reverse:
+            y = b.reverse(y, axes=[time_axis])
+        y = self.reshape(y, list(y.shape[:2]) + [directions, hidden])
+        outputs.append(y if batch_first else self.transpose(y, [0, 2, 1, 3]))
+    else:
+        outputs.append(None)
+    for result in results[1:]:
+        outputs.append(self.transpose(result, [1, 0, 2]) if batch_first
+                       else result)
+    return outputs
+
+
 SUPPORTED_OPS = frozenset(_HANDLERS)
 
 

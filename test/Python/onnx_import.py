@@ -5,8 +5,9 @@
 # convolution): an MLP of Gemms, a conv net, a reshape/transpose/slice chain
 # whose shape subgraph folds away, attention-like MatMul/Softmax with a `?`
 # batch, weights as inputs, a transformer layer exported by torch.onnx with
-# a `?` batch, the rlx-import-onnx command line through rlx-compile, and
-# the errors a user meets, each naming the ONNX node.
+# a `?` batch, LSTM, GRU and RNN nodes (against the ONNX equations in
+# numpy), the rlx-import-onnx command line through rlx-compile, and the
+# errors a user meets, each naming the ONNX node.
 import io
 import os
 import subprocess
@@ -325,6 +326,261 @@ with tempfile.TemporaryDirectory() as directory:
                           "x=4,y"], capture_output=True, text=True)
     check("cli_bad_shape", run.returncode == 2 and
           "must be integers or ?" in run.stderr, run.stderr)
+
+# -- recurrent layers: LSTM, GRU, RNN -----------------------------------------
+# Each node becomes one rlx.lstm / rlx.gru / rlx.rnn with its weights' gate
+# blocks reordered from ONNX's (i,o,f,c; z,r,h) to torch's (i,f,g,o; r,z,n).
+# The reference is the ONNX operator's equations in float64 numpy, step by
+# step, so it checks that reordering independently.
+
+
+def sigmoid(v):
+    return 1 / (1 + np.exp(-v))
+
+
+def onnx_recurrent(op_type, x, w, r, b=None, h0=None, c0=None,
+                   direction="forward", layout=0, relu=False):
+    """ONNX's Y, Y_h, Y_c of `op_type` (GRU: linear_before_reset = 1)."""
+    if layout:
+        x = x.transpose(1, 0, 2)
+        h0, c0 = [s.transpose(1, 0, 2) if s is not None else None
+                  for s in (h0, c0)]
+    steps, batch, _ = x.shape
+    directions, rows, hidden = r.shape
+    ys, hs, cs = [], [], []
+    for d in range(directions):
+        wb, rb = (b[d, :rows], b[d, rows:]) if b is not None else (0, 0)
+        h = h0[d] if h0 is not None else np.zeros((batch, hidden))
+        c = c0[d] if c0 is not None else np.zeros((batch, hidden))
+        backward = direction == "reverse" or d == 1
+        y = [None] * steps
+        for t in (reversed(range(steps)) if backward else range(steps)):
+            if op_type == "LSTM":
+                i, o, f, g = np.split(x[t] @ w[d].T + h @ r[d].T + wb + rb,
+                                      4, axis=1)
+                c = sigmoid(f) * c + sigmoid(i) * np.tanh(g)
+                h = sigmoid(o) * np.tanh(c)
+            elif op_type == "GRU":
+                xz, xr, xh = np.split(x[t] @ w[d].T + wb, 3, axis=1)
+                hz, hr, hh = np.split(h @ r[d].T + rb, 3, axis=1)
+                z = sigmoid(xz + hz)
+                n = np.tanh(xh + sigmoid(xr + hr) * hh)
+                h = (1 - z) * n + z * h
+            else:
+                a = x[t] @ w[d].T + h @ r[d].T + wb + rb
+                h = np.maximum(a, 0) if relu else np.tanh(a)
+            y[t] = h
+        ys.append(np.stack(y) if steps else np.zeros((0, batch, hidden)))
+        hs.append(h)
+        cs.append(c)
+    y, y_h, y_c = np.stack(ys, axis=1), np.stack(hs), np.stack(cs)
+    if layout:
+        y, y_h, y_c = (y.transpose(2, 0, 1, 3), y_h.transpose(1, 0, 2),
+                       y_c.transpose(1, 0, 2))
+    return y, y_h, y_c
+
+
+GATES = {"LSTM": 4, "GRU": 3, "RNN": 1}
+
+
+def recurrent_model(op_type, name, steps, batch, features, hidden,
+                    direction="forward", layout=0, bias=True, initial="",
+                    shape=None, outputs=("y", "y_h", "y_c"), lengths=None,
+                    peepholes=False, **attributes):
+    """A model of one `op_type` node, weights as initializers; `initial`
+    names the initial states given ("h", "hc", "c") as inputs; `shape`
+    overrides X's declared shape (None entries: `?`); `lengths` is a
+    sequence_lens initializer, `peepholes` adds a P initializer."""
+    directions = 2 if direction == "bidirectional" else 1
+    rows = GATES[op_type] * hidden
+    weights = [weight("w", directions, rows, features),
+               weight("r", directions, rows, hidden)]
+    if bias:
+        weights.append(weight("b", directions, 2 * rows))
+    state_batch = batch if shape is None else None
+    states = [directions, state_batch, hidden] if not layout else \
+        [state_batch, directions, hidden]
+    x_shape = [batch, steps, features] if layout else \
+        [steps, batch, features]
+    inputs = [value("x", shape or x_shape)]
+    node_inputs = ["x", "w", "r", "b" if bias else "",
+                   "lengths" if lengths is not None else ""]
+    if lengths is not None:
+        weights.append(helper.make_tensor("lengths", TensorProto.INT32,
+                                          [batch], lengths))
+    for state in "hc":
+        if state in initial:
+            inputs.append(value(f"{state}0", states))
+        node_inputs.append(f"{state}0" if state in initial else "")
+    if peepholes:
+        node_inputs.append("p")
+        weights.append(weight("p", directions, 3 * hidden))
+    while not node_inputs[-1]:
+        node_inputs.pop()
+    if op_type != "LSTM":
+        outputs = [o for o in outputs if o != "y_c"]
+    if op_type == "GRU":
+        attributes.setdefault("linear_before_reset", 1)
+    node = helper.make_node(op_type, node_inputs, list(outputs), name=name,
+                            hidden_size=hidden, direction=direction,
+                            layout=layout, **attributes)
+    return model([node], inputs, [value(o, None) for o in outputs if o],
+                 weights)
+
+
+def run_recurrent(name, m, op_type, batch, initial="", steps_list=(5,),
+                  relu=False, batches=None, **kwargs):
+    """Imports and compiles `m`, runs it on random inputs of each (steps,
+    batch) and checks every output against onnx_recurrent."""
+    node = m.graph.node[0]
+    attributes = {a.name: helper.get_attribute_value(a)
+                  for a in node.attribute}
+    layout = attributes.get("layout", 0)
+    direction = attributes["direction"].decode()
+    directions = 2 if direction == "bidirectional" else 1
+    w, r = array_of(m, "w"), array_of(m, "r")
+    b = array_of(m, "b") if any(t.name == "b" for t in m.graph.initializer) \
+        else None
+    graph = from_onnx(m, name=name, **kwargs)
+    exe = graph.compile()
+    features, hidden = w.shape[2], r.shape[2]
+    for steps in steps_list:
+        for size in batches or [batch]:
+            x = rng.standard_normal(
+                (size, steps, features) if layout else
+                (steps, size, features)).astype(np.float32)
+            states = {s: rng.standard_normal(
+                (size, directions, hidden) if layout else
+                (directions, size, hidden)).astype(np.float32)
+                for s in initial}
+            feeds = {"x": x}
+            feeds.update({f"{s}0": v for s, v in states.items()})
+            if kwargs.get("initializers") == "inputs":
+                feeds.update({t.name: onnx.numpy_helper.to_array(t)
+                              for t in m.graph.initializer})
+            expected = onnx_recurrent(
+                op_type, x.astype(np.float64), w, r, b,
+                *[states[s].astype(np.float64) if s in states else None
+                  for s in "hc"], direction=direction, layout=layout,
+                relu=relu)
+            actual = exe(**feeds)
+            actual = actual if isinstance(actual, (list, tuple)) \
+                else [actual]
+            wanted = [i for i, o in enumerate(node.output) if o]
+            check(f"{name}_outputs", len(actual) == len(wanted),
+                  len(actual))
+            for i, got in zip(wanted, actual):
+                close(f"{name}_{node.output[i]}_{steps}x{size}", got,
+                      expected[i])
+    return graph
+
+
+lstm = recurrent_model("LSTM", "lstm", 5, 3, 4, 6, initial="hc")
+graph = run_recurrent("lstm_forward", lstm, "LSTM", 3, initial="hc")
+text = graph.mlir()
+# The gate blocks are reordered in the constants: one rlx.lstm, no op
+# moving weights.
+check("lstm_one_op", text.count("rlx.lstm") == 1 and "rlx.narrow" not in
+      text and "rlx.concat" not in text, text)
+run_recurrent("lstm_bidirectional_batch_first",
+              recurrent_model("LSTM", "lstm_bi", 5, 2, 3, 4,
+                              direction="bidirectional", layout=1,
+                              bias=False),
+              "LSTM", 2)
+# A lone reverse direction (the sequence reversed around a forward
+# rlx.lstm), `?` steps and batch, initial_h alone (initial_c zeros).
+graph = run_recurrent(
+    "lstm_reverse_dynamic",
+    recurrent_model("LSTM", "lstm_rev", 5, 2, 3, 4, direction="reverse",
+                    initial="h", shape=[None, None, 3]),
+    "LSTM", 2, initial="h", steps_list=(5, 1), batches=(2, 3))
+check("lstm_reverse_ops", graph.mlir().count("rlx.reverse") == 2,
+      graph.mlir())
+run_recurrent("lstm_initial_c_batch_first",
+              recurrent_model("LSTM", "lstm_c", 4, 3, 3, 5, layout=1,
+                              initial="c", direction="bidirectional"),
+              "LSTM", 3, initial="c", steps_list=(4,))
+run_recurrent("gru_forward_batch_first",
+              recurrent_model("GRU", "gru", 5, 3, 4, 6, layout=1,
+                              initial="h"),
+              "GRU", 3, initial="h")
+run_recurrent("gru_bidirectional",
+              recurrent_model("GRU", "gru_bi", 5, 2, 3, 4,
+                              direction="bidirectional"),
+              "GRU", 2)
+run_recurrent("gru_reverse_batch_first",
+              recurrent_model("GRU", "gru_rev", 5, 2, 3, 4, layout=1,
+                              direction="reverse", bias=False, initial="h"),
+              "GRU", 2, initial="h")
+run_recurrent("rnn_tanh",
+              recurrent_model("RNN", "rnn", 5, 3, 4, 6, bias=False,
+                              initial="h"),
+              "RNN", 3, initial="h")
+run_recurrent("rnn_relu_bidirectional_batch_first",
+              recurrent_model("RNN", "rnn_relu", 5, 2, 3, 4, layout=1,
+                              direction="bidirectional", initial="h",
+                              activations=["Relu", "Relu"]),
+              "RNN", 2, initial="h", relu=True)
+run_recurrent("rnn_tanh_reverse",
+              recurrent_model("RNN", "rnn_rev", 5, 2, 3, 4,
+                              direction="reverse", activations=["Tanh"]),
+              "RNN", 2)
+run_recurrent("rnn_relu_reverse_batch_first",
+              recurrent_model("RNN", "rnn_relu_rev", 5, 2, 3, 4, layout=1,
+                              direction="reverse", activations=["Relu"]),
+              "RNN", 2, relu=True)
+# Weights as graph inputs: their gate blocks reordered by rlx.narrow and
+# rlx.concat; only Y_h asked for.
+graph = run_recurrent(
+    "gru_weights_as_inputs",
+    recurrent_model("GRU", "gru_inputs", 4, 2, 3, 4,
+                    direction="bidirectional", initial="h",
+                    outputs=("", "y_h")),
+    "GRU", 2, initial="h", steps_list=(4,), initializers="inputs")
+check("gru_weights_as_inputs_names",
+      graph.input_names == ["x", "h0", "w", "r", "b"], graph.input_names)
+check("gru_weights_as_inputs_ops", "rlx.concat" in graph.mlir(),
+      graph.mlir())
+# sequence_lens of the full length everywhere is the op without it.
+run_recurrent("rnn_full_lengths",
+              recurrent_model("RNN", "rnn_lengths", 4, 2, 3, 4,
+                              lengths=[4, 4]),
+              "RNN", 2, steps_list=(4,))
+
+
+def recurrent_error(name, m, *fragments):
+    raises(name, lambda: from_onnx(m), UnsupportedOnnxError, *fragments)
+
+
+recurrent_error("gru_linear_before_reset_0",
+                recurrent_model("GRU", "gru0", 3, 2, 3, 4,
+                                linear_before_reset=0),
+                "node 'gru0' (GRU)", "linear_before_reset = 0")
+recurrent_error("lstm_peepholes",
+                recurrent_model("LSTM", "peep", 3, 2, 3, 4, initial="hc",
+                                peepholes=True),
+                "node 'peep' (LSTM)", "peepholes")
+recurrent_error("lstm_sequence_lens",
+                recurrent_model("LSTM", "ragged", 3, 2, 3, 4,
+                                lengths=[3, 2]),
+                "node 'ragged' (LSTM)", "sequence_lens")
+recurrent_error("lstm_clip",
+                recurrent_model("LSTM", "clipped", 3, 2, 3, 4, clip=3.0),
+                "node 'clipped' (LSTM)", "clip = 3.0")
+recurrent_error("lstm_input_forget",
+                recurrent_model("LSTM", "coupled", 3, 2, 3, 4,
+                                input_forget=1),
+                "node 'coupled' (LSTM)", "input_forget = 1")
+recurrent_error("lstm_activations",
+                recurrent_model("LSTM", "hard", 3, 2, 3, 4,
+                                activations=["HardSigmoid", "Tanh",
+                                             "Tanh"]),
+                "node 'hard' (LSTM)", "activations = ['HardSigmoid'")
+recurrent_error("rnn_mixed_activations",
+                recurrent_model("RNN", "mixed", 3, 2, 3, 4,
+                                direction="bidirectional",
+                                activations=["Tanh", "Relu"]),
+                "node 'mixed' (RNN)", "activations = ['Tanh', 'Relu']")
 
 # -- errors name the node -----------------------------------------------------
 
