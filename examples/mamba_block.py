@@ -32,6 +32,7 @@ import torch.nn.functional as F
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import rlx  # noqa: E402
+from rlx_testing.examples import compare_training  # noqa: E402
 from rlx_testing.sequence import selective_scan  # noqa: E402
 
 MLIR = os.path.join(ROOT, "examples", "mamba_block.mlir")
@@ -181,35 +182,11 @@ def main():
     if not args.check:
         return 0
     optimizer = torch.optim.SGD(model.parameters(), lr=LEARNING_RATE)
-    failures, largest = 0, 0.0
-    for step in range(args.steps):
-        optimizer.zero_grad()
-        loss = model(torch.tensor(tokens), torch.tensor(targets))
-        loss.backward()
-        if step == 0:
-            failures += check_gradients(module, initial, tokens, targets,
-                                        model)
-        optimizer.step()
-        error = abs(losses[step] - loss.item()) / abs(loss.item())
-        largest = max(largest, error)
-        if error > 1e-4:
-            print(f"step {step}: rlx loss {losses[step]:.6f}, torch "
-                  f"{loss.item():.6f} (relative {error:.1e})")
-            failures += 1
-    print(f"losses: largest relative difference {largest:.1e}")
-    worst = 0.0
-    for got, want in zip(params, model.parameters_in_module_order()):
-        want = want.detach().numpy()
-        worst = max(worst, np.abs(got - want).max() / np.abs(want).max())
-    print(f"final parameters: largest difference {worst:.1e} of the "
-          "largest magnitude")
-    if worst > 1e-4:
-        failures += 1
-    if not losses[-1] < 0.75 * losses[0]:
-        print(f"the loss did not fall: {losses[0]:.4f} -> {losses[-1]:.4f}")
-        failures += 1
-    print("check:", "FAILED" if failures else "the losses and parameters "
-          "match PyTorch's")
+    batch = (torch.tensor(tokens), torch.tensor(targets))
+    failures = compare_training(
+        losses, params, model, optimizer, batch,
+        after_backward=lambda step: check_gradients(
+            module, initial, tokens, targets, model) if step == 0 else 0)
     return 1 if failures else 0
 
 

@@ -118,3 +118,45 @@ def transformer_block_reference(x, attn_norm, wqkv, cos, sin, wo, mlp_norm,
     h = x + a @ wo
     up, gate = (rms_norm(h, mlp_norm, b["eps"]) @ wug).chunk(2, -1)
     return h + (F.silu(gate) * up) @ wdown
+
+
+def compare_training(losses, params, model, optimizer, batch,
+                     after_backward=None):
+    """The --check of the training examples (lstm_lm.py, mamba_block.py):
+    trains `model` (`model(*batch)` is the loss; its
+    `parameters_in_module_order()` lines up with `params`) with `optimizer`
+    for as many steps as `losses` has, and compares each step's loss with
+    rlx's `losses` (relative 1e-4), the final `params` (1e-4 of each
+    parameter's largest magnitude), and requires the loss to fall by a
+    quarter. `after_backward(step)`, if given, runs after each backward
+    and returns a number of failures. Prints what it found and a verdict;
+    returns the number of failures."""
+    failures, largest = 0, 0.0
+    for step in range(len(losses)):
+        optimizer.zero_grad()
+        loss = model(*batch)
+        loss.backward()
+        if after_backward:
+            failures += after_backward(step)
+        optimizer.step()
+        error = abs(losses[step] - loss.item()) / abs(loss.item())
+        largest = max(largest, error)
+        if error > 1e-4:
+            print(f"step {step}: rlx loss {losses[step]:.6f}, torch "
+                  f"{loss.item():.6f} (relative {error:.1e})")
+            failures += 1
+    print(f"losses: largest relative difference {largest:.1e}")
+    worst = 0.0
+    for got, want in zip(params, model.parameters_in_module_order()):
+        want = want.detach().numpy()
+        worst = max(worst, np.abs(got - want).max() / np.abs(want).max())
+    print(f"final parameters: largest difference {worst:.1e} of the "
+          "largest magnitude")
+    if worst > 1e-4:
+        failures += 1
+    if not losses[-1] < 0.75 * losses[0]:
+        print(f"the loss did not fall: {losses[0]:.4f} -> {losses[-1]:.4f}")
+        failures += 1
+    print("check:", "FAILED" if failures else "the losses and parameters "
+          "match PyTorch's")
+    return failures
