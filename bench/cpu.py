@@ -760,6 +760,104 @@ def sequence_rows():
     return rows
 
 
+def state_space_rows():
+    """The state-space ops of issue 19 (float32) against PyTorch eager: the
+    CPU has no mamba_ssm or flash-linear-attention kernels, so eager
+    PyTorch is what a user runs there. Mamba-1 against mamba_ssm's
+    selective_scan_ref (a loop over the steps, rlx_testing.sequence's
+    selective_scan: its chunked twin's einsums are far slower in eager),
+    Mamba-2 and Gated DeltaNet against the chunked algorithms with the same
+    chunk lengths (rlx_testing.sequence's *_chunked). `work` counts the
+    chunked algorithm's matmul flops."""
+    rows = []
+    # Mamba-1: batch 2, D = 256 channels, N = 16 states, L = 256, chunk 16.
+    b, d, n, length, chunk = 2, 256, 16, 256, 16
+    seq, mat, vec = ttype([b, d, length]), ttype([d, n]), ttype([d])
+    bc = ttype([b, n, length])
+    types = [seq, seq, mat, bc, bc, vec, seq, vec]
+    params = ", ".join(f"%a{i}: {t}" for i, t in enumerate(types))
+    op = (f"rlx.selective_scan %a0, %a1, %a2, %a3, %a4 D(%a5) z(%a6) "
+          f"delta_bias(%a7) delta_softplus chunk = {chunk} : "
+          f"({', '.join(types)}) -> ({seq}, {ttype([b, d, n])})")
+
+    # (Sizes bound now: the later sections reuse the names.)
+    def mamba1(torch, b=b, d=d, n=n, length=length):
+        from rlx_testing.sequence import selective_scan
+        u, delta, z = (torch.randn(b, d, length) for _ in range(3))
+        a = -torch.rand(d, n) - 0.5
+        bb, cc = torch.randn(b, n, length), torch.randn(b, n, length)
+        dd, bias = torch.randn(d), torch.randn(d)
+        return lambda: torch.no_grad()(selective_scan)(
+            u, delta, a, bb, cc, dd, z, bias, True)
+
+    work = 2 * b * d * n * length * chunk
+    rows.append(dict(
+        group="sequence", kind="compute", baseline="PyTorch eager (steps)",
+        name=f"selective_scan forward B={b} D={d} N={n} L={length}",
+        text=(f"func.func @main({params}) -> {seq} {{\n"
+              f"  %y, %h = {op}\n  return %y : {seq}\n}}\n"),
+        function="main", work=work,
+        make_baseline=lambda ctx: (mamba1(ctx["torch"]), None)))
+
+    # Mamba-2: batch 2, L = 512, H = 8 heads of P = 64, N = 64, chunk 64.
+    b, length, h, p, n, chunk = 2, 512, 8, 64, 64, 64
+    x, dt, heads = ttype([b, length, h, p]), ttype([b, length, h]), ttype([h])
+    bc = ttype([b, length, 1, n])
+    types = [x, dt, heads, bc, bc, heads, heads]
+    params = ", ".join(f"%a{i}: {t}" for i, t in enumerate(types))
+    op = (f"rlx.mamba2 %a0, %a1, %a2, %a3, %a4 D(%a5) dt_bias(%a6) "
+          f"dt_softplus chunk = {chunk} : ({', '.join(types)}) -> "
+          f"({x}, {ttype([b, h, p, n])})")
+
+    def mamba2(torch, b=b, length=length, h=h, p=p, n=n, chunk=chunk):
+        from rlx_testing.sequence import ssd_chunked
+        xs, dts = torch.randn(b, length, h, p), torch.randn(b, length, h)
+        a, dd, bias = -torch.rand(h) - 0.5, torch.randn(h), torch.randn(h)
+        bb, cc = torch.randn(b, length, 1, n), torch.randn(b, length, 1, n)
+        return lambda: torch.no_grad()(ssd_chunked)(
+            xs, dts, a, bb, cc, dd, None, bias, True, chunk=chunk)
+
+    rows.append(dict(
+        group="sequence", kind="compute", baseline="PyTorch eager (chunked)",
+        name=f"mamba2 forward B={b} L={length} H={h} P={p} N={n}",
+        text=(f"func.func @main({params}) -> {x} {{\n"
+              f"  %y, %s = {op}\n  return %y : {x}\n}}\n"),
+        function="main",
+        work=b * h * (2 * length * chunk * (n + p) + 4 * length * n * p),
+        make_baseline=lambda ctx: (mamba2(ctx["torch"]), None)))
+
+    # Gated DeltaNet: batch 2, L = 512, H = 8, K = V = 64, chunk 64.
+    b, length, h, k, chunk = 2, 512, 8, 64, 64
+    qk, g = ttype([b, length, h, k]), ttype([b, length, h])
+    types = [qk, qk, qk, g, g]
+    params = ", ".join(f"%a{i}: {t}" for i, t in enumerate(types))
+    op = (f"rlx.gated_delta_net %a0, %a1, %a2, %a3, %a4 chunk = {chunk} : "
+          f"({', '.join(types)}) -> ({qk}, {ttype([b, h, k, k])})")
+
+    def gdn(torch, b=b, length=length, h=h, k=k, chunk=chunk):
+        from rlx_testing.sequence import gated_delta_net_chunked
+        q = torch.nn.functional.normalize(torch.randn(b, length, h, k), dim=-1)
+        kk = torch.nn.functional.normalize(torch.randn(b, length, h, k),
+                                           dim=-1)
+        v = torch.randn(b, length, h, k)
+        gs = torch.nn.functional.logsigmoid(torch.randn(b, length, h))
+        beta = torch.sigmoid(torch.randn(b, length, h))
+        return lambda: torch.no_grad()(gated_delta_net_chunked)(
+            q, kk, v, gs, beta, chunk=chunk)
+
+    squarings = max(1, math.ceil(math.log2(chunk)) - 1)
+    per_chunk = (2 * chunk * chunk * k * 4 + 2 * chunk ** 3 * 2 * squarings
+                 + 2 * chunk * k * k * 4)
+    rows.append(dict(
+        group="sequence", kind="compute", baseline="PyTorch eager (chunked)",
+        name=f"gated_delta_net forward B={b} L={length} H={h} K=V={k}",
+        text=(f"func.func @main({params}) -> {qk} {{\n"
+              f"  %o, %s = {op}\n  return %o : {qk}\n}}\n"),
+        function="main", work=b * h * (length // chunk) * per_chunk,
+        make_baseline=lambda ctx: (gdn(ctx["torch"]), None)))
+    return rows
+
+
 def all_rows(quick):
     if quick:
         return ([matmul_row("256", 256, 256, 256),
@@ -786,7 +884,8 @@ def all_rows(quick):
                    (1, 8, 4096, 64, True)):
         rows += attention_rows(*config)
     return (rows + memory_rows() + model_rows() + [resnet_block_row(1)] +
-            dynamic_rows() + tier2_rows() + sequence_rows())
+            dynamic_rows() + tier2_rows() + sequence_rows() +
+            state_space_rows())
 
 
 def gpt2_stack_text(layers, d=256, seq=128, heads=4):
