@@ -32,7 +32,8 @@ import torch.nn.functional as F
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import rlx  # noqa: E402
-from rlx_testing.examples import compare_training  # noqa: E402
+from rlx_testing.examples import (  # noqa: E402
+    compare_training, next_token_corpus)
 from rlx_testing.sequence import selective_scan  # noqa: E402
 
 MLIR = os.path.join(ROOT, "examples", "mamba_block.mlir")
@@ -45,15 +46,7 @@ PARAMETERS = ["emb", "norm_w", "w_in", "conv_w", "conv_b", "w_x", "w_dt",
 
 
 def corpus():
-    """Sequences that follow token t with (3 t + 1) mod 32 from seeded
-    starts: the next token is a function of the current one."""
-    rng = np.random.default_rng(0)
-    starts = rng.integers(0, VOCAB, BATCH)
-    seq = np.zeros((BATCH, TOKENS + 1), np.int64)
-    seq[:, 0] = starts
-    for t in range(TOKENS):
-        seq[:, t + 1] = (3 * seq[:, t] + 1) % VOCAB
-    return seq[:, :-1], seq[:, 1:]
+    return next_token_corpus(VOCAB, BATCH, TOKENS)
 
 
 class RMSNorm(nn.Module):

@@ -160,3 +160,16 @@ def compare_training(losses, params, model, optimizer, batch,
     print("check:", "FAILED" if failures else "the losses and parameters "
           "match PyTorch's")
     return failures
+
+
+def next_token_corpus(vocab, batch, tokens):
+    """The training examples' corpus: `batch` sequences that follow token
+    t with (3 t + 1) mod `vocab` from seeded starts (the next token is a
+    function of the current one), as (tokens, targets) `[batch, tokens]`."""
+    rng = np.random.default_rng(0)
+    starts = rng.integers(0, vocab, batch)
+    seq = np.zeros((batch, tokens + 1), np.int64)
+    seq[:, 0] = starts
+    for t in range(tokens):
+        seq[:, t + 1] = (3 * seq[:, t] + 1) % vocab
+    return seq[:, :-1], seq[:, 1:]
