@@ -120,7 +120,10 @@ def build_c():
     subprocess.run([cc, "-O2", "-fPIC", "-c", source, "-I", include, "-o",
                     obj], check=True)
     archive = os.path.join(work, "libcustom.a")
-    subprocess.run(["ar", "rcs", archive, obj], check=True)
+    # The archiver next to the C compiler (LLVM's), else the system's.
+    llvm_ar = os.path.join(os.path.dirname(cc), "llvm-ar")
+    ar = llvm_ar if os.path.exists(llvm_ar) else "ar"
+    subprocess.run([ar, "rcs", archive, obj], check=True)
     return obj, archive
 
 
