@@ -26,14 +26,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import rlx  # noqa: E402
 from rlx_testing.examples import (  # noqa: E402
-    compare_training, next_token_corpus)
+    compare_training, next_token_corpus, train_with_rlx)
 
 VOCAB, EMBED, HIDDEN, BATCH, TOKENS = 32, 16, 32, 4, 12
 LEARNING_RATE = 1.0
-
-
-def corpus():
-    return next_token_corpus(VOCAB, BATCH, TOKENS)
 
 
 class LanguageModel(nn.Module):
@@ -64,15 +60,12 @@ def main():
 
     torch.manual_seed(0)
     model = LanguageModel()
-    tokens, targets = corpus()
+    tokens, targets = next_token_corpus(VOCAB, BATCH, TOKENS)
     params = [p.detach().numpy().astype(np.float32).copy()
               for p in model.parameters_in_module_order()]
     module = rlx.compile_file(os.path.join(ROOT, "examples", "lstm_lm.mlir"))
-    losses = []
-    for step in range(args.steps):
-        loss, *params = module["train_step"](*params, tokens, targets)
-        losses.append(float(loss))
-        print(f"step {step:2d}  loss {float(loss):.5f}")
+    losses, params = train_with_rlx(module, params, (tokens, targets),
+                                    args.steps)
 
     if not args.check:
         return 0

@@ -33,7 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import rlx  # noqa: E402
 from rlx_testing.examples import (  # noqa: E402
-    compare_training, next_token_corpus)
+    compare_training, next_token_corpus, train_with_rlx)
 from rlx_testing.sequence import selective_scan  # noqa: E402
 
 MLIR = os.path.join(ROOT, "examples", "mamba_block.mlir")
@@ -43,10 +43,6 @@ DT_RANK = math.ceil(D_MODEL / 16)
 LEARNING_RATE = 1.0
 PARAMETERS = ["emb", "norm_w", "w_in", "conv_w", "conv_b", "w_x", "w_dt",
               "dt_bias", "A_log", "D", "w_out", "w_head", "b_head"]
-
-
-def corpus():
-    return next_token_corpus(VOCAB, BATCH, TOKENS)
 
 
 class RMSNorm(nn.Module):
@@ -161,16 +157,13 @@ def main():
 
     torch.manual_seed(0)
     model = LanguageModel()
-    tokens, targets = corpus()
+    tokens, targets = next_token_corpus(VOCAB, BATCH, TOKENS)
     params = [p.detach().numpy().astype(np.float32).copy()
               for p in model.parameters_in_module_order()]
     initial = [p.copy() for p in params]
     module = rlx.compile_file(MLIR)
-    losses = []
-    for step in range(args.steps):
-        loss, *params = module["train_step"](*params, tokens, targets)
-        losses.append(float(loss))
-        print(f"step {step:2d}  loss {float(loss):.5f}")
+    losses, params = train_with_rlx(module, params, (tokens, targets),
+                                    args.steps)
 
     if not args.check:
         return 0

@@ -173,3 +173,15 @@ def next_token_corpus(vocab, batch, tokens):
     for t in range(tokens):
         seq[:, t + 1] = (3 * seq[:, t] + 1) % vocab
     return seq[:, :-1], seq[:, 1:]
+
+
+def train_with_rlx(module, params, batch, steps):
+    """`steps` calls of the module's @train_step (parameters, then `batch`,
+    in; the loss and the new parameters out), printing each loss; returns
+    the losses and the final parameters."""
+    losses = []
+    for step in range(steps):
+        loss, *params = module["train_step"](*params, *batch)
+        losses.append(float(loss))
+        print(f"step {step:2d}  loss {float(loss):.5f}")
+    return losses, params
