@@ -1,6 +1,7 @@
 //===- RlxOps.cpp - rlx op verifiers, shape inference and folders ---------===//
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 #include "OpUtils.h"
+#include "PrimitiveBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Traits.h"
@@ -68,11 +69,8 @@ Value mlir::rlx::createBatchZeros(OpBuilder &b, Location loc,
   columnShape[0] = ShapedType::kDynamic;
   auto columnType = RankedTensorType::get(columnShape, element);
   Value like = ReshapeOp::create(b, loc, columnType, sizes);
-  Value zero = ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({}, element),
-                             b.getFloatAttr(element, 0)));
-  Value column = ExpandOp::create(b, loc, columnType, zero, like);
+  Value column = ExpandOp::create(
+      b, loc, columnType, PrimitiveBuilder(b, loc).scalar(element, 0), like);
   return ExpandOp::create(b, loc, type, column);
 }
 

@@ -13,6 +13,7 @@
 #include "rlx/Dialect/Rlx/IR/RlxOps.h"
 
 #include "OpUtils.h"
+#include "PrimitiveBuilder.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -207,16 +208,6 @@ static RankedTensorType getTensorType(Value value) {
   return cast<RankedTensorType>(value.getType());
 }
 
-/// `value` reshaped to `shape` (at most one `?` other than a leading batch
-/// `?`, as rlx.reshape resolves them).
-static Value reshape(OpBuilder &b, Location loc, Value value,
-                     ArrayRef<int64_t> shape) {
-  return ReshapeOp::create(
-      b, loc,
-      RankedTensorType::get(shape, getTensorType(value).getElementType()),
-      value);
-}
-
 static Value transpose(OpBuilder &b, Location loc, Value value,
                        ArrayRef<int64_t> permutation) {
   return TransposeOp::create(b, loc, value, permutation);
@@ -238,24 +229,6 @@ static SmallVector<int64_t> replaceDims(Value value, int64_t from, int64_t to,
   llvm::append_range(result, sizes);
   llvm::append_range(result, shape.drop_front(to));
   return result;
-}
-
-/// `value` as `type`, which may know a size `value`'s type leaves `?` or
-/// the other way round (an initial state with a static batch where the
-/// input's is `?`): the scan carries the state as the op's result type.
-static Value castToType(OpBuilder &b, Location loc, Value value,
-                        RankedTensorType type) {
-  if (value.getType() == type)
-    return value;
-  return ReshapeOp::create(b, loc, type, value);
-}
-
-static Value scalarConstant(OpBuilder &b, Location loc, Type element,
-                            double value) {
-  return ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({}, element),
-                             b.getFloatAttr(element, value)));
 }
 
 namespace {
@@ -281,8 +254,8 @@ struct Chunking {
       value =
           PadOp::create(b, loc, value, PadMode::Constant, pads, FloatAttr());
     }
-    return reshape(b, loc, value,
-                   replaceDims(value, axis, axis + 1, {count, size}));
+    return PrimitiveBuilder(b, loc).reshape(
+        value, replaceDims(value, axis, axis + 1, {count, size}));
   }
 
   /// The inverse of `split` on the scan's stacked outputs: axes [axis,
@@ -290,8 +263,8 @@ struct Chunking {
   Value merge(OpBuilder &b, Location loc, Value value, int64_t axis) const {
     int64_t padded =
         ShapedType::isDynamic(count) ? ShapedType::kDynamic : count * size;
-    value =
-        reshape(b, loc, value, replaceDims(value, axis, axis + 2, {padded}));
+    value = PrimitiveBuilder(b, loc).reshape(
+        value, replaceDims(value, axis, axis + 2, {padded}));
     if (padded != length)
       value = NarrowOp::create(b, loc, value, axis, 0, length);
     return value;
@@ -321,15 +294,15 @@ static Value createDecayMatrix(OpBuilder &b, Location loc, Value cumulative) {
   RankedTensorType type = getTensorType(cumulative);
   int64_t rank = type.getRank();
   int64_t size = type.getDimSize(rank - 1);
-  Value to = reshape(b, loc, cumulative,
-                     replaceDims(cumulative, rank - 1, rank, {size, 1}));
-  Value from = reshape(b, loc, cumulative,
-                       replaceDims(cumulative, rank - 1, rank, {1, size}));
+  Value to = PrimitiveBuilder(b, loc).reshape(
+      cumulative, replaceDims(cumulative, rank - 1, rank, {size, 1}));
+  Value from = PrimitiveBuilder(b, loc).reshape(
+      cumulative, replaceDims(cumulative, rank - 1, rank, {1, size}));
   Value exponent = SubOp::create(b, loc, to, from);
   Value masked = WhereOp::create(
       b, loc, createLowerMask(b, loc, size, /*diagonal=*/true), exponent,
-      scalarConstant(b, loc, type.getElementType(),
-                     -std::numeric_limits<double>::infinity()));
+      PrimitiveBuilder(b, loc).scalar(
+          type.getElementType(), -std::numeric_limits<double>::infinity()));
   return ExpOp::create(b, loc, masked);
 }
 
@@ -404,21 +377,23 @@ SmallVector<Value> SelectiveScanOp::decompose(OpBuilder &b) {
   Chunking chunking = Chunking::get(getU().getType().getDimSize(2), getChunk());
   int64_t size = chunking.size;
 
-  Value bias =
-      getDeltaBias() ? reshape(b, loc, getDeltaBias(), {channels, 1}) : Value();
+  Value bias = getDeltaBias() ? PrimitiveBuilder(b, loc).reshape(getDeltaBias(),
+                                                                 {channels, 1})
+                              : Value();
   Value dt = createStepSizes(b, loc, getDelta(), bias, getDeltaSoftplus());
   Value scaledInput = MulOp::create(b, loc, dt, getU());
   // B and C as [batch, G, N, L], then chunked as [batch, G, chunks, N, T].
   auto toGroupedChunks = [&](Value value) {
     if (getTensorType(value).getRank() == 3)
-      value = reshape(b, loc, value, replaceDims(value, 1, 1, {1}));
+      value = PrimitiveBuilder(b, loc).reshape(value,
+                                               replaceDims(value, 1, 1, {1}));
     return transpose(b, loc, chunking.split(b, loc, value, 3), {0, 1, 3, 2, 4});
   };
   Value groupedB = toGroupedChunks(getB()), groupedC = toGroupedChunks(getC());
   // B and C may have their own numbers of groups.
   int64_t groupsB = getTensorType(groupedB).getDimSize(1),
           groupsC = getTensorType(groupedC).getDimSize(1);
-  Value A = reshape(b, loc, getA(), {channels, states, 1});
+  Value A = PrimitiveBuilder(b, loc).reshape(getA(), {channels, states, 1});
 
   SmallVector<int64_t> stackedShape = {batch, channels, chunking.count, size};
   auto [lastState, stacked] = createChunkScan(
@@ -432,37 +407,47 @@ SmallVector<Value> SelectiveScanOp::decompose(OpBuilder &b) {
               Cc = args[4];
         // Log decays a[d, n, t] = dt[d, t] A[d, n] and their running sums.
         Value a = MulOp::create(
-            b, loc, reshape(b, loc, dt, {batch, channels, 1, size}), A);
+            b, loc,
+            PrimitiveBuilder(b, loc).reshape(dt, {batch, channels, 1, size}),
+            A);
         Value cumulative = CumsumOp::create(b, loc, a, /*axis=*/3);
         Value decays = createDecayMatrix(b, loc, cumulative);
         // Inputs x[d, n, s] = B[g(d), n, s] dt[d, s] u[d, s].
         Value inputs = MulOp::create(
-            b, loc, reshape(b, loc, Bc, {batch, groupsB, 1, states, size}),
-            reshape(b, loc, du, {batch, groupsB, channels / groupsB, 1, size}));
-        inputs = reshape(b, loc, inputs, {batch, channels, states, size, 1});
+            b, loc,
+            PrimitiveBuilder(b, loc).reshape(Bc,
+                                             {batch, groupsB, 1, states, size}),
+            PrimitiveBuilder(b, loc).reshape(
+                du, {batch, groupsB, channels / groupsB, 1, size}));
+        inputs = PrimitiveBuilder(b, loc).reshape(
+            inputs, {batch, channels, states, size, 1});
         // The states h_t of every step: the chunk's decayed inputs plus the
         // entering state decayed to t.
-        Value within = reshape(b, loc, MatmulOp::create(b, loc, decays, inputs),
-                               {batch, channels, states, size});
-        Value entering =
-            MulOp::create(b, loc, ExpOp::create(b, loc, cumulative),
-                          reshape(b, loc, h, {batch, channels, states, 1}));
+        Value within = PrimitiveBuilder(b, loc).reshape(
+            MatmulOp::create(b, loc, decays, inputs),
+            {batch, channels, states, size});
+        Value entering = MulOp::create(
+            b, loc, ExpOp::create(b, loc, cumulative),
+            PrimitiveBuilder(b, loc).reshape(h, {batch, channels, states, 1}));
         Value stepStates = AddOp::create(b, loc, within, entering);
         // y[d, t] = sum_n C[g(d), n, t] h_t[d, n].
         Value read = MulOp::create(
             b, loc,
-            reshape(b, loc, stepStates,
-                    {batch, groupsC, channels / groupsC, states, size}),
-            reshape(b, loc, Cc, {batch, groupsC, 1, states, size}));
+            PrimitiveBuilder(b, loc).reshape(
+                stepStates, {batch, groupsC, channels / groupsC, states, size}),
+            PrimitiveBuilder(b, loc).reshape(
+                Cc, {batch, groupsC, 1, states, size}));
         Value y = ReduceOp::create(b, loc, read, ReduceKind::Sum,
                                    ArrayRef<int64_t>{3}, /*keep_dim=*/false);
-        Value next = reshape(
-            b, loc, NarrowOp::create(b, loc, stepStates, 3, size - 1, 1),
+        Value next = PrimitiveBuilder(b, loc).reshape(
+            NarrowOp::create(b, loc, stepStates, 3, size - 1, 1),
             {batch, channels, states});
-        return {next, reshape(b, loc, y, {batch, channels, size})};
+        return {next,
+                PrimitiveBuilder(b, loc).reshape(y, {batch, channels, size})};
       });
   Value y = chunking.merge(b, loc, stacked, 2);
-  Value skip = getD() ? reshape(b, loc, getD(), {channels, 1}) : Value();
+  Value skip = getD() ? PrimitiveBuilder(b, loc).reshape(getD(), {channels, 1})
+                      : Value();
   return {createSkipAndGate(b, loc, y, getU(), skip, getZ()), lastState};
 }
 
@@ -500,7 +485,8 @@ SmallVector<Value> Mamba2Op::decompose(OpBuilder &b) {
   // decays dt A as [batch, H, chunks, T], B and C as [batch, G, chunks, T,
   // N].
   Value scaledInput = MulOp::create(
-      b, loc, getX(), reshape(b, loc, dt, replaceDims(dt, 3, 3, {1})));
+      b, loc, getX(),
+      PrimitiveBuilder(b, loc).reshape(dt, replaceDims(dt, 3, 3, {1})));
   auto toHeadChunks = [&](Value value) {
     SmallVector<int64_t> permutation = {0, 2, 1};
     if (getTensorType(value).getRank() == 4)
@@ -511,10 +497,10 @@ SmallVector<Value> Mamba2Op::decompose(OpBuilder &b) {
 
   SmallVector<int64_t> stackedShape = {batch, heads, chunking.count, size,
                                        features};
-  Value init = getInitialState()
-                   ? castToType(b, loc, getInitialState(), stateType)
-                   : createBatchZeros(b, loc, stateType, getX(),
-                                      /*batchAxis=*/0);
+  Value init = getInitialState() ? PrimitiveBuilder(b, loc).reshape(
+                                       getInitialState(), stateType.getShape())
+                                 : createBatchZeros(b, loc, stateType, getX(),
+                                                    /*batchAxis=*/0);
   auto [finalState, stacked] = createChunkScan(
       b, loc, init,
       {toHeadChunks(scaledInput), toHeadChunks(logDecays), toHeadChunks(getB()),
@@ -524,11 +510,12 @@ SmallVector<Value> Mamba2Op::decompose(OpBuilder &b) {
       [&](OpBuilder &b, ValueRange args) -> std::pair<Value, Value> {
         Value h = args[0], X = args[1], a = args[2], Bc = args[3], Cc = args[4];
         auto byGroup = [&](Value value, int64_t count) {
-          return reshape(b, loc, value,
-                         replaceDims(value, 1, 2, {groups, count}));
+          return PrimitiveBuilder(b, loc).reshape(
+              value, replaceDims(value, 1, 2, {groups, count}));
         };
         auto byHead = [&](Value value) {
-          return reshape(b, loc, value, replaceDims(value, 1, 3, {heads}));
+          return PrimitiveBuilder(b, loc).reshape(
+              value, replaceDims(value, 1, 3, {heads}));
         };
         Value cumulative = CumsumOp::create(b, loc, a, /*axis=*/2);
         Value decays = createDecayMatrix(b, loc, cumulative); // [b, H, T, T]
@@ -541,20 +528,19 @@ SmallVector<Value> Mamba2Op::decompose(OpBuilder &b) {
         Value read = byHead(
             MatmulOp::create(b, loc, byGroup(Cc, 1),
                              transposeLast(b, loc, byGroup(h, perGroup))));
-        Value decayFromStart = reshape(
-            b, loc, ExpOp::create(b, loc, cumulative), {batch, heads, size, 1});
+        Value decayFromStart = PrimitiveBuilder(b, loc).reshape(
+            ExpOp::create(b, loc, cumulative), {batch, heads, size, 1});
         Value y = AddOp::create(b, loc, within,
                                 MulOp::create(b, loc, read, decayFromStart));
         // The leaving state: the entering one decayed over the chunk, plus
         // X^T (decays to the end * B).
-        Value toEnd =
-            reshape(b, loc, NarrowOp::create(b, loc, decays, 2, size - 1, 1),
-                    {batch, groups, perGroup, size, 1});
+        Value toEnd = PrimitiveBuilder(b, loc).reshape(
+            NarrowOp::create(b, loc, decays, 2, size - 1, 1),
+            {batch, groups, perGroup, size, 1});
         Value weighted = MulOp::create(b, loc, toEnd, byGroup(Bc, 1));
         Value added = byHead(MatmulOp::create(
             b, loc, byGroup(transposeLast(b, loc, X), perGroup), weighted));
-        Value total = reshape(
-            b, loc,
+        Value total = PrimitiveBuilder(b, loc).reshape(
             ExpOp::create(b, loc,
                           NarrowOp::create(b, loc, cumulative, 2, size - 1, 1)),
             {batch, heads, 1, 1});
@@ -563,7 +549,8 @@ SmallVector<Value> Mamba2Op::decompose(OpBuilder &b) {
         return {next, y};
       });
   Value y = transpose(b, loc, chunking.merge(b, loc, stacked, 2), {0, 2, 1, 3});
-  Value skip = getD() ? reshape(b, loc, getD(), {heads, 1}) : Value();
+  Value skip =
+      getD() ? PrimitiveBuilder(b, loc).reshape(getD(), {heads, 1}) : Value();
   return {createSkipAndGate(b, loc, y, getX(), skip, getZ()), finalState};
 }
 
@@ -634,12 +621,12 @@ SmallVector<Value> GatedDeltaNetOp::decompose(OpBuilder &b) {
       permutation.push_back(3);
     return chunking.split(b, loc, transpose(b, loc, value, permutation), 2);
   };
-  Value q =
-      MulOp::create(b, loc, getQ(), scalarConstant(b, loc, element, scale));
-  Value init = getInitialState()
-                   ? castToType(b, loc, getInitialState(), stateType)
-                   : createBatchZeros(b, loc, stateType, getQ(),
-                                      /*batchAxis=*/0);
+  Value q = MulOp::create(b, loc, getQ(),
+                          PrimitiveBuilder(b, loc).scalar(element, scale));
+  Value init = getInitialState() ? PrimitiveBuilder(b, loc).reshape(
+                                       getInitialState(), stateType.getShape())
+                                 : createBatchZeros(b, loc, stateType, getQ(),
+                                                    /*batchAxis=*/0);
   SmallVector<int64_t> stackedShape = {batch, heads, chunking.count, size,
                                        stateType.getDimSize(2)};
   auto [finalState, stacked] = createChunkScan(
@@ -651,7 +638,8 @@ SmallVector<Value> GatedDeltaNetOp::decompose(OpBuilder &b) {
         Value S = args[0], qc = args[1], kc = args[2], vc = args[3],
               gc = args[4], betac = args[5];
         auto column = [&](Value value) {
-          return reshape(b, loc, value, {batch, heads, size, 1});
+          return PrimitiveBuilder(b, loc).reshape(value,
+                                                  {batch, heads, size, 1});
         };
         Value cumulative = CumsumOp::create(b, loc, gc, /*axis=*/2);
         Value decays = createDecayMatrix(b, loc, cumulative); // G [b, H, T, T]
@@ -664,7 +652,7 @@ SmallVector<Value> GatedDeltaNetOp::decompose(OpBuilder &b) {
             decays);
         Value A = WhereOp::create(
             b, loc, createLowerMask(b, loc, size, /*diagonal=*/false),
-            interactions, scalarConstant(b, loc, element, 0));
+            interactions, PrimitiveBuilder(b, loc).scalar(element, 0));
         Value transform = createUnitLowerInverse(b, loc, A, size);
         // The pseudo-values U = T (beta V) - T (beta exp(gamma) K) S_0^T.
         Value decayFromStart = column(ExpOp::create(b, loc, cumulative));
@@ -687,8 +675,7 @@ SmallVector<Value> GatedDeltaNetOp::decompose(OpBuilder &b) {
                                 MatmulOp::create(b, loc, attention, U));
         // S_T = exp(gamma_T) S_0 + U^T (G[T, :] K).
         Value toEnd = column(NarrowOp::create(b, loc, decays, 2, size - 1, 1));
-        Value total = reshape(
-            b, loc,
+        Value total = PrimitiveBuilder(b, loc).reshape(
             ExpOp::create(b, loc,
                           NarrowOp::create(b, loc, cumulative, 2, size - 1, 1)),
             {batch, heads, 1, 1});
