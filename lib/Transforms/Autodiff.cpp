@@ -660,11 +660,13 @@ differentiate(func::FuncOp func, ArrayRef<int64_t> argIndices, bool recompute) {
       b, loc, forward.lookup(source.getTerminator()->getOperand(0)));
   if (failed(inlineCalls(gradFunc)))
     return failure();
-  // Fused ops, regions and ops defined by their decompositions have no
-  // rules of their own: the gradient is that of the ops they stand for.
+  // Fused ops, regions and most ops defined by their decompositions have
+  // no rules of their own: the gradient is that of the ops they stand for.
+  // A decomposable op with a rule keeps it (a matrix function's is exact
+  // where its eigendecomposition's divides by zero).
   IRRewriter rewriter(b);
   unfuse(rewriter, gradFunc);
-  decompose(rewriter, gradFunc);
+  decompose(rewriter, gradFunc, /*keepDifferentiable=*/true);
   Value loss = terminator.getOperand(0);
   b.setInsertionPoint(terminator);
 

@@ -1,8 +1,9 @@
 //===- Decompose.cpp - Expand ops defined by compositions -----------------===//
 //
-// The recurrent layers are defined by the rlx ops they decompose into
-// (DecomposableOpInterface); expanding them before fusion lets their input
-// projections and gate arithmetic fuse and tile like any others.
+// The recurrent layers, the state-space mixers and the functions of
+// symmetric matrices are defined by the rlx ops they decompose into
+// (DecomposableOpInterface); expanding them before fusion lets their parts
+// fuse and tile like any others.
 //
 //===----------------------------------------------------------------------===//
 #include "rlx/Transforms/Passes.h"
@@ -18,11 +19,15 @@ namespace mlir::rlx {
 using namespace mlir;
 using namespace mlir::rlx;
 
-void mlir::rlx::decompose(RewriterBase &rewriter, Operation *root) {
+void mlir::rlx::decompose(RewriterBase &rewriter, Operation *root,
+                          bool keepDifferentiable) {
   // A decomposition may contain decomposable ops: repeat until none is left.
   for (;;) {
     SmallVector<DecomposableOpInterface> ops;
-    root->walk([&](DecomposableOpInterface op) { ops.push_back(op); });
+    root->walk([&](DecomposableOpInterface op) {
+      if (!keepDifferentiable || !isa<GradientOpInterface>(*op))
+        ops.push_back(op);
+    });
     if (ops.empty())
       return;
     for (DecomposableOpInterface op : ops) {

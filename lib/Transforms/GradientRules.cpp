@@ -1490,6 +1490,248 @@ static Gradients gradientOf(AttentionOp op, OpBuilder &b, Value g) {
 }
 
 //===----------------------------------------------------------------------===//
+// Linear algebra (torch.linalg's rules)
+//===----------------------------------------------------------------------===//
+
+/// Identity matrices shaped as the square matrices `like` `[..., n, n]`
+/// (sizes may be `?`): the diagonal of a tensor of ones.
+static Value identityLike(OpBuilder &b, Location loc, Value like) {
+  Value ones = createSplatLike(b, loc, like, 1.0);
+  return TriluOp::create(b, loc,
+                         TriluOp::create(b, loc, ones, TrianglePart::Lower, 0),
+                         TrianglePart::Upper, 0);
+}
+
+/// One number per matrix, `[...]`, as `[..., 1, 1]`: it broadcasts over its
+/// matrix.
+static Value perMatrix(OpBuilder &b, Location loc, Value x) {
+  RankedTensorType type = getTensorType(x);
+  SmallVector<int64_t> shape(type.getShape());
+  shape.append({1, 1});
+  return ReshapeOp::create(b, loc, type.clone(shape), x);
+}
+
+/// a^-T of the square matrices `a`: rlx.solve of a^T against the identity.
+static Value inverseTranspose(OpBuilder &b, Location loc, Value a) {
+  return SolveOp::create(b, loc, transposeLast(b, loc, a),
+                         identityLike(b, loc, a));
+}
+
+/// cholesky: ga = (s + s^T) / 2 with s = l^-T phi(l^T gl) l^-1, phi keeping
+/// the lower triangle with the diagonal halved. gl's upper triangle needs
+/// no mask: l^T times it is strictly upper, which phi drops.
+static Gradients gradientOf(CholeskyOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value l = op.getResult();
+  Value lower = TriluOp::create(
+      b, loc, MatmulOp::create(b, loc, transposeLast(b, loc, l), g),
+      TrianglePart::Lower, 0);
+  Value halfDiagonal = MulOp::create(
+      b, loc, MulOp::create(b, loc, lower, identityLike(b, loc, l)),
+      scalar(b, loc, g, 0.5));
+  Value phi = SubOp::create(b, loc, lower, halfDiagonal);
+  // l^-T phi, then l^-T phi l^-1 = (l^-T (l^-T phi)^T)^T.
+  auto solveTransposed = [&](Value rhs) -> Value {
+    return TriangularSolveOp::create(b, loc, l, rhs, TrianglePart::Lower,
+                                     /*transpose=*/true,
+                                     /*unit_diagonal=*/false);
+  };
+  Value s = transposeLast(
+      b, loc, solveTransposed(transposeLast(b, loc, solveTransposed(phi))));
+  return {MulOp::create(b, loc,
+                        AddOp::create(b, loc, s, transposeLast(b, loc, s)),
+                        scalar(b, loc, g, 0.5))};
+}
+
+/// triangular_solve: gb = op(a)^-T gx; the gradient of op(a) is -gb x^T,
+/// so a's is that or its transpose, on the triangle the op reads.
+static Gradients gradientOf(TriangularSolveOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value x = op.getResult();
+  Value gb =
+      TriangularSolveOp::create(b, loc, op.getA(), g, op.getPart(),
+                                !op.getTranspose(), op.getUnitDiagonal());
+  Value outer =
+      op.getTranspose()
+          ? MatmulOp::create(b, loc, x, transposeLast(b, loc, gb)).getResult()
+          : MatmulOp::create(b, loc, gb, transposeLast(b, loc, x)).getResult();
+  int64_t diagonal = 0;
+  if (op.getUnitDiagonal())
+    diagonal = op.getPart() == TrianglePart::Lower ? -1 : 1;
+  return {TriluOp::create(b, loc, NegOp::create(b, loc, outer), op.getPart(),
+                          diagonal),
+          gb};
+}
+
+/// solve: gb = solve(a^T, gx), ga = -gb x^T.
+static Gradients gradientOf(SolveOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value gb = SolveOp::create(b, loc, transposeLast(b, loc, op.getA()), g);
+  return {NegOp::create(b, loc,
+                        MatmulOp::create(
+                            b, loc, gb, transposeLast(b, loc, op.getResult()))),
+          gb};
+}
+
+/// det: ga = g det(a) a^-T (inf or NaN at a singular a).
+static Gradients gradientOf(DetOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value scale = perMatrix(b, loc, MulOp::create(b, loc, g, op.getResult()));
+  return {
+      MulOp::create(b, loc, scale, inverseTranspose(b, loc, op.getInput()))};
+}
+
+/// logdet: ga = g_logabsdet a^-T; the sign has no gradient.
+static Gradients gradientOf(LogdetOp op, OpBuilder &b, ValueRange g) {
+  Location loc = op.getLoc();
+  return {MulOp::create(b, loc, perMatrix(b, loc, g[1]),
+                        inverseTranspose(b, loc, op.getInput()))};
+}
+
+/// The vectors `[..., n]` as rows `[..., 1, n]` or columns `[..., n, 1]`
+/// of matrices they broadcast over.
+static Value asRows(OpBuilder &b, Location loc, Value x) {
+  RankedTensorType type = getTensorType(x);
+  SmallVector<int64_t> shape(type.getShape());
+  shape.insert(shape.end() - 1, 1);
+  return ReshapeOp::create(b, loc, type.clone(shape), x);
+}
+static Value asColumns(OpBuilder &b, Location loc, Value x) {
+  RankedTensorType type = getTensorType(x);
+  SmallVector<int64_t> shape(type.getShape());
+  shape.push_back(1);
+  return ReshapeOp::create(b, loc, type.clone(shape), x);
+}
+
+/// eigh: ga = v (v^T gv / e + diag(gl)) v^T, e[i, j] = l[j] - l[i] off the
+/// diagonal (its diagonal divides by 1 and is replaced by gl).
+static Gradients gradientOf(EighOp op, OpBuilder &b, ValueRange g) {
+  Location loc = op.getLoc();
+  Value v = op.getEigenvectors(), l = op.getEigenvalues();
+  Value vt = transposeLast(b, loc, v);
+  Value identity = identityLike(b, loc, v);
+  Value gaps = AddOp::create(
+      b, loc, SubOp::create(b, loc, asRows(b, loc, l), asColumns(b, loc, l)),
+      identity);
+  Value offDiagonal = MulOp::create(
+      b, loc, DivOp::create(b, loc, MatmulOp::create(b, loc, vt, g[1]), gaps),
+      SubOp::create(b, loc, scalar(b, loc, v, 1.0), identity));
+  Value inner =
+      AddOp::create(b, loc, offDiagonal,
+                    MulOp::create(b, loc, identity, asRows(b, loc, g[0])));
+  return {MatmulOp::create(b, loc, MatmulOp::create(b, loc, v, inner), vt)};
+}
+
+/// Functions of symmetric matrices (Daleckii-Krein): ga = v (d * (v^T g
+/// v)) v^T, d the op's divided differences of its function at the
+/// eigenvalues, accurate where they meet.
+static Gradients spectralGradient(SpectralFunctionOpInterface op, OpBuilder &b,
+                                  Value g) {
+  Location loc = op->getLoc();
+  auto eigh = EighOp::create(b, loc, op->getOperand(0));
+  Value v = eigh.getEigenvectors(), l = eigh.getEigenvalues();
+  Value vt = transposeLast(b, loc, v);
+  Value differences =
+      op.buildDividedDifferences(b, asColumns(b, loc, l), asRows(b, loc, l));
+  Value inner = MulOp::create(
+      b, loc, differences,
+      MatmulOp::create(b, loc, MatmulOp::create(b, loc, vt, g), v));
+  return {MatmulOp::create(b, loc, MatmulOp::create(b, loc, v, inner), vt)};
+}
+static Gradients gradientOf(ExpmOp op, OpBuilder &b, Value g) {
+  return spectralGradient(op, b, g);
+}
+static Gradients gradientOf(LogmOp op, OpBuilder &b, Value g) {
+  return spectralGradient(op, b, g);
+}
+static Gradients gradientOf(SqrtmOp op, OpBuilder &b, Value g) {
+  return spectralGradient(op, b, g);
+}
+static Gradients gradientOf(InvsqrtmOp op, OpBuilder &b, Value g) {
+  return spectralGradient(op, b, g);
+}
+
+/// qr (m >= n): ga = (gq + q copyltu(m)) r^-T, m = r gr^T - gq^T q,
+/// copyltu mirroring the lower triangle onto the upper. No rule for wide
+/// matrices (an empty list: autodiff's "no gradient rule for this form").
+static Gradients gradientOf(QrOp op, OpBuilder &b, ValueRange g) {
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> shape = op.getInput().getType().getShape();
+  int64_t m = shape[shape.size() - 2], n = shape.back();
+  // The shape rule makes m and n static unless they are equal.
+  if (!ShapedType::isDynamic(m) && !ShapedType::isDynamic(n) && m < n)
+    return {};
+  Value q = op.getQ(), r = op.getR();
+  Value mm = SubOp::create(
+      b, loc, MatmulOp::create(b, loc, r, transposeLast(b, loc, g[1])),
+      MatmulOp::create(b, loc, transposeLast(b, loc, g[0]), q));
+  Value copyltu = AddOp::create(
+      b, loc, TriluOp::create(b, loc, mm, TrianglePart::Lower, 0),
+      transposeLast(b, loc,
+                    TriluOp::create(b, loc, mm, TrianglePart::Lower, -1)));
+  Value left =
+      AddOp::create(b, loc, g[0], MatmulOp::create(b, loc, q, copyltu));
+  // left r^-T = (r^-1 left^T)^T.
+  return {transposeLast(
+      b, loc,
+      TriangularSolveOp::create(b, loc, r, transposeLast(b, loc, left),
+                                TrianglePart::Upper, /*transpose=*/false,
+                                /*unit_diagonal=*/false))};
+}
+
+/// svd (Townsend's rule, torch's): with f[i, j] = 1 / (s[j]^2 - s[i]^2),
+/// ga = u (f * (j s + s k) + diag(gs)) vh, j and k the skew parts of u^T gu
+/// and v^T gv, plus (I - u u^T) gu s^-1 vh for tall matrices and
+/// u (gv s^-1)^T (I - v v^T) for wide ones.
+static Gradients gradientOf(SvdOp op, OpBuilder &b, ValueRange g) {
+  Location loc = op.getLoc();
+  Value u = op.getU(), s = op.getS(), vh = op.getVh();
+  Value gu = g[0], gs = g[1], gv = transposeLast(b, loc, g[2]);
+  Value ut = transposeLast(b, loc, u), v = transposeLast(b, loc, vh);
+  auto skew = [&](Value x) -> Value {
+    return SubOp::create(b, loc, x, transposeLast(b, loc, x));
+  };
+  Value utgu = MatmulOp::create(b, loc, ut, gu);
+  Value identity = identityLike(b, loc, utgu);
+  Value sRows = asRows(b, loc, s), sColumns = asColumns(b, loc, s);
+  Value gaps =
+      AddOp::create(b, loc,
+                    SubOp::create(b, loc, MulOp::create(b, loc, sRows, sRows),
+                                  MulOp::create(b, loc, sColumns, sColumns)),
+                    identity);
+  Value rotations = DivOp::create(
+      b, loc,
+      AddOp::create(b, loc, MulOp::create(b, loc, skew(utgu), sRows),
+                    MulOp::create(b, loc, sColumns,
+                                  skew(MatmulOp::create(b, loc, vh, gv)))),
+      gaps);
+  Value inner = AddOp::create(
+      b, loc, rotations, MulOp::create(b, loc, identity, asRows(b, loc, gs)));
+  Value ga = MatmulOp::create(b, loc, MatmulOp::create(b, loc, u, inner), vh);
+  ArrayRef<int64_t> shape = op.getInput().getType().getShape();
+  int64_t m = shape[shape.size() - 2], n = shape.back();
+  // The shape rule makes m and n static unless they are equal.
+  bool isStatic = !ShapedType::isDynamic(m) && !ShapedType::isDynamic(n);
+  if (isStatic && m > n) {
+    Value scaled = DivOp::create(b, loc, gu, sRows);
+    Value outside = SubOp::create(
+        b, loc, scaled,
+        MatmulOp::create(b, loc, u, MatmulOp::create(b, loc, ut, scaled)));
+    ga = AddOp::create(b, loc, ga, MatmulOp::create(b, loc, outside, vh));
+  }
+  if (isStatic && n > m) {
+    Value scaled = DivOp::create(b, loc, gv, sRows);
+    Value outside = SubOp::create(
+        b, loc, scaled,
+        MatmulOp::create(b, loc, v, MatmulOp::create(b, loc, vh, scaled)));
+    ga = AddOp::create(
+        b, loc, ga,
+        MatmulOp::create(b, loc, u, transposeLast(b, loc, outside)));
+  }
+  return {ga};
+}
+
+//===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
 
@@ -1514,6 +1756,16 @@ struct GradientModel
   SmallVector<Value> buildGradients(Operation *op, OpBuilder &b,
                                     ValueRange resultGradients) const {
     return gradientOf(cast<OpTy>(op), b, resultGradients.front());
+  }
+};
+
+/// An op whose rule reads the gradients of several of its results.
+template <typename OpTy>
+struct ResultsGradientModel
+    : GradientOpInterface::ExternalModel<ResultsGradientModel<OpTy>, OpTy> {
+  SmallVector<Value> buildGradients(Operation *op, OpBuilder &b,
+                                    ValueRange resultGradients) const {
+    return gradientOf(cast<OpTy>(op), b, resultGradients);
   }
 };
 } // namespace
@@ -1542,7 +1794,13 @@ void mlir::rlx::registerGradientRules(DialectRegistry &registry) {
         ScatterElementsOp, ScatterAddOp, ScatterNdOp, TopKOp, SortOp,
         HistogramOp, KvAppendOp, CumsumOp, CumprodOp, CummaxOp, RopeOp,
         AttentionOp, DropoutOp, FakeQuantizeOp, FakeQuantizeLsqOp,
-        GroupedMatmulOp, DequantMatmulOp, DequantGroupedMatmulOp>(context);
+        GroupedMatmulOp, DequantMatmulOp, DequantGroupedMatmulOp, CholeskyOp,
+        TriangularSolveOp, SolveOp, DetOp, ExpmOp, LogmOp, SqrtmOp, InvsqrtmOp>(
+        context);
+    LogdetOp::attachInterface<ResultsGradientModel<LogdetOp>>(*context);
+    EighOp::attachInterface<ResultsGradientModel<EighOp>>(*context);
+    QrOp::attachInterface<ResultsGradientModel<QrOp>>(*context);
+    SvdOp::attachInterface<ResultsGradientModel<SvdOp>>(*context);
     attachUnaryGradientModels<
         GeluOp, GeluApproxOp, SiluOp, ReluOp, SigmoidOp, TanhOp, ExpOp, LogOp,
         SqrtOp, RsqrtOp, NegOp, AbsOp, SinOp, CosOp, TanOp, AtanOp, RecipOp,

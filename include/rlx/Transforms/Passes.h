@@ -40,8 +40,11 @@ void unfuse(RewriterBase &rewriter, Operation *root);
 
 /// Replaces every op under `root` that has a decomposition
 /// (`DecomposableOpInterface`) by the ops it stands for, theirs too, as
-/// `--rlx-decompose` does.
-void decompose(RewriterBase &rewriter, Operation *root);
+/// `--rlx-decompose` does; with `keepDifferentiable`, ops that also have a
+/// gradient rule of their own (`GradientOpInterface`) stay, as
+/// `--rlx-autodiff` differentiates them by it.
+void decompose(RewriterBase &rewriter, Operation *root,
+               bool keepDifferentiable = false);
 
 } // namespace mlir::rlx
 

@@ -32,6 +32,7 @@ void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
   populateQuantMatmulToLinalgPatterns(patterns);
   populateScanToLinalgPatterns(patterns);
   populateSortToLinalgPatterns(patterns);
+  populateLinearAlgebraToLinalgPatterns(patterns);
   populateSampleToLinalgPatterns(patterns);
   populateScatterToLinalgPatterns(patterns);
   populateRegionToLinalgPatterns(patterns);

@@ -34,6 +34,9 @@ void populateScatterToLinalgPatterns(RewritePatternSet &patterns);
 void populateScanToLinalgPatterns(RewritePatternSet &patterns);
 /// sort, argsort, topk, cummax_indices and histogram.
 void populateSortToLinalgPatterns(RewritePatternSet &patterns);
+/// cholesky, triangular_solve, solve, det and logdet (scalar loops per
+/// matrix in an scf.forall over the batch).
+void populateLinearAlgebraToLinalgPatterns(RewritePatternSet &patterns);
 /// rlx.sample as its expansion into rlx ops (and the rows' uniforms).
 void populateSampleToLinalgPatterns(RewritePatternSet &patterns);
 

@@ -122,6 +122,35 @@ def Rlx_DecomposableOpInterface : OpInterface<"DecomposableOpInterface"> {
   ];
 }
 
+def Rlx_SpectralFunctionOpInterface
+    : OpInterface<"SpectralFunctionOpInterface"> {
+  let cppNamespace = "::mlir::rlx";
+  let description = [{
+    A function `f` of symmetric matrices taken through their
+    eigendecomposition, `f(a) = v f(l) v^T` with `l, v = eigh(a)` (the
+    matrix exponential, logarithm, square root). The op states `f` on the
+    eigenvalues and its divided differences, the two facts its
+    decomposition and its gradient (the Daleckii-Krein formula
+    `ga = v (d * (v^T g v)) v^T`, `d[i, j]` the divided difference of `f` at
+    `l[i]` and `l[j]`) are built from. The divided differences must stay
+    accurate as `l[i]` and `l[j]` meet, where they tend to `f'(l[i])`: a
+    gradient through `rlx.eigh`'s rule would divide by `l[j] - l[i]` there.
+  }];
+  let methods = [
+    InterfaceMethod<
+      "Builds `f` of every element of `eigenvalues` (rlx elementwise ops) at "
+      "the builder's insertion point.",
+      "::mlir::Value", "applyToEigenvalues",
+      (ins "::mlir::OpBuilder &":$b, "::mlir::Value":$eigenvalues)>,
+    InterfaceMethod<
+      "Builds the divided differences `(f(x) - f(y)) / (x - y)` (`f'(x)` "
+      "where `x = y`) of the broadcast operands `x` and `y`.",
+      "::mlir::Value", "buildDividedDifferences",
+      (ins "::mlir::OpBuilder &":$b, "::mlir::Value":$x,
+           "::mlir::Value":$y)>,
+  ];
+}
+
 def Rlx_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
   let cppNamespace = "::mlir::rlx";
   let description = [{
