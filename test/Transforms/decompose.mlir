@@ -205,3 +205,35 @@ func.func @gated_delta_net(%q: tensor<?x4x2x4xf32>, %k: tensor<?x4x2x4xf32>, %v:
   %o, %s = rlx.gated_delta_net %q, %k, %v, %g, %beta chunk = 4 : (tensor<?x4x2x4xf32>, tensor<?x4x2x4xf32>, tensor<?x4x2x3xf32>, tensor<?x4x2xf32>, tensor<?x4x2xf32>) -> (tensor<?x4x2x3xf32>, tensor<?x2x3x4xf32>)
   return %o, %s : tensor<?x4x2x3xf32>, tensor<?x2x3x4xf32>
 }
+
+// -----
+
+// A function of symmetric matrices: the eigendecomposition, the function
+// of the eigenvalues scaling the eigenvectors' columns, and the product
+// with v^T.
+// CHECK-LABEL: func.func @logm(
+// CHECK-SAME:    %[[A:.*]]: tensor<2x3x3xf64>
+// CHECK:         %[[L:.*]], %[[V:.*]] = rlx.eigh %[[A]]
+// CHECK:         %[[F:.*]] = rlx.log %[[L]] : tensor<2x3xf64>
+// CHECK:         %[[ROW:.*]] = rlx.reshape %[[F]] : tensor<2x3xf64> -> tensor<2x1x3xf64>
+// CHECK:         %[[SCALED:.*]] = rlx.mul %[[V]], %[[ROW]]
+// CHECK:         %[[VT:.*]] = rlx.transpose %[[V]] [0, 2, 1]
+// CHECK:         %[[R:.*]] = rlx.matmul %[[SCALED]], %[[VT]]
+// CHECK:         return %[[R]]
+func.func @logm(%a: tensor<2x3x3xf64>) -> tensor<2x3x3xf64> {
+  %e = rlx.logm %a : tensor<2x3x3xf64>
+  return %e : tensor<2x3x3xf64>
+}
+
+// -----
+
+// The others differ only in the function: rsqrt for invsqrtm; `?` sizes.
+// CHECK-LABEL: func.func @invsqrtm(
+// CHECK:         %[[L:.*]], %[[V:.*]] = rlx.eigh
+// CHECK:         rlx.rsqrt %[[L]] : tensor<?xf32>
+// CHECK:         rlx.reshape %{{.*}} : tensor<?xf32> -> tensor<1x?xf32>
+// CHECK-NOT:     rlx.invsqrtm
+func.func @invsqrtm(%a: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %e = rlx.invsqrtm %a : tensor<?x?xf32>
+  return %e : tensor<?x?xf32>
+}

@@ -259,13 +259,25 @@ private:
 /// whose iteration extracts the slices at its position of `inputs` and
 /// `outputs` (their trailing dimensions: matrices, or 0-D tensors for one
 /// number per matrix) and inserts the slices `body` returns for the
-/// outputs. Without batch dimensions `body` runs once, on the tensors.
+/// outputs. Without batch dimensions `body` runs once, on the tensors;
+/// for empty matrices it does not run.
 static SmallVector<Value>
 buildMatrixLoop(OpBuilder &b, Location loc, int64_t batchRank,
                 ValueRange inputs, ValueRange outputs,
                 function_ref<SmallVector<Value>(OpBuilder &, Location,
                                                 ValueRange, ValueRange)>
                     body) {
+  // Empty matrices (a static 0 among the matrix sizes; `?` sizes that are
+  // 0 run loops of no iteration) leave the outputs as initialized, and
+  // must: their slices would start past the end.
+  auto hasEmptyMatrices = [&](Value tensor) {
+    ArrayRef<int64_t> shape =
+        cast<RankedTensorType>(tensor.getType()).getShape();
+    return llvm::is_contained(shape.drop_front(batchRank), 0);
+  };
+  if (llvm::any_of(inputs, hasEmptyMatrices) ||
+      llvm::any_of(outputs, hasEmptyMatrices))
+    return llvm::to_vector(outputs);
   if (batchRank == 0)
     return body(b, loc, inputs, outputs);
 
@@ -864,9 +876,17 @@ struct DeterminantToLinalg : OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    // Initialized with the values of a 0 x 0 matrix: det 1, sign 1,
+    // logabsdet 0.
     SmallVector<Value> outputs = {input};
-    for (int64_t i = 0, e = op->getNumResults(); i < e; ++i)
-      outputs.push_back(createEmptyLike(rewriter, loc, type, input));
+    for (int64_t i = 0, e = op->getNumResults(); i < e; ++i) {
+      Value empty = createEmptyLike(rewriter, loc, type, input);
+      Value value = arith::ConstantOp::create(
+          rewriter, loc,
+          rewriter.getFloatAttr(type.getElementType(), i == 1 ? 0.0 : 1.0));
+      outputs.push_back(
+          linalg::FillOp::create(rewriter, loc, value, empty).getResult(0));
+    }
     SmallVector<Value> results = buildMatrixLoop(
         rewriter, loc, getBatchRank(input), {}, outputs,
         [&](OpBuilder &b, Location loc, ValueRange,
