@@ -9,7 +9,10 @@
 #               layer with top-p sampling (examples/quantized_decoder.mlir),
 #               and train an LSTM and a Mamba language model for 20 steps
 #               each against PyTorch (examples/lstm_lm.mlir,
-#               examples/mamba_block.mlir)
+#               examples/mamba_block.mlir), and fit a Gaussian process's
+#               hyperparameters for 30 Adam steps through its Cholesky
+#               factorization, against PyTorch in float64
+#               (examples/gaussian_process.mlir)
 #   make check  set up, build, run every test: lit (check-rlx), the
 #               runtime and rlx-run under ASan+UBSan (check-sanitize), and a
 #               fuzzing smoke of the release compiler (check-fuzz-release)
@@ -155,6 +158,7 @@ demo: build
 	RLX_BUILD_DIR=$(abspath $(BUILD_DIR)) /usr/bin/python3 examples/quantized_decoder.py --check
 	RLX_BUILD_DIR=$(abspath $(BUILD_DIR)) /usr/bin/python3 examples/lstm_lm.py --check
 	RLX_BUILD_DIR=$(abspath $(BUILD_DIR)) /usr/bin/python3 examples/mamba_block.py --check
+	RLX_BUILD_DIR=$(abspath $(BUILD_DIR)) /usr/bin/python3 examples/gaussian_process.py --check
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_BUILD_DIR) $(SANITIZE_DIR)
