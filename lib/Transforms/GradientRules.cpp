@@ -1603,22 +1603,39 @@ static Value asColumns(OpBuilder &b, Location loc, Value x) {
   return ReshapeOp::create(b, loc, type.clone(shape), x);
 }
 
-/// eigh: ga = v (v^T gv / e + diag(gl)) v^T, e[i, j] = l[j] - l[i] off the
-/// diagonal (its diagonal divides by 1 and is replaced by gl).
+/// `numerator / gaps`, 0 where the numerator is: a gradient of zeros
+/// (no loss term reads the vectors) stays zero at repeated values, where
+/// the gap is 0, as in torch, whose rules skip an undefined gradient.
+static Value divideByGaps(OpBuilder &b, Location loc, Value numerator,
+                          Value gaps) {
+  Value zero = scalar(b, loc, numerator, 0.0);
+  return WhereOp::create(b, loc, EqOp::create(b, loc, numerator, zero), zero,
+                         DivOp::create(b, loc, numerator, gaps));
+}
+
+/// eigh: ga = v (skew(v^T gv) / 2e + diag(gl)) v^T, e[i, j] = l[j] - l[i]
+/// off the diagonal (its diagonal divides by 1 and is replaced by gl).
+/// Only the skew part of v^T gv reaches a symmetric input (torch's rule,
+/// whose gradient is symmetric).
 static Gradients gradientOf(EighOp op, OpBuilder &b, ValueRange g) {
   Location loc = op.getLoc();
   Value v = op.getEigenvectors(), l = op.getEigenvalues();
   Value vt = transposeLast(b, loc, v);
   Value identity = identityLike(b, loc, v);
   Value gaps = AddOp::create(
-      b, loc, SubOp::create(b, loc, asRows(b, loc, l), asColumns(b, loc, l)),
+      b, loc,
+      SubOp::create(b, loc, asRows(b, loc, l), asColumns(b, loc, l)),
       identity);
-  Value offDiagonal = MulOp::create(
-      b, loc, DivOp::create(b, loc, MatmulOp::create(b, loc, vt, g[1]), gaps),
-      SubOp::create(b, loc, scalar(b, loc, v, 1.0), identity));
-  Value inner =
-      AddOp::create(b, loc, offDiagonal,
-                    MulOp::create(b, loc, identity, asRows(b, loc, g[0])));
+  Value vtgv = MatmulOp::create(b, loc, vt, g[1]);
+  Value halfSkew = MulOp::create(
+      b, loc, SubOp::create(b, loc, vtgv, transposeLast(b, loc, vtgv)),
+      scalar(b, loc, v, 0.5));
+  Value offDiagonal =
+      MulOp::create(b, loc, divideByGaps(b, loc, halfSkew, gaps),
+                    SubOp::create(b, loc, scalar(b, loc, v, 1.0), identity));
+  Value inner = AddOp::create(
+      b, loc, offDiagonal,
+      MulOp::create(b, loc, identity, asRows(b, loc, g[0])));
   return {MatmulOp::create(b, loc, MatmulOp::create(b, loc, v, inner), vt)};
 }
 
@@ -1699,7 +1716,7 @@ static Gradients gradientOf(SvdOp op, OpBuilder &b, ValueRange g) {
                     SubOp::create(b, loc, MulOp::create(b, loc, sRows, sRows),
                                   MulOp::create(b, loc, sColumns, sColumns)),
                     identity);
-  Value rotations = DivOp::create(
+  Value rotations = divideByGaps(
       b, loc,
       AddOp::create(b, loc, MulOp::create(b, loc, skew(utgu), sRows),
                     MulOp::create(b, loc, sColumns,

@@ -109,8 +109,9 @@ func.func @det(%a: tensor<5x3x3xf32>) -> tensor<f32> attributes {rlx.differentia
 
 // -----
 
-// eigh: both results' gradients; the gaps l[j] - l[i] with 1 on the
-// diagonal, which gl replaces.
+// eigh: both results' gradients; half the skew part of v^T gv over the
+// gaps l[j] - l[i] (1 on the diagonal, which gl replaces), 0 where that
+// part is 0 (a loss of the eigenvalues alone at repeated eigenvalues).
 // CHECK-LABEL: func.func @eigh_grad(
 // CHECK:         %[[L:.*]], %[[V:.*]] = rlx.eigh
 // CHECK:         %[[VT:.*]] = rlx.transpose %[[V]] [1, 0]
@@ -119,7 +120,12 @@ func.func @det(%a: tensor<5x3x3xf32>) -> tensor<f32> attributes {rlx.differentia
 // CHECK:         %[[E:.*]] = rlx.sub %[[ROW]], %[[COL]]
 // CHECK:         %[[GAPS:.*]] = rlx.add %[[E]], %{{.*}}
 // CHECK:         %[[VTGV:.*]] = rlx.matmul %[[VT]], %{{.*}}
-// CHECK:         rlx.div %[[VTGV]], %[[GAPS]]
+// CHECK:         %[[VTGVT:.*]] = rlx.transpose %[[VTGV]] [1, 0]
+// CHECK:         %[[SKEW:.*]] = rlx.sub %[[VTGV]], %[[VTGVT]]
+// CHECK:         %[[HALF:.*]] = rlx.mul %[[SKEW]], %{{.*}}
+// CHECK:         %[[ZERO:.*]] = rlx.eq %[[HALF]], %{{.*}}
+// CHECK:         %[[Q:.*]] = rlx.div %[[HALF]], %[[GAPS]]
+// CHECK:         rlx.where %[[ZERO]], %{{.*}}, %[[Q]]
 func.func @eigh(%a: tensor<4x4xf64>, %w: tensor<4x4xf64>) -> tensor<f64> attributes {rlx.differentiate = array<i64: 0>} {
   %l, %v = rlx.eigh %a : tensor<4x4xf64> -> tensor<4xf64>, tensor<4x4xf64>
   %m = rlx.mul %v, %w : (tensor<4x4xf64>, tensor<4x4xf64>) -> tensor<4x4xf64>

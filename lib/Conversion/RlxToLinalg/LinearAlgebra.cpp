@@ -549,8 +549,9 @@ static EighOutputs buildEigh(MatrixBuilder &mb, EighOutputs out) {
           return arith::CmpIOp::create(mb.builder(), mb.location(),
                                        arith::CmpIPredicate::ne, i, j);
         });
+        // Ordered: a NaN keeps the sweeps (and its spread) going.
         Value done =
-            mb.compare(arith::CmpFPredicate::ULE, offDiagonal, tolerance);
+            mb.compare(arith::CmpFPredicate::OLE, offDiagonal, tolerance);
         return mb.ifElse(
             done, [&]() -> SmallVector<Value> { return carried; },
             [&]() -> SmallVector<Value> {

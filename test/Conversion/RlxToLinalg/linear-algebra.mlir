@@ -96,7 +96,7 @@ func.func @det_empty(%a: tensor<3x0x0xf64>) -> tensor<3xf64> {
 // CHECK-DAG:     %[[SWEEPS:.*]] = arith.constant 40 : index
 // CHECK:         scf.forall
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %[[SWEEPS]]
-// CHECK:             %[[DONE:.*]] = arith.cmpf ule
+// CHECK:             %[[DONE:.*]] = arith.cmpf ole
 // CHECK:             scf.if %[[DONE]]
 func.func @eigh(%a: tensor<2x6x6xf64>) -> (tensor<2x6xf64>, tensor<2x6x6xf64>) {
   %l, %v = rlx.eigh %a : tensor<2x6x6xf64> -> tensor<2x6xf64>, tensor<2x6x6xf64>
