@@ -25,9 +25,13 @@ Every row is timed at 1 thread and at all cores (`os.cpu_count()`):
   (/usr/lib/x86_64-linux-gnu/libopenblas.so.0, openblas_set_num_threads;
   NumPy and PyTorch use the reference BLAS on this machine) for matmul;
   oneDNN through PyTorch 1.13 (torch.nn.functional.conv2d,
-  torch.set_num_threads) for convolutions; PyTorch eager for the rest.
+  torch.set_num_threads) for convolutions; OpenBLAS's LAPACK (dpotrf_,
+  dgesv_, ... and BLAS dtrsm_) through ctypes for the linear-algebra rows,
+  with numpy.linalg (SciPy for the triangular solve) as a second baseline
+  in its own column (linear_algebra_rows()); PyTorch eager for the rest.
 - rooflines, measured in the same run: OpenBLAS sgemm GFLOP/s on a square
-  matmul at each thread count for compute-bound rows; for memory-bound rows
+  matmul at each thread count for compute-bound rows (dgemm's for the f64
+  rows, whose `roofline` is "dgemm"); for memory-bound rows
   numpy.copyto of the same bytes (one thread: a copy is bound by memory).
 
 Time is the median of up to --runs samples after one warm-up call, stopping
@@ -168,6 +172,9 @@ def rlx_child(request):
                     values = rng.integers(-128, 128, shape)
                 else:  # class labels, indices and masks: small non-negative
                     values = rng.integers(0, 2, shape)
+                kind = job.get("condition", {}).get(str(len(inputs)))
+                if kind:  # matrices a solver's domain needs (see condition)
+                    values = condition(values, kind)
                 inputs.append(values.astype(
                     {"f64": np.float64, "i32": np.int32, "i64": np.int64,
                      "i8": np.int8, "i1": np.bool_}.get(dtype, np.float32)))
@@ -182,12 +189,15 @@ def rlx_child(request):
         print(json.dumps(result), flush=True)
 
 
-def rlx_times(build, module, function, runs, budget, symbols=()):
+def rlx_times(build, module, function, runs, budget, symbols=(),
+              condition=None):
     """{threads: (median ms, runs)} for one function (at these values of its
-    symbols, if it has `?` sizes), or an error string."""
+    symbols, if it has `?` sizes), or an error string. `condition` maps an
+    input's index to the kind of matrices it gets (see condition())."""
     request = {"build": build, "jobs": [{
         "module": module, "function": function, "threads": THREADS,
-        "runs": runs, "budget": budget, "symbols": list(symbols)}]}
+        "runs": runs, "budget": budget, "symbols": list(symbols),
+        "condition": {str(k): v for k, v in (condition or {}).items()}}]}
     proc = subprocess.run([sys.executable, os.path.abspath(__file__),
                            "--rlx-child"], input=json.dumps(request),
                           capture_output=True, text=True)
@@ -249,6 +259,25 @@ class OpenBlas:
         self.lib.cblas_sgemm(self.ROW_MAJOR, self.NO_TRANS, self.NO_TRANS,
                              m, n, k, f(1.0), p(a), k, p(b), n, f(0.0), p(c),
                              n)
+
+    def dgemm(self, a, b, c):
+        """c = a @ b for C-contiguous f64 2-D arrays."""
+        m, k = a.shape
+        n = b.shape[1]
+        f = ctypes.c_double
+        p = lambda x: x.ctypes.data_as(ctypes.POINTER(f))  # noqa: E731
+        self.lib.cblas_dgemm.restype = None
+        self.lib.cblas_dgemm(self.ROW_MAJOR, self.NO_TRANS, self.NO_TRANS,
+                             m, n, k, f(1.0), p(a), k, p(b), n, f(0.0), p(c),
+                             n)
+
+    def fortran(self, name):
+        """A Fortran-interface routine (dpotrf_, dtrsm_, ...) of this
+        library's LAPACK and BLAS (32-bit integers, arguments by reference,
+        a hidden length after the arguments for each character one)."""
+        fn = getattr(self.lib, name)
+        fn.restype = None
+        return fn
 
 
 # ---- rows -------------------------------------------------------------------
@@ -858,6 +887,253 @@ def state_space_rows():
     return rows
 
 
+# ---- dense linear algebra (issue 20) -----------------------------------------
+
+
+def condition(values, kind):
+    """Matrices in a solver's domain, made from uniform(-1, 1) `values`
+    [..., n, n] (float64; the caller casts): "spd" gives a @ a^T / n + I
+    (symmetric positive definite, condition number a few hundred), for
+    rlx.cholesky; "dominant" adds n to the diagonal (well conditioned: a
+    random triangular matrix's solution otherwise grows exponentially with
+    n and overflows). Used by the rlx child and the baselines alike."""
+    n = values.shape[-1]
+    if kind == "spd":
+        return values @ np.swapaxes(values, -1, -2) / n + np.eye(n)
+    if kind == "dominant":
+        return values + n * np.eye(n)
+    raise ValueError(f"unknown input condition {kind!r}")
+
+
+_NUMPY_LAPACK = []
+
+
+def numpy_lapack():
+    """Which LAPACK numpy.linalg runs in this process, by the library it
+    mapped: Debian picks liblapack.so.3 by update-alternatives (the
+    reference LAPACK, or OpenBLAS's when libopenblas0 is installed)."""
+    if not _NUMPY_LAPACK:
+        np.linalg.cholesky(np.eye(2))
+        with open("/proc/self/maps") as f:
+            paths = {os.path.realpath(line.split()[-1]) for line in f
+                     if "liblapack" in line}
+        _NUMPY_LAPACK.append(
+            "OpenBLAS" if any("openblas" in p for p in paths) else
+            "reference LAPACK" if paths else "its bundled LAPACK")
+    return _NUMPY_LAPACK[0]
+
+
+def linear_algebra_rows():
+    """The dense solvers of issue 20 (RlxLinearAlgebraOps.td) against
+    OpenBLAS's LAPACK (and BLAS dtrsm) called directly through ctypes at
+    the same thread count, and numpy.linalg (SciPy for the triangular
+    solve, which numpy lacks) as a second baseline: one C call per batch,
+    where the ctypes baseline of a batch row is a Python loop of one call
+    per matrix (the row's baseline name says so; OpenBLAS has no batched
+    LAPACK).
+
+    Layouts: rlx's matrices are row-major, LAPACK's column-major, and a
+    row-major buffer read column-major is the transpose. cholesky: the
+    symmetric input is its own transpose, and rlx's lower factor L is U =
+    L^T of potrf('U') on the same buffer. triangular_solve (lower, A X =
+    B): X^T A^T = B^T, dtrsm side 'R', uplo 'U' on the same buffers (as
+    cblas's row-major dtrsm does). solve and logdet: A and B are
+    transposed into column-major copies outside the timed region, so that
+    dgesv and dgetrf factor A itself with rlx's row pivoting (X comes back
+    column-major). Every timed baseline call first copies its inputs into
+    the buffers LAPACK overwrites (rlx writes its result to a separate
+    buffer and reads the input, the same traffic).
+
+    Inputs: cholesky gets symmetric positive-definite matrices and the
+    triangular solve a diagonally dominant one (condition(), in the rlx
+    child too); solve and logdet take the harness's uniform(-1, 1)
+    matrices, so partial pivoting swaps rows as it would on data. FLOPs:
+    cholesky n^3/3, trsm n^2 k, getrf 2n^3/3 + getrs 2n^2 k, per matrix;
+    the f64 rows' roofline is OpenBLAS dgemm, the f32 row's sgemm."""
+    rows = []
+
+    def tt(shape, dtype):
+        return "tensor<" + "x".join(map(str, shape)) + f"x{dtype}>"
+
+    def inputs(shapes, dtype, kinds):
+        """The baseline's inputs: uniform(-1, 1), conditioned like rlx's."""
+        rng = np.random.default_rng(0)
+        out = []
+        for shape, kind in zip(shapes, kinds):
+            values = rng.uniform(-1, 1, shape)
+            if kind:
+                values = condition(values, kind)
+            out.append(values.astype(np.float32 if dtype == "f32"
+                                     else np.float64))
+        return out
+
+    def column_major(x):
+        """Each [r, c] matrix of x stored column-major (a C-contiguous
+        [..., c, r] buffer)."""
+        return np.ascontiguousarray(np.swapaxes(x, -1, -2))
+
+    def ptr(x):
+        """A pointer to x's data that keeps x alive (numpy's data_as): the
+        calls below are prepared once, and nothing else may hold x."""
+        return x.ctypes.data_as(ctypes.c_void_p)
+
+    ref = ctypes.byref
+    char = {c: ctypes.c_char_p(c.encode()) for c in "LRUNT"}
+    one = ctypes.c_size_t(1)  # a character argument's hidden length
+
+    def describe(shape):
+        return "[" + ", ".join(map(str, shape)) + "]"
+
+    def add(op, dtype, shapes, work, text_body, results, make, make2,
+            base_name, base2_name, condition_kinds, batch):
+        names = {"cholesky": "cholesky", "trsm": "triangular_solve lower",
+                 "solve": "solve", "logdet": "logdet"}
+        args = [tt(s, dtype) for s in shapes]
+        params = ", ".join(f"%a{i}: {t}" for i, t in enumerate(args))
+        result_types = ", ".join(results)
+        text = (f"func.func @main({params}) -> ({result_types}) {{\n"
+                f"  {text_body}\n}}\n")
+        loop = (f", Python loop of {batch} ctypes calls" if batch else "")
+        rows.append(dict(
+            group="linear algebra", kind="compute",
+            name=f"{names[op]} {dtype} " + " x ".join(map(describe, shapes)),
+            text=text, function="main", work=work,
+            roofline="dgemm" if dtype == "f64" else "sgemm",
+            condition={i: k for i, k in enumerate(condition_kinds) if k},
+            baseline=base_name + " (OpenBLAS" + loop + ")",
+            make_baseline=make, baseline2=base2_name, make_baseline2=make2))
+
+    # ---- cholesky: potrf('U') of the row-major buffer, in place on a copy.
+    for dtype, n, batch in (("f64", 64, None), ("f64", 256, None),
+                            ("f64", 512, None), ("f32", 256, None),
+                            ("f64", 16, 256)):
+        shape = ([batch] if batch else []) + [n, n]
+        routine = ("s" if dtype == "f32" else "d") + "potrf_"
+
+        def potrf(ctx, shape=shape, dtype=dtype, n=n, routine=routine):
+            a, = inputs([shape], dtype, ["spd"])
+            work = np.empty_like(a)
+            fn = ctx["blas"].fortran(routine)
+            size, info = ctypes.c_int(n), ctypes.c_int(0)
+            calls = [(char["U"], ref(size), ptr(m), ref(size), ref(info),
+                      one) for m in work.reshape(-1, n, n)]
+
+            def run():
+                np.copyto(work, a)
+                for call in calls:
+                    fn(*call)
+            return run, None
+
+        def numpy_cholesky(ctx, shape=shape, dtype=dtype):
+            a, = inputs([shape], dtype, ["spd"])
+            return lambda: np.linalg.cholesky(a), None
+        t = tt(shape, dtype)
+        add("cholesky", dtype, [shape], (batch or 1) * n ** 3 / 3,
+            f"%0 = rlx.cholesky %a0 : {t} -> {t}\n  return %0 : {t}",
+            [t], potrf, numpy_cholesky, f"LAPACK {routine[:-1]}",
+            "numpy.linalg.cholesky ({lapack})", ["spd"], batch)
+
+    # ---- triangular_solve lower, A X = B: dtrsm('R', 'U', 'N', 'N') of
+    # the row-major buffers (X^T A^T = B^T), in place on a copy of B.
+    n, k = 512, 64
+
+    def trsm(ctx, n=n, k=k):
+        a, b = inputs([[n, n], [n, k]], "f64", ["dominant", None])
+        work = np.empty_like(b)
+        fn = ctx["blas"].fortran("dtrsm_")
+        rows_, cols, alpha = ctypes.c_int(k), ctypes.c_int(n), \
+            ctypes.c_double(1.0)
+        call = (char["R"], char["U"], char["N"], char["N"], ref(rows_),
+                ref(cols), ref(alpha), ptr(a), ref(cols), ptr(work),
+                ref(rows_), one, one, one, one)
+
+        def run():
+            np.copyto(work, b)
+            fn(*call)
+        return run, None
+
+    def scipy_trsm(ctx, n=n, k=k):
+        import scipy.linalg
+        a, b = inputs([[n, n], [n, k]], "f64", ["dominant", None])
+        return lambda: scipy.linalg.solve_triangular(
+            a, b, lower=True, check_finite=False), None
+    ta, tb = tt([n, n], "f64"), tt([n, k], "f64")
+    add("trsm", "f64", [[n, n], [n, k]], n * n * k,
+        f"%0 = rlx.triangular_solve lower %a0, %a1 : {ta}, {tb} -> {tb}\n"
+        f"  return %0 : {tb}", [tb], trsm, scipy_trsm, "BLAS dtrsm",
+        "SciPy solve_triangular ({lapack})", ["dominant", None], None)
+
+    # ---- solve: dgesv (getrf + getrs) of column-major copies.
+    for n, k, batch in ((256, 16, None), (8, 1, 256)):
+        pre = [batch] if batch else []
+
+        def gesv(ctx, n=n, k=k, pre=pre):
+            a, b = inputs([pre + [n, n], pre + [n, k]], "f64", [None, None])
+            a_f, b_f = column_major(a), column_major(b)
+            wa, wb = np.empty_like(a_f), np.empty_like(b_f)
+            pivots = np.empty(pre + [n], np.int32)
+            fn = ctx["blas"].fortran("dgesv_")
+            size, rhs, info = ctypes.c_int(n), ctypes.c_int(k), \
+                ctypes.c_int(0)
+            calls = [(ref(size), ref(rhs), ptr(ma), ref(size), ptr(mp),
+                      ptr(mb), ref(size), ref(info))
+                     for ma, mb, mp in zip(wa.reshape(-1, n, n),
+                                           wb.reshape(-1, k, n),
+                                           pivots.reshape(-1, n))]
+
+            def run():
+                np.copyto(wa, a_f)
+                np.copyto(wb, b_f)
+                for call in calls:
+                    fn(*call)
+            return run, None
+
+        def numpy_solve(ctx, n=n, k=k, pre=pre):
+            a, b = inputs([pre + [n, n], pre + [n, k]], "f64", [None, None])
+            return lambda: np.linalg.solve(a, b), None
+        ta, tb = tt(pre + [n, n], "f64"), tt(pre + [n, k], "f64")
+        add("solve", "f64", [pre + [n, n], pre + [n, k]],
+            (batch or 1) * (2 * n ** 3 / 3 + 2 * n * n * k),
+            f"%0 = rlx.solve %a0, %a1 : {ta}, {tb} -> {tb}\n"
+            f"  return %0 : {tb}", [tb], gesv, numpy_solve, "LAPACK dgesv",
+            "numpy.linalg.solve ({lapack})", [None, None], batch)
+
+    # ---- logdet: dgetrf of a column-major copy, then the sign and the sum
+    # of the logs of the pivots' magnitudes (O(n), in numpy).
+    n = 256
+
+    def getrf(ctx, n=n):
+        a, = inputs([[n, n]], "f64", [None])
+        a_f = column_major(a)
+        wa = np.empty_like(a_f)
+        pivots = np.empty(n, np.int32)
+        unswapped = np.arange(1, n + 1, dtype=np.int32)
+        fn = ctx["blas"].fortran("dgetrf_")
+        size, info = ctypes.c_int(n), ctypes.c_int(0)
+        call = (ref(size), ref(size), ptr(wa), ref(size), ptr(pivots),
+                ref(info))
+
+        def run():
+            np.copyto(wa, a_f)
+            fn(*call)
+            diagonal = np.diagonal(wa)
+            swaps = np.count_nonzero(pivots != unswapped)
+            sign = np.prod(np.sign(diagonal)) * (-1.0) ** swaps
+            return sign, np.sum(np.log(np.abs(diagonal)))
+        return run, None
+
+    def numpy_slogdet(ctx, n=n):
+        a, = inputs([[n, n]], "f64", [None])
+        return lambda: np.linalg.slogdet(a), None
+    t, s = tt([n, n], "f64"), "tensor<f64>"
+    add("logdet", "f64", [[n, n]], 2 * n ** 3 / 3,
+        f"%s, %l = rlx.logdet %a0 : {t} -> {s}, {s}\n"
+        f"  return %s, %l : {s}, {s}", [s, s], getrf, numpy_slogdet,
+        "LAPACK dgetrf + sign, log-sum", "numpy.linalg.slogdet ({lapack})",
+        [None], None)
+    return rows
+
+
 def all_rows(quick):
     if quick:
         return ([matmul_row("256", 256, 256, 256),
@@ -885,7 +1161,7 @@ def all_rows(quick):
         rows += attention_rows(*config)
     return (rows + memory_rows() + model_rows() + [resnet_block_row(1)] +
             dynamic_rows() + tier2_rows() + sequence_rows() +
-            state_space_rows())
+            state_space_rows() + linear_algebra_rows())
 
 
 def gpt2_stack_text(layers, d=256, seq=128, heads=4):
@@ -955,6 +1231,23 @@ def sgemm_roofline(ctx, size, runs, budget):
     return result
 
 
+def dgemm_roofline(ctx, size, runs, budget):
+    """OpenBLAS dgemm GFLOP/s at each thread count: the roofline of the f64
+    rows (f64 FMAs are half as many per vector as f32's)."""
+    rng = np.random.default_rng(1)
+    a, b = (rng.uniform(-1, 1, (size, size)) for _ in range(2))
+    c = np.empty((size, size))
+    result = {}
+    for threads in THREADS:
+        ctx["blas"].set_threads(threads)
+        ms, _ = measure(lambda: ctx["blas"].dgemm(a, b, c), runs, budget)
+        result[threads] = 2 * size ** 3 / ms / 1e6
+    return result
+
+
+DGEMM_SIZE = 1024
+
+
 def copy_ms(nbytes, runs, budget):
     src = np.random.default_rng(2).uniform(-1, 1, nbytes // 4).astype(
         np.float32)
@@ -976,6 +1269,12 @@ def run_rows(args, rows, ctx, log):
             lambda r: compile_cached(tools, cache, r["static_text"])
             if "static_text" in r else (None, None), rows))
     torch, blas = ctx["torch"], ctx["blas"]
+    if any(row.get("roofline") == "dgemm" for row in rows) and \
+            "dgemm" not in ctx:
+        wait_for_quiet(args.quiet_timeout)
+        ctx["dgemm"] = dgemm_roofline(ctx, DGEMM_SIZE, args.runs, args.budget)
+        log(f"OpenBLAS dgemm ({DGEMM_SIZE}^3): " + ", ".join(
+            f"{t}T {g:.1f} GFLOP/s" for t, g in ctx["dgemm"].items()))
     results = []
     for row, (so, error), (static_so, static_error) in zip(rows, compiled,
                                                            static):
@@ -983,10 +1282,16 @@ def run_rows(args, rows, ctx, log):
                                    "baseline")}
         res.update(flops=row.get("flops"), error=error or static_error,
                    rlx={}, base={})
+        if row.get("roofline") == "dgemm":
+            res["peak"] = dict(ctx["dgemm"])
+        if "make_baseline2" in row:  # a second baseline, its own column
+            res.update(baseline2=row["baseline2"].format(
+                lapack=numpy_lapack()), base2={})
         res["busy"] = not wait_for_quiet(args.quiet_timeout)
         if so:
             timed = rlx_times(args.build, so, row["function"], args.runs,
-                              args.budget, row.get("symbols", ()))
+                              args.budget, row.get("symbols", ()),
+                              row.get("condition"))
             if isinstance(timed, str):
                 res["error"] = timed
             else:
@@ -1004,6 +1309,10 @@ def run_rows(args, rows, ctx, log):
             blas.set_threads(threads)
             fn, setup = row["make_baseline"](ctx)
             res["base"][threads] = measure(fn, args.runs, args.budget, setup)
+            if "make_baseline2" in row:
+                fn, setup = row["make_baseline2"](ctx)
+                res["base2"][threads] = measure(fn, args.runs, args.budget,
+                                                setup)
         if row["kind"] == "memory":
             res["copy_ms"] = copy_ms(row["copy_bytes"], args.runs,
                                      args.budget)
@@ -1043,12 +1352,14 @@ def rate(res, ms):
 
 
 def fraction(res, threads, sgemm):
+    """Of the roofline: sgemm's rate, or the row's own ("peak": dgemm's for
+    the f64 rows), or for memory rows the time of a copy."""
     ms = res["rlx"].get(threads, [None])[0]
     if ms is None:
         return None
     if res["kind"] == "memory":
         return res["copy_ms"] / ms
-    return rate(res, ms) / sgemm[threads]
+    return rate(res, ms) / (res.get("peak") or sgemm)[threads]
 
 
 def summary_line(res, sgemm):
@@ -1058,6 +1369,8 @@ def summary_line(res, sgemm):
     for t in THREADS:
         ours, theirs = res["rlx"][t][0], res["base"][t][0]
         parts.append(f"{t}T rlx {ours:.2f} ms, base {theirs:.2f} ms, "
+                     + (f"base2 {res['base2'][t][0]:.2f} ms, "
+                        if res.get("base2") else "") +
                      f"ratio {theirs / ours:.2f}, "
                      f"{fraction(res, t, sgemm):.0%} roofline")
     return f"{res['group']}: {res['name']}: " + "; ".join(parts)
@@ -1068,25 +1381,38 @@ def fmt_ms(ms):
 
 
 def table(results, sgemm):
+    """A group's table; with the columns of a second baseline when a row
+    of the group has one."""
+    second = any(res.get("base2") for res in results)
     lines = ["| row | threads | rlx ms | baseline | baseline ms | ratio "
-             "(baseline/rlx) | rlx rate | of roofline | runs |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "(baseline/rlx) | rlx rate | of roofline | runs |" +
+             (" second baseline | its ms (ratio) |" if second else ""),
+             "|---|---|---|---|---|---|---|---|---|" +
+             ("---|---|" if second else "")]
     for res in results:
         name = res["name"] + (" (busy)" if res["busy"] else "")
         for t in THREADS:
             base_ms, base_runs = res["base"][t]
+            ms, runs = res["rlx"][t] if not res["error"] else (None, 0)
+            extra = ""
+            if second and res.get("base2"):
+                ms2 = res["base2"][t][0]
+                extra = (f" {res['baseline2']} | {fmt_ms(ms2)}" +
+                         (f" ({ms2 / ms:.2f}x)" if ms else "") + " |")
+            elif second:
+                extra = " — | — |"
             if res["error"]:
                 lines.append(f"| {name} | {t} | failed | "
                              f"{res['baseline']} | {fmt_ms(base_ms)} | — | — "
-                             f"| — | {base_runs} |")
+                             f"| — | {base_runs} |" + extra)
                 continue
-            ms, runs = res["rlx"][t]
             unit = "GB/s" if res["kind"] == "memory" else "GFLOP/s"
             lines.append(
                 f"| {name} | {t} | {fmt_ms(ms)} | {res['baseline']} | "
                 f"{fmt_ms(base_ms)} | {base_ms / ms:.2f}x | "
                 f"{rate(res, ms):.1f} {unit} | "
-                f"{fraction(res, t, sgemm):.0%} | {runs}/{base_runs} |")
+                f"{fraction(res, t, sgemm):.0%} | {runs}/{base_runs} |" +
+                extra)
     return "\n".join(lines)
 
 
@@ -1218,7 +1544,8 @@ def markdown(meta, results, sgemm, compile_result, plot_paths, doc_dir):
            + f": the best of a {meta['sgemm_size']}³ sgemm and the matmul "
            "rows' baselines in this run); memory rows give the "
            "time of `numpy.copyto` of the same bytes (the op's input) divided "
-           "by rlx's time, and their rate counts input + output bytes.",
+           "by rlx's time, and their rate counts input + output bytes."
+           + dgemm_note(results),
            "- Environment: `OPENBLAS_CORETYPE`, `OPENBLAS_L2_SIZE` and the "
            "`*_NUM_THREADS` variables unset. The machine is shared: each "
            "row waits for a moment when no other task is runnable; a row "
@@ -1246,6 +1573,17 @@ def markdown(meta, results, sgemm, compile_result, plot_paths, doc_dir):
         out.append(f"![{os.path.basename(path)}]({rel})")
     out.append("")
     return "\n".join(out)
+
+
+def dgemm_note(results):
+    """The roofline sentence's addition for rows measured against dgemm."""
+    peak = next((r["peak"] for r in results if r.get("peak")), None)
+    if not peak:
+        return ""
+    return (" The f64 rows' roofline is OpenBLAS dgemm instead (a "
+            f"{DGEMM_SIZE}³ dgemm in the same run: " +
+            ", ".join(f"{t} thread{'s' if t > 1 else ''}: {peak[t]:.0f} "
+                      "GFLOP/s" for t in THREADS) + ").")
 
 
 def write_section(doc, section):
@@ -1285,6 +1623,9 @@ def load_results(path):
     for res in saved["rows"]:
         res["rlx"], res["base"] = by_threads(res["rlx"]), \
             by_threads(res["base"])
+        for key in ("base2", "peak"):
+            if key in res:
+                res[key] = by_threads(res[key])
     return (saved["meta"], by_threads(saved["sgemm"]), saved["rows"],
             saved["compile"])
 
