@@ -147,9 +147,16 @@ static LogicalResult inlineCalls(func::FuncOp func) {
 
 using AdjointMap = DenseMap<Value, Value>;
 
-static bool isFloatTensor(Value value) {
+/// Whether `value` can carry a gradient: a tensor of real or complex
+/// floating-point numbers.
+static bool isDifferentiable(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  return type && isa<FloatType>(type.getElementType());
+  if (!type)
+    return false;
+  Type element = type.getElementType();
+  if (auto complex = dyn_cast<ComplexType>(element))
+    element = complex.getElementType();
+  return isa<FloatType>(element);
 }
 
 /// Adds `grad` to the adjoint of `value`.
@@ -157,7 +164,7 @@ static void accumulate(OpBuilder &b, AdjointMap &adjoints, Value value,
                        Value grad) {
   auto [it, inserted] = adjoints.try_emplace(value, grad);
   if (!inserted)
-    it->second = AddOp::create(b, grad.getLoc(), it->second, grad);
+    it->second = createGradientSum(b, grad.getLoc(), it->second, grad);
 }
 
 /// `value` with the type `type`, which it has already or refines or is
@@ -188,7 +195,7 @@ static void propagateThroughLoop(Block &body, ValueRange inits,
                                  DenseSet<Value> &active) {
   ValueRange arguments = body.getArguments().take_front(inits.size());
   for (auto [init, argument] : llvm::zip(inits, arguments))
-    if (active.contains(init) && isFloatTensor(argument))
+    if (active.contains(init) && isDifferentiable(argument))
       active.insert(argument);
   for (bool changed = true; changed;) {
     propagateActivity(body, active);
@@ -205,7 +212,7 @@ static void propagateThroughLoop(Block &body, ValueRange inits,
 /// an index carries no gradient.
 static void propagateActivity(Block &block, DenseSet<Value> &active) {
   auto markIf = [&](Value value, bool isActive) {
-    if (isActive && isFloatTensor(value))
+    if (isActive && isDifferentiable(value))
       active.insert(value);
   };
   for (Operation &op : block) {

@@ -33,6 +33,12 @@ static StringRef getDtypeName(Type type) {
   if (type.isSignlessInteger(16)) return "i16";
   if (type.isSignlessInteger(32)) return "i32";
   if (type.isSignlessInteger(64)) return "i64";
+  if (auto complex = dyn_cast<ComplexType>(type)) {
+    if (complex.getElementType().isF32())
+      return "c64";
+    if (complex.getElementType().isF64())
+      return "c128";
+  }
   return "";
 }
 
@@ -121,7 +127,7 @@ static LogicalResult describeTensor(func::FuncOp func, StringRef role,
            << " has type " << type
            << "; exported functions take and return "
               "ranked tensors of f32, f16, bf16, f64, i1, "
-              "i8, i16, i32 or i64";
+              "i8, i16, i32, i64, complex<f32> or complex<f64>";
   auto limitError = [&](StringRef what) {
     return func.emitError() << "cannot export function '" << func.getSymName()
                             << "': " << (role == "arg" ? "argument " : "result ")

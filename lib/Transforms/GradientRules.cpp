@@ -35,6 +35,12 @@ static Value scalar(OpBuilder &b, Location loc, Value like, double value) {
 Value mlir::rlx::createSplatLike(OpBuilder &b, Location loc, Value like,
                                  double value) {
   RankedTensorType type = getTensorType(like);
+  // Complex: value + 0i from two real splats.
+  if (isa<ComplexType>(type.getElementType())) {
+    Value re = createSplatLike(b, loc, RealOp::create(b, loc, like), value);
+    Value im = createSplatLike(b, loc, RealOp::create(b, loc, like), 0.0);
+    return ComplexOp::create(b, loc, re, im);
+  }
   if (!type.hasStaticShape())
     return ExpandOp::create(b, loc, type, scalar(b, loc, like, value), like);
   return ConstantOp::create(
@@ -1749,6 +1755,134 @@ static Gradients gradientOf(SvdOp op, OpBuilder &b, ValueRange g) {
 }
 
 //===----------------------------------------------------------------------===//
+// Fourier transforms and complex numbers (torch's conventions: the gradient
+// of a complex value is dL/dRe + i dL/dIm)
+//===----------------------------------------------------------------------===//
+
+/// The norm of the adjoint transform: an unscaled transform's adjoint is
+/// the unscaled inverse, and 1/n moves to the other side.
+static FftNorm getDualNorm(FftNorm norm) {
+  switch (norm) {
+  case FftNorm::Backward:
+    return FftNorm::Forward;
+  case FftNorm::Forward:
+    return FftNorm::Backward;
+  case FftNorm::Ortho:
+    return FftNorm::Ortho;
+  }
+  llvm_unreachable("every FftNorm case is handled above");
+}
+
+/// The sum of the parts `PartOp` (real or imaginary) of `x` and `y`.
+template <typename PartOp>
+static Value addParts(OpBuilder &b, Location loc, Value x, Value y) {
+  return AddOp::create(b, loc, PartOp::create(b, loc, x),
+                       PartOp::create(b, loc, y));
+}
+
+Value mlir::rlx::createGradientSum(OpBuilder &b, Location loc, Value x,
+                                   Value y) {
+  if (!isa<ComplexType>(getTensorType(x).getElementType()))
+    return AddOp::create(b, loc, x, y);
+  return ComplexOp::create(b, loc, addParts<RealOp>(b, loc, x, y),
+                           addParts<ImagOp>(b, loc, x, y));
+}
+
+/// `z` along the last axis cut or padded with zeros to `size` (complex:
+/// part by part).
+static Value resizeLast(OpBuilder &b, Location loc, Value z, int64_t size) {
+  RankedTensorType type = getTensorType(z);
+  int64_t rank = type.getRank(), length = type.getShape().back();
+  if (length == size)
+    return z;
+  auto resize = [&](Value x) -> Value {
+    if (length > size)
+      return NarrowOp::create(b, loc, x, rank - 1, 0, size);
+    SmallVector<int64_t> pads(2 * rank, 0);
+    pads.back() = size - length;
+    return PadOp::create(b, loc, x, PadMode::Constant, pads, FloatAttr());
+  };
+  if (!isa<ComplexType>(type.getElementType()))
+    return resize(z);
+  return ComplexOp::create(b, loc, resize(RealOp::create(b, loc, z)),
+                           resize(ImagOp::create(b, loc, z)));
+}
+
+static Gradients gradientOf(FftOp op, OpBuilder &b, Value g) {
+  return {IfftOp::create(b, op.getLoc(), g, getDualNorm(op.getNorm()))};
+}
+
+static Gradients gradientOf(IfftOp op, OpBuilder &b, Value g) {
+  return {FftOp::create(b, op.getLoc(), g, getDualNorm(op.getNorm()))};
+}
+
+/// rfft: the real part of the adjoint inverse transform of the gradient
+/// padded to n bins (the bins rfft does not return have no gradient).
+static Gradients gradientOf(RfftOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  int64_t n = op.getInput().getType().getShape().back();
+  Value full = resizeLast(b, loc, g, n);
+  return {RealOp::create(
+      b, loc, IfftOp::create(b, loc, full, getDualNorm(op.getNorm())))};
+}
+
+/// irfft: the adjoint rfft of the gradient, the bins that stand for two
+/// (all but the zero and Nyquist bins) doubled, resized to the input's
+/// bins (zeros for those not used).
+static Gradients gradientOf(IrfftOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  int64_t n = op.getSignalLength(), bins = n / 2 + 1;
+  Value spectrum = RfftOp::create(b, loc, g, getDualNorm(op.getNorm()));
+  SmallVector<double> weights(bins, 2.0);
+  weights.front() = 1.0;
+  if (n % 2 == 0)
+    weights.back() = 1.0;
+  Type real = getTensorType(g).getElementType();
+  Value weight = ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          RankedTensorType::get({bins}, real),
+          llvm::map_to_vector(weights, [&](double w) -> Attribute {
+            return b.getFloatAttr(real, w);
+          })));
+  Value weighted = ComplexOp::create(
+      b, loc, MulOp::create(b, loc, RealOp::create(b, loc, spectrum), weight),
+      MulOp::create(b, loc, ImagOp::create(b, loc, spectrum), weight));
+  int64_t inputBins = op.getInput().getType().getShape().back();
+  if (ShapedType::isDynamic(inputBins))
+    return {Value()};
+  return {resizeLast(b, loc, weighted, inputBins)};
+}
+
+static Gradients gradientOf(ComplexOp op, OpBuilder &b, Value g) {
+  return {RealOp::create(b, op.getLoc(), g), ImagOp::create(b, op.getLoc(), g)};
+}
+
+static Gradients gradientOf(RealOp op, OpBuilder &b, Value g) {
+  return {ComplexOp::create(b, op.getLoc(), g,
+                            createSplatLike(b, op.getLoc(), g, 0.0))};
+}
+
+static Gradients gradientOf(ImagOp op, OpBuilder &b, Value g) {
+  return {ComplexOp::create(b, op.getLoc(),
+                            createSplatLike(b, op.getLoc(), g, 0.0), g)};
+}
+
+static Gradients gradientOf(ConjugateOp op, OpBuilder &b, Value g) {
+  return {ConjugateOp::create(b, op.getLoc(), g)};
+}
+
+/// |z|^2: 2 z g.
+static Gradients gradientOf(ComplexNormSqOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  Value twice = MulOp::create(b, loc, g, scalar(b, loc, g, 2.0));
+  return {ComplexOp::create(
+      b, loc,
+      MulOp::create(b, loc, RealOp::create(b, loc, op.getInput()), twice),
+      MulOp::create(b, loc, ImagOp::create(b, loc, op.getInput()), twice))};
+}
+
+//===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
 
@@ -1812,8 +1946,9 @@ void mlir::rlx::registerGradientRules(DialectRegistry &registry) {
         HistogramOp, KvAppendOp, CumsumOp, CumprodOp, CummaxOp, RopeOp,
         AttentionOp, DropoutOp, FakeQuantizeOp, FakeQuantizeLsqOp,
         GroupedMatmulOp, DequantMatmulOp, DequantGroupedMatmulOp, CholeskyOp,
-        TriangularSolveOp, SolveOp, DetOp, ExpmOp, LogmOp, SqrtmOp, InvsqrtmOp>(
-        context);
+        TriangularSolveOp, SolveOp, DetOp, ExpmOp, LogmOp, SqrtmOp, InvsqrtmOp,
+        FftOp, IfftOp, RfftOp, IrfftOp, ComplexOp, RealOp, ImagOp, ConjugateOp,
+        ComplexNormSqOp>(context);
     LogdetOp::attachInterface<ResultsGradientModel<LogdetOp>>(*context);
     EighOp::attachInterface<ResultsGradientModel<EighOp>>(*context);
     QrOp::attachInterface<ResultsGradientModel<QrOp>>(*context);

@@ -12,8 +12,13 @@ namespace mlir::rlx {
 
 /// A floating-point tensor of `like`'s type filled with `value`: a
 /// constant, or where `like` has `?` sizes a rank-0 constant expanded to
-/// its shape (the seed and the zeros of gradients).
+/// its shape (the seed and the zeros of gradients); for complex elements,
+/// `value` + 0i.
 Value createSplatLike(OpBuilder &b, Location loc, Value like, double value);
+
+/// The sum of two gradients of one value: rlx.add, or part by part for
+/// complex tensors (which have no elementwise arithmetic).
+Value createGradientSum(OpBuilder &b, Location loc, Value x, Value y);
 
 /// Attaches `GradientOpInterface` to the rlx ops that have a rule.
 void registerGradientRules(DialectRegistry &registry);

@@ -29,6 +29,7 @@
 // replacement for large matrices.
 //
 //===----------------------------------------------------------------------===//
+#include "LoopBuilder.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -50,107 +51,11 @@ using namespace mlir::rlx;
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Builds the scalar code of one batch position: index arithmetic, float
-/// arithmetic in the element type, element access to 2-D tensors and
-/// scf.for loops carrying the tensors they write.
-class MatrixBuilder {
+/// The scalar code of one matrix: LoopBuilder's, and the row operations the
+/// factorizations share.
+class MatrixBuilder : public LoopBuilder {
 public:
-  using LoopBody = function_ref<SmallVector<Value>(Value, ValueRange)>;
-
-  MatrixBuilder(OpBuilder &b, Location loc, Type element)
-      : b(b), loc(loc), element(element) {}
-
-  Value index(int64_t value) {
-    return arith::ConstantIndexOp::create(b, loc, value);
-  }
-  Value addI(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value subI(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value equalI(Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
-  }
-  Value select(Value condition, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, condition, x, y);
-  }
-  /// The size of dimension `dim` of the 2-D `matrix`.
-  Value size(Value matrix, int64_t dim) {
-    return tensor::DimOp::create(b, loc, matrix, dim);
-  }
-
-  Value constant(double value) {
-    return arith::ConstantOp::create(b, loc, b.getFloatAttr(element, value));
-  }
-  Value nan() { return constant(std::numeric_limits<double>::quiet_NaN()); }
-  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
-  Value neg(Value x) { return arith::NegFOp::create(b, loc, x); }
-  Value abs(Value x) { return math::AbsFOp::create(b, loc, x); }
-  Value sqrt(Value x) { return math::SqrtOp::create(b, loc, x); }
-  Value log(Value x) { return math::LogOp::create(b, loc, x); }
-  Value compare(arith::CmpFPredicate predicate, Value x, Value y) {
-    return arith::CmpFOp::create(b, loc, predicate, x, y);
-  }
-
-  /// The element (i, j) of a 2-D tensor, or the element of a 0-D one.
-  Value read(Value tensor, ValueRange indices) {
-    return tensor::ExtractOp::create(b, loc, tensor, indices);
-  }
-  Value write(Value value, Value tensor, ValueRange indices) {
-    return tensor::InsertOp::create(b, loc, value, tensor, indices);
-  }
-
-  /// The values an scf.for from `lower` to `upper` (step 1) yields, its
-  /// iteration given the induction variable and the carried values.
-  SmallVector<Value> loop(Value lower, Value upper, ValueRange inits,
-                          LoopBody body) {
-    auto forOp = scf::ForOp::create(
-        b, loc, lower, upper, index(1), inits,
-        [&](OpBuilder &nested, Location, Value iv, ValueRange carried) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nested.getInsertionBlock(),
-                              nested.getInsertionPoint());
-          scf::YieldOp::create(b, loc, body(iv, carried));
-        });
-    return forOp.getResults();
-  }
-  /// A loop carrying one value.
-  Value loop(Value lower, Value upper, Value init,
-             function_ref<Value(Value, Value)> body) {
-    return loop(lower, upper, ValueRange{init},
-                [&](Value iv, ValueRange carried) -> SmallVector<Value> {
-                  return {body(iv, carried.front())};
-                })
-        .front();
-  }
-
-  /// The sum of `term(k)` over k in [lower, upper), from `init` by
-  /// `accumulate(sum, term)`.
-  Value sum(Value lower, Value upper, Value init,
-            function_ref<Value(Value, Value)> accumulate) {
-    return loop(lower, upper, init, accumulate);
-  }
-
-  /// The values the branch that `condition` picks yields.
-  SmallVector<Value> ifElse(Value condition,
-                            function_ref<SmallVector<Value>()> thenBody,
-                            function_ref<SmallVector<Value>()> elseBody) {
-    auto branch = [&](function_ref<SmallVector<Value>()> body) {
-      return [&, body](OpBuilder &nested, Location) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nested.getInsertionBlock(),
-                            nested.getInsertionPoint());
-        scf::YieldOp::create(b, loc, body());
-      };
-    };
-    return scf::IfOp::create(b, loc, condition, branch(thenBody),
-                             branch(elseBody))
-        .getResults();
-  }
-
-  /// The unit roundoff's double, 2^-52 or 2^-23: the relative spacing of
-  /// the element type's numbers.
-  double epsilon() const { return element.isF64() ? 0x1p-52 : 0x1p-23; }
+  using LoopBuilder::LoopBuilder;
 
   /// The plane rotation (c, s) whose tangent is t =
   /// sign(z) / (|z| + sqrt(1 + z^2)), the smaller root of t^2 + 2zt = 1
@@ -243,14 +148,6 @@ public:
       return write(atR, write(atS, m, {r, j}), {s, j});
     });
   }
-
-  OpBuilder &builder() { return b; }
-  Location location() const { return loc; }
-
-private:
-  OpBuilder &b;
-  Location loc;
-  Type element;
 };
 } // namespace
 

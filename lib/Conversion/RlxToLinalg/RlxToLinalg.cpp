@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -33,6 +34,7 @@ void mlir::rlx::populateRlxToLinalgPatterns(RewritePatternSet &patterns) {
   populateScanToLinalgPatterns(patterns);
   populateSortToLinalgPatterns(patterns);
   populateLinearAlgebraToLinalgPatterns(patterns);
+  populateSignalToLinalgPatterns(patterns);
   populateSampleToLinalgPatterns(patterns);
   populateScatterToLinalgPatterns(patterns);
   populateRegionToLinalgPatterns(patterns);
@@ -84,8 +86,9 @@ struct RlxToLinalgPass : rlx::impl::RlxToLinalgBase<RlxToLinalgPass> {
     target.markOpRecursivelyLegal<RowsOp, AssociativeScanOp, ScatterOp>();
     // Sizes computed from `?` ones are affine.apply (shape rules).
     target.addLegalDialect<affine::AffineDialect, arith::ArithDialect,
-                           linalg::LinalgDialect, math::MathDialect,
-                           scf::SCFDialect, tensor::TensorDialect>();
+                           complex::ComplexDialect, linalg::LinalgDialect,
+                           math::MathDialect, scf::SCFDialect,
+                           tensor::TensorDialect>();
     RewritePatternSet patterns(context);
     populateRlxToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,

@@ -117,3 +117,62 @@ Value mlir::rlx::createScatter(
                   combine(scalar, body->getArgument(0), body->getArgument(1)));
   return scatter.getResult();
 }
+
+RankedTensorType mlir::rlx::getLineType(Value tensor, int64_t axis) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  return RankedTensorType::get({type.getDimSize(axis)}, type.getElementType());
+}
+
+Value mlir::rlx::createEmptyLine(OpBuilder &b, Location loc,
+                                 RankedTensorType like, Value n) {
+  OpFoldResult length = like.isDynamicDim(0)
+                            ? OpFoldResult(n)
+                            : OpFoldResult(b.getIndexAttr(like.getDimSize(0)));
+  return tensor::EmptyOp::create(b, loc, length, like.getElementType());
+}
+
+SmallVector<Value> mlir::rlx::buildLineLoop(
+    OpBuilder &b, Location loc, Value input, int64_t axis, ValueRange inits,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
+        body) {
+  int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+  if (rank == 1)
+    return body(b, loc, input, inits);
+
+  SmallVector<OpFoldResult> lines = tensor::getMixedSizes(b, loc, input);
+  lines.erase(lines.begin() + axis);
+  auto forall =
+      scf::ForallOp::create(b, loc, lines, inits, /*mapping=*/std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  // The line at the loop's position: every other dimension at its induction
+  // variable, the axis whole.
+  SmallVector<OpFoldResult> offsets, strides(rank, b.getIndexAttr(1));
+  SmallVector<Value> ivs = forall.getInductionVars();
+  for (int64_t d = 0, iv = 0; d < rank; ++d)
+    offsets.push_back(d == axis ? OpFoldResult(b.getIndexAttr(0))
+                                : OpFoldResult(ivs[iv++]));
+  auto lineSizes = [&](Value tensor) {
+    SmallVector<OpFoldResult> sizes(rank, b.getIndexAttr(1));
+    sizes[axis] = tensor::getMixedSize(b, loc, tensor, axis);
+    return sizes;
+  };
+  auto extractLine = [&](Value tensor) -> Value {
+    return tensor::ExtractSliceOp::create(b, loc, getLineType(tensor, axis),
+                                          tensor, offsets, lineSizes(tensor),
+                                          strides);
+  };
+  Value line = extractLine(input);
+  SmallVector<Value> lineInits =
+      llvm::map_to_vector(forall.getRegionIterArgs(), extractLine);
+  SmallVector<Value> results = body(b, loc, line, lineInits);
+  // The terminator holds nothing but the inserts: sizes are read before it.
+  SmallVector<SmallVector<OpFoldResult>> insertSizes =
+      llvm::map_to_vector(forall.getRegionIterArgs(), lineSizes);
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  for (auto [result, dest, sizes] :
+       llvm::zip_equal(results, forall.getRegionIterArgs(), insertSizes))
+    tensor::ParallelInsertSliceOp::create(b, loc, result, dest, offsets, sizes,
+                                          strides);
+  return forall.getResults();
+}

@@ -111,6 +111,24 @@ Value createScatter(
     ArrayRef<int64_t> indexDims, bool clampIndices,
     function_ref<Value(ScalarBuilder &, Value update, Value current)> combine);
 
+/// The 1-D tensor type of a line of `tensor` along `axis`.
+RankedTensorType getLineType(Value tensor, int64_t axis);
+
+/// An uninitialized line shaped as the 1-D `like`, of length `n` where
+/// that is `?`.
+Value createEmptyLine(OpBuilder &b, Location loc, RankedTensorType like,
+                      Value n);
+
+/// The results of `body` run on every line along `axis` of `input`: an
+/// scf.forall over the other dimensions, whose iteration extracts the line
+/// of `input` and of each of `inits` (shaped as `input` but for their size
+/// along `axis`) as 1-D tensors and inserts the lines `body` returns for the
+/// latter. A rank-1 input is one line and gets no loop.
+SmallVector<Value> buildLineLoop(
+    OpBuilder &b, Location loc, Value input, int64_t axis, ValueRange inits,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
+        body);
+
 } // namespace mlir::rlx
 
 #endif // RLX_LIB_CONVERSION_RLXTOLINALG_UTILS_H

@@ -37,6 +37,9 @@ void populateSortToLinalgPatterns(RewritePatternSet &patterns);
 /// cholesky, triangular_solve, solve, det and logdet (scalar loops per
 /// matrix in an scf.forall over the batch).
 void populateLinearAlgebraToLinalgPatterns(RewritePatternSet &patterns);
+/// fft, ifft, rfft, irfft (scalar loops per line in an scf.forall) and the
+/// complex-number ops (generics on the complex dialect).
+void populateSignalToLinalgPatterns(RewritePatternSet &patterns);
 /// rlx.sample as its expansion into rlx ops (and the rows' uniforms).
 void populateSampleToLinalgPatterns(RewritePatternSet &patterns);
 

@@ -4,7 +4,9 @@
 // factorization, triangular and general solves, determinants. Matrices are
 // the last two dimensions of f32 or f64 tensors; the dimensions before them
 // are a batch, the same for every operand (no broadcasting: rlx.expand
-// makes it explicit). Every size may be `?`. Included by RlxOps.td.
+// makes it explicit). Every size may be `?` (qr and svd: the matrix sizes
+// static or equal, as their factors have min(m, n) columns). Included by
+// RlxOps.td.
 //
 // None of them fails at run time: an input outside an op's domain (a
 // singular or non-positive-definite matrix) gives the result its
@@ -178,12 +180,15 @@ def Rlx_EighOp : Rlx_LinearAlgebraOp<"eigh"> {
     By the cyclic Jacobi method: sweeps of plane rotations, each zeroing
     one off-diagonal element, until the off-diagonal part is below
     rounding (`sum a_ij^2 <= (eps ||a||_F)^2`) or after 40 sweeps, so a
-    NaN input ends too (with NaN results); then the pairs are sorted.
+    NaN input ends too (NaN spreads through the rotations it meets); then
+    the pairs are sorted.
 
-    Gradient (torch's): `ga = v (v^T gv / e + diag(gl)) v^T` with
-    `e[i, j] = l[j] - l[i]` off the diagonal, so it is inf or NaN where
-    eigenvalues repeat and the loss depends on the eigenvectors (a basis
-    of the eigenspace is not unique there): matrix functions
+    Gradient (torch's, symmetric): `ga = v (skew / e + diag(gl)) v^T` with
+    `skew` half the skew-symmetric part of `v^T gv` and `e[i, j] = l[j] -
+    l[i]` off the diagonal, so it is inf or NaN where eigenvalues repeat
+    and the loss depends on the eigenvectors (a basis of the eigenspace is
+    not unique there; where it does not, `skew` is 0 and so is the
+    quotient): matrix functions
     (`rlx.expm`, `rlx.logm`, `rlx.sqrtm`, `rlx.invsqrtm`) have exact rules
     of their own.
 
@@ -234,8 +239,10 @@ def Rlx_SvdOp : Rlx_LinearAlgebraOp<"svd"> {
     orthonormal columns and rows and the singular values `s` `[..., k]` in
     descending order, `a = u diag(s) vh`, `k = min(m, n)`. Each pair of
     singular vectors has a fixed sign: the element of largest magnitude of
-    the column of `v` (the row of `vh`) is positive. Columns of `u` for a
-    zero singular value are some orthonormal completion.
+    the column of `v` (the row of `vh`) is positive. The vectors a zero
+    singular value leaves undetermined (its column of `u` for a tall
+    matrix, its row of `vh` for a wide one) are 0, not an orthonormal
+    completion.
 
     By one-sided (Hestenes) Jacobi on the columns of `a` (of `a^T` when
     `m < n`): sweeps of rotations that make pairs of columns orthogonal,
