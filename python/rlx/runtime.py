@@ -35,11 +35,14 @@ class _TensorType(ctypes.Structure):
 
 
 # rlx_dtype_t, in enum order, with the numpy type of each; bf16 has none and
-# travels as float32 (converted by the runtime's rlx_convert).
-_DTYPES = ["f32", "f16", "bf16", "f64", "i8", "i16", "i32", "i64", "i1"]
+# travels as float32 (converted by the runtime's rlx_convert). c64 and c128
+# are numpy's complex64 and complex128: the same {real, imaginary} pairs.
+_DTYPES = ["f32", "f16", "bf16", "f64", "i8", "i16", "i32", "i64", "i1",
+           "c64", "c128"]
 _NUMPY = {"f32": np.float32, "f16": np.float16, "bf16": np.float32,
           "f64": np.float64, "i8": np.int8, "i16": np.int16, "i32": np.int32,
-          "i64": np.int64, "i1": np.bool_}
+          "i64": np.int64, "i1": np.bool_, "c64": np.complex64,
+          "c128": np.complex128}
 _FROM_NUMPY = {np.dtype(t): name for name, t in _NUMPY.items()
                if name != "bf16"}
 _DIM_DYNAMIC = -1

@@ -33,6 +33,11 @@ struct rlx_tensor {
 #define RLX_DIMS_TEXT_SIZE (3 + RLX_MAX_RANK * 21)
 
 bool rlx_dtype_is_valid(rlx_dtype_t dtype);
+/* True for c64 and c128. */
+bool rlx_dtype_is_complex(rlx_dtype_t dtype);
+/* The alignment in bytes an element needs: its size, but the size of one
+ * part for a complex dtype (C's float _Complex is aligned as a float). */
+size_t rlx_dtype_alignment(rlx_dtype_t dtype);
 
 /* Writes "[2,3]" ("[]" for rank 0) into `buffer`, truncating to `size`, and
  * returns the length the full text needs. */

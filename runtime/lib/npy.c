@@ -33,9 +33,10 @@ typedef struct descr_entry {
 } descr_entry_t;
 
 static const descr_entry_t descr_table[] = {
-    {"<f4", RLX_DTYPE_F32}, {"<f8", RLX_DTYPE_F64}, {"<f2", RLX_DTYPE_F16},
-    {"|i1", RLX_DTYPE_I8},  {"<i1", RLX_DTYPE_I8},  {"<i2", RLX_DTYPE_I16},
-    {"<i4", RLX_DTYPE_I32}, {"<i8", RLX_DTYPE_I64}, {"|b1", RLX_DTYPE_BOOL},
+    {"<f4", RLX_DTYPE_F32}, {"<f8", RLX_DTYPE_F64},   {"<f2", RLX_DTYPE_F16},
+    {"|i1", RLX_DTYPE_I8},  {"<i1", RLX_DTYPE_I8},    {"<i2", RLX_DTYPE_I16},
+    {"<i4", RLX_DTYPE_I32}, {"<i8", RLX_DTYPE_I64},   {"|b1", RLX_DTYPE_BOOL},
+    {"<c8", RLX_DTYPE_C64}, {"<c16", RLX_DTYPE_C128},
 };
 
 /* ---- header parsing ------------------------------------------------------ */
@@ -215,7 +216,7 @@ static rlx_status_t dtype_from_descr(const char *path, const char *descr,
   return rlx_make_status(
       RLX_STATUS_UNIMPLEMENTED,
       "'%s': unsupported npy dtype '%s'%s (supported: <f2 <f4 <f8 |i1 <i2 "
-      "<i4 <i8 |b1)",
+      "<i4 <i8 |b1 <c8 <c16)",
       path, descr, descr[0] == '>' ? ", big-endian" : "");
 }
 
@@ -471,6 +472,10 @@ static const char *descr_for(rlx_dtype_t dtype) {
     return "<i8";
   case RLX_DTYPE_BOOL:
     return "|b1";
+  case RLX_DTYPE_C64:
+    return "<c8";
+  case RLX_DTYPE_C128:
+    return "<c16";
   }
   return NULL;
 }

@@ -174,11 +174,12 @@ rlx_status_t rlx_tensor_wrap(rlx_dtype_t dtype, size_t rank,
     return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT,
                            "rlx_tensor_wrap: data is NULL for %s%s",
                            rlx_dtype_name(dtype), text);
-  /* Compiled code may use aligned loads of the element type. */
-  if ((uintptr_t)data % rlx_dtype_size(dtype) != 0)
+  /* Compiled code may use aligned loads of the element type (of each part
+   * of a complex one). */
+  if ((uintptr_t)data % rlx_dtype_alignment(dtype) != 0)
     return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT,
                            "rlx_tensor_wrap: data %p is not %zu-byte aligned",
-                           data, rlx_dtype_size(dtype));
+                           data, rlx_dtype_alignment(dtype));
 
   rlx_tensor_t *tensor = new_tensor(dtype, rank, dims, count, bytes);
   if (!tensor)

@@ -134,11 +134,12 @@ static void test_status_and_dtypes(void) {
     const char *name;
     size_t size;
   } table[] = {
-      {RLX_DTYPE_F32, "f32", 4},   {RLX_DTYPE_F16, "f16", 2},
-      {RLX_DTYPE_BF16, "bf16", 2}, {RLX_DTYPE_F64, "f64", 8},
-      {RLX_DTYPE_I8, "i8", 1},     {RLX_DTYPE_I16, "i16", 2},
-      {RLX_DTYPE_I32, "i32", 4},   {RLX_DTYPE_I64, "i64", 8},
-      {RLX_DTYPE_BOOL, "i1", 1},
+      {RLX_DTYPE_F32, "f32", 4},    {RLX_DTYPE_F16, "f16", 2},
+      {RLX_DTYPE_BF16, "bf16", 2},  {RLX_DTYPE_F64, "f64", 8},
+      {RLX_DTYPE_I8, "i8", 1},      {RLX_DTYPE_I16, "i16", 2},
+      {RLX_DTYPE_I32, "i32", 4},    {RLX_DTYPE_I64, "i64", 8},
+      {RLX_DTYPE_BOOL, "i1", 1},    {RLX_DTYPE_C64, "c64", 8},
+      {RLX_DTYPE_C128, "c128", 16},
   };
   for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); ++i) {
     rlx_dtype_t parsed = (rlx_dtype_t)-1;
@@ -149,18 +150,28 @@ static void test_status_and_dtypes(void) {
           format("dtype: %s name, size and parse", table[i].name));
     rlx_status_free(status);
   }
+  /* The enum's values are ABI: new dtypes come after the old ones. */
+  check(RLX_DTYPE_BOOL == 8 && RLX_DTYPE_C64 == 9 && RLX_DTYPE_C128 == 10,
+        "dtype: enum values are stable, complex appended");
   rlx_dtype_t parsed = RLX_DTYPE_F32;
   expect_ok(rlx_dtype_from_name("bool", &parsed), "dtype: parse 'bool'");
   check(parsed == RLX_DTYPE_BOOL, "dtype: 'bool' is i1");
   expect_error(rlx_dtype_from_name("f128", &parsed),
                RLX_STATUS_INVALID_ARGUMENT, "dtype: unknown name", "'f128'",
-               NULL);
+               "i1, c64, c128)");
+  expect_error(rlx_dtype_from_name("c32", &parsed), RLX_STATUS_INVALID_ARGUMENT,
+               "dtype: unknown complex name", "'c32'", NULL);
+  expect_error(rlx_dtype_from_name("complex64", &parsed),
+               RLX_STATUS_INVALID_ARGUMENT,
+               "dtype: NumPy's name is not a token", "'complex64'", NULL);
   expect_error(rlx_dtype_from_name(NULL, &parsed), RLX_STATUS_INVALID_ARGUMENT,
                "dtype: parse NULL name", "name is NULL", NULL);
   expect_error(rlx_dtype_from_name("f32", NULL), RLX_STATUS_INVALID_ARGUMENT,
                "dtype: parse NULL out", "out is NULL", NULL);
   check(rlx_dtype_size((rlx_dtype_t)42) == 0 &&
-            rlx_dtype_name((rlx_dtype_t)42) == NULL,
+            rlx_dtype_name((rlx_dtype_t)42) == NULL &&
+            rlx_dtype_size((rlx_dtype_t)11) == 0 &&
+            rlx_dtype_name((rlx_dtype_t)11) == NULL,
         "dtype: invalid dtype has no size or name");
 }
 
@@ -350,6 +361,135 @@ static void test_element_conversion(void) {
                "dtype 77", NULL);
 }
 
+/* {re, im} pairs, the layout of c64 and c128 elements. */
+typedef struct test_c64 {
+  float re, im;
+} test_c64_t;
+typedef struct test_c128 {
+  double re, im;
+} test_c128_t;
+
+static void test_complex_conversion(void) {
+  const test_c64_t narrow[] = {
+      {1.5f, -2.25f}, {-0.0f, 3e38f}, {NAN, -INFINITY}};
+  test_c128_t wide[3];
+  expect_ok(rlx_convert(RLX_DTYPE_C64, narrow, RLX_DTYPE_C128, wide, 3),
+            "convert: c64 to c128");
+  check(wide[0].re == 1.5 && wide[0].im == -2.25 && wide[1].re == 0 &&
+            signbit(wide[1].re) && wide[1].im == (double)3e38f &&
+            isnan(wide[2].re) && wide[2].im == -INFINITY,
+        "convert: c64 to c128 widens both parts, in order");
+
+  const test_c128_t doubles[] = {{0.1, -1e300}, {1.0 + 0x1p-24, 1e-50}};
+  test_c64_t floats[2];
+  expect_ok(rlx_convert(RLX_DTYPE_C128, doubles, RLX_DTYPE_C64, floats, 2),
+            "convert: c128 to c64");
+  check(floats[0].re == 0.1f && floats[0].im == -INFINITY &&
+            floats[1].re == 1.0f && floats[1].im == 0.0f,
+        "convert: c128 to c64 rounds each part as f64 to f32");
+
+  const uint32_t payload[2] = {0x7FC12345, 0xFFC00001};
+  uint32_t copied[2];
+  expect_ok(rlx_convert(RLX_DTYPE_C64, payload, RLX_DTYPE_C64, copied, 1),
+            "convert: c64 to c64");
+  check(copied[0] == payload[0] && copied[1] == payload[1],
+        "convert: same-dtype complex copy keeps NaN payloads");
+
+  const float reals[] = {3.5f, -0.0f, NAN};
+  test_c64_t from_reals[3];
+  expect_ok(rlx_convert(RLX_DTYPE_F32, reals, RLX_DTYPE_C64, from_reals, 3),
+            "convert: f32 to c64");
+  check(from_reals[0].re == 3.5f && from_reals[0].im == 0 &&
+            !signbit(from_reals[0].im) && from_reals[1].re == 0 &&
+            signbit(from_reals[1].re) && !signbit(from_reals[1].im) &&
+            isnan(from_reals[2].re) && from_reals[2].im == 0,
+        "convert: f32 to c64 has a +0 imaginary part");
+
+  const double precise = 0.1;
+  test_c64_t from_double;
+  test_c128_t from_double_wide;
+  expect_ok(
+      rlx_convert(RLX_DTYPE_F64, &precise, RLX_DTYPE_C64, &from_double, 1),
+      "convert: f64 to c64");
+  expect_ok(rlx_convert(RLX_DTYPE_F64, &precise, RLX_DTYPE_C128,
+                        &from_double_wide, 1),
+            "convert: f64 to c128");
+  check(from_double.re == 0.1f && from_double.im == 0 &&
+            from_double_wide.re == 0.1 && from_double_wide.im == 0,
+        "convert: f64 to complex rounds as to the part's dtype");
+
+  const uint16_t halves[] = {rlx_f32_to_f16(-1.5f), rlx_f32_to_bf16(0.5f)};
+  test_c128_t from_f16;
+  test_c64_t from_bf16;
+  expect_ok(
+      rlx_convert(RLX_DTYPE_F16, &halves[0], RLX_DTYPE_C128, &from_f16, 1),
+      "convert: f16 to c128");
+  expect_ok(
+      rlx_convert(RLX_DTYPE_BF16, &halves[1], RLX_DTYPE_C64, &from_bf16, 1),
+      "convert: bf16 to c64");
+  check(from_f16.re == -1.5 && from_f16.im == 0 && from_bf16.re == 0.5f &&
+            from_bf16.im == 0,
+        "convert: f16 and bf16 to complex");
+
+  /* Integers reach c64 as they reach f32: 2^24 + 1 ties to even. */
+  const int64_t ints[] = {16777217, INT64_MIN, -3};
+  test_c64_t from_ints[3];
+  test_c128_t from_ints_wide[3];
+  expect_ok(rlx_convert(RLX_DTYPE_I64, ints, RLX_DTYPE_C64, from_ints, 3),
+            "convert: i64 to c64");
+  expect_ok(rlx_convert(RLX_DTYPE_I64, ints, RLX_DTYPE_C128, from_ints_wide, 3),
+            "convert: i64 to c128");
+  check(from_ints[0].re == 16777216.0f && from_ints[1].re == -0x1p63f &&
+            from_ints[2].re == -3.0f && from_ints[2].im == 0 &&
+            from_ints_wide[0].re == 16777217.0 &&
+            from_ints_wide[1].re == -0x1p63 && from_ints_wide[2].im == 0,
+        "convert: integers to complex round like integers to f32/f64");
+  const int8_t small = -7;
+  test_c128_t from_small;
+  expect_ok(rlx_convert(RLX_DTYPE_I8, &small, RLX_DTYPE_C128, &from_small, 1),
+            "convert: i8 to c128");
+  check(from_small.re == -7 && from_small.im == 0, "convert: i8 to c128 value");
+
+  const uint8_t bools[] = {0, 1, 7};
+  test_c128_t from_bools[3];
+  expect_ok(rlx_convert(RLX_DTYPE_BOOL, bools, RLX_DTYPE_C128, from_bools, 3),
+            "convert: bool to c128");
+  check(from_bools[0].re == 0 && from_bools[1].re == 1 &&
+            from_bools[2].re == 1 && from_bools[2].im == 0,
+        "convert: bool to complex reads nonzero bytes as 1");
+
+  /* Complex to anything real is refused, whatever the count, and writes
+   * nothing. */
+  float f32_out[3] = {-1, -1, -1};
+  expect_error(rlx_convert(RLX_DTYPE_C64, narrow, RLX_DTYPE_F32, f32_out, 3),
+               RLX_STATUS_INVALID_ARGUMENT, "convert: c64 to f32 is refused",
+               "cannot convert c64 to f32", "imaginary part");
+  check(f32_out[0] == -1 && f32_out[2] == -1,
+        "convert: a refused conversion writes nothing");
+  int32_t i32_out = 5;
+  expect_error(rlx_convert(RLX_DTYPE_C128, doubles, RLX_DTYPE_I32, &i32_out, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "convert: c128 to i32 is refused",
+               "cannot convert c128 to i32", NULL);
+  uint8_t bool_out = 9;
+  expect_error(rlx_convert(RLX_DTYPE_C64, narrow, RLX_DTYPE_BOOL, &bool_out, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "convert: c64 to bool is refused",
+               "cannot convert c64 to i1", NULL);
+  check(i32_out == 5 && bool_out == 9,
+        "convert: refused conversions leave the destination");
+  expect_error(rlx_convert(RLX_DTYPE_C128, NULL, RLX_DTYPE_F64, NULL, 0),
+               RLX_STATUS_INVALID_ARGUMENT,
+               "convert: c128 to f64 is refused for zero elements too",
+               "cannot convert c128 to f64", NULL);
+  expect_ok(rlx_convert(RLX_DTYPE_F64, NULL, RLX_DTYPE_C128, NULL, 0),
+            "convert: zero elements to complex with NULL buffers");
+  expect_error(rlx_convert(RLX_DTYPE_F32, reals, RLX_DTYPE_C64, NULL, 1),
+               RLX_STATUS_INVALID_ARGUMENT, "convert: NULL complex dst",
+               "dst is NULL", NULL);
+  expect_error(rlx_convert(RLX_DTYPE_C64, narrow, (rlx_dtype_t)11, floats, 1),
+               RLX_STATUS_INVALID_ARGUMENT,
+               "convert: the dtype after c128 is invalid", "dtype 11", NULL);
+}
+
 /* ---- tensors ------------------------------------------------------------- */
 
 static void test_tensors(void) {
@@ -521,6 +661,95 @@ static void test_tensors(void) {
             rlx_tensor_data(NULL) == NULL && rlx_tensor_byte_size(NULL) == 0 &&
             rlx_tensor_element_count(NULL) == 0,
         "tensor: accessors accept NULL");
+}
+
+static void test_complex_tensors(void) {
+  const int64_t dims[] = {2, 3};
+  rlx_tensor_t *t = NULL;
+  expect_ok(rlx_tensor_create(RLX_DTYPE_C64, 2, dims, &t),
+            "complex tensor: create c64");
+  bool zeroed = true;
+  for (size_t i = 0; t && i < rlx_tensor_byte_size(t); ++i)
+    zeroed &= ((unsigned char *)rlx_tensor_data(t))[i] == 0;
+  check(t && rlx_tensor_dtype(t) == RLX_DTYPE_C64 &&
+            rlx_tensor_element_count(t) == 6 && rlx_tensor_byte_size(t) == 48 &&
+            (uintptr_t)rlx_tensor_data(t) % RLX_TENSOR_ALIGNMENT == 0 && zeroed,
+        "complex tensor: c64[2,3] is 48 zeroed, aligned bytes");
+  rlx_tensor_type_t type;
+  char text[32];
+  expect_ok(rlx_tensor_get_type(t, &type), "complex tensor: get_type");
+  check(rlx_tensor_type_format(&type, text, sizeof(text)) == 8 &&
+            strcmp(text, "c64[2,3]") == 0,
+        "complex tensor: format c64[2,3]");
+
+  const test_c128_t values[] = {{1, 2},    {-3, 0.5},  {0.1, -0.1},
+                                {0, -0.0}, {1e300, 0}, {-1, -1}};
+  expect_ok(rlx_tensor_copy_from(t, RLX_DTYPE_C128, values, sizeof(values)),
+            "complex tensor: copy_from c128 into c64");
+  test_c64_t *data = t ? rlx_tensor_data(t) : NULL;
+  check(data && data[0].re == 1 && data[0].im == 2 && data[1].re == -3 &&
+            data[1].im == 0.5f && data[2].re == 0.1f && data[2].im == -0.1f &&
+            signbit(data[3].im) && data[4].re == INFINITY,
+        "complex tensor: copy_from converts each part");
+  test_c128_t back[6];
+  expect_ok(rlx_tensor_copy_to(t, RLX_DTYPE_C128, back, sizeof(back)),
+            "complex tensor: copy_to c128");
+  check(back[1].re == -3 && back[1].im == 0.5 && back[2].re == (double)0.1f,
+        "complex tensor: copy_to widens");
+  const double reals[] = {1, 2, 3, 4, 5, 6};
+  expect_ok(rlx_tensor_copy_from(t, RLX_DTYPE_F64, reals, sizeof(reals)),
+            "complex tensor: copy_from f64 into c64");
+  check(data && data[5].re == 6 && data[5].im == 0 && data[0].im == 0,
+        "complex tensor: real values get a zero imaginary part");
+  double out[6] = {0};
+  expect_error(rlx_tensor_copy_to(t, RLX_DTYPE_F64, out, sizeof(out)),
+               RLX_STATUS_INVALID_ARGUMENT, "complex tensor: copy_to f64",
+               "cannot convert c64 to f64", NULL);
+  check(out[0] == 0, "complex tensor: a refused copy writes nothing");
+  expect_error(
+      rlx_tensor_copy_from(t, RLX_DTYPE_C128, values, 48),
+      RLX_STATUS_INVALID_ARGUMENT, "complex tensor: copy_from wrong length",
+      "6 elements of c128 (tensor c64[2,3]) need 96 bytes, got 48", NULL);
+  rlx_tensor_free(t);
+
+  rlx_tensor_t *scalar = NULL;
+  expect_ok(rlx_tensor_create(RLX_DTYPE_C128, 0, NULL, &scalar),
+            "complex tensor: create c128 scalar");
+  expect_ok(rlx_tensor_get_type(scalar, &type),
+            "complex tensor: scalar get_type");
+  check(scalar && rlx_tensor_byte_size(scalar) == 16 &&
+            rlx_tensor_type_format(&type, text, sizeof(text)) == 6 &&
+            strcmp(text, "c128[]") == 0,
+        "complex tensor: c128[] is 16 bytes");
+  rlx_tensor_free(scalar);
+
+  const int64_t huge[] = {INT64_C(1) << 59};
+  rlx_tensor_t *unused = NULL;
+  expect_error(rlx_tensor_create(RLX_DTYPE_C128, 1, huge, &unused),
+               RLX_STATUS_OUT_OF_RANGE, "complex tensor: 16-byte overflow",
+               "is too large", NULL);
+
+  /* A complex element is aligned as one of its parts (C's double _Complex,
+   * NumPy's complex128, MLIR's {f64, f64}). */
+  _Alignas(16) double storage[9] = {0};
+  const int64_t two[] = {2};
+  rlx_tensor_t *wrapped = NULL;
+  expect_ok(rlx_tensor_wrap(RLX_DTYPE_C128, 1, two, storage + 1,
+                            2 * sizeof(test_c128_t), &wrapped),
+            "complex tensor: wrap c128 at an 8-byte boundary");
+  rlx_tensor_free(wrapped);
+  wrapped = NULL;
+  expect_ok(rlx_tensor_wrap(RLX_DTYPE_C64, 1, two, (char *)storage + 4,
+                            2 * sizeof(test_c64_t), &wrapped),
+            "complex tensor: wrap c64 at a 4-byte boundary");
+  rlx_tensor_free(wrapped);
+  expect_error(rlx_tensor_wrap(RLX_DTYPE_C128, 1, two, (char *)storage + 4,
+                               2 * sizeof(test_c128_t), &unused),
+               RLX_STATUS_INVALID_ARGUMENT, "complex tensor: wrap misaligned",
+               "not 8-byte aligned", NULL);
+  expect_error(rlx_tensor_wrap(RLX_DTYPE_C64, 1, two, storage, 8, &unused),
+               RLX_STATUS_INVALID_ARGUMENT, "complex tensor: wrap short",
+               "c64[2] needs exactly 16 bytes, got 8", NULL);
 }
 
 /* ---- modules ------------------------------------------------------------- */
@@ -750,9 +979,8 @@ static const struct manifest_case {
      "custom function name '9f' is not a C identifier"},
     {"duplicate custom function", "rlx-module 2\ncustom f\ncustom f\n",
      RLX_STATUS_INVALID_FORMAT, "line 3: duplicate custom function 'f'"},
-    {"custom line after a function",
-     "rlx-module 2\nfunc f 0 0\ncustom g\n", RLX_STATUS_INVALID_FORMAT,
-     "line 3: expected a 'func' line, got 'custom'"},
+    {"custom line after a function", "rlx-module 2\nfunc f 0 0\ncustom g\n",
+     RLX_STATUS_INVALID_FORMAT, "line 3: expected a 'func' line, got 'custom'"},
     /* The fixture calls no C function: it has no rlx_custom_g. */
     {"custom function the module does not export",
      "rlx-module 2\ntarget cpu\ncustom g\n", RLX_STATUS_INVALID_FORMAT,
@@ -781,6 +1009,8 @@ static const struct manifest_case {
      "line 3: expected 'arg' line 0 of function 'f', got 'res'"},
     {"unknown dtype", "rlx-module 1\nfunc f 1 0\narg f33 0\n",
      RLX_STATUS_INVALID_FORMAT, "unknown dtype 'f33'"},
+    {"unknown complex dtype", "rlx-module 1\nfunc f 0 1\nres c32 1 2\n",
+     RLX_STATUS_INVALID_FORMAT, "line 3: unknown dtype 'c32'"},
     {"missing rank", "rlx-module 1\nfunc f 1 0\narg f32\n",
      RLX_STATUS_INVALID_FORMAT, "'arg' line needs a dtype and a rank"},
     {"too few dims", "rlx-module 1\nfunc f 1 0\narg f32 2 3\n",
@@ -1931,12 +2161,108 @@ static void test_dynamic(void) {
     dlclose(handle);
 }
 
+/* ---- complex module ------------------------------------------------------ */
+
+static void test_complex_module(void) {
+  const char *path = fixture("rlx_runtime_fixture_complex");
+  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  int *calls = handle ? dlsym(handle, "rlx_fixture_calls") : NULL;
+  int *descriptor_errors =
+      handle ? dlsym(handle, "rlx_fixture_descriptor_errors") : NULL;
+  check(calls && descriptor_errors, "complex module: fixture counters");
+  rlx_module_t *module = NULL;
+  expect_ok(rlx_module_load(path, &module), "complex module: load");
+  const rlx_function_t *mul = NULL, *split = NULL;
+  if (!module || !calls || !descriptor_errors ||
+      rlx_module_lookup(module, "mul_c64", &mul) ||
+      rlx_module_lookup(module, "split_c128", &split)) {
+    check(false, "complex module: mul_c64 and split_c128");
+    rlx_module_free(module);
+    if (handle)
+      dlclose(handle);
+    return;
+  }
+
+  rlx_tensor_type_t in, out;
+  char text[32];
+  check(!rlx_function_input_type(mul, 1, &in) &&
+            !rlx_function_output_type(mul, 0, &out) &&
+            in.dtype == RLX_DTYPE_C64 && out.dtype == RLX_DTYPE_C64 &&
+            rlx_tensor_type_format(&in, text, sizeof(text)) == 6 &&
+            strcmp(text, "c64[3]") == 0,
+        "complex module: the manifest's c64 is parsed");
+  check(!rlx_function_input_type(split, 0, &in) &&
+            !rlx_function_output_type(split, 2, &out) &&
+            in.dtype == RLX_DTYPE_C128 && in.rank == 2 &&
+            out.dtype == RLX_DTYPE_C128 && out.rank == 0,
+        "complex module: the manifest's c128 is parsed");
+
+  /* (1+2i)(2) = 2+4i; (3-i)(1+i) = 4+2i; (0.5)(-4+2i) = -2+i */
+  const int64_t three[] = {3};
+  const test_c64_t a_values[] = {{1, 2}, {3, -1}, {0.5f, 0}};
+  const test_c64_t b_values[] = {{2, 0}, {1, 1}, {-4, 2}};
+  rlx_tensor_t *inputs[2] = {make_tensor(RLX_DTYPE_C64, 1, three),
+                             make_tensor(RLX_DTYPE_C64, 1, three)};
+  rlx_tensor_t *product = NULL;
+  if (inputs[0] && inputs[1]) {
+    memcpy(rlx_tensor_data(inputs[0]), a_values, sizeof(a_values));
+    memcpy(rlx_tensor_data(inputs[1]), b_values, sizeof(b_values));
+  }
+  expect_ok(rlx_function_call(mul, inputs, 2, &product, 1),
+            "complex module: call mul_c64");
+  const test_c64_t *p = product ? rlx_tensor_data(product) : NULL;
+  check(p && rlx_tensor_dtype(product) == RLX_DTYPE_C64 && p[0].re == 2 &&
+            p[0].im == 4 && p[1].re == 4 && p[1].im == 2 && p[2].re == -2 &&
+            p[2].im == 1,
+        "complex module: mul_c64 result (real part first)");
+  rlx_tensor_free(product);
+
+  rlx_tensor_t *wrong = make_tensor(RLX_DTYPE_C128, 1, three);
+  rlx_tensor_t *mixed[2] = {inputs[0], wrong};
+  product = (rlx_tensor_t *)mixed;
+  int before = *calls;
+  expect_error(rlx_function_call(mul, mixed, 2, &product, 1),
+               RLX_STATUS_DTYPE_MISMATCH, "complex module: c128 for c64",
+               "input 1 of 'mul_c64': expected dtype c64, got c128", NULL);
+  check(product == NULL && *calls == before,
+        "complex module: a dtype mismatch runs nothing");
+  rlx_tensor_free(wrong);
+  rlx_tensor_free(inputs[0]);
+  rlx_tensor_free(inputs[1]);
+
+  const int64_t square[] = {2, 2};
+  const test_c128_t z_values[] = {{1, 2}, {-3, 0.5}, {0, -1}, {4, 4}};
+  rlx_tensor_t *z = make_tensor(RLX_DTYPE_C128, 2, square);
+  if (z)
+    memcpy(rlx_tensor_data(z), z_values, sizeof(z_values));
+  rlx_tensor_t *parts[3] = {NULL, NULL, NULL};
+  expect_ok(rlx_function_call(split, &z, 1, parts, 3),
+            "complex module: call split_c128");
+  const double *re = parts[0] ? rlx_tensor_data(parts[0]) : NULL;
+  const double *im = parts[1] ? rlx_tensor_data(parts[1]) : NULL;
+  const test_c128_t *sum = parts[2] ? rlx_tensor_data(parts[2]) : NULL;
+  check(re && im && sum && re[1] == -3 && im[1] == 0.5 && re[2] == 0 &&
+            im[2] == -1 && sum->re == 2 && sum->im == 5.5 &&
+            rlx_tensor_byte_size(parts[2]) == 16,
+        "complex module: split_c128 results");
+  for (size_t i = 0; i < 3; ++i)
+    rlx_tensor_free(parts[i]);
+  rlx_tensor_free(z);
+
+  check(*descriptor_errors == 0,
+        "complex module: descriptors are dense and row-major");
+  rlx_module_free(module);
+  if (handle)
+    dlclose(handle);
+}
+
 /* ---- npy ----------------------------------------------------------------- */
 
 static void test_npy_round_trips(void) {
   static const rlx_dtype_t dtypes[] = {
       RLX_DTYPE_F32, RLX_DTYPE_F16, RLX_DTYPE_F64, RLX_DTYPE_I8,
-      RLX_DTYPE_I16, RLX_DTYPE_I32, RLX_DTYPE_I64, RLX_DTYPE_BOOL};
+      RLX_DTYPE_I16, RLX_DTYPE_I32, RLX_DTYPE_I64, RLX_DTYPE_BOOL,
+      RLX_DTYPE_C64, RLX_DTYPE_C128};
   const int64_t dims[] = {2, 3};
   const double values[] = {0, 1, -2, 3.5, 100, -7};
   for (size_t i = 0; i < sizeof(dtypes) / sizeof(dtypes[0]); ++i) {
@@ -1990,6 +2316,35 @@ static void test_npy_round_trips(void) {
                    "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), "
                    "}"),
         "npy: saved header matches NumPy's layout");
+
+  /* Complex tensors are saved as NumPy's complex64 and complex128. */
+  const test_c128_t complex_values[] = {{1.5, -2}, {-0.0, 1e-3}, {NAN, 7}};
+  for (int c = 0; c < 2; ++c) {
+    rlx_dtype_t dtype = c ? RLX_DTYPE_C128 : RLX_DTYPE_C64;
+    const char *name = rlx_dtype_name(dtype);
+    rlx_tensor_t *t = NULL, *back = NULL;
+    rlx_status_free(rlx_tensor_create(dtype, 1, three, &t));
+    rlx_status_free(rlx_tensor_copy_from(t, RLX_DTYPE_C128, complex_values,
+                                         sizeof(complex_values)));
+    const char *path = scratch(format("complex_%s.npy", name));
+    expect_ok(rlx_npy_save(path, t), format("npy: save complex %s", name));
+    expect_ok(rlx_npy_load(path, &back), format("npy: load complex %s", name));
+    check(back && rlx_tensor_dtype(back) == dtype &&
+              memcmp(rlx_tensor_data(back), rlx_tensor_data(t),
+                     rlx_tensor_byte_size(t)) == 0,
+          format("npy: %s with imaginary parts round trips exactly", name));
+    FILE *saved = fopen(path, "rb");
+    char saved_head[128] = {0};
+    if (saved) {
+      (void)!fread(saved_head, 1, sizeof(saved_head) - 1, saved);
+      fclose(saved);
+    }
+    check(
+        strstr(saved_head + 10, c ? "{'descr': '<c16', " : "{'descr': '<c8', "),
+        format("npy: %s is saved with NumPy's descr", name));
+    rlx_tensor_free(back);
+    rlx_tensor_free(t);
+  }
 
   rlx_tensor_t *scalar = NULL, *scalar_loaded = NULL;
   rlx_status_free(rlx_tensor_create(RLX_DTYPE_I64, 0, NULL, &scalar));
@@ -2098,6 +2453,21 @@ static void test_npy_reading(void) {
   rlx_tensor_free(t);
   t = NULL;
 
+  /* NumPy's complex64: {re, im} pairs of f32. */
+  const float c8_data[] = {1, -2, 0.5f, 3};
+  const char *c8 = write_npy("c8.npy", 1,
+                             "{'descr': '<c8', 'fortran_order': False, "
+                             "'shape': (2,), }\n",
+                             c8_data, sizeof(c8_data));
+  expect_ok(rlx_npy_load(c8, &t), "npy: load '<c8'");
+  check(t && rlx_tensor_dtype(t) == RLX_DTYPE_C64 &&
+            rlx_tensor_element_count(t) == 2 &&
+            ((const test_c64_t *)rlx_tensor_data(t))[1].re == 0.5f &&
+            ((const test_c64_t *)rlx_tensor_data(t))[1].im == 3,
+        "npy: '<c8' loads as c64");
+  rlx_tensor_free(t);
+  t = NULL;
+
   static const struct npy_case {
     const char *name;
     unsigned major;
@@ -2118,6 +2488,14 @@ static void test_npy_reading(void) {
       {"big_endian", 1,
        "{'descr': '>f4', 'fortran_order': False, 'shape': (3,), }", 12,
        RLX_STATUS_UNIMPLEMENTED, "'>f4', big-endian"},
+      {"complex256", 1,
+       "{'descr': '<c32', 'fortran_order': False, 'shape': (1,), }", 32,
+       RLX_STATUS_UNIMPLEMENTED,
+       "'<c32' (supported: <f2 <f4 <f8 |i1 <i2 <i4 "
+       "<i8 |b1 <c8 <c16)"},
+      {"big_endian_complex", 1,
+       "{'descr': '>c8', 'fortran_order': False, 'shape': (1,), }", 8,
+       RLX_STATUS_UNIMPLEMENTED, "'>c8', big-endian"},
       {"structured", 1,
        "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (3,), }", 12,
        RLX_STATUS_INVALID_FORMAT, "expected a quoted string"},
@@ -2498,12 +2876,15 @@ int main(int argc, char **argv) {
   test_status_and_dtypes();
   test_half_conversion();
   test_element_conversion();
+  test_complex_conversion();
   test_tensors();
+  test_complex_tensors();
   test_load_errors();
   test_elf_check();
   test_manifest_parsing();
   test_module();
   test_dynamic();
+  test_complex_module();
   test_threads();
   test_npy_round_trips();
   test_npy_reading();

@@ -2,9 +2,10 @@
 # REQUIRES: torch
 # The rlx Python package's runtime binding and compile cache (issue 16):
 # results against numpy float64 references, `?` sizes, several outputs,
-# bf16 through float32, torch tensors as inputs, identical results at 1 and
-# 2 threads, the on-disk cache, and every error a user can make at run time
-# as an rlx.Error carrying the runtime's (or rlx-compile's) message.
+# bf16 through float32, complex64 and complex128, torch tensors as inputs,
+# identical results at 1 and 2 threads, the on-disk cache, and every error
+# a user can make at run time as an rlx.Error carrying the runtime's (or
+# rlx-compile's) message.
 import os
 import time
 
@@ -146,6 +147,31 @@ check("cache_options", other.path != module.path and np.allclose(
     other.layer(x[:, :8].copy(), w, b), module.layer(x[:, :8].copy(), w, b),
     rtol=1e-6, atol=1e-6))
 
+# Complex tensors (c64, c128) are numpy's complex64 and complex128, in and
+# out: the runtime's hand-written fixture module multiplies c64 vectors and
+# splits a c128 matrix into its parts.
+complex_module = rlx.load(os.path.join(
+    os.path.dirname(rlx.runtime.library_path()),
+    "rlx_runtime_fixture_complex.so"))
+check("complex_signature", complex_module.mul_c64.signature() ==
+      "mul_c64(c64[3], c64[3]) -> (c64[3])",
+      complex_module.mul_c64.signature())
+ca = np.array([1 + 2j, 3 - 1j, 0.5], np.complex64)
+cb = np.array([2, 1 + 1j, -4 + 2j], np.complex64)
+got = complex_module.mul_c64(ca, cb)
+check("complex64", got.dtype == np.complex64 and np.array_equal(got, ca * cb),
+      got)
+cz = np.array([[0.1 + 2j, -3 + 0.5j], [-1j, 4.25 + 1e-3j]])
+re, im, total = complex_module.split_c128(cz)
+check("complex128", total.dtype == np.complex128 and total.shape == () and
+      np.array_equal(re, cz.real) and np.array_equal(im, cz.imag) and
+      np.isclose(total, cz.sum(), rtol=1e-15, atol=0), (re, im, total))
+raises("complex_dtype", lambda: complex_module.mul_c64(ca.astype(
+    np.complex128), cb), "DTYPE_MISMATCH", "expected dtype c64, got c128")
+raises("complex_for_real", lambda: module.layer(np.zeros((2, 8), np.complex64),
+                                                w, b),
+       "DTYPE_MISMATCH", "input 0 of 'layer': expected dtype f32, got c64")
+
 # Errors at run time carry the runtime's status and message.
 raises("shape", lambda: module.layer(x[:, :8].copy(), w[:4], b),
        "SHAPE_MISMATCH", "input 1 of 'layer': dim 0 is 4, expected 8")
@@ -155,8 +181,8 @@ raises("count", lambda: module.layer(x[:, :8].copy(), w), "INVALID_ARGUMENT",
        "takes 3 inputs, got 2")
 raises("rank", lambda: module.layer(np.zeros(8, np.float32), w, b),
        "SHAPE_MISMATCH", "input 0 of 'layer'")
-raises("numpy_dtype", lambda: module.layer(np.zeros((2, 8), np.complex64), w,
-                                           b), "DTYPE_MISMATCH", "complex64")
+raises("numpy_dtype", lambda: module.layer(np.zeros((2, 8), np.uint32), w, b),
+       "DTYPE_MISMATCH", "numpy dtype uint32 has no rlx element type")
 raises("function", lambda: module["missing"], "NOT_FOUND", "layer")
 raises("module", lambda: rlx.load("/nonexistent/module.so"), "NOT_FOUND",
        "/nonexistent/module.so")

@@ -43,7 +43,8 @@ static const char usage_text[] =
     "                 feeds a bf16 input (NumPy has no bfloat16)\n"
     "  --random SEED  fill every input with deterministic random data:\n"
     "                 floats uniform in [-1,1), integers in [0,4), random "
-    "bools\n"
+    "bools,\n"
+    "                 complex numbers with both parts uniform in [-1,1)\n"
     "  --dim NAME=VALUE\n"
     "                 with --random: the size of the inputs' symbolic dim\n"
     "                 NAME; a function with symbolic shapes needs one per\n"
@@ -462,29 +463,46 @@ static bool is_float(rlx_dtype_t dtype) {
          dtype == RLX_DTYPE_BF16 || dtype == RLX_DTYPE_F64;
 }
 
+static bool is_complex(rlx_dtype_t dtype) {
+  return dtype == RLX_DTYPE_C64 || dtype == RLX_DTYPE_C128;
+}
+
+/* The dtype rlx-run generates and prints `dtype`'s values in: f64 for
+ * floats, c128 (pairs of f64) for complex numbers, i64 for integers and
+ * bools. */
+static rlx_dtype_t wide_dtype(rlx_dtype_t dtype) {
+  return is_float(dtype)     ? RLX_DTYPE_F64
+         : is_complex(dtype) ? RLX_DTYPE_C128
+                             : RLX_DTYPE_I64;
+}
+
 /* Fills `tensor` from `state`: floats uniform in [-1, 1) before rounding to
- * the dtype, integers in [0, 4), bools 0/1. Values are generated as f64 or
+ * the dtype, complex numbers with a real, then an imaginary part drawn that
+ * way, integers in [0, 4), bools 0/1. Values are generated as f64, c128 or
  * i64 and stored through the runtime's conversion. */
 static int fill_random(rlx_tensor_t *tensor, uint64_t *state) {
   size_t count = rlx_tensor_element_count(tensor);
   rlx_dtype_t dtype = rlx_tensor_dtype(tensor);
-  bool floats = is_float(dtype);
-  void *values = malloc(count ? count * 8 : 1);
+  rlx_dtype_t wide = wide_dtype(dtype);
+  size_t bytes = count * rlx_dtype_size(wide);
+  void *values = count <= SIZE_MAX / rlx_dtype_size(wide)
+                     ? malloc(count ? bytes : 1)
+                     : NULL;
   if (!values) {
     print_error("out of memory for %zu random values", count);
     return EXIT_ERROR;
   }
-  for (size_t i = 0; i < count; ++i) {
+  size_t words = wide == RLX_DTYPE_C128 ? 2 * count : count;
+  for (size_t i = 0; i < words; ++i) {
     uint64_t bits = next_random(state);
-    if (floats)
+    if (wide != RLX_DTYPE_I64)
       ((double *)values)[i] = (double)(bits >> 11) * 0x1p-52 - 1.0;
     else if (dtype == RLX_DTYPE_BOOL)
       ((int64_t *)values)[i] = (int64_t)(bits >> 63);
     else
       ((int64_t *)values)[i] = (int64_t)(bits >> 62);
   }
-  rlx_status_t status = rlx_tensor_copy_from(
-      tensor, floats ? RLX_DTYPE_F64 : RLX_DTYPE_I64, values, count * 8);
+  rlx_status_t status = rlx_tensor_copy_from(tensor, wide, values, bytes);
   free(values);
   return status ? fail_with(status) : 0;
 }
@@ -635,9 +653,15 @@ static int prepare_inputs(const options_t *opts, const rlx_function_t *fn,
 
 /* ---- outputs ------------------------------------------------------------- */
 
+/* Prints value `i` of `values` (in wide_dtype(dtype)): "%.6g" for floats,
+ * "1.5-2j" for complex numbers (Python's notation without its
+ * parentheses), integers as such, "true"/"false". */
 static void print_value(rlx_dtype_t dtype, const void *values, size_t i) {
   if (is_float(dtype))
     printf("%.6g", ((const double *)values)[i]);
+  else if (is_complex(dtype))
+    printf("%.6g%+.6gj", ((const double *)values)[2 * i],
+           ((const double *)values)[2 * i + 1]);
   else if (dtype == RLX_DTYPE_BOOL)
     fputs(((const int64_t *)values)[i] ? "true" : "false", stdout);
   else
@@ -650,13 +674,16 @@ static int print_output(size_t index, const rlx_tensor_t *tensor) {
   rlx_status_free(rlx_tensor_get_type(tensor, &type));
   size_t count = rlx_tensor_element_count(tensor);
   bool floats = is_float(type.dtype);
-  void *values = malloc(count ? count * 8 : 1);
+  rlx_dtype_t wide = wide_dtype(type.dtype);
+  size_t bytes = count * rlx_dtype_size(wide);
+  void *values = count <= SIZE_MAX / rlx_dtype_size(wide)
+                     ? malloc(count ? bytes : 1)
+                     : NULL;
   if (!values) {
     print_error("out of memory printing output %zu", index);
     return EXIT_ERROR;
   }
-  rlx_status_t status = rlx_tensor_copy_to(
-      tensor, floats ? RLX_DTYPE_F64 : RLX_DTYPE_I64, values, count * 8);
+  rlx_status_t status = rlx_tensor_copy_to(tensor, wide, values, bytes);
   if (status) {
     free(values);
     return fail_with(status);
@@ -695,6 +722,31 @@ static int print_output(size_t index, const rlx_tensor_t *tensor) {
     else
       printf("  min %.6g, max %.6g, mean %.6g", min, max,
              sum / (double)(count - nans));
+    if (nans)
+      printf(", %zu NaN", nans);
+    putchar('\n');
+  } else if (count > 0 && wide == RLX_DTYPE_C128) {
+    /* Complex numbers have no order: the range of their magnitudes, and
+     * the mean of each part. A NaN in either part leaves the element out. */
+    const double *v = values;
+    double min = INFINITY, max = -INFINITY, re = 0, im = 0;
+    size_t nans = 0;
+    for (size_t i = 0; i < count; ++i) {
+      if (isnan(v[2 * i]) || isnan(v[2 * i + 1])) {
+        ++nans;
+        continue;
+      }
+      double magnitude = hypot(v[2 * i], v[2 * i + 1]);
+      min = magnitude < min ? magnitude : min;
+      max = magnitude > max ? magnitude : max;
+      re += v[2 * i];
+      im += v[2 * i + 1];
+    }
+    if (nans == count)
+      printf("  min |z| nan, max |z| nan, mean nan");
+    else
+      printf("  min |z| %.6g, max |z| %.6g, mean %.6g%+.6gj", min, max,
+             re / (double)(count - nans), im / (double)(count - nans));
     if (nans)
       printf(", %zu NaN", nans);
     putchar('\n');

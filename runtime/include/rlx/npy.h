@@ -1,10 +1,11 @@
 /* NumPy .npy file I/O for RLX tensors.
  *
  * Supported: format versions 1.0, 2.0 and 3.0; C order only; little-endian
- * descrs '<f2' '<f4' '<f8' '|i1' '<i2' '<i4' '<i8' and '|b1' ('<i1' is read
- * as '|i1'). Anything else is reported, naming the file. NumPy has no
- * bfloat16, so a bf16 tensor is saved as '<f4' (exact) and no file ever
- * loads as bf16. Files are written as version 1.0.
+ * descrs '<f2' '<f4' '<f8' '|i1' '<i2' '<i4' '<i8' '|b1' and the complex
+ * '<c8' (c64) and '<c16' (c128) ('<i1' is read as '|i1'). Anything else is
+ * reported, naming the file. NumPy has no bfloat16, so a bf16 tensor is saved
+ * as '<f4' (exact) and no file ever loads as bf16. Files are written as
+ * version 1.0.
  */
 #ifndef RLX_NPY_H
 #define RLX_NPY_H

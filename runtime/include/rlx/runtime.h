@@ -77,11 +77,17 @@ typedef enum rlx_dtype {
   RLX_DTYPE_I32,
   RLX_DTYPE_I64,
   RLX_DTYPE_BOOL, /* one byte per element, 0 or 1; "i1" in manifests */
+  /* Complex numbers (MLIR complex<f32>, complex<f64>): the real part, then
+   * the imaginary part, as C's float _Complex / double _Complex and NumPy's
+   * complex64 / complex128. Appended after BOOL: the values above are ABI. */
+  RLX_DTYPE_C64,  /* two f32, 8 bytes; "c64" in manifests */
+  RLX_DTYPE_C128, /* two f64, 16 bytes; "c128" in manifests */
 } rlx_dtype_t;
 
 /* Bytes per element; 0 for an invalid dtype. */
 RLX_API size_t rlx_dtype_size(rlx_dtype_t dtype);
-/* Manifest token ("f32", ..., "i1" for bool); NULL for an invalid dtype. */
+/* Manifest token ("f32", ..., "i1" for bool, "c64", "c128"); NULL for an
+ * invalid dtype. */
 RLX_API const char *rlx_dtype_name(rlx_dtype_t dtype);
 /* Parses a manifest token; "bool" is accepted as a synonym of "i1". */
 RLX_API rlx_status_t rlx_dtype_from_name(const char *name, rlx_dtype_t *out);
@@ -90,7 +96,7 @@ RLX_API rlx_status_t rlx_dtype_from_name(const char *name, rlx_dtype_t *out);
 /* Conversion                                                               */
 /* ------------------------------------------------------------------------ */
 
-/* Converts `count` elements between any two dtypes. This is the single
+/* Converts `count` elements between two dtypes. This is the single
  * routine behind every typed copy in the runtime, so all paths produce
  * identical bytes:
  *  - to f16/bf16: round to nearest, ties to even; overflow gives +-inf;
@@ -100,6 +106,12 @@ RLX_API rlx_status_t rlx_dtype_from_name(const char *name, rlx_dtype_t *out);
  *  - integer to narrower integer: saturated.
  *  - anything to bool: nonzero (including NaN) gives 1. Bool inputs treat
  *    any nonzero byte as 1.
+ *  - complex to complex: each part converted as f32 <-> f64.
+ *  - real, integer or bool to complex: the value converted as to the part's
+ *    type (f32 for c64, f64 for c128), with a +0 imaginary part.
+ *  - complex to real, integer or bool is refused with INVALID_ARGUMENT
+ *    (it would drop the imaginary part), even for count 0; nothing is
+ *    written.
  * `src` and `dst` must not overlap unless they are the same dtype. */
 RLX_API rlx_status_t rlx_convert(rlx_dtype_t src_dtype, const void *src,
                                  rlx_dtype_t dst_dtype, void *dst,
