@@ -12,7 +12,10 @@
 #               examples/mamba_block.mlir), and fit a Gaussian process's
 #               hyperparameters for 30 Adam steps through its Cholesky
 #               factorization, against PyTorch in float64
-#               (examples/gaussian_process.mlir)
+#               (examples/gaussian_process.mlir), and train an audio
+#               classifier for 20 SGD steps through its log-mel front end
+#               (rlx.log_mel: FFT, mel filterbank, log) against PyTorch's
+#               torch.stft (examples/audio_frontend.mlir)
 #   make check  set up, build, run every test: lit (check-rlx), the
 #               runtime and rlx-run under ASan+UBSan (check-sanitize), and a
 #               fuzzing smoke of the release compiler (check-fuzz-release)
@@ -159,6 +162,7 @@ demo: build
 	RLX_BUILD_DIR=$(abspath $(BUILD_DIR)) /usr/bin/python3 examples/lstm_lm.py --check
 	RLX_BUILD_DIR=$(abspath $(BUILD_DIR)) /usr/bin/python3 examples/mamba_block.py --check
 	RLX_BUILD_DIR=$(abspath $(BUILD_DIR)) /usr/bin/python3 examples/gaussian_process.py --check
+	RLX_BUILD_DIR=$(abspath $(BUILD_DIR)) /usr/bin/python3 examples/audio_frontend.py --check
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_BUILD_DIR) $(SANITIZE_DIR)
