@@ -237,3 +237,49 @@ func.func @invsqrtm(%a: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %e = rlx.invsqrtm %a : tensor<?x?xf32>
   return %e : tensor<?x?xf32>
 }
+
+// -----
+
+// rlx.log_mel: reflected padding of n_fft / 2, the frames gathered by a
+// constant index table [frames, n_fft], the periodic Hann window, the power
+// spectrum, the mel filterbank [n_fft / 2 + 1, n_mels], log(x + eps), and
+// torchaudio's [..., n_mels, frames] layout.
+// CHECK-LABEL: func.func @log_mel(
+// CHECK:         %[[PAD:.*]] = rlx.pad reflect %{{.*}} pads = [0, 0, 64, 64] : tensor<?x1000xf32> -> tensor<?x1128xf32>
+// CHECK:         %[[IDX:.*]] = rlx.constant dense<{{.*}}> : tensor<11x128xi64>
+// CHECK:         %[[FRAMES:.*]] = rlx.gather %[[PAD]], %[[IDX]] axis = -1 : (tensor<?x1128xf32>, tensor<11x128xi64>) -> tensor<?x11x128xf32>
+// CHECK:         %[[WINDOW:.*]] = rlx.constant dense<{{.*}}> : tensor<128xf32>
+// CHECK:         %[[WINDOWED:.*]] = rlx.mul %[[FRAMES]], %[[WINDOW]]
+// CHECK:         %[[SPECTRUM:.*]] = rlx.rfft %[[WINDOWED]] : tensor<?x11x128xf32> -> tensor<?x11x65xcomplex<f32>>
+// CHECK:         %[[POWER:.*]] = rlx.complex_norm_sq %[[SPECTRUM]]
+// CHECK:         %[[BANK:.*]] = rlx.constant dense<{{.*}}> : tensor<65x8xf32>
+// CHECK:         %[[MEL:.*]] = rlx.matmul %[[POWER]], %[[BANK]]
+// CHECK:         %[[EPS:.*]] = rlx.constant dense<1.000000e-10> : tensor<f32>
+// CHECK:         %[[SHIFTED:.*]] = rlx.add %[[MEL]], %[[EPS]]
+// CHECK:         %[[LOG:.*]] = rlx.log %[[SHIFTED]]
+// CHECK:         rlx.transpose %[[LOG]] [0, 2, 1] : tensor<?x11x8xf32> -> tensor<?x8x11xf32>
+func.func @log_mel(%a: tensor<?x1000xf32>) -> tensor<?x8x11xf32> {
+  %0 = rlx.log_mel %a sample_rate = 8000.0 n_fft = 128 hop_length = 100 n_mels = 8 : tensor<?x1000xf32> -> tensor<?x8x11xf32>
+  return %0 : tensor<?x8x11xf32>
+}
+
+// -----
+
+// rlx.welch_peaks: 19 segments of 100 every 50 samples, each centered and
+// windowed; the density scale (1 / (fs sum w^2) = 1/37.5, doubled but for
+// the zero and Nyquist bins), the mean over segments, the top k.
+// CHECK-LABEL: func.func @welch_peaks(
+// CHECK:         %[[SEGMENTS:.*]] = rlx.gather %{{.*}}, %{{.*}} axis = -1 : (tensor<3x1000xf64>, tensor<19x100xi64>) -> tensor<3x19x100xf64>
+// CHECK:         %[[MEAN:.*]] = rlx.reduce mean %[[SEGMENTS]] axes = [2] keep_dim
+// CHECK:         %[[CENTERED:.*]] = rlx.sub %[[SEGMENTS]], %[[MEAN]]
+// CHECK:         %[[WINDOWED:.*]] = rlx.mul %[[CENTERED]], %{{.*}} : (tensor<3x19x100xf64>, tensor<100xf64>)
+// CHECK:         %[[SPECTRUM:.*]] = rlx.rfft %[[WINDOWED]] : tensor<3x19x100xf64> -> tensor<3x19x51xcomplex<f64>>
+// CHECK:         %[[POWER:.*]] = rlx.complex_norm_sq %[[SPECTRUM]]
+// CHECK:         %[[SCALE:.*]] = rlx.constant dense<[0.026666666666666668, 0.053333333333333337, {{.*}}, 0.053333333333333337, 0.026666666666666668]> : tensor<51xf64>
+// CHECK:         %[[DENSITY:.*]] = rlx.mul %[[POWER]], %[[SCALE]]
+// CHECK:         %[[AVERAGE:.*]] = rlx.reduce mean %[[DENSITY]] axes = [1] : tensor<3x19x51xf64> -> tensor<3x51xf64>
+// CHECK:         %{{.*}}, %{{.*}} = rlx.topk %[[AVERAGE]] k = 2 : tensor<3x51xf64> -> tensor<3x2xf64>, tensor<3x2xi64>
+func.func @welch_peaks(%a: tensor<3x1000xf64>) -> (tensor<3x2xf64>, tensor<3x2xi64>) {
+  %0, %1 = rlx.welch_peaks %a segment = 100 k = 2 : tensor<3x1000xf64> -> tensor<3x2xf64>, tensor<3x2xi64>
+  return %0, %1 : tensor<3x2xf64>, tensor<3x2xi64>
+}

@@ -200,11 +200,11 @@ private:
                     t.push_back(x);
                   }
                   // out[(j + L q) rp + c] = sum_m t_m exp(sign 2 pi i mq/p).
+                  // (The root of t_0 is 1: the sums start from it.)
                   ComplexLine target{line[0], line[1]};
-                  Value zero = constant(0.0);
                   for (int64_t q = 0; q < p; ++q) {
-                    std::pair<Value, Value> sum = {zero, zero};
-                    for (int64_t m = 0; m < p; ++m)
+                    std::pair<Value, Value> sum = t[0];
+                    for (int64_t m = 1; m < p; ++m)
                       sum = addRotated(sum, t[m], getRoot(m * q, p, sign));
                     Value position = indexOf(c, rp, addI(j, index(l * q)));
                     target = write(target, position, sum.first, sum.second);
