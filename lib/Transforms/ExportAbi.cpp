@@ -136,8 +136,12 @@ static LogicalResult describeTensor(func::FuncOp func, StringRef role,
   if (tensor.getRank() > kMaxRank)
     return limitError("has more than 32 dimensions");
   // Sizes known at compile time must fit; the runtime checks the others.
-  std::optional<int64_t> bytes =
-      std::max<int64_t>(1, tensor.getElementTypeBitWidth() / 8);
+  // A complex element is two of its parts.
+  Type element = tensor.getElementType();
+  auto complex = dyn_cast<ComplexType>(element);
+  int64_t bits = complex ? 2 * complex.getElementType().getIntOrFloatBitWidth()
+                         : element.getIntOrFloatBitWidth();
+  std::optional<int64_t> bytes = std::max<int64_t>(1, bits / 8);
   for (AffineExpr size : sizes)
     if (auto constant = dyn_cast<AffineConstantExpr>(size))
       bytes =

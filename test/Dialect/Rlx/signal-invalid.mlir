@@ -34,7 +34,7 @@ func.func @rfft_bins(%x: tensor<3x8xf32>) {
 // -----
 
 func.func @irfft_length(%z: tensor<1xcomplex<f32>>) {
-  // expected-error @+2 {{the signal length must be at least 1, got 0}}
+  // expected-error @+2 {{the signal length must be in [1, 1048576], got 0}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = rlx.irfft %z : tensor<1xcomplex<f32>> -> tensor<0xf32>
   return
@@ -116,5 +116,32 @@ func.func @welch_segment(%x: tensor<50xf64>) {
   // expected-error @+2 {{segment must be in [1, 50] (the signal's length), got 64}}
   // expected-error @+1 {{failed to infer returned types}}
   %0, %1 = rlx.welch_peaks %x segment = 64 k = 2 : tensor<50xf64> -> tensor<2xf64>, tensor<2xi64>
+  return
+}
+
+// -----
+
+// Compile-time tables bound the sizes (no allocation of absurd constants).
+func.func @fft_too_long(%z: tensor<2x8388608xcomplex<f32>>) {
+  // expected-error @+1 {{the transformed (last) axis has 8388608 points, more than the supported 1048576 (the transform's tables are constants)}}
+  %0 = rlx.fft %z : tensor<2x8388608xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @irfft_too_long(%z: tensor<4xcomplex<f32>>) {
+  // expected-error @+2 {{the signal length must be in [1, 1048576], got 1099511627776}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = rlx.irfft %z n = 1099511627776 : tensor<4xcomplex<f32>> -> tensor<1099511627776xf32>
+  return
+}
+
+// -----
+
+func.func @log_mel_table(%x: tensor<1x100000000xf32>) {
+  // expected-error @+2 {{log_mel of 1000001 frames of 400 samples exceeds the supported frame table of 16777216 samples}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = rlx.log_mel %x sample_rate = 16000.0 n_fft = 400 hop_length = 100 n_mels = 10 : tensor<1x100000000xf32> -> tensor<1x10x1000001xf32>
   return
 }

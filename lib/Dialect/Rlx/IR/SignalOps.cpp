@@ -30,12 +30,20 @@ static Type getRealOf(Type element) {
   return complex ? complex.getElementType() : Type();
 }
 
-/// The shape of `value` with its last size replaced by `size`, after
-/// checking that it is ranked with rank >= 1 and, with `staticLast`, that
-/// its last size is static.
-static FailureOr<SymbolicShape> getSignalShape(ShapeContext &context,
-                                               std::optional<Location> loc,
-                                               Value value, bool staticLast) {
+/// The longest transform: its twiddles, chirp and kernel transform are
+/// compile-time constants of a few times its length.
+static constexpr int64_t kMaxFftLength = int64_t(1) << 20;
+
+/// The most elements of the frame index tables of rlx.log_mel and
+/// rlx.welch_peaks (i64 constants).
+static constexpr int64_t kMaxFrameTableSize = int64_t(1) << 24;
+
+/// The shape of `value`, after checking that it is ranked with rank >= 1
+/// and, with `staticLast`, that its last size is static and at most
+/// `maxLast`.
+static FailureOr<SymbolicShape>
+getSignalShape(ShapeContext &context, std::optional<Location> loc, Value value,
+               bool staticLast, int64_t maxLast = kMaxFftLength) {
   FailureOr<RankedTensorType> type = getRankedType(loc, value, "input");
   if (failed(type))
     return failure();
@@ -49,6 +57,11 @@ static FailureOr<SymbolicShape> getSignalShape(ShapeContext &context,
                              "the transformed (last) axis must be static, "
                              "got ",
                              *type);
+  if (staticLast && type->getShape().back() > maxLast)
+    return emitOptionalError(loc, "the transformed (last) axis has ",
+                             type->getShape().back(),
+                             " points, more than the supported ", maxLast,
+                             " (the transform's tables are constants)");
   return context.getShape(value);
 }
 
@@ -158,9 +171,9 @@ static FailureOr<SymbolicShape> inferIrfftShape(ShapeContext &context,
   int64_t length =
       n ? *n
         : 2 * (cast<RankedTensorType>(input.getType()).getShape().back() - 1);
-  if (length < 1)
-    return emitOptionalError(loc, "the signal length must be at least 1, got ",
-                             length);
+  if (length < 1 || length > kMaxFftLength)
+    return emitOptionalError(loc, "the signal length must be in [1, ",
+                             kMaxFftLength, "], got ", length);
   shape->back() = context.getConstant(length);
   return shape;
 }
@@ -302,7 +315,8 @@ static FailureOr<SymbolicShape> inferLogMelShape(ShapeContext &context,
                                                  std::optional<Location> loc,
                                                  LogMelOp::Adaptor op) {
   FailureOr<SymbolicShape> shape =
-      getSignalShape(context, loc, op.getInput(), /*staticLast=*/true);
+      getSignalShape(context, loc, op.getInput(), /*staticLast=*/true,
+                     std::numeric_limits<int64_t>::max());
   if (failed(shape))
     return failure();
   int64_t length =
@@ -322,8 +336,13 @@ static FailureOr<SymbolicShape> inferLogMelShape(ShapeContext &context,
     return emitOptionalError(
         loc, "the reflected padding n_fft / 2 = ", nFft / 2,
         " must be shorter than the signal, of length ", length);
+  int64_t frames = getFrameCount(length, nFft, hop);
+  if (nFft > kMaxFftLength || frames > kMaxFrameTableSize / nFft)
+    return emitOptionalError(loc, "log_mel of ", frames, " frames of ", nFft,
+                             " samples exceeds the supported frame table of ",
+                             kMaxFrameTableSize, " samples");
   shape->back() = context.getConstant(nMels);
-  shape->push_back(context.getConstant(getFrameCount(length, nFft, hop)));
+  shape->push_back(context.getConstant(frames));
   return shape;
 }
 
@@ -420,7 +439,8 @@ static FailureOr<SmallVector<SymbolicShape>>
 inferWelchShapes(ShapeContext &context, std::optional<Location> loc,
                  WelchPeaksOp::Adaptor op) {
   FailureOr<SymbolicShape> shape =
-      getSignalShape(context, loc, op.getInput(), /*staticLast=*/true);
+      getSignalShape(context, loc, op.getInput(), /*staticLast=*/true,
+                     std::numeric_limits<int64_t>::max());
   if (failed(shape))
     return failure();
   int64_t length =
@@ -438,6 +458,12 @@ inferWelchShapes(ShapeContext &context, std::optional<Location> loc,
                              "] (the number of bins), got ", k);
   if (!(op.getSampleRate().convertToDouble() > 0))
     return emitOptionalError(loc, "sample_rate must be positive");
+  int64_t count = 1 + (length - segment) / (segment - overlap);
+  if (segment > kMaxFftLength || count > kMaxFrameTableSize / segment)
+    return emitOptionalError(loc, "welch_peaks of ", count, " segments of ",
+                             segment,
+                             " samples exceeds the supported frame table of ",
+                             kMaxFrameTableSize, " samples");
   shape->back() = context.getConstant(k);
   return SmallVector<SymbolicShape>{*shape, *shape};
 }

@@ -32,9 +32,9 @@ def Rlx_FftNorm : I32EnumAttr<"FftNorm",
 }
 
 defvar Rlx_FftDoc = [{
-    Along the last axis, whose length `n` must be static (the transform's
-    factorization is chosen at compile time); the other dimensions may be
-    `?`. `norm` scales as torch.fft does: `backward` (the default) leaves
+    Along the last axis, whose length `n` must be static and at most 2^20
+    (the transform's factorization and tables are made at compile time);
+    the other dimensions may be `?`. `norm` scales as torch.fft does: `backward` (the default) leaves
     the forward transform unscaled and divides the inverse by `n`,
     `forward` the other way round, `ortho` divides both by `sqrt(n)`.
 
@@ -229,7 +229,10 @@ def Rlx_LogMelOp : Rlx_Op<"log_mel", [Pure, InferTypeOpAdaptor, Rlx_ShapeRule,
     its power spectrum `|rfft|^2`, and the HTK mel filterbank (`n_mels`
     triangles between `f_min` and `f_max`, default `sample_rate / 2`, no
     normalization); then `log(mel + eps)`. The result is
-    `[..., n_mels, 1 + T / hop_length]`, torchaudio's layout.
+    `[..., n_mels, frames]`, torchaudio's layout, with `frames = 1 + (T +
+    2 (n_fft / 2) - n_fft) / hop_length` (`1 + T / hop_length` for an even
+    `n_fft`). The frames' index table, frames times `n_fft`, is a constant
+    of at most 2^24 elements.
 
     Defined by its decomposition (`--rlx-decompose`): `rlx.pad` reflect,
     an `rlx.gather` of the frames, the window, `rlx.rfft`,
