@@ -17,7 +17,8 @@
 // - cholesky: the column-by-column (left-looking) algorithm, dot products
 //   of rows of the factor (contiguous); n^3/3 multiply-adds.
 // - triangular_solve: substitution row by row, in place in the right-hand
-//   sides (forwards for a lower op(a), backwards for an upper one).
+//   sides (forwards for a lower op(a), backwards for an upper one), each
+//   solved row subtracted along the rows (contiguous).
 // - solve, det, logdet: LU with partial pivoting (the first element of
 //   largest magnitude in the column, LAPACK's choice), right-looking;
 //   solve eliminates its right-hand sides with the rows (L^-1 P b) and
@@ -282,17 +283,28 @@ static Value buildTriangularSolve(MatrixBuilder &mb, Value a, Value x,
   auto element = [&](Value i, Value k) {
     return transpose ? mb.read(a, {k, i}) : mb.read(a, {i, k});
   };
+  // Row i of x minus a(i, k) times row k, for each solved row k in
+  // substitution order, then divided by a(i, i): the rows' elements are
+  // contiguous, so the innermost loops run along them.
+  Value columns = mb.size(x, 1);
+  auto forEachColumn = [&](Value x, function_ref<Value(Value, Value)> body) {
+    return mb.loop(mb.index(0), columns, x, body);
+  };
   return mb.loop(mb.index(0), n, x, [&](Value step, Value x) {
     Value i = row(step);
-    return mb.loop(mb.index(0), mb.size(x, 1), x, [&](Value c, Value x) {
-      Value rest = mb.sum(
-          mb.index(0), step, mb.read(x, {i, c}),
-          [&](Value earlier, Value rest) {
-            Value k = row(earlier);
-            return mb.sub(rest, mb.mul(element(i, k), mb.read(x, {k, c})));
-          });
-      Value xic = unitDiagonal ? rest : mb.div(rest, element(i, i));
-      return mb.write(xic, x, {i, c});
+    x = mb.loop(mb.index(0), step, x, [&](Value earlier, Value x) {
+      Value k = row(earlier), factor = element(i, k);
+      return forEachColumn(x, [&](Value c, Value x) {
+        Value rest =
+            mb.sub(mb.read(x, {i, c}), mb.mul(factor, mb.read(x, {k, c})));
+        return mb.write(rest, x, {i, c});
+      });
+    });
+    if (unitDiagonal)
+      return x;
+    Value diagonal = element(i, i);
+    return forEachColumn(x, [&](Value c, Value x) {
+      return mb.write(mb.div(mb.read(x, {i, c}), diagonal), x, {i, c});
     });
   });
 }
