@@ -49,6 +49,10 @@ _DTYPE_ALIASES = {
     "bfloat16": "bf16", "float64": "f64", "double": "f64", "int8": "i8",
     "int16": "i16", "int32": "i32", "int64": "i64", "long": "i64",
     "int": "i32", "bool": "i1", "uint8": "ui8",
+    # Complex elements: the runtime's c64 and c128, numpy's and torch's
+    # complex64 and complex128.
+    "c64": "complex<f32>", "complex64": "complex<f32>",
+    "c128": "complex<f64>", "complex128": "complex<f64>",
 }
 _NUMPY_DTYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64,
                  "i8": np.int8, "i16": np.int16, "i32": np.int32,

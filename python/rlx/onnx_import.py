@@ -1331,6 +1331,80 @@ def _trilu(self, inputs, attributes):
     return self.b.trilu(self.tensor(inputs[0]), part=part, diagonal=k)
 
 
+@_handles("Det")
+def _det(self, inputs, attributes):
+    return self.b.det(self.tensor(inputs[0]))
+
+
+@_handles("DFT")
+def _dft(self, inputs, attributes):
+    """DFT: a real [..., N, 1] or complex [..., N, 2] signal along `axis`
+    (an attribute, default 1, before opset 20; then a third input, default
+    -2); the parts are moved to the last axis for rlx.fft, ifft or rfft
+    and the result's back, its parts stacked in a last axis of 2."""
+    b = self.b
+    x = self.tensor(inputs[0])
+    if x.rank < 2 or x.shape[-1] not in (1, 2):
+        raise OnnxImportError(f"the input's last dimension must be 1 (real) "
+                              f"or 2 (complex), got shape {list(x.shape)}")
+    rank = x.rank - 1  # the signal's
+    if self.opset >= 20:
+        given = len(inputs) > 2 and inputs[2] is not None
+        axis = int(np.ravel(self.known(inputs[2], "the axis"))[0]) \
+            if given else -2
+    else:
+        axis = attributes.get("axis", 1)
+    if not 0 <= (axis + x.rank if axis < 0 else axis) < rank:
+        raise self.unsupported(f"axis = {axis} (the last axis holds the "
+                               "parts)")
+    axis = axis + x.rank if axis < 0 else axis
+    inverse = bool(attributes.get("inverse", 0))
+    onesided = bool(attributes.get("onesided", 0))
+    if inverse and onesided:
+        raise self.unsupported("inverse = 1 with onesided = 1")
+    size = x.shape[axis]
+    if size is None:
+        raise self.unsupported("a signal axis of size ? (the transform's "
+                               "length is fixed at compile time)")
+    length = size
+    if len(inputs) > 1 and inputs[1] is not None:
+        length = int(np.ravel(self.known(inputs[1], "dft_length"))[0])
+        if length < 1:
+            raise OnnxImportError(f"dft_length = {length} is not positive")
+    permutation = [i for i in range(rank) if i != axis] + [axis]
+    inverse_permutation = [int(i) for i in np.argsort(permutation)]
+
+    def part(index):
+        """Part `index` of the signal, its axis last, trimmed or
+        zero-padded to `length`."""
+        signal = b.narrow(x, axis=rank, start=index, length=1) \
+            if x.shape[-1] == 2 else x
+        signal = self.transpose(self.reshape(signal, x.shape[:-1]),
+                                permutation)
+        if length < size:
+            signal = b.narrow(signal, axis=rank - 1, start=0, length=length)
+        elif length > size:
+            signal = b.pad(signal, mode="constant",
+                           pads=[0] * (2 * rank - 1) + [length - size])
+        return signal
+
+    real = part(0)
+    if x.shape[-1] == 1 and onesided:
+        spectrum = b.rfft(real)
+    else:
+        imag = part(1) if x.shape[-1] == 2 else b.expand(
+            self.scalar(0, real), like=real, shape=list(real.shape))
+        spectrum = getattr(b, "ifft" if inverse else "fft")(
+            b.complex(real, imag))
+    parts = [b.real(spectrum), b.imag(spectrum)]
+    if onesided and x.shape[-1] == 2:
+        parts = [b.narrow(p, axis=rank - 1, start=0, length=length // 2 + 1)
+                 for p in parts]
+    parts = [self.transpose(p, inverse_permutation) for p in parts]
+    return b.concat([self.reshape(p, p.shape + (1,)) for p in parts],
+                    axis=rank)
+
+
 @_handles("DepthToSpace", "SpaceToDepth")
 def _depth_space(self, inputs, attributes):
     x = self.tensor(inputs[0])

@@ -18,6 +18,14 @@ recurrent layers (nn.LSTM, nn.GRU, nn.RNN: one rlx op each), which have
 handlers of their own. Each rlx op is located at the model's source line
 that made it: the innermost frame of the fx node's stack trace outside
 torch itself.
+
+torch.linalg's solvers and factorizations map to rlx's (batch dimensions
+broadcast by rlx.expand), torch.fft's fft, ifft, rfft and irfft to rlx's
+along the last axis (another dim is transposed there and back). Complex
+tensors are rlx's complex<f32>/complex<f64> tensors: rlx's layout ops take
+real elements, so views, indexing and concatenation of complex tensors
+run on the real and the imaginary parts and rlx.complex joins them
+(_by_parts); arithmetic on them is refused.
 """
 
 import dis
@@ -71,6 +79,13 @@ def _handles(*targets):
     return register
 
 
+# Layout handlers (views, copies, concatenation, indexing) that take complex
+# tensors part by part: rlx's layout ops take real elements, so the real
+# parts and then the imaginary parts go through the handler and rlx.complex
+# joins what they give (_by_parts).
+_PART_BY_PART = set()
+
+
 def _torch_attr(*names):
     """The torch objects of these dotted names that exist in this torch."""
     found = []
@@ -93,6 +108,11 @@ _PROMOTION = ["i1", "ui8", "i8", "i16", "i32", "i64", "f16", "bf16", "f32",
 
 def _is_float(dtype):
     return dtype in _FLOAT_DTYPES
+
+
+def _is_complex(dtype):
+    """complex<f32> and complex<f64>: torch's complex64 and complex128."""
+    return dtype.startswith("complex")
 
 
 def _axis(dim, rank):
@@ -140,11 +160,79 @@ def _contains_tensor(value):
     return False
 
 
+def _contains_complex(value):
+    """Whether `value` is or holds a complex rlx Tensor."""
+    if isinstance(value, Tensor):
+        return _is_complex(value.dtype)
+    if isinstance(value, (tuple, list)):
+        return any(_contains_complex(v) for v in value)
+    if isinstance(value, dict):
+        return any(_contains_complex(v) for v in value.values())
+    return False
+
+
+def _no_complex_arithmetic(*values):
+    """Refuses arithmetic on complex values: rlx's elementwise ops take
+    real elements."""
+    if _contains_complex(values) or any(
+            isinstance(v, complex) or (isinstance(v, torch.Tensor) and
+                                       v.is_complex()) for v in values):
+        raise UnsupportedTorchOp(
+            "arithmetic on complex tensors (rlx's elementwise ops take real "
+            "elements: compute on .real and .imag, and join them with "
+            "torch.complex)")
+
+
+def _zeros_like(cx, x):
+    zero = cx.tensor(0.0, x)
+    return zero if x.rank == 0 else cx.rlx.expand(zero, shape=list(x.shape))
+
+
+def _on_parts(cx, x, function):
+    """function (a layout op of real tensors) of x, of each part of a
+    complex x."""
+    if not _is_complex(x.dtype):
+        return function(x)
+    return cx.rlx.complex(function(cx.rlx.real(x)),
+                          function(cx.rlx.imag(x)))
+
+
+def _by_parts(cx, handler, args, kwargs):
+    """A layout handler of complex tensors: run on the real parts of its
+    tensor arguments, then on their imaginary parts (a real floating-point
+    tensor among them has a zero imaginary part; integer tensors, indices,
+    go to both), and the results joined by rlx.complex."""
+    def parts(which):
+        def take(value):
+            if not isinstance(value, Tensor):
+                return value
+            if _is_complex(value.dtype):
+                return getattr(cx.rlx, which)(value)
+            if which == "imag" and _is_float(value.dtype):
+                return _zeros_like(cx, value)
+            return value
+        return torch.fx.node.map_aggregate((args, kwargs), take)
+
+    def joined(real, imag):
+        if isinstance(real, Tensor):
+            return cx.rlx.complex(real, imag) if _is_float(real.dtype) \
+                else real
+        if isinstance(real, (tuple, list)):
+            return type(real)([joined(r, i) for r, i in zip(real, imag)])
+        return real
+
+    (real_args, real_kwargs), (imag_args, imag_kwargs) = \
+        parts("real"), parts("imag")
+    return joined(handler(*real_args, **real_kwargs),
+                  handler(*imag_args, **imag_kwargs))
+
+
 def _torch_dtype(dtype):
     return {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16,
             "bf16": torch.bfloat16, "i64": torch.int64, "i32": torch.int32,
             "i16": torch.int16, "i8": torch.int8, "ui8": torch.uint8,
-            "i1": torch.bool}[dtype]
+            "i1": torch.bool, "complex<f32>": torch.complex64,
+            "complex<f64>": torch.complex128}[dtype]
 
 
 def _reduction(cx, loss, reduction, weight_sum=None):
@@ -338,11 +426,21 @@ class _Importer:
             array = value.detach().cpu()
             if array.dtype == torch.bfloat16:
                 array = array.float()
-            array = array.numpy()
+            array = array.resolve_conj().numpy() if array.is_complex() \
+                else array.numpy()
         else:
             array = np.asarray(value)
             if array.dtype == np.float64:
                 array = array.astype(np.float32)
+        if np.iscomplexobj(array):
+            # rlx.constant holds real elements: the parts, joined.
+            part = like if like is not None and _is_float(like.dtype) else \
+                None
+            parts = [np.ascontiguousarray(p) for p in (array.real,
+                                                       array.imag)]
+            if isinstance(value, torch.Tensor):  # keep complex128's f64
+                parts = [torch.from_numpy(p) for p in parts]
+            return self.rlx.complex(*[self.tensor(p, part) for p in parts])
         dtype = dtype_name(array.dtype)
         if like is not None and _is_float(dtype) and _is_float(like.dtype):
             dtype = like.dtype
@@ -375,6 +473,7 @@ class _Importer:
         # 0-d torch tensors promote as numbers, as in torch.
         a, b = (v.item() if isinstance(v, torch.Tensor) and v.dim() == 0
                 else v for v in (a, b))
+        _no_complex_arithmetic(a, b)
         numbers = (bool, int, float)
         if isinstance(a, numbers) and isinstance(b, numbers):
             a = self.tensor(a)
@@ -487,6 +586,8 @@ class _Importer:
                 f"{self.where}: {description} with these arguments is not "
                 f"supported ({e})") from None
         try:
+            if handler in _PART_BY_PART and _contains_complex((args, kwargs)):
+                return _by_parts(self, handler, args, kwargs)
             return handler(*args, **kwargs)
         except GraphError as e:
             kind = type(e) if isinstance(e, TorchImportError) else \
@@ -508,7 +609,8 @@ def _location(node):
     return module or node.name, (module or node.name) + inside
 
 
-_NAMESPACES = (("torch.nn.functional", F), ("torch", torch),
+_NAMESPACES = (("torch.nn.functional", F), ("torch.linalg", torch.linalg),
+               ("torch.fft", torch.fft), ("torch", torch),
                ("operator", operator), ("math", math))
 
 
@@ -534,6 +636,7 @@ def _module_name(module):
 
 def _unary(op):
     def handler(cx, input, inplace=False):
+        _no_complex_arithmetic(input)
         x = cx.tensor(input)
         if op not in ("relu", "abs", "neg", "sign") and \
                 not _is_float(x.dtype):
@@ -552,7 +655,6 @@ for _op, _targets in {
         "log": (torch.log, "log"),
         "sqrt": (torch.sqrt, "sqrt"),
         "rsqrt": (torch.rsqrt, "rsqrt"),
-        "abs": (torch.abs, operator.abs, "abs"),
         "neg": (torch.neg, operator.neg, "neg"),
         "sin": (torch.sin, "sin"),
         "cos": (torch.cos, "cos"),
@@ -766,6 +868,7 @@ def _remainder(cx, input, other):
 
 @_handles(torch.pow, operator.pow, "pow", "pow_")
 def _pow(cx, input, exponent):
+    _no_complex_arithmetic(input, exponent)
     if not isinstance(exponent, (int, float)) or \
             not isinstance(input, (Tensor, torch.Tensor)):
         base, power = cx.promote(input, exponent)
@@ -877,9 +980,13 @@ def _getattr(cx, obj, name):
         "device": lambda: torch.device("cpu"),
         "ndim": lambda: obj.rank,
         "is_cuda": lambda: False,
-        "T": lambda: cx.transpose(obj, list(range(obj.rank))[::-1]),
-        "mT": lambda: _transpose(cx, obj, -2, -1),
+        "T": lambda: _on_parts(cx, obj, lambda t: cx.transpose(
+            t, list(range(t.rank))[::-1])),
+        "mT": lambda: _on_parts(cx, obj,
+                                lambda t: _transpose(cx, t, -2, -1)),
         "data": lambda: obj,
+        "real": lambda: _real(cx, obj),
+        "imag": lambda: _imag(cx, obj),
     }
     if name not in attributes:
         raise UnsupportedTorchOp(f"Tensor attribute {name!r}")
@@ -1273,6 +1380,14 @@ def _pad(cx, input, pad, mode="constant", value=None):
                       value=float(value) if value else None)
 
 
+# The layout handlers above take complex tensors part by part.
+_PART_BY_PART.update((
+    _detach, _reshape, _view_as, _flatten, _unflatten, _squeeze,
+    _unsqueeze, _permute, _transpose, _t, _expand, _expand_as, _repeat,
+    _cat, _stack, _split, _chunk, _unbind, _narrow_call, _select,
+    _index_select, _getitem, _flip, _roll))
+
+
 # -- reductions --------------------------------------------------------------
 
 def _reduce(cx, x, kind, dim, keepdim):
@@ -1501,6 +1616,375 @@ def _einsum(cx, equation, *operands):
         labels = "".join(batch) + "".join(c for c in la if c not in lb) + \
             "".join(c for c in lb if c not in la)
     return cx.transpose(x, [labels.index(c) for c in output])
+
+
+# -- linear algebra ------------------------------------------------------------
+
+def _matrices(cx, value, what, square=True):
+    """A batch of matrices [..., m, n] (square: m = n) for a torch.linalg
+    function: rlx's solvers and factorizations take f32 or f64."""
+    x = cx.tensor(value)
+    if _is_complex(x.dtype):
+        raise UnsupportedTorchOp(f"{what} of complex matrices (rlx's linear "
+                                 "algebra takes f32 or f64)")
+    if not _is_float(x.dtype):
+        x = cx.cast(x, "f32")  # torch raises for integers; rlx takes f32
+    if x.dtype not in ("f32", "f64"):
+        raise UnsupportedTorchOp(f"{what} of {x.dtype} (rlx's linear algebra "
+                                 "takes f32 or f64)")
+    if x.rank < 2:
+        raise TorchImportError(f"{what} needs a matrix or a batch of "
+                               f"matrices, got a tensor of shape "
+                               f"{list(x.shape)}")
+    if square and x.shape[-1] != x.shape[-2]:
+        raise TorchImportError(f"{what} needs square matrices, got shape "
+                               f"{list(x.shape)}")
+    return x
+
+
+def _mT(cx, x):
+    return _transpose(cx, x, -2, -1)
+
+
+def _broadcast_batches(cx, a, b, what):
+    """a [..., n, n] and b [..., n, k] expanded to one batch shape, as torch
+    broadcasts them (rlx's solvers take equal batch dimensions)."""
+    batch_a, batch_b = a.shape[:-2], b.shape[:-2]
+    if batch_a == batch_b:
+        return a, b
+    try:
+        batch = tuple(torch.broadcast_shapes(batch_a, batch_b))
+    except RuntimeError:
+        raise TorchImportError(
+            f"{what}: the batch dimensions {list(batch_a)} and "
+            f"{list(batch_b)} do not broadcast") from None
+
+    def expanded(x):
+        shape = list(batch) + list(x.shape[-2:])
+        return x if tuple(shape) == x.shape else \
+            cx.rlx.expand(x, shape=shape)
+    return expanded(a), expanded(b)
+
+
+def _linear_system(cx, A, B, what):
+    """A and B promoted to one float type, A square."""
+    a, b = cx.promote(A, B)
+    a = _matrices(cx, a, what)
+    b = cx.tensor(b, a)
+    return a, cx.cast(b, a.dtype)
+
+
+@_handles(*_torch_attr("linalg.cholesky"), torch.cholesky, "cholesky")
+def _cholesky(cx, A, upper=False):
+    # upper=True reads the upper triangle: the transpose of the lower
+    # factor of A^T.
+    a = _matrices(cx, A, "cholesky")
+    if upper:
+        return _mT(cx, cx.rlx.cholesky(_mT(cx, a)))
+    return cx.rlx.cholesky(a)
+
+
+@_handles(*_torch_attr("linalg.solve"))
+def _linalg_solve(cx, A, B, *, left=True):
+    a, b = _linear_system(cx, A, B, "solve")
+    # torch's rule: B is a (batch of) vector(s) when it is 1-D or A's
+    # shape without its last dimension.
+    vector = b.rank == 1 or (b.rank == a.rank - 1 and
+                             b.shape == a.shape[:-1])
+    if not left:
+        if vector:
+            raise TorchImportError("solve with left=False of a vector B "
+                                   "(torch raises: X A = B takes B "
+                                   "[..., k, n])")
+        # X A = B: A^T X^T = B^T.
+        a, b = _mT(cx, a), _mT(cx, b)
+    if vector:
+        b = _unsqueeze(cx, b, -1)
+    a, b = _broadcast_batches(cx, a, b, "solve")
+    x = cx.rlx.solve(a, b)
+    if vector:
+        return _squeeze(cx, x, -1)
+    return x if left else _mT(cx, x)
+
+
+@_handles(*_torch_attr("linalg.inv"), torch.inverse, "inverse")
+def _inverse(cx, A):
+    a = _matrices(cx, A, "inv")
+    identity = cx.tensor(np.eye(a.shape[-1]), a)
+    if a.rank > 2:
+        identity = cx.rlx.expand(identity, shape=list(a.shape))
+    return cx.rlx.solve(a, identity)
+
+
+def _triangular_solve(cx, a, b, upper, left, transpose, unitriangular,
+                      what):
+    if not left:
+        # x op(A) = b: op(A)^T x^T = b^T.
+        b, transpose = _mT(cx, b), not transpose
+    a, b = _broadcast_batches(cx, a, b, what)
+    x = cx.rlx.triangular_solve(a, b, part="upper" if upper else "lower",
+                                transpose=bool(transpose) or None,
+                                unit_diagonal=bool(unitriangular) or None)
+    return (x if left else _mT(cx, x)), a
+
+
+@_handles(*_torch_attr("linalg.solve_triangular"))
+def _solve_triangular(cx, A, B, *, upper, left=True, unitriangular=False):
+    a, b = _linear_system(cx, A, B, "solve_triangular")
+    if b.rank < 2:
+        raise TorchImportError("solve_triangular needs B of at least two "
+                               "dimensions ([..., n, k])")
+    return _triangular_solve(cx, a, b, upper, left, False, unitriangular,
+                             "solve_triangular")[0]
+
+
+@_handles(torch.triangular_solve, "triangular_solve")
+def _legacy_triangular_solve(cx, input, A, upper=True, transpose=False,
+                             unitriangular=False):
+    # torch.triangular_solve(b, A): (the solution, A broadcast).
+    a, b = _linear_system(cx, A, input, "triangular_solve")
+    return torch.return_types.triangular_solve(_triangular_solve(
+        cx, a, b, upper, True, transpose, unitriangular,
+        "triangular_solve"))
+
+
+@_handles(*_torch_attr("linalg.det"), torch.det, "det")
+def _det(cx, A):
+    return cx.rlx.det(_matrices(cx, A, "det"))
+
+
+@_handles(*_torch_attr("linalg.slogdet"), torch.slogdet, "slogdet")
+def _slogdet(cx, A):
+    sign, logabsdet = cx.rlx.logdet(_matrices(cx, A, "slogdet"))
+    return torch.return_types.slogdet((sign, logabsdet))
+
+
+@_handles(torch.logdet, "logdet")
+def _logdet(cx, input):
+    # log(det): log|det| where det > 0 (-inf where it is 0, as logabsdet
+    # is), NaN where det < 0.
+    sign, logabsdet = cx.rlx.logdet(_matrices(cx, input, "logdet"))
+    return cx.rlx.where(cx.rlx.lt(sign, 0.0),
+                        cx.tensor(float("nan"), logabsdet), logabsdet)
+
+
+def _eigh_input(cx, A, UPLO, what):
+    # rlx.eigh reads the lower triangle (torch's UPLO='L'); the upper one is
+    # the lower triangle of A^T.
+    if UPLO not in ("L", "U"):
+        raise TorchImportError(f"{what}: UPLO={UPLO!r} is not 'L' or 'U'")
+    a = _matrices(cx, A, what)
+    return a if UPLO == "L" else _mT(cx, a)
+
+
+@_handles(*_torch_attr("linalg.eigh"))
+def _eigh(cx, A, UPLO="L"):
+    values, vectors = cx.rlx.eigh(_eigh_input(cx, A, UPLO, "eigh"))
+    return torch.return_types.linalg_eigh((values, vectors))
+
+
+@_handles(*_torch_attr("linalg.eigvalsh"))
+def _eigvalsh(cx, A, UPLO="L"):
+    return cx.rlx.eigh(_eigh_input(cx, A, UPLO, "eigvalsh"))[0]
+
+
+def _qr(cx, A, complete, what):
+    a = _matrices(cx, A, what, square=False)
+    m, n = a.shape[-2:]
+    if complete and m > n:
+        # The complete Q of a tall matrix adds columns that rlx.qr (the
+        # reduced factorization) does not compute; for m <= n they agree.
+        raise UnsupportedTorchOp(f"{what} with mode='complete' of a tall "
+                                 f"matrix ({m} x {n}): rlx.qr is the "
+                                 "reduced factorization")
+    return cx.rlx.qr(a)
+
+
+@_handles(*_torch_attr("linalg.qr"))
+def _linalg_qr(cx, A, mode="reduced"):
+    if mode not in ("reduced", "complete"):
+        raise UnsupportedTorchOp(f"qr with mode={mode!r} (only 'reduced', "
+                                 "and 'complete' where it is the same)")
+    return torch.return_types.linalg_qr(_qr(cx, A, mode == "complete",
+                                            "qr"))
+
+
+@_handles(torch.qr, "qr")
+def _legacy_qr(cx, input, some=True):
+    return torch.return_types.qr(_qr(cx, input, not some, "torch.qr"))
+
+
+def _svd(cx, A, full_matrices, what):
+    a = _matrices(cx, A, what, square=False)
+    m, n = a.shape[-2:]
+    if full_matrices and m != n:
+        raise UnsupportedTorchOp(
+            f"{what} with full_matrices=True of a {m} x {n} matrix: rlx.svd "
+            "is the reduced decomposition (pass full_matrices=False)")
+    return cx.rlx.svd(a)
+
+
+@_handles(*_torch_attr("linalg.svd"))
+def _linalg_svd(cx, A, full_matrices=True, *, driver=None):
+    # driver picks a CUDA algorithm in torch: the results are the same.
+    return torch.return_types.linalg_svd(_svd(cx, A, full_matrices, "svd"))
+
+
+@_handles(*_torch_attr("linalg.svdvals"))
+def _svdvals(cx, A, *, driver=None):
+    return _svd(cx, A, False, "svdvals")[1]
+
+
+@_handles(torch.svd, "svd")
+def _legacy_svd(cx, input, some=True, compute_uv=True):
+    if not compute_uv:
+        raise UnsupportedTorchOp("torch.svd with compute_uv=False (use "
+                                 "torch.linalg.svdvals)")
+    u, s, vh = _svd(cx, input, not some, "torch.svd")
+    return torch.return_types.svd((u, s, _mT(cx, vh)))
+
+
+@_handles(*_torch_attr("linalg.matrix_exp", "matrix_exp"), "matrix_exp")
+def _matrix_exp(cx, A):
+    raise UnsupportedTorchOp(
+        "not supported by the rlx importer: rlx.expm is the exponential of "
+        "a symmetric matrix (through its eigendecomposition), and the "
+        "importer cannot know that the input is symmetric")
+
+
+# -- Fourier transforms and complex numbers -----------------------------------
+
+_FFT_NORMS = {None: "backward", "backward": "backward", "forward": "forward",
+              "ortho": "ortho"}
+
+
+def _signal(cx, x, axis, n=None):
+    """x with `axis` moved last, trimmed or zero-padded there to n samples
+    (of each part of a complex x)."""
+    def moved(t):
+        t = cx.transpose(t, [i for i in range(t.rank) if i != axis] +
+                         [axis])
+        size = t.shape[-1]
+        if n is None or n == size:
+            return t
+        if n < size:
+            return _narrow(cx, t, t.rank - 1, 0, n)
+        return cx.rlx.pad(t, mode="constant",
+                          pads=[0] * (2 * t.rank - 1) + [n - size])
+    if axis == x.rank - 1 and (n is None or n == x.shape[-1]):
+        return x
+    return _on_parts(cx, x, moved)
+
+
+def _unsignal(cx, y, axis):
+    """The result of a transform along the last axis moved back to
+    `axis`."""
+    if axis == y.rank - 1:
+        return y
+    permutation = list(range(y.rank - 1))
+    permutation.insert(axis, y.rank - 1)
+    return _on_parts(cx, y, lambda t: cx.transpose(t, permutation))
+
+
+def _as_complex(cx, x):
+    """x as a complex tensor: a real x with zero imaginary parts."""
+    if _is_complex(x.dtype):
+        return x
+    return cx.rlx.complex(x, _zeros_like(cx, x))
+
+
+def _fourier(kind):
+    def handler(cx, input, n=None, dim=-1, norm=None):
+        x = cx.tensor(input)
+        if not _is_complex(x.dtype):
+            x = cx.float_tensor(x)
+        if norm not in _FFT_NORMS:
+            raise TorchImportError(f"norm={norm!r} is not one of 'backward', "
+                                   "'forward', 'ortho'")
+        if n is not None and int(n) < 1:
+            raise TorchImportError(f"n={n} is not a positive signal length")
+        axis = _axis(dim, x.rank)
+        options = dict(norm=_FFT_NORMS[norm])
+        if kind == "rfft":
+            if _is_complex(x.dtype):
+                raise TorchImportError("rfft of a complex tensor (torch "
+                                       "takes real signals)")
+            y = cx.rlx.rfft(_signal(cx, x, axis, n), **options)
+        elif kind == "irfft":
+            # irfft's n is the length of the result: rlx.irfft's own.
+            y = cx.rlx.irfft(_as_complex(cx, _signal(cx, x, axis)),
+                             n=None if n is None else int(n), **options)
+        else:
+            z = _as_complex(cx, _signal(cx, x, axis, n))
+            y = getattr(cx.rlx, kind)(z, **options)
+        return _unsignal(cx, y, axis)
+    handler.__name__ = f"_{kind}"
+    return handler
+
+
+for _kind in ("fft", "ifft", "rfft", "irfft"):
+    _handles(*_torch_attr(f"fft.{_kind}"))(_fourier(_kind))
+
+
+@_handles(torch.real)
+def _real(cx, input):
+    x = cx.tensor(input)
+    return cx.rlx.real(x) if _is_complex(x.dtype) else x
+
+
+@_handles(torch.imag)
+def _imag(cx, input):
+    x = cx.tensor(input)
+    if not _is_complex(x.dtype):
+        raise TorchImportError("imag of a real tensor (torch raises)")
+    return cx.rlx.imag(x)
+
+
+@_handles(torch.complex)
+def _complex(cx, real, imag):
+    re, im = cx.promote(real, imag)
+    re = cx.float_tensor(re)
+    return cx.rlx.complex(re, cx.cast(cx.tensor(im, re), re.dtype))
+
+
+@_handles(torch.conj, *_torch_attr("conj_physical"), "conj",
+          "conj_physical")
+def _conj(cx, input):
+    x = cx.tensor(input)
+    return cx.rlx.conjugate(x) if _is_complex(x.dtype) else x
+
+
+@_handles(*_torch_attr("resolve_conj", "resolve_neg"), "resolve_conj",
+          "resolve_neg")
+def _resolve(cx, input):
+    return input
+
+
+@_handles(torch.view_as_real)
+def _view_as_real(cx, input):
+    z = cx.tensor(input)
+    if not _is_complex(z.dtype):
+        raise TorchImportError("view_as_real of a real tensor")
+    return _stack(cx, [cx.rlx.real(z), cx.rlx.imag(z)], -1)
+
+
+@_handles(torch.view_as_complex)
+def _view_as_complex(cx, input):
+    x = cx.tensor(input)
+    if x.rank == 0 or x.shape[-1] != 2 or x.dtype not in ("f32", "f64"):
+        raise TorchImportError("view_as_complex needs an f32 or f64 tensor "
+                               f"of last dimension 2, got {x.dtype} "
+                               f"{list(x.shape)}")
+    return cx.rlx.complex(_select(cx, x, -1, 0), _select(cx, x, -1, 1))
+
+
+@_handles(torch.abs, operator.abs, "abs")
+def _abs(cx, input):
+    x = cx.tensor(input)
+    if _is_complex(x.dtype):
+        # |z| = sqrt(re^2 + im^2).
+        return cx.rlx.sqrt(cx.rlx.complex_norm_sq(x))
+    return cx.rlx.abs(x)
 
 
 # -- neural network functions ------------------------------------------------

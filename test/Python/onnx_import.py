@@ -6,8 +6,10 @@
 # whose shape subgraph folds away, attention-like MatMul/Softmax with a `?`
 # batch, weights as inputs, a transformer layer exported by torch.onnx with
 # a `?` batch, LSTM, GRU and RNN nodes (against the ONNX equations in
-# numpy), the rlx-import-onnx command line through rlx-compile, and the
-# errors a user meets, each naming the ONNX node.
+# numpy), Det and DFT in float64 (against numpy: real, complex, inverse,
+# onesided, dft_length, axes, opset 20's axis input, a `?` batch), the
+# rlx-import-onnx command line through rlx-compile, and the errors a user
+# meets, each naming the ONNX node.
 import io
 import os
 import subprocess
@@ -582,6 +584,81 @@ recurrent_error("rnn_mixed_activations",
                                 activations=["Tanh", "Relu"]),
                 "node 'mixed' (RNN)", "activations = ['Tanh', 'Relu']")
 
+# -- Det and DFT (float64, against numpy) ------------------------------------
+
+doubles = TensorProto.DOUBLE
+matrices = rng.standard_normal((2, 3, 3))
+matrices[1] = -matrices[0]  # determinants of both signs
+graph = from_onnx(model([helper.make_node("Det", ["a"], ["d"], name="det")],
+                        [value("a", [2, 3, 3], doubles)],
+                        [value("d", [2], doubles)]))
+close("det", graph.compile()(matrices), np.linalg.det(matrices),
+      rtol=1e-12, atol=1e-12)
+
+
+def dft_model(shape, length=None, axis_input=None, opset=17, **attributes):
+    """One DFT node (named "dft") on f64 input x of `shape`; dft_length and
+    (opset 20) the axis as initializers."""
+    names, initializers = ["x"], []
+    if length is not None or axis_input is not None:
+        names.append("n" if length is not None else "")
+    if length is not None:
+        initializers.append(helper.make_tensor("n", ints, [], [length]))
+    if axis_input is not None:
+        names.append("axis")
+        initializers.append(helper.make_tensor("axis", ints, [],
+                                               [axis_input]))
+    return model([helper.make_node("DFT", names, ["y"], name="dft",
+                                   **attributes)],
+                 [value("x", shape, doubles)], [value("y", None, doubles)],
+                 initializers, opset=opset)
+
+
+def dft_reference(x, axis, length=None, inverse=False, onesided=False):
+    """ONNX's DFT in numpy: the signal's parts in a last axis of 1 or 2."""
+    signal = x[..., 0] if x.shape[-1] == 1 else x[..., 0] + 1j * x[..., 1]
+    y = (np.fft.ifft if inverse else np.fft.fft)(signal, n=length,
+                                                  axis=axis)
+    if onesided:
+        y = np.take(y, range(y.shape[axis] // 2 + 1), axis=axis)
+    return np.stack([y.real, y.imag], -1)
+
+
+dft_cases = [
+    # name, input shape, {length, axis_input, opset, attributes},
+    # the reference's axis
+    ("dft_real", (2, 8, 1), {}, 1),
+    ("dft_real_onesided", (2, 8, 1), {"onesided": 1}, 1),     # rfft
+    ("dft_inverse", (3, 6, 2), {"inverse": 1}, 1),
+    ("dft_axis_padded", (1, 4, 10, 2), {"axis": 2, "length": 12}, 2),
+    ("dft_onesided_trimmed", (2, 10, 3, 2),
+     {"axis": -3, "onesided": 1, "length": 7}, 1),             # Bluestein
+    ("dft_inverse_axis0", (5, 3, 1), {"axis": 0, "inverse": 1}, 0),
+    ("dft_opset20_axis", (2, 5, 6, 2), {"opset": 20, "axis_input": 1}, 1),
+    ("dft_opset20_default", (2, 5, 6, 2), {"opset": 20}, 2),
+]
+for name, shape, options, axis in dft_cases:
+    options = dict(options)
+    length = options.pop("length", None)
+    signal = rng.standard_normal(shape)
+    graph = from_onnx(dft_model(shape, length=length,
+                                axis_input=options.pop("axis_input", None),
+                                opset=options.pop("opset", 17), **options))
+    close(name, graph.compile()(signal), dft_reference(
+        signal, axis, length, bool(options.get("inverse")),
+        bool(options.get("onesided"))), rtol=1e-12, atol=1e-12)
+
+# A batch known at run time.
+graph = from_onnx(dft_model([None, 8, 2]), input_shapes={"x": [None, 8, 2]})
+signal = rng.standard_normal((3, 8, 2))
+close("dft_runtime_batch", graph.compile()(signal),
+      dft_reference(signal, 1), rtol=1e-12, atol=1e-12)
+raises("dft_inverse_onesided", lambda: from_onnx(dft_model(
+    (2, 8, 2), inverse=1, onesided=1)), UnsupportedOnnxError,
+    "node 'dft' (DFT)", "inverse = 1 with onesided = 1")
+raises("dft_parts_axis", lambda: from_onnx(dft_model((2, 8, 2), axis=2)),
+       UnsupportedOnnxError, "node 'dft' (DFT)", "axis = 2")
+
 # -- errors name the node -----------------------------------------------------
 
 raises("unsupported_op", lambda: from_onnx(model(
@@ -591,9 +668,9 @@ raises("unsupported_op", lambda: from_onnx(model(
     UnsupportedOnnxError, "node 'find' (NonZero)", "not supported")
 raises("unnamed_node", lambda: from_onnx(model(
     [helper.make_node("Relu", ["x"], ["r"]),
-     helper.make_node("Det", ["r"], ["y"])],
-    [value("x", [4, 4])], [value("y", [])])),
-    UnsupportedOnnxError, "node 'Det_1' (Det)")
+     helper.make_node("Unique", ["r"], ["y"])],
+    [value("x", [4, 4])], [value("y", [None])])),
+    UnsupportedOnnxError, "node 'Unique_1' (Unique)")
 raises("unsupported_attribute", lambda: from_onnx(model(
     [helper.make_node("MaxPool", ["x"], ["y"], name="pool",
                       kernel_shape=[2, 2], dilations=[2, 2])],

@@ -10,10 +10,15 @@
 # rlx.grad, match torch.autograd's; unsupported ops, untraceable modules
 # and rejected shapes are errors naming the torch call and the model's
 # source line. Recurrent models: an LSTM language model (forward and
-# gradients) and a bidirectional GRU feeding a relu RNN.
+# gradients) and a bidirectional GRU feeding a relu RNN. Linear algebra
+# (torch.linalg's solvers, factorizations and determinants, batch
+# broadcasting) and FFTs with complex tensors run in float64 against torch
+# with tolerance 1e-12, values and gradients; what rlx's ops do not compute
+# (matrix_exp, complete QR of a tall matrix, ...) is refused by name.
 import math
 import os
 import time
+import warnings
 
 import numpy as np
 import torch
@@ -529,6 +534,251 @@ for name, (function, inputs, parameters) in cases.items():
     compare_forward(name, module, inputs, 1e-5)
 
 
+# -- linear algebra and Fourier transforms (float64) ---------------------------
+
+# The deprecated torch.cholesky, torch.qr, torch.triangular_solve are mapped
+# too; torch warns on each call of them.
+warnings.filterwarnings("ignore", message=r"torch\.\w+ is deprecated")
+
+def f64(*shape):
+    return torch.randn(*shape, dtype=torch.float64)
+
+
+def nan_aware_error(actual, expected):
+    """max_error over the finite entries; NaN and inf where torch has them
+    (the same inf)."""
+    actual = np.asarray(actual, np.float64)
+    expected = expected.detach().double().numpy()
+    finite = np.isfinite(expected)
+    if not np.array_equal(np.isnan(actual), np.isnan(expected)) or \
+            not np.array_equal(actual[np.isinf(expected)],
+                               expected[np.isinf(expected)]):
+        return float("inf")
+    if not finite.any():
+        return 0.0
+    return float(np.max(np.abs(actual[finite] - expected[finite]) /
+                        (1 + np.abs(expected[finite]))))
+
+
+class WeightedSum(nn.Module):
+    """sum_i (function(x, *parameters)[i] * w_i).sum() with fixed random
+    weights w_i (buffers): a scalar loss of every output, for
+    compare_gradients."""
+
+    def __init__(self, function, inputs, *parameters):
+        super().__init__()
+        self.function = function
+        self.weights = nn.ParameterList(nn.Parameter(p) for p in parameters)
+        outputs = function(*inputs, *self.weights)
+        outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+        for n, output in enumerate(outputs):
+            self.register_buffer(f"w{n}", torch.randn_like(output.detach()))
+        self.count = len(outputs)
+
+    def forward(self, x):
+        outputs = self.function(x, *self.weights)
+        outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+        return sum((o * getattr(self, f"w{n}")).sum()
+                   for n, o in enumerate(outputs))
+
+
+def compare_f64(name, function, inputs, parameters=(), tolerance=1e-12,
+                gradient=None, normalize=None):
+    """function(*inputs, *parameters) imported in float64 against torch;
+    then the parameters' gradients of a weighted sum of the outputs of
+    `gradient` (a function of the same arguments whose outputs do not
+    depend on the signs of eigen- or singular vectors; None: none)."""
+    module = (Lambda if len(inputs) == 1 else Lambda2)(function,
+                                                       *parameters)
+    imported = from_torch(module, inputs)
+    outputs = imported.compile()(*inputs)
+    expected = module(*inputs)
+    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    if normalize is not None:
+        outputs = normalize([np.asarray(o) for o in outputs])
+        expected = [torch.from_numpy(e) for e in normalize(
+            [e.detach().numpy() for e in expected])]
+    errors = [nan_aware_error(a, e) for a, e in zip(outputs, expected)]
+    error = max(errors)
+    check(f"{name} forward", len(outputs) == len(expected) and
+          all(np.shape(a) == tuple(e.shape)
+              for a, e in zip(outputs, expected)) and error < tolerance,
+          f"errors {['%.1e' % e for e in errors]}, shapes "
+          f"{[np.shape(a) for a in outputs]} vs "
+          f"{[tuple(e.shape) for e in expected]}")
+    print(f"{name}: float64 error {error:.1e}")
+    if gradient is not None:
+        compare_gradients(name, WeightedSum(gradient, inputs, *parameters),
+                          inputs, tolerance)
+
+
+def fixed_signs(vectors, *others, rows=False):
+    """Eigen- or singular vectors (columns, or rows with rows=True) scaled
+    so that each one's first element of largest magnitude is positive,
+    rlx's convention (torch leaves the sign to LAPACK); `others` (the
+    other factor's matching rows or columns) scaled alike."""
+    v = np.swapaxes(vectors, -1, -2) if rows else vectors
+    largest = np.take_along_axis(v, np.abs(v).argmax(-2)[..., None, :], -2)
+    sign = np.where(largest < 0, -1.0, 1.0)  # [..., 1, k]
+    fixed = [v * sign]
+    for other, other_rows in others:
+        fixed.append(other * (np.swapaxes(sign, -1, -2) if other_rows
+                              else sign))
+    if rows:
+        fixed[0] = np.swapaxes(fixed[0], -1, -2)
+    return fixed
+
+
+eye4 = torch.eye(4, dtype=torch.float64)
+
+
+def spd(p):
+    return p @ p.mT + 4 * eye4
+
+
+compare_f64("cholesky", lambda x, p: (
+    torch.linalg.cholesky(spd(p)),
+    # upper=True reads the upper triangle only: x's lower part is ignored.
+    torch.linalg.cholesky(spd(p) + x.tril(-1), upper=True),
+    torch.cholesky(spd(p)[0])),
+    (f64(2, 4, 4),), (f64(2, 4, 4),),
+    gradient=lambda x, p: (torch.linalg.cholesky(spd(p)),
+                           torch.linalg.cholesky(spd(p), upper=True)))
+
+solve_cases = lambda b, a, v: (  # noqa: E731
+    torch.linalg.solve(a, b),
+    torch.linalg.solve(a, b[..., 0]),       # a batch of vectors
+    torch.linalg.solve(a, v),               # one vector, broadcast
+    torch.linalg.solve(a[0], b),            # A broadcast over B's batch
+    torch.linalg.solve(a, b[1]),            # B broadcast over A's batch
+    torch.linalg.solve(a, b.mT, left=False),
+    torch.linalg.inv(a), a.inverse())
+compare_f64("solve", solve_cases, (f64(3, 4, 2),),
+            (f64(3, 4, 4) + 4 * eye4, f64(4)), gradient=solve_cases)
+
+triangular_cases = lambda b, a: (  # noqa: E731
+    torch.linalg.solve_triangular(a, b, upper=True),
+    torch.linalg.solve_triangular(a, b, upper=False),
+    torch.linalg.solve_triangular(a, b, upper=False, unitriangular=True),
+    torch.linalg.solve_triangular(a, b.mT, upper=True, left=False),
+    torch.linalg.solve_triangular(a[0], b, upper=False),
+    torch.triangular_solve(b, a, upper=False, transpose=True).solution,
+    torch.triangular_solve(b, a).solution)
+compare_f64("solve_triangular", triangular_cases, (f64(3, 4, 2),),
+            (f64(3, 4, 4) + 4 * eye4,), gradient=triangular_cases)
+
+singular = f64(2, 3, 3)
+singular[1, :, 0] = 0  # det exactly 0: sign 0, log|det| = logdet = -inf
+signed = f64(6, 3, 3)
+signed[1] = -signed[0]  # determinants of both signs
+compare_f64("determinants", lambda x, a: (
+    torch.linalg.det(a), a.det(), torch.linalg.slogdet(a).sign,
+    torch.linalg.slogdet(a)[1], torch.slogdet(a).logabsdet,
+    torch.logdet(a),                        # NaN where det < 0
+    torch.linalg.det(x), torch.linalg.slogdet(x)[0],
+    torch.linalg.slogdet(x)[1], torch.logdet(x)),
+    (singular,), (signed,),
+    gradient=lambda x, a: (torch.linalg.det(a),
+                           torch.linalg.slogdet(a).logabsdet,
+                           torch.logdet(a @ a.mT + eye4[:3, :3])))
+
+
+def symmetric(p):
+    return p + p.mT
+
+
+def eigh_normalized(outputs):
+    values, vectors, values_u, vectors_u, values_only = outputs
+    return [values, *fixed_signs(vectors), values_u,
+            *fixed_signs(vectors_u), values_only]
+
+
+def pair(result):
+    """A two-result op's results (fx does not trace `*result`)."""
+    return result[0], result[1]
+
+
+def triple(result):
+    return result[0], result[1], result[2]
+
+
+compare_f64("eigh", lambda x, p: (
+    pair(torch.linalg.eigh(symmetric(p) + x.triu(1)))      # UPLO='L'
+    + pair(torch.linalg.eigh(symmetric(p) + x.tril(-1), UPLO="U"))
+    + (torch.linalg.eigvalsh(symmetric(p)),)),
+    (f64(2, 5, 5),), (f64(2, 5, 5),), normalize=eigh_normalized,
+    gradient=lambda x, p: (
+        torch.linalg.eigvalsh(symmetric(p)),
+        torch.linalg.eigh(symmetric(p)).eigenvectors ** 2,
+        torch.linalg.eigh(symmetric(p), UPLO="U")[1] ** 2))
+
+qr_cases = lambda x, a: (  # noqa: E731
+    pair(torch.linalg.qr(a))                               # tall
+    + pair(torch.linalg.qr(a[:, :4]))                      # square
+    + pair(torch.qr(a[0])))
+compare_f64("qr", lambda x, a: (
+    qr_cases(x, a) + pair(torch.linalg.qr(x))              # wide
+    + pair(torch.linalg.qr(x, mode="complete"))), (f64(2, 3, 5),),
+    (f64(2, 6, 4),),
+    gradient=qr_cases)  # wide matrices have no gradient (as in torch)
+
+
+def svd_normalized(outputs):
+    u, s, vh, uw, sw, vhw, uq, sq, vhq, values, ul, sl, vl = outputs
+    return [*fixed_signs(vh, (u, False), rows=True), s,
+            *fixed_signs(vhw, (uw, False), rows=True), sw,
+            *fixed_signs(vhq, (uq, False), rows=True), sq, values,
+            *fixed_signs(vl, (ul, False)), sl]
+
+
+compare_f64("svd", lambda x, a: (
+    triple(torch.linalg.svd(a, full_matrices=False))       # tall
+    + triple(torch.linalg.svd(x, full_matrices=False))     # wide
+    + triple(torch.linalg.svd(a[:, :4]))  # square: full_matrices=True
+    + (torch.linalg.svdvals(a),) + triple(torch.svd(x))),  # torch.svd: V
+    (f64(2, 3, 5),), (f64(2, 6, 4),), normalize=svd_normalized,
+    gradient=lambda x, a: (
+        torch.linalg.svdvals(a), torch.linalg.svdvals(a.mT),
+        torch.linalg.svd(a, full_matrices=False).U ** 2,
+        torch.linalg.svd(a, full_matrices=False).Vh ** 2))
+
+
+def spectra(x, p):
+    signal = x * p                               # [2, 3, 8]
+    z = torch.complex(signal, signal.flip(-1))
+    spectrum = torch.fft.rfft(signal)            # [2, 3, 5] complex
+    return (
+        torch.view_as_real(spectrum),
+        torch.view_as_real(torch.fft.rfft(signal, norm="ortho")),
+        torch.fft.rfft(signal, n=12, norm="forward").real,  # zero-padded
+        torch.fft.rfft(signal, n=7).imag,        # trimmed, Bluestein
+        torch.view_as_real(torch.fft.rfft(signal, dim=1)),
+        torch.view_as_real(torch.fft.fft(signal)),      # of a real signal
+        torch.view_as_real(torch.fft.fft(z, dim=0)),
+        torch.view_as_real(torch.fft.fft(z, n=6, norm="ortho")),
+        torch.view_as_real(torch.fft.ifft(z)),
+        torch.view_as_real(torch.fft.ifft(z, dim=1, norm="forward")),
+        torch.fft.irfft(spectrum),               # n = 2 (m - 1) = 8
+        torch.fft.irfft(spectrum, n=9, norm="ortho"),
+        torch.fft.irfft(z, n=5, dim=1),
+        torch.real(z) + torch.imag(z), spectrum.abs(),
+        torch.view_as_real(spectrum.conj().resolve_conj()),
+        torch.fft.fft(torch.view_as_complex(
+            torch.stack([signal, 2 * signal], -1))).imag,
+        # Layout ops on complex tensors go part by part.
+        torch.view_as_real(torch.cat([spectrum[:, 1:, ::2],
+                                      spectrum[:, :2, 1:4]], 1)),
+        torch.view_as_real(spectrum.transpose(0, 2).reshape(5, -1)),
+        torch.view_as_real(torch.stack(spectrum.unbind(1))
+                           .flip(0)[..., 2]),
+        torch.view_as_real(spectrum.mT.unsqueeze(0).expand(2, 2, 5, 3)),
+        torch.fft.irfft(spectrum.detach()))
+
+
+compare_f64("fft", spectra, (f64(2, 3, 8),), (f64(8),), gradient=spectra)
+
+
 # -- errors ------------------------------------------------------------------
 
 def raises(name, module, inputs, kind, *fragments):
@@ -596,6 +846,40 @@ raises("training dropout", nn.Dropout(0.5), (a,), UnsupportedTorchOp,
 raises("rejected shapes", Mismatched(), (a,), TorchImportError,
        "operator.matmul",
        f"{here}:{line_of('mismatch')}", "contracting dimensions differ")
+
+# Linear algebra and Fourier transforms: what rlx's ops do not compute.
+tall, square = f64(4, 3), f64(3, 3)
+raises("qr mode r", Lambda(lambda t: torch.linalg.qr(t, mode="r")[1]),
+       (tall,), UnsupportedTorchOp, "torch.linalg.qr", "mode='r'")
+raises("qr complete tall", Lambda(
+    lambda t: torch.linalg.qr(t, mode="complete")[0]), (tall,),
+    UnsupportedTorchOp, "mode='complete' of a tall matrix (4 x 3)")
+raises("svd full matrices", Lambda(lambda t: torch.linalg.svd(t)[0]),
+       (tall,), UnsupportedTorchOp,
+       "full_matrices=True of a 4 x 3 matrix")
+raises("svd without vectors", Lambda(
+    lambda t: torch.svd(t, compute_uv=False)[1]), (tall,),
+    UnsupportedTorchOp, "compute_uv=False")
+raises("matrix_exp", Lambda(
+    lambda t: torch.linalg.matrix_exp(t)),  # matrix_exp
+    (square,), UnsupportedTorchOp, "torch.linalg.matrix_exp",
+    f":{line_of('matrix_exp')}", "cannot know that the input is symmetric")
+raises("solve batches", Lambda(
+    lambda t: torch.linalg.solve(t, t[:2, :, :1])), (f64(3, 4, 4),),
+    TorchImportError, "torch.linalg.solve",
+    "batch dimensions [3] and [2] do not broadcast")
+raises("eigh UPLO", Lambda(lambda t: torch.linalg.eigvalsh(t, UPLO="X")),
+       (square,), TorchImportError, "UPLO='X' is not 'L' or 'U'")
+raises("non-square", Lambda(lambda t: torch.linalg.det(t)), (tall,),
+       TorchImportError, "det needs square matrices, got shape [4, 3]")
+raises("rfft of complex", Lambda(
+    lambda t: torch.fft.rfft(torch.fft.fft(t)).real), (tall,),
+    TorchImportError, "torch.fft.rfft", "rfft of a complex tensor")
+raises("fft2", Lambda(lambda t: torch.fft.fft2(t).real), (tall,),
+       UnsupportedTorchOp, "torch.fft.fft2 is not supported")
+raises("complex arithmetic", Lambda(
+    lambda t: (torch.fft.rfft(t) * 2).real), (tall,), UnsupportedTorchOp,
+    "operator.mul", "arithmetic on complex tensors")
 check("errors are GraphErrors", issubclass(UnsupportedTorchOp,
                                            rlx.GraphError) and
       issubclass(TorchImportError, rlx.GraphError))
