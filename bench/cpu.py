@@ -28,7 +28,11 @@ Every row is timed at 1 thread and at all cores (`os.cpu_count()`):
   torch.set_num_threads) for convolutions; OpenBLAS's LAPACK (dpotrf_,
   dgesv_, ... and BLAS dtrsm_) through ctypes for the linear-algebra rows,
   with numpy.linalg (SciPy for the triangular solve) as a second baseline
-  in its own column (linear_algebra_rows()); PyTorch eager for the rest.
+  in its own column (linear_algebra_rows()); numpy.fft for the FFT rows,
+  torch.fft in the second column, and torch.stft + the mel matmul + log in
+  PyTorch eager for log_mel, numpy in the second column (signal_rows());
+  PyTorch eager for the rest. Rows with a `reference` (the signal rows)
+  have their results checked once against numpy (check_results).
 - rooflines, measured in the same run: OpenBLAS sgemm GFLOP/s on a square
   matmul at each thread count for compute-bound rows (dgemm's for the f64
   rows, whose `roofline` is "dgemm"); for memory-bound rows
@@ -168,6 +172,9 @@ def rlx_child(request):
                     fn.input_shapes(*job.get("symbols", [])), fn.inputs):
                 if dtype in ("f32", "f64", "bf16"):
                     values = rng.uniform(-1, 1, shape)
+                elif dtype in ("c64", "c128"):  # both parts uniform(-1, 1)
+                    values = rng.uniform(-1, 1, shape) + \
+                        1j * rng.uniform(-1, 1, shape)
                 elif dtype == "i8":  # packed quantized weights: any byte
                     values = rng.integers(-128, 128, shape)
                 else:  # class labels, indices and masks: small non-negative
@@ -177,8 +184,15 @@ def rlx_child(request):
                     values = condition(values, kind)
                 inputs.append(values.astype(
                     {"f64": np.float64, "i32": np.int32, "i64": np.int64,
-                     "i8": np.int8, "i1": np.bool_}.get(dtype, np.float32)))
+                     "i8": np.int8, "i1": np.bool_, "c64": np.complex64,
+                     "c128": np.complex128}.get(dtype, np.float32)))
             call = fn.bind(*inputs)
+            if job.get("dump"):  # inputs and results of one call, checked
+                call()           # by the parent (a row's `reference`)
+                results = call.results()
+                results = results if isinstance(results, tuple) else \
+                    (results,)
+                np.savez(job["dump"], *inputs, *results)
             for threads in job["threads"]:
                 rlx.set_num_threads(threads)
                 result["times"][threads] = measure(call, job["runs"],
@@ -190,14 +204,17 @@ def rlx_child(request):
 
 
 def rlx_times(build, module, function, runs, budget, symbols=(),
-              condition=None):
+              condition=None, dump=None):
     """{threads: (median ms, runs)} for one function (at these values of its
     symbols, if it has `?` sizes), or an error string. `condition` maps an
-    input's index to the kind of matrices it gets (see condition())."""
+    input's index to the kind of matrices it gets (see condition()); with
+    `dump`, the child first saves the inputs and results of one call there
+    (numpy's .npz: arr_0, arr_1, ... inputs then results)."""
     request = {"build": build, "jobs": [{
         "module": module, "function": function, "threads": THREADS,
         "runs": runs, "budget": budget, "symbols": list(symbols),
-        "condition": {str(k): v for k, v in (condition or {}).items()}}]}
+        "condition": {str(k): v for k, v in (condition or {}).items()},
+        "dump": dump}]}
     proc = subprocess.run([sys.executable, os.path.abspath(__file__),
                            "--rlx-child"], input=json.dumps(request),
                           capture_output=True, text=True)
@@ -1134,6 +1151,198 @@ def linear_algebra_rows():
     return rows
 
 
+# ---- FFTs and spectra (issue 20) ---------------------------------------------
+
+
+def hz_to_mel(f):
+    return 2595.0 * np.log10(1.0 + f / 700.0)
+
+
+def melscale_fbanks(n_freqs, f_min, f_max, n_mels, sample_rate):
+    """torchaudio.functional.melscale_fbanks(n_freqs, f_min, f_max, n_mels,
+    sample_rate, norm=None, mel_scale="htk") in float64: [n_freqs, n_mels]
+    (test/E2E/signal_processing.py's, which checks rlx.log_mel with it)."""
+    all_freqs = np.linspace(0, sample_rate // 2, n_freqs)
+    m_pts = np.linspace(hz_to_mel(f_min), hz_to_mel(f_max), n_mels + 2)
+    f_pts = 700.0 * (10.0 ** (m_pts / 2595.0) - 1.0)
+    f_diff = f_pts[1:] - f_pts[:-1]
+    slopes = f_pts[None, :] - all_freqs[:, None]
+    down = -slopes[:, :-2] / f_diff[:-1]
+    up = slopes[:, 2:] / f_diff[1:]
+    return np.maximum(0.0, np.minimum(down, up))
+
+
+def numpy_log_mel(x, n_fft, hop, fb, eps=1e-10):
+    """torchaudio's MelSpectrogram(power=2) then log(mel + eps) in numpy:
+    reflect padding by n_fft / 2, strided frames, a periodic Hann window,
+    numpy.fft.rfft (float64), |.|^2, the filterbank fb [n_fft/2+1, mels];
+    [..., mels, frames] like rlx.log_mel."""
+    half = n_fft // 2
+    padded = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(half, half)],
+                    mode="reflect")
+    frames = np.lib.stride_tricks.sliding_window_view(
+        padded, n_fft, axis=-1)[..., ::hop, :]
+    window = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n_fft) / n_fft)
+    spec = np.fft.rfft(frames * window.astype(x.dtype), axis=-1)
+    power = spec.real ** 2 + spec.imag ** 2
+    return np.swapaxes(np.log(power @ fb + eps), -1, -2)
+
+
+def torch_fft_backend():
+    """The library behind torch.fft on the CPU: MKL where PyTorch was built
+    with it, else pocketfft (C++; its times here do not change with
+    torch.set_num_threads)."""
+    import torch
+    return "MKL" if torch.backends.mkl.is_available() else "pocketfft"
+
+
+def signal_rows():
+    """The FFTs and log-mel spectrogram of issue 20 (RlxSignalOps.td)
+    against numpy.fft (pocketfft in C, one thread, always float64: numpy
+    1.24 converts float32 inputs and returns complex128) and torch.fft
+    (PyTorch 1.13's pocketfft when it lacks MKL, torch_fft_backend(); at
+    the row's thread count by torch.set_num_threads, which its times do
+    not follow) as the second baseline. Both allocate their result
+    each call; rlx writes a buffer made once.
+
+    Transforms along the last axis of a batch of signals (the harness's
+    uniform(-1, 1) values; complex inputs get both parts so): rfft of f32
+    and f64 signals, fft of complex<f64>, and rfft at n = 1000 (2^3 5^3:
+    mixed radix) next to n = 1009 (prime: Bluestein's chirp-z, a forward
+    and an inverse power-of-two FFT of 2048 points per line, the kernel's
+    transform a constant). Every function takes and returns complex
+    arrays as the baselines do (the runtime's c64 / c128).
+    log_mel: 16 kHz, n_fft 400, hop 160, 80 mels of [16, 16000] f32 (101
+    frames), against torch.stft + the mel matmul + log in torch eager
+    (torchaudio's MelSpectrogram(power=2) step by step, its HTK filterbank
+    computed in numpy once outside the timed region), and numpy_log_mel as
+    the second baseline.
+
+    FLOPs ("work"): 5 n log2 n per complex transform of n points, 2.5 n
+    log2 n per real one (the usual counts, whatever the algorithm: the
+    Bluestein row's rate is of the n-point transform it computes, and rlx's
+    rfft, which transforms the n real points as n complex ones, does twice
+    the arithmetic its count assumes); log_mel
+    adds 2 (n_fft/2 + 1) n_mels per frame for the filterbank matmul. The
+    f64 rows' roofline is dgemm, the f32 rows' sgemm.
+
+    Every row's results are checked once against numpy in float64 (the
+    rlx child saves one call's inputs and results; check_results)."""
+    rows = []
+    backend = torch_fft_backend()
+    np_dtype = {"f32": np.float32, "f64": np.float64,
+                "c128": np.complex128}
+    elem = {"f32": "f32", "f64": "f64", "c128": "complex<f64>"}
+    tolerance = {"f32": 1e-5, "f64": 1e-12, "c128": 1e-12}
+
+    def tt(shape, dtype):
+        return "tensor<" + "x".join(map(str, shape)) + f"x{elem[dtype]}>"
+
+    def signals(shape, dtype):
+        rng = np.random.default_rng(0)
+        x = rng.uniform(-1, 1, shape)
+        if dtype == "c128":
+            x = x + 1j * rng.uniform(-1, 1, shape)
+        return x.astype(np_dtype[dtype])
+
+    def describe(shape):
+        return "[" + ", ".join(map(str, shape)) + "]"
+
+    def transform_row(op, dtype, shape, note=""):
+        b, n = shape
+        part = "f32" if dtype == "f32" else "f64"
+        out_shape = [b, n // 2 + 1] if op == "rfft" else [b, n]
+        t_in, t_part = tt(shape, dtype), tt(out_shape, part)
+        t_out = t_part[:-len(part) - 1] + f"complex<{part}>>"
+        signature = (f"{t_in} -> {t_out}" if op == "rfft" else t_in)
+        text = (f"func.func @main(%a0: {t_in}) -> {t_out} {{\n"
+                f"  %0 = rlx.{op} %a0 : {signature}\n"
+                f"  return %0 : {t_out}\n}}\n")
+        per = (2.5 if op == "rfft" else 5.0) * n * math.log2(n)
+
+        def reference(x, op=op):
+            x = x.astype(np.complex128 if np.iscomplexobj(x) else np.float64)
+            return getattr(np.fft, op)(x)
+
+        def numpy_fft(ctx, shape=shape, dtype=dtype, op=op):
+            x = signals(shape, dtype)
+            fn = getattr(np.fft, op)
+            return lambda: fn(x), None
+
+        def torch_fft(ctx, shape=shape, dtype=dtype, op=op):
+            torch = ctx["torch"]
+            x = torch.from_numpy(signals(shape, dtype))
+            fn = getattr(torch.fft, op)
+            return lambda: fn(x), None
+
+        f64_note = "" if dtype != "f32" else ", f64 inside"
+        rows.append(dict(
+            group="signal", kind="compute",
+            name=f"{op} {dtype} {describe(shape)}" + note,
+            text=text, function="main", work=b * per,
+            roofline="sgemm" if dtype == "f32" else "dgemm",
+            baseline=f"numpy.fft.{op} (pocketfft C{f64_note})",
+            make_baseline=numpy_fft,
+            baseline2=f"torch.fft.{op} ({backend})",
+            make_baseline2=torch_fft,
+            inputs=1,
+            tolerance=tolerance[dtype], reference=reference))
+
+    for dtype in ("f32", "f64"):
+        for shape in ([256, 1024], [64, 4096]):
+            transform_row("rfft", dtype, shape)
+    transform_row("fft", "c128", [256, 1024])
+    transform_row("rfft", "f32", [256, 1000], " (mixed radix 2^3 5^3)")
+    transform_row("rfft", "f32", [256, 1009], " (prime: Bluestein)")
+
+    # ---- log_mel: 16 kHz speech front end.
+    b, length, rate, n_fft, hop, mels = 16, 16000, 16000, 400, 160, 80
+    frames = 1 + length // hop
+    t_in = tt([b, length], "f32")
+    t_out = tt([b, mels, frames], "f32")
+    text = (f"func.func @main(%a0: {t_in}) -> {t_out} {{\n"
+            f"  %0 = rlx.log_mel %a0 sample_rate = {float(rate)} "
+            f"n_fft = {n_fft} hop_length = {hop} n_mels = {mels} : "
+            f"{t_in} -> {t_out}\n  return %0 : {t_out}\n}}\n")
+    fb = melscale_fbanks(n_fft // 2 + 1, 0.0, float(rate // 2), mels, rate)
+
+    def torch_log_mel(ctx, b=b, length=length, n_fft=n_fft, hop=hop):
+        torch = ctx["torch"]
+        x = torch.from_numpy(signals([b, length], "f32"))
+        window = torch.hann_window(n_fft, periodic=True)
+        bank = torch.from_numpy(fb.astype(np.float32))
+
+        def run():
+            spec = torch.stft(x, n_fft, hop, window=window, center=True,
+                              pad_mode="reflect", return_complex=True)
+            power = spec.abs().pow(2.0)
+            mel = torch.matmul(power.transpose(-1, -2), bank).transpose(
+                -1, -2)
+            return torch.log(mel + 1e-10)
+        return run, None
+
+    def numpy_mel(ctx, b=b, length=length, n_fft=n_fft, hop=hop):
+        x = signals([b, length], "f32")
+        return lambda: numpy_log_mel(x, n_fft, hop, fb), None
+
+    rows.append(dict(
+        group="signal", kind="compute",
+        name=f"log_mel f32 {describe([b, length])} {rate // 1000} kHz "
+             f"n_fft={n_fft} hop={hop} mels={mels}",
+        text=text, function="main",
+        work=b * frames * (2.5 * n_fft * math.log2(n_fft)
+                           + 2 * (n_fft // 2 + 1) * mels),
+        roofline="sgemm",
+        baseline=f"torch.stft + mel matmul + log (eager, {backend})",
+        make_baseline=torch_log_mel,
+        baseline2="numpy (numpy.fft.rfft of strided frames, f64 inside)",
+        make_baseline2=numpy_mel,
+        inputs=1, tolerance=1e-4,
+        reference=lambda x, n_fft=n_fft, hop=hop: numpy_log_mel(
+            x.astype(np.float64), n_fft, hop, fb)))
+    return rows
+
+
 def all_rows(quick):
     if quick:
         return ([matmul_row("256", 256, 256, 256),
@@ -1161,7 +1370,7 @@ def all_rows(quick):
         rows += attention_rows(*config)
     return (rows + memory_rows() + model_rows() + [resnet_block_row(1)] +
             dynamic_rows() + tier2_rows() + sequence_rows() +
-            state_space_rows() + linear_algebra_rows())
+            state_space_rows() + linear_algebra_rows() + signal_rows())
 
 
 def gpt2_stack_text(layers, d=256, seq=128, heads=4):
@@ -1289,13 +1498,18 @@ def run_rows(args, rows, ctx, log):
                 lapack=numpy_lapack()), base2={})
         res["busy"] = not wait_for_quiet(args.quiet_timeout)
         if so:
-            timed = rlx_times(args.build, so, row["function"], args.runs,
-                              args.budget, row.get("symbols", ()),
-                              row.get("condition"))
-            if isinstance(timed, str):
-                res["error"] = timed
-            else:
-                res["rlx"] = timed
+            with tempfile.TemporaryDirectory() as tmp:
+                dump = (os.path.join(tmp, "call.npz") if "reference" in row
+                        else None)
+                timed = rlx_times(args.build, so, row["function"], args.runs,
+                                  args.budget, row.get("symbols", ()),
+                                  row.get("condition"), dump)
+                if isinstance(timed, str):
+                    res["error"] = timed
+                else:
+                    res["rlx"] = timed
+                    if dump:
+                        check_results(row, res, dump)
         if "static_text" in row:
             timed = rlx_times(args.build, static_so, row["function"],
                               args.runs, args.budget) if static_so else \
@@ -1320,6 +1534,32 @@ def run_rows(args, rows, ctx, log):
         results.append(res)
         log(summary_line(res, ctx["sgemm"]))
     return results
+
+
+def check_results(row, res, dump):
+    """Compares the results of the rlx child's first call (saved in `dump`)
+    with row["reference"](*inputs), numpy in float64: res["check"] is the
+    largest error relative to the largest magnitude of the reference, and
+    an error above row["tolerance"] fails the row (its times stay in the
+    JSON, not in the table)."""
+    with np.load(dump) as saved:
+        arrays = [saved[f"arr_{i}"] for i in range(len(saved.files))]
+    wants = row["reference"](*arrays[:row["inputs"]])
+    wants = wants if isinstance(wants, tuple) else (wants,)
+    worst = 0.0
+    for got, want in zip(arrays[row["inputs"]:], wants):
+        if got.shape != want.shape:
+            res["error"] = (f"wrong result: shape {list(got.shape)}, "
+                            f"numpy's {list(want.shape)}")
+            return
+        scale = float(np.max(np.abs(want))) or 1.0
+        err = float(np.max(np.abs(got.astype(want.dtype) - want))) / scale
+        worst = max(worst, err if math.isfinite(err) else math.inf)
+    res["check"] = worst
+    if not worst <= row["tolerance"]:
+        res["error"] = (f"wrong result: largest error {worst:.2e} of the "
+                        f"reference's magnitude (tolerance "
+                        f"{row['tolerance']:.0e})")
 
 
 def compile_time(args, layers, log):
@@ -1364,7 +1604,10 @@ def fraction(res, threads, sgemm):
 
 def summary_line(res, sgemm):
     if res["error"]:
-        return f"{res['group']}: {res['name']}: rlx failed: {res['error']}"
+        timed = ", ".join(f"{t}T rlx {ms:.2f} ms" for t, (ms, _) in
+                          sorted(res["rlx"].items()))
+        return (f"{res['group']}: {res['name']}: rlx failed: {res['error']}"
+                + (f" ({timed})" if timed else ""))
     parts = []
     for t in THREADS:
         ours, theirs = res["rlx"][t][0], res["base"][t][0]
@@ -1373,7 +1616,9 @@ def summary_line(res, sgemm):
                         if res.get("base2") else "") +
                      f"ratio {theirs / ours:.2f}, "
                      f"{fraction(res, t, sgemm):.0%} roofline")
-    return f"{res['group']}: {res['name']}: " + "; ".join(parts)
+    checked = (f" (checked against numpy: error {res['check']:.1e} of the "
+               "largest magnitude)" if res.get("check") is not None else "")
+    return f"{res['group']}: {res['name']}: " + "; ".join(parts) + checked
 
 
 def fmt_ms(ms):
@@ -1524,7 +1769,10 @@ def markdown(meta, results, sgemm, compile_result, plot_paths, doc_dir):
            "timed in-process.",
            "- Baselines in the same run: OpenBLAS `cblas_sgemm` through "
            "ctypes (threads by `openblas_set_num_threads`) for matmul, "
-           "oneDNN through PyTorch 1.13 `conv2d` for convolutions, PyTorch "
+           "oneDNN through PyTorch 1.13 `conv2d` for convolutions, "
+           "OpenBLAS's LAPACK for the linear-algebra rows and `numpy.fft` "
+           "for the FFT rows (with `numpy.linalg` and `torch.fft` in a "
+           "second column), PyTorch "
            "eager (`torch.set_num_threads`) for the rest. This PyTorch uses "
            "the reference BLAS for its matmuls, so its attention and model "
            "rows are a weak baseline; the roofline column is the fair one. "
