@@ -75,20 +75,6 @@ static FailureOr<SymbolicShape> inferSolveShape(ShapeContext &context,
   return bShape;
 }
 
-/// `inferReturnTypes` from a shape rule giving one shape per result, all of
-/// the operands' element type.
-static LogicalResult
-inferTypes(MLIRContext *context, Type element, unsigned numResults,
-           function_ref<FailureOr<SymbolicShape>(ShapeContext &)> rule,
-           SmallVectorImpl<Type> &inferred) {
-  ShapeContext shapes(context);
-  FailureOr<SymbolicShape> shape = rule(shapes);
-  if (failed(shape))
-    return failure();
-  inferred.append(numResults, ShapeContext::getType(*shape, element));
-  return success();
-}
-
 /// The element type of a possibly ill-typed operand (the parser infers
 /// result types before verifying operand types).
 static Type getElementType(Value value) {
@@ -104,12 +90,9 @@ LogicalResult CholeskyOp::inferReturnTypes(MLIRContext *context,
                                            Adaptor adaptor,
                                            SmallVectorImpl<Type> &inferred) {
   Value input = adaptor.getInput();
-  return inferTypes(
-      context, getElementType(input), 1,
-      [&](ShapeContext &shapes) {
-        return getSquareShape(shapes, loc, input, "input");
-      },
-      inferred);
+  ShapeContext shapes(context);
+  return appendType(getSquareShape(shapes, loc, input, "input"),
+                    getElementType(input), inferred);
 }
 
 LogicalResult
@@ -126,12 +109,10 @@ CholeskyOp::inferSymbolicShapes(ShapeContext &context,
 LogicalResult TriangularSolveOp::inferReturnTypes(
     MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &inferred) {
-  return inferTypes(
-      context, getElementType(adaptor.getB()), 1,
-      [&](ShapeContext &shapes) {
-        return inferSolveShape(shapes, loc, adaptor.getA(), adaptor.getB());
-      },
-      inferred);
+  ShapeContext shapes(context);
+  return appendType(
+      inferSolveShape(shapes, loc, adaptor.getA(), adaptor.getB()),
+      getElementType(adaptor.getB()), inferred);
 }
 
 LogicalResult
@@ -145,12 +126,10 @@ LogicalResult SolveOp::inferReturnTypes(MLIRContext *context,
                                         std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &inferred) {
-  return inferTypes(
-      context, getElementType(adaptor.getB()), 1,
-      [&](ShapeContext &shapes) {
-        return inferSolveShape(shapes, loc, adaptor.getA(), adaptor.getB());
-      },
-      inferred);
+  ShapeContext shapes(context);
+  return appendType(
+      inferSolveShape(shapes, loc, adaptor.getA(), adaptor.getB()),
+      getElementType(adaptor.getB()), inferred);
 }
 
 LogicalResult
@@ -169,12 +148,9 @@ LogicalResult DetOp::inferReturnTypes(MLIRContext *context,
                                       Adaptor adaptor,
                                       SmallVectorImpl<Type> &inferred) {
   Value input = adaptor.getInput();
-  return inferTypes(
-      context, getElementType(input), 1,
-      [&](ShapeContext &shapes) {
-        return inferPerMatrixShape(shapes, loc, input);
-      },
-      inferred);
+  ShapeContext shapes(context);
+  return appendType(inferPerMatrixShape(shapes, loc, input),
+                    getElementType(input), inferred);
 }
 
 LogicalResult
@@ -189,12 +165,12 @@ LogicalResult LogdetOp::inferReturnTypes(MLIRContext *context,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
   Value input = adaptor.getInput();
-  return inferTypes(
-      context, getElementType(input), 2,
-      [&](ShapeContext &shapes) {
-        return inferPerMatrixShape(shapes, loc, input);
-      },
-      inferred);
+  ShapeContext shapes(context);
+  FailureOr<SymbolicShape> shape = inferPerMatrixShape(shapes, loc, input);
+  if (failed(shape))
+    return failure();
+  inferred.append(2, ShapeContext::getType(*shape, getElementType(input)));
+  return success();
 }
 
 LogicalResult

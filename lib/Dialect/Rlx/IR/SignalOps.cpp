@@ -65,19 +65,6 @@ getSignalShape(ShapeContext &context, std::optional<Location> loc, Value value,
   return context.getShape(value);
 }
 
-/// `inferReturnTypes` of a one-result rule: `rule`'s shape with `element`.
-static LogicalResult
-inferOneType(MLIRContext *context, Type element,
-             function_ref<FailureOr<SymbolicShape>(ShapeContext &)> rule,
-             SmallVectorImpl<Type> &inferred) {
-  ShapeContext shapes(context);
-  FailureOr<SymbolicShape> shape = rule(shapes);
-  if (failed(shape))
-    return failure();
-  inferred.push_back(ShapeContext::getType(*shape, element));
-  return success();
-}
-
 static Type getElementType(Value value) {
   return getElementTypeOrSelf(value.getType());
 }
@@ -91,12 +78,9 @@ LogicalResult FftOp::inferReturnTypes(MLIRContext *context,
                                       Adaptor adaptor,
                                       SmallVectorImpl<Type> &inferred) {
   Value input = adaptor.getInput();
-  return inferOneType(
-      context, getElementType(input),
-      [&](ShapeContext &shapes) {
-        return getSignalShape(shapes, loc, input, /*staticLast=*/true);
-      },
-      inferred);
+  ShapeContext shapes(context);
+  return appendType(getSignalShape(shapes, loc, input, /*staticLast=*/true),
+                    getElementType(input), inferred);
 }
 
 LogicalResult
@@ -111,12 +95,9 @@ LogicalResult IfftOp::inferReturnTypes(MLIRContext *context,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
   Value input = adaptor.getInput();
-  return inferOneType(
-      context, getElementType(input),
-      [&](ShapeContext &shapes) {
-        return getSignalShape(shapes, loc, input, /*staticLast=*/true);
-      },
-      inferred);
+  ShapeContext shapes(context);
+  return appendType(getSignalShape(shapes, loc, input, /*staticLast=*/true),
+                    getElementType(input), inferred);
 }
 
 LogicalResult
@@ -147,10 +128,8 @@ LogicalResult RfftOp::inferReturnTypes(MLIRContext *context,
   Type complex = getComplexOf(getElementType(input));
   if (!complex)
     return emitOptionalError(loc, "input must have f32 or f64 elements");
-  return inferOneType(
-      context, complex,
-      [&](ShapeContext &shapes) { return inferRfftShape(shapes, loc, input); },
-      inferred);
+  ShapeContext shapes(context);
+  return appendType(inferRfftShape(shapes, loc, input), complex, inferred);
 }
 
 LogicalResult
@@ -186,12 +165,9 @@ LogicalResult IrfftOp::inferReturnTypes(MLIRContext *context,
   std::optional<int64_t> n;
   if (IntegerAttr attr = adaptor.getNAttr())
     n = attr.getInt();
-  return inferOneType(
-      context, getRealOf(getElementType(input)),
-      [&](ShapeContext &shapes) {
-        return inferIrfftShape(shapes, loc, input, n);
-      },
-      inferred);
+  ShapeContext shapes(context);
+  return appendType(inferIrfftShape(shapes, loc, input, n),
+                    getRealOf(getElementType(input)), inferred);
 }
 
 LogicalResult
@@ -350,12 +326,9 @@ LogicalResult LogMelOp::inferReturnTypes(MLIRContext *context,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
-  return inferOneType(
-      context, getElementType(adaptor.getInput()),
-      [&](ShapeContext &shapes) {
-        return inferLogMelShape(shapes, loc, adaptor);
-      },
-      inferred);
+  ShapeContext shapes(context);
+  return appendType(inferLogMelShape(shapes, loc, adaptor),
+                    getElementType(adaptor.getInput()), inferred);
 }
 
 LogicalResult
