@@ -1,7 +1,8 @@
 /* libFuzzer harness: the module manifest parser on arbitrary bytes, as
- * rlx_module_load runs it on a module's rlx_manifest; then, for symbolic
- * shapes (version 2), the evaluation of every dim expression and where
- * clause as a call would run it, on shapes of a few symbol values. */
+ * rlx_module_load runs it on a module's rlx_manifest (mesh and split lines
+ * included); then, for symbolic shapes (version 2), the evaluation of every
+ * dim expression and where clause as a call would run it, on shapes of a
+ * few symbol values. */
 #include "internal.h"
 
 #include <stdint.h>
@@ -50,20 +51,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rlx_status_t status = rlx_module_parse_manifest(
       "fuzz.so", (const char *)data, size, &module);
   if (!status) {
+    rlx_mesh_t mesh;
+    rlx_status_free(rlx_module_mesh(module, &mesh));
     /* Walk what was parsed: every type must be readable. */
     for (size_t i = 0; i < rlx_module_function_count(module); ++i) {
       const rlx_function_t *fn = NULL;
       rlx_status_free(rlx_module_function_at(module, i, &fn));
       rlx_tensor_type_t type;
+      size_t axes[RLX_MESH_MAX_RANK];
       for (size_t j = 0; j < rlx_function_num_inputs(fn); ++j) {
         rlx_status_free(rlx_function_input_type(fn, j, &type));
-        for (size_t d = 0; d <= type.rank; ++d)
+        for (size_t d = 0; d <= type.rank; ++d) {
           (void)rlx_function_input_dim_expr(fn, j, d);
+          (void)rlx_function_input_split(fn, j, d, axes);
+        }
       }
       for (size_t j = 0; j < rlx_function_num_outputs(fn); ++j) {
         rlx_status_free(rlx_function_output_type(fn, j, &type));
-        for (size_t d = 0; d <= type.rank; ++d)
+        for (size_t d = 0; d <= type.rank; ++d) {
           (void)rlx_function_output_dim_expr(fn, j, d);
+          (void)rlx_function_output_split(fn, j, d, axes);
+        }
       }
       for (size_t j = 0; j < rlx_function_num_where_clauses(fn); ++j)
         (void)rlx_function_where_clause(fn, j);

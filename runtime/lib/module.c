@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,32 @@ _Static_assert(sizeof(void *) == sizeof(int64_t),
 
 typedef void (*rlx_invoke_fn)(void **args);
 typedef void (*rlx_set_num_threads_fn)(int count);
+typedef int32_t (*rlx_mesh_fn)(void);
+typedef int32_t (*rlx_mesh_any_fn)(int32_t flag);
+
+/* The mesh of a module with a "mesh" line, this process's place on it, and
+ * the module's MPI entry points (rlx_mesh_*), which the runtime calls. */
+typedef struct mesh {
+  size_t rank;
+  int64_t dims[RLX_MESH_MAX_RANK];
+  size_t num_processes;
+  size_t process; /* MPI world rank, once loaded */
+  int64_t coords[RLX_MESH_MAX_RANK];
+  rlx_mesh_fn start, world_rank, world_size, stop;
+  rlx_mesh_any_fn any;
+  bool joined; /* counted among the loaded mesh modules (mpi_users) */
+} mesh_t;
+
+/* "split <arg|res> <index> <dim> <axis> ...": dim `dim` of argument `arg`
+ * (inputs, then outputs) is split in equal contiguous blocks over the mesh
+ * axes `axes`, major to minor. */
+typedef struct split {
+  size_t arg;
+  size_t dim;
+  size_t num_axes;
+  size_t axes[RLX_MESH_MAX_RANK];
+  int64_t parts; /* the product of the axes' sizes */
+} split_t;
 
 /* A symbol of a function's symbolic dims (manifest version 2). The first
  * input dim that is the bare symbol binds it. */
@@ -77,6 +104,17 @@ struct rlx_function {
   where_clause_t *wheres;
   size_t num_wheres;
   size_t wheres_capacity;
+
+  /* Meshes: the module's mesh once loaded (NULL without a mesh line, and in
+   * a module that was only parsed), the split lines, and the dims each
+   * argument has in this process, like `dims` but with the split dims
+   * divided (NULL while nothing is split). */
+  const mesh_t *mesh;
+  split_t *splits;
+  size_t num_splits;
+  size_t splits_capacity;
+  int64_t *local_dims;
+  bool splits_inputs; /* some split line is "split arg" */
 };
 
 struct rlx_module {
@@ -89,6 +127,8 @@ struct rlx_module {
   /* The C functions of the module's rlx.custom_calls ("custom" lines). */
   size_t num_custom_functions;
   char **custom_functions;
+  bool has_mesh; /* the manifest has a "mesh" line */
+  mesh_t mesh;
 };
 
 /* ---- manifest parsing ---------------------------------------------------- */
@@ -526,11 +566,119 @@ static void free_function_fields(rlx_function_t *fn) {
     free(fn->wheres[i].reason);
   }
   free(fn->wheres);
+  free(fn->splits);
+  free(fn->local_dims);
+}
+
+/* Parses "split <arg|res> <index> <dim> <axis> [<axis> ...]" (after the
+ * function's arg and res lines). */
+static rlx_status_t parse_split(parser_t *p, const rlx_module_t *module,
+                                rlx_function_t *fn) {
+  const token_t *t = p->tokens;
+  if (!module->has_mesh)
+    return parse_error(p,
+                       "'split' line of '%s' without a 'mesh' line (a "
+                       "module that splits tensors declares its mesh after "
+                       "the header)",
+                       fn->name);
+  if (p->num_tokens < 5)
+    return parse_error(p, "expected 'split <arg|res> <index> <dim> <axis> "
+                          "[<axis> ...]'");
+  bool input = token_is(&t[1], "arg");
+  if (!input && !token_is(&t[1], "res"))
+    return parse_error(p,
+                       "expected 'split arg' or 'split res', got 'split "
+                       "%.*s'",
+                       shown(&t[1]), t[1].text);
+  const char *noun = input ? "input" : "output";
+  size_t count = input ? fn->num_inputs : fn->num_outputs;
+  uint64_t index = 0, dim = 0;
+  rlx_status_t status = parse_uint(p, &t[2], "split index", UINT32_MAX, &index);
+  if (!status)
+    status = parse_uint(p, &t[3], "split dim", UINT32_MAX, &dim);
+  if (status)
+    return status;
+  if (index >= count)
+    return parse_error(p, "split of %s %" PRIu64 ": '%s' has %zu %s%s", noun,
+                       index, fn->name, count, noun, count == 1 ? "" : "s");
+  size_t arg = input ? (size_t)index : fn->num_inputs + (size_t)index;
+  const rlx_tensor_type_t *type = &fn->types[arg];
+  if (dim >= type->rank)
+    return parse_error(p,
+                       "split of dim %" PRIu64 " of %s %" PRIu64
+                       " of '%s', which has rank %zu",
+                       dim, noun, index, fn->name, type->rank);
+  if (type->dims[dim] == RLX_DIM_DYNAMIC)
+    return parse_error(
+        p,
+        "dim %" PRIu64 " of %s %" PRIu64 " of '%s' is "
+        "symbolic ('%s'): only a static dim can be split",
+        dim, noun, index, fn->name,
+        fn->exprs[fn->dim_exprs[arg * RLX_MAX_RANK + dim] - 1].text);
+
+  split_t split = {.arg = arg, .dim = (size_t)dim, .parts = 1};
+  for (size_t i = 4; i < p->num_tokens; ++i) {
+    uint64_t axis = 0;
+    status = parse_uint(p, &t[i], "mesh axis", UINT32_MAX, &axis);
+    if (status)
+      return status;
+    if (axis >= module->mesh.rank)
+      return parse_error(p,
+                         "mesh axis %" PRIu64 " is out of range: the mesh "
+                         "has %zu ax%s",
+                         axis, module->mesh.rank,
+                         module->mesh.rank == 1 ? "is" : "es");
+    bool repeated = false;
+    for (size_t j = 0; j < split.num_axes; ++j)
+      repeated |= split.axes[j] == axis;
+    for (size_t k = 0; k < fn->num_splits; ++k)
+      for (size_t j = 0; fn->splits[k].arg == arg && j < fn->splits[k].num_axes;
+           ++j)
+        repeated |= fn->splits[k].axes[j] == axis;
+    if (repeated)
+      return parse_error(p,
+                         "mesh axis %" PRIu64 " splits %s %" PRIu64
+                         " of '%s' twice (an axis splits a tensor once)",
+                         axis, noun, index, fn->name);
+    /* Each axis at most once, so at most RLX_MESH_MAX_RANK of them. */
+    split.axes[split.num_axes++] = (size_t)axis;
+    split.parts *= module->mesh.dims[axis];
+  }
+  for (size_t k = 0; k < fn->num_splits; ++k)
+    if (fn->splits[k].arg == arg && fn->splits[k].dim == dim)
+      return parse_error(p,
+                         "dim %" PRIu64 " of %s %" PRIu64 " of '%s' is "
+                         "split twice",
+                         dim, noun, index, fn->name);
+  if (type->dims[dim] % split.parts != 0)
+    return parse_error(p,
+                       "dim %" PRIu64 " of %s %" PRIu64 " of '%s' is %" PRId64
+                       ", which does not split into %" PRId64 " equal blocks",
+                       dim, noun, index, fn->name, type->dims[dim],
+                       split.parts);
+
+  size_t num_args = fn->num_inputs + fn->num_outputs;
+  if (!fn->local_dims) {
+    fn->local_dims = malloc(num_args * RLX_MAX_RANK * sizeof(*fn->local_dims));
+    if (!fn->local_dims)
+      return manifest_out_of_memory(p);
+    memcpy(fn->local_dims, fn->dims,
+           num_args * RLX_MAX_RANK * sizeof(*fn->local_dims));
+  }
+  split_t *grown =
+      grow(fn->splits, &fn->splits_capacity, fn->num_splits, sizeof(*grown));
+  if (!grown)
+    return manifest_out_of_memory(p);
+  fn->splits = grown;
+  fn->splits[fn->num_splits++] = split;
+  fn->local_dims[arg * RLX_MAX_RANK + dim] = type->dims[dim] / split.parts;
+  fn->splits_inputs |= input;
+  return NULL;
 }
 
 /* Parses the "func" line at the parser's position, its arg/res lines and
- * (version 2) its where clauses. Leaves the parser on the line after them,
- * with `*found` false at the end of the manifest. */
+ * (version 2) its where and split lines. Leaves the parser on the line after
+ * them, with `*found` false at the end of the manifest. */
 static rlx_status_t parse_function(parser_t *p, const rlx_module_t *module,
                                    rlx_function_t *fn, bool *found) {
   const token_t *t = p->tokens;
@@ -602,10 +750,14 @@ static rlx_status_t parse_function(parser_t *p, const rlx_module_t *module,
 
   for (;;) {
     status = next_line(p, found);
-    if (status || !*found || p->version < 2 ||
-        !token_is(&p->tokens[0], "where"))
+    if (status || !*found || p->version < 2)
       return status;
-    status = parse_where(p, fn);
+    if (token_is(&p->tokens[0], "where"))
+      status = parse_where(p, fn);
+    else if (token_is(&p->tokens[0], "split"))
+      status = parse_split(p, module, fn);
+    else
+      return NULL;
     if (status)
       return status;
   }
@@ -621,6 +773,65 @@ static rlx_status_t parse_target(parser_t *p, rlx_module_t *module) {
                        shown(target), target->text);
   module->on_cuda = token_is(target, "cuda");
   return NULL;
+}
+
+/* Parses "mesh <rank> <d0> ...", the line after the header (and target
+ * line) if any. */
+static rlx_status_t parse_mesh(parser_t *p, rlx_module_t *module) {
+  if (p->version < 2)
+    return parse_error(p, "a 'mesh' line needs manifest version 2");
+  if (module->on_cuda)
+    return rlx_make_status(RLX_STATUS_UNIMPLEMENTED,
+                           "module '%s': line %zu: a 'target cuda' module on "
+                           "a mesh is not supported yet",
+                           p->path, p->line);
+  if (p->num_tokens < 3)
+    return parse_error(p, "expected 'mesh <rank> <size> ...' (e.g. 'mesh 1 "
+                          "2', 'mesh 2 2 4')");
+  uint64_t rank = 0;
+  rlx_status_t status =
+      parse_uint(p, &p->tokens[1], "mesh rank", RLX_MESH_MAX_RANK, &rank);
+  if (status)
+    return status;
+  if (rank == 0)
+    return parse_error(p, "a mesh has 1 to %d axes, got rank 0",
+                       RLX_MESH_MAX_RANK);
+  if (p->num_tokens != 2 + rank)
+    return parse_error(
+        p, "a mesh of rank %" PRIu64 " needs %" PRIu64 " size%s, got %zu", rank,
+        rank, rank == 1 ? "" : "s", p->num_tokens - 2);
+  uint64_t processes = 1;
+  for (size_t i = 0; i < rank; ++i) {
+    uint64_t size = 0;
+    status = parse_uint(p, &p->tokens[2 + i], "mesh size",
+                        RLX_MESH_MAX_PROCESSES, &size);
+    if (status)
+      return status;
+    if (size == 0)
+      return parse_error(p, "mesh axis %zu has size 0 (at least 1)", i);
+    /* At most 4 factors of at most 4096: no overflow. */
+    processes *= size;
+    module->mesh.dims[i] = (int64_t)size;
+  }
+  if (processes > RLX_MESH_MAX_PROCESSES)
+    return parse_error(p,
+                       "a mesh of %" PRIu64 " processes is too large (at "
+                       "most %d)",
+                       processes, RLX_MESH_MAX_PROCESSES);
+  module->has_mesh = true;
+  module->mesh.rank = (size_t)rank;
+  module->mesh.num_processes = (size_t)processes;
+  return NULL;
+}
+
+/* A "mesh" line anywhere but right after the header and target line. */
+static rlx_status_t misplaced_mesh(const parser_t *p,
+                                   const rlx_module_t *module) {
+  if (module->has_mesh)
+    return parse_error(p, "a second 'mesh' line (a module has one mesh)");
+  return parse_error(p, "the 'mesh' line comes right after the header (and "
+                        "the 'target' line), before 'custom' and 'func' "
+                        "lines");
 }
 
 /* Parses a "custom <name>" line: a C function the module calls. Each line
@@ -685,6 +896,11 @@ static rlx_status_t parse_manifest(rlx_module_t *module, const char *text,
     if (!status)
       status = next_line(&p, &found);
   }
+  if (!status && found && token_is(&p.tokens[0], "mesh")) {
+    status = parse_mesh(&p, module);
+    if (!status)
+      status = next_line(&p, &found);
+  }
   while (!status && found && token_is(&p.tokens[0], "custom")) {
     status = parse_custom(&p, module);
     if (!status)
@@ -692,6 +908,8 @@ static rlx_status_t parse_manifest(rlx_module_t *module, const char *text,
   }
   size_t capacity = 0;
   while (!status && found) {
+    if (token_is(&p.tokens[0], "mesh"))
+      return misplaced_mesh(&p, module);
     rlx_function_t *grown = grow(module->functions, &capacity,
                                  module->num_functions, sizeof(*grown));
     if (!grown)
@@ -998,6 +1216,120 @@ static rlx_status_t check_custom_functions(rlx_module_t *module) {
   return NULL;
 }
 
+/* ---- meshes: MPI, process-wide ------------------------------------------ */
+
+/* MPI runs once per process: the first mesh module loaded starts it
+ * (rlx_mesh_start), the last one freed stops it (rlx_mesh_stop), and it
+ * cannot start again. The modules share it: each links the same libmpi. */
+static pthread_mutex_t mpi_lock = PTHREAD_MUTEX_INITIALIZER;
+static enum { MPI_NOT_STARTED, MPI_RUNNING, MPI_ENDED } mpi_state;
+static size_t mpi_users; /* loaded mesh modules */
+/* Why MPI has ended, for the modules that come after: "was stopped when
+ * 'm.so' ...". */
+static char mpi_ended[384];
+
+/* Looks up the module's rlx_mesh_* functions. */
+static rlx_status_t resolve_mesh(rlx_module_t *module) {
+  static const char *const names[] = {"rlx_mesh_start", "rlx_mesh_rank",
+                                      "rlx_mesh_size", "rlx_mesh_any",
+                                      "rlx_mesh_stop"};
+  void *symbols[5];
+  for (size_t i = 0; i < 5; ++i) {
+    dlerror();
+    symbols[i] = dlsym(module->handle, names[i]);
+    if (!symbols[i]) {
+      const char *error = dlerror();
+      return rlx_make_status(RLX_STATUS_NOT_FOUND,
+                             "module '%s' has a 'mesh' line but does not "
+                             "export %s: %s",
+                             module->path, names[i],
+                             error ? error : "symbol is NULL");
+    }
+  }
+  mesh_t *mesh = &module->mesh;
+  memcpy(&mesh->start, &symbols[0], sizeof(symbols[0]));
+  memcpy(&mesh->world_rank, &symbols[1], sizeof(symbols[1]));
+  memcpy(&mesh->world_size, &symbols[2], sizeof(symbols[2]));
+  memcpy(&mesh->any, &symbols[3], sizeof(symbols[3]));
+  memcpy(&mesh->stop, &symbols[4], sizeof(symbols[4]));
+  return NULL;
+}
+
+/* Starts MPI if no module has, counts the module among its users, and
+ * finds this process's place on the mesh. */
+static rlx_status_t join_mesh(rlx_module_t *module) {
+  rlx_status_t status = resolve_mesh(module);
+  if (status)
+    return status;
+  mesh_t *mesh = &module->mesh;
+  pthread_mutex_lock(&mpi_lock);
+  if (mpi_state == MPI_NOT_STARTED) {
+    int32_t error = mesh->start();
+    if (error) {
+      mpi_state = MPI_ENDED;
+      snprintf(mpi_ended, sizeof(mpi_ended),
+               "failed to start (rlx_mesh_start of '%s' returned %" PRId32 ")",
+               module->path, error);
+      status = rlx_make_status(RLX_STATUS_IO_ERROR,
+                               "module '%s': starting MPI failed: "
+                               "rlx_mesh_start returned %" PRId32,
+                               module->path, error);
+    } else {
+      mpi_state = MPI_RUNNING;
+    }
+  } else if (mpi_state == MPI_ENDED) {
+    status = rlx_make_status(RLX_STATUS_UNIMPLEMENTED,
+                             "module '%s' runs on a mesh, but MPI %s, and it "
+                             "cannot start again in the same process",
+                             module->path, mpi_ended);
+  }
+  if (!status) {
+    ++mpi_users;
+    mesh->joined = true;
+  }
+  pthread_mutex_unlock(&mpi_lock);
+  if (status)
+    return status;
+
+  int32_t size = mesh->world_size(), rank = mesh->world_rank();
+  if (size < 0 || (size_t)size != mesh->num_processes)
+    return rlx_make_status(
+        RLX_STATUS_INVALID_ARGUMENT,
+        "module '%s' runs on a mesh of %zu processes, but "
+        "this process is one of %" PRId32 " (launch it with mpirun -np %zu)",
+        module->path, mesh->num_processes, size, mesh->num_processes);
+  if (rank < 0 || rank >= size)
+    return rlx_make_status(RLX_STATUS_IO_ERROR,
+                           "module '%s': rlx_mesh_rank returned %" PRId32
+                           ", not a process of 0 to %" PRId32,
+                           module->path, rank, size - 1);
+  mesh->process = (size_t)rank;
+  size_t rest = mesh->process;
+  for (size_t axis = mesh->rank; axis-- > 0;) {
+    mesh->coords[axis] = (int64_t)(rest % (size_t)mesh->dims[axis]);
+    rest /= (size_t)mesh->dims[axis];
+  }
+  for (size_t i = 0; i < module->num_functions; ++i)
+    module->functions[i].mesh = mesh;
+  return NULL;
+}
+
+/* Uncounts the module; the last one stops MPI. */
+static void leave_mesh(rlx_module_t *module) {
+  if (!module->mesh.joined)
+    return;
+  pthread_mutex_lock(&mpi_lock);
+  if (--mpi_users == 0) {
+    int32_t error = module->mesh.stop();
+    mpi_state = MPI_ENDED;
+    snprintf(mpi_ended, sizeof(mpi_ended),
+             "was stopped when '%s', the last mesh module loaded, was freed%s",
+             module->path, error ? " (rlx_mesh_stop failed)" : "");
+  }
+  module->mesh.joined = false;
+  pthread_mutex_unlock(&mpi_lock);
+}
+
 static rlx_status_t open_module(rlx_module_t *module) {
   /* dlopen searches the library path for names without a slash; a module
    * path always means a file. */
@@ -1046,6 +1378,10 @@ static rlx_status_t open_module(rlx_module_t *module) {
     status = resolve_functions(module);
   if (!status)
     status = check_custom_functions(module);
+  /* Last, so that a module that fails its other checks never starts MPI.
+   * A mesh module is never a CUDA one (the parser rejects it). */
+  if (!status && module->has_mesh)
+    return join_mesh(module);
   if (status || !module->on_cuda)
     return status;
   /* Each module has a context (and stream) of its own on device 0. */
@@ -1089,6 +1425,7 @@ void rlx_module_free(rlx_module_t *module) {
     free(module->custom_functions[i]);
   free(module->custom_functions);
   rlx_cuda_context_destroy(module->cuda);
+  leave_mesh(module);
   if (module->handle)
     dlclose(module->handle);
   free(module->path);
@@ -1229,6 +1566,60 @@ const char *rlx_function_where_clause(const rlx_function_t *fn, size_t index) {
   return fn && index < fn->num_wheres ? fn->wheres[index].text : NULL;
 }
 
+rlx_status_t rlx_module_mesh(const rlx_module_t *module, rlx_mesh_t *out) {
+  if (!module || !out)
+    return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT,
+                           "rlx_module_mesh: %s is NULL",
+                           module ? "out" : "module");
+  const mesh_t *mesh = &module->mesh;
+  memset(out, 0, sizeof(*out));
+  out->rank = module->has_mesh ? mesh->rank : 0;
+  out->dims = module->has_mesh ? mesh->dims : NULL;
+  out->num_processes = module->has_mesh ? mesh->num_processes : 1;
+  out->process = mesh->process;
+  memcpy(out->coords, mesh->coords, sizeof(out->coords));
+  return NULL;
+}
+
+static size_t get_split(const rlx_function_t *fn, bool input, size_t index,
+                        size_t dim, size_t *axes) {
+  if (!fn || index >= (input ? fn->num_inputs : fn->num_outputs))
+    return 0;
+  size_t arg = input ? index : fn->num_inputs + index;
+  for (size_t k = 0; k < fn->num_splits; ++k) {
+    const split_t *split = &fn->splits[k];
+    if (split->arg != arg || split->dim != dim)
+      continue;
+    if (axes)
+      memcpy(axes, split->axes, split->num_axes * sizeof(*axes));
+    return split->num_axes;
+  }
+  return 0;
+}
+
+size_t rlx_function_input_split(const rlx_function_t *fn, size_t index,
+                                size_t dim, size_t *axes) {
+  return get_split(fn, true, index, dim, axes);
+}
+
+size_t rlx_function_output_split(const rlx_function_t *fn, size_t index,
+                                 size_t dim, size_t *axes) {
+  return get_split(fn, false, index, dim, axes);
+}
+
+rlx_status_t rlx_module_mesh_agree(const rlx_module_t *module, int failed,
+                                   int *any_failed_out) {
+  if (!module)
+    return rlx_make_status(RLX_STATUS_INVALID_ARGUMENT,
+                           "rlx_module_mesh_agree: module is NULL");
+  /* A module that was only parsed has no MPI to ask. */
+  bool any =
+      module->mesh.joined ? module->mesh.any(failed ? 1 : 0) != 0 : failed != 0;
+  if (any_failed_out)
+    *any_failed_out = any;
+  return NULL;
+}
+
 /* ---- symbolic shapes ----------------------------------------------------- */
 
 /* Whether a call must bind symbols or check where clauses. */
@@ -1309,7 +1700,35 @@ static void format_symbol_values(const rlx_function_t *fn,
   }
 }
 
-/* "[S,4]": the dims of argument `arg` as the manifest writes them. */
+/* The static dims of argument `arg` as this process has them: an output
+ * split over the mesh is this process's block of it. Inputs are whole. */
+static const int64_t *process_dims(const rlx_function_t *fn, size_t arg) {
+  return fn->local_dims && arg >= fn->num_inputs
+             ? &fn->local_dims[arg * RLX_MAX_RANK]
+             : fn->types[arg].dims;
+}
+
+/* " (this process's block of ... split over the mesh)" for an output with
+ * a split dim, for messages; else empty. */
+static void describe_block(const rlx_function_t *fn, size_t arg, char *buffer,
+                           size_t size) {
+  buffer[0] = '\0';
+  const int64_t *dims = process_dims(fn, arg);
+  if (dims == fn->types[arg].dims)
+    return;
+  for (size_t d = 0; d < fn->types[arg].rank; ++d) {
+    if (dims[d] == fn->types[arg].dims[d])
+      continue;
+    snprintf(buffer, size,
+             " (this process's block: dim %zu of %" PRId64
+             " is split over the mesh)",
+             d, fn->types[arg].dims[d]);
+    return;
+  }
+}
+
+/* "[S,4]": the dims of argument `arg` as the manifest writes them (for a
+ * split output, this process's block). */
 static void format_signature_dims(const rlx_function_t *fn, size_t arg,
                                   char *buffer, size_t size) {
   size_t used = 0;
@@ -1322,7 +1741,8 @@ static void format_signature_dims(const rlx_function_t *fn, size_t arg,
       append(buffer, size, &used, "%s%s", d ? "," : "",
              fn->exprs[expr - 1].text);
     else
-      append(buffer, size, &used, d ? ",%" PRId64 : "%" PRId64, type->dims[d]);
+      append(buffer, size, &used, d ? ",%" PRId64 : "%" PRId64,
+             process_dims(fn, arg)[d]);
   }
   append(buffer, size, &used, "]");
 }
@@ -1332,7 +1752,7 @@ static rlx_status_t evaluate_dim(const rlx_function_t *fn, size_t arg, size_t d,
                                  const int64_t *values, int64_t *out) {
   size_t index = fn->dim_exprs ? fn->dim_exprs[arg * RLX_MAX_RANK + d] : 0;
   if (!index) {
-    *out = fn->types[arg].dims[d];
+    *out = process_dims(fn, arg)[d];
     return NULL;
   }
   const rlx_expr_t *expr = &fn->exprs[index - 1];
@@ -1355,10 +1775,13 @@ static rlx_status_t dim_mismatch(const rlx_function_t *fn, size_t arg, size_t d,
   char what[128];
   describe_arg(fn, arg, what, sizeof(what));
   size_t index = fn->dim_exprs ? fn->dim_exprs[arg * RLX_MAX_RANK + d] : 0;
-  if (!index)
+  if (!index) {
+    char block[160];
+    describe_block(fn, arg, block, sizeof(block));
     return rlx_make_status(RLX_STATUS_SHAPE_MISMATCH,
-                           "%s: dim %zu is %" PRId64 ", expected %" PRId64,
-                           what, d, actual, expected);
+                           "%s: dim %zu is %" PRId64 ", expected %" PRId64 "%s",
+                           what, d, actual, expected, block);
+  }
   const rlx_expr_t *expr = &fn->exprs[index - 1];
   if (expr->symbol != SIZE_MAX) {
     const symbol_t *symbol = &fn->symbols[expr->symbol];
@@ -1590,23 +2013,26 @@ static rlx_status_t check_tensor(const rlx_function_t *fn, bool input,
                            index, fn->name, rlx_dtype_name(expected->dtype),
                            rlx_dtype_name(tensor->dtype));
 
+  size_t arg = input ? index : fn->num_inputs + index;
+  const int64_t *dims = process_dims(fn, arg);
   bool same_shape = tensor->rank == expected->rank;
   for (size_t d = 0; same_shape && d < expected->rank; ++d)
-    same_shape = tensor->dims[d] == expected->dims[d];
+    same_shape = tensor->dims[d] == dims[d];
   if (same_shape)
     return NULL;
-  char want[RLX_DIMS_TEXT_SIZE], got[RLX_DIMS_TEXT_SIZE];
-  rlx_format_dims(expected->rank, expected->dims, want, sizeof(want));
+  char want[RLX_DIMS_TEXT_SIZE], got[RLX_DIMS_TEXT_SIZE], block[160];
+  rlx_format_dims(expected->rank, dims, want, sizeof(want));
   rlx_format_dims(tensor->rank, tensor->dims, got, sizeof(got));
+  describe_block(fn, arg, block, sizeof(block));
   if (tensor->rank != expected->rank)
     return rlx_make_status(RLX_STATUS_SHAPE_MISMATCH,
                            "%s %zu of '%s': expected rank %zu shape %s, got "
-                           "rank %zu shape %s",
+                           "rank %zu shape %s%s",
                            noun, index, fn->name, expected->rank, want,
-                           tensor->rank, got);
+                           tensor->rank, got, block);
   return rlx_make_status(RLX_STATUS_SHAPE_MISMATCH,
-                         "%s %zu of '%s': expected shape %s, got %s", noun,
-                         index, fn->name, want, got);
+                         "%s %zu of '%s': expected shape %s, got %s%s", noun,
+                         index, fn->name, want, got, block);
 }
 
 static bool overlaps(const rlx_tensor_t *a, const rlx_tensor_t *b) {
@@ -1683,7 +2109,7 @@ rlx_status_t rlx_function_output_dims(const rlx_function_t *fn,
     for (size_t i = 0; !status && i < num_inputs; ++i)
       status = check_tensor(fn, true, i, inputs[i]);
     if (type->rank > 0)
-      memcpy(computed, type->dims, type->rank * sizeof(computed[0]));
+      memcpy(computed, process_dims(fn, arg), type->rank * sizeof(computed[0]));
   }
   if (!status && type->rank > 0)
     memcpy(dims, computed, type->rank * sizeof(dims[0]));
@@ -1767,18 +2193,14 @@ static rlx_status_t invoke_on_device(const rlx_function_t *fn,
   return status;
 }
 
-rlx_status_t rlx_function_invoke(const rlx_function_t *fn,
-                                 rlx_tensor_t *const *inputs, size_t num_inputs,
-                                 rlx_tensor_t *const *outputs,
-                                 size_t num_outputs) {
-  rlx_status_t status = validate("rlx_function_invoke", fn, inputs, num_inputs,
-                                 outputs, num_outputs);
-  if (status)
-    return status;
-
+/* Runs `fn`, whose call `validate` accepted, on `inputs` and `outputs`. */
+static rlx_status_t execute(const rlx_function_t *fn,
+                            rlx_tensor_t *const *inputs,
+                            rlx_tensor_t *const *outputs) {
   void *stack_args[STACK_ARGS];
   int64_t stack_words[STACK_WORDS];
-  const size_t num_args = num_inputs + num_outputs;
+  const size_t num_inputs = fn->num_inputs;
+  const size_t num_args = num_inputs + fn->num_outputs;
   void **args = stack_args;
   int64_t *words = stack_words;
   if (num_args > STACK_ARGS || fn->descriptor_words > STACK_WORDS) {
@@ -1795,6 +2217,7 @@ rlx_status_t rlx_function_invoke(const rlx_function_t *fn,
   /* OpenMP's thread count is a setting of the calling thread. */
   if (fn->set_num_threads)
     fn->set_num_threads((int)rlx_get_num_threads());
+  rlx_status_t status = NULL;
   if (fn->cuda) {
     status = invoke_on_device(fn, inputs, outputs, args, words);
   } else {
@@ -1814,6 +2237,147 @@ rlx_status_t rlx_function_invoke(const rlx_function_t *fn,
     free(words);
   }
   return status;
+}
+
+/* Makes `block` this process's block of `whole`, input `index` of a mesh
+ * function with a split dim: a view into `whole` when the block is
+ * contiguous in it (a split of the first dim larger than 1), else a copy
+ * in 64-byte aligned memory that `block` owns. */
+static rlx_status_t make_block(const rlx_function_t *fn, size_t index,
+                               const rlx_tensor_t *whole, rlx_tensor_t *block) {
+  const mesh_t *mesh = fn->mesh;
+  const size_t rank = whole->rank;
+  int64_t start[RLX_MAX_RANK], strides[RLX_MAX_RANK];
+  memset(block, 0, sizeof(*block));
+  block->dtype = whole->dtype;
+  block->rank = rank;
+  for (size_t d = 0; d < rank; ++d) {
+    block->dims[d] = whole->dims[d];
+    start[d] = 0;
+  }
+  for (size_t k = 0; k < fn->num_splits; ++k) {
+    const split_t *split = &fn->splits[k];
+    if (split->arg != index)
+      continue;
+    /* The block index: the process's coordinates along the axes, major to
+     * minor. */
+    int64_t position = 0;
+    for (size_t a = 0; a < split->num_axes; ++a)
+      position =
+          position * mesh->dims[split->axes[a]] + mesh->coords[split->axes[a]];
+    block->dims[split->dim] = whole->dims[split->dim] / split->parts;
+    start[split->dim] = position * block->dims[split->dim];
+  }
+  size_t element_size = rlx_dtype_size(whole->dtype);
+  block->element_count = 1;
+  for (size_t d = rank; d-- > 0;) {
+    strides[d] = d + 1 < rank ? strides[d + 1] * whole->dims[d + 1] : 1;
+    block->element_count *= (size_t)block->dims[d];
+  }
+  block->byte_size = block->element_count * element_size;
+  if (block->element_count == 0) {
+    block->data = whole->data; /* never read */
+    return NULL;
+  }
+
+  /* Past the last dim that is not whole the block is contiguous; it is a
+   * view if it takes one index of every dim before. */
+  size_t last = rank;
+  for (size_t d = 0; d < rank; ++d)
+    if (block->dims[d] != whole->dims[d])
+      last = d;
+  bool view = true;
+  for (size_t d = 0; last < rank && d < last; ++d)
+    view &= block->dims[d] == 1;
+  int64_t offset = 0;
+  for (size_t d = 0; d < rank; ++d)
+    offset += start[d] * strides[d];
+  if (view) {
+    block->data = (char *)whole->data + (size_t)offset * element_size;
+    return NULL;
+  }
+
+  size_t capacity = (block->byte_size + RLX_TENSOR_ALIGNMENT - 1) /
+                    RLX_TENSOR_ALIGNMENT * RLX_TENSOR_ALIGNMENT;
+  char *data = aligned_alloc(RLX_TENSOR_ALIGNMENT, capacity);
+  if (!data)
+    return rlx_make_status(RLX_STATUS_OUT_OF_MEMORY,
+                           "out of memory making this process's block of "
+                           "input %zu of '%s' (%zu bytes)",
+                           index, fn->name, block->byte_size);
+  block->data = data;
+  block->owns_data = true;
+  /* Runs of dims last.. (contiguous in `whole`), over the block's indices
+   * of the dims before `last`. */
+  size_t run = (size_t)(block->dims[last] * strides[last]) * element_size;
+  size_t runs = block->element_count * element_size / run;
+  int64_t counter[RLX_MAX_RANK] = {0};
+  const char *source = whole->data;
+  for (size_t r = 0; r < runs; ++r) {
+    int64_t at = start[last] * strides[last];
+    for (size_t d = 0; d < last; ++d)
+      at += (start[d] + counter[d]) * strides[d];
+    memcpy(data + r * run, source + (size_t)at * element_size, run);
+    for (size_t d = last; d-- > 0;) {
+      if (++counter[d] < block->dims[d])
+        break;
+      counter[d] = 0;
+    }
+  }
+  return NULL;
+}
+
+/* The end of every call once `fn` is known: runs it if `status` (its
+ * checks) is NULL. A mesh function first makes this process's blocks of
+ * its split inputs, then agrees with the other processes, each reporting
+ * whether its checks failed; it runs only if none did. Consumes
+ * `status`. */
+static rlx_status_t finish_call(const rlx_function_t *fn, rlx_status_t status,
+                                rlx_tensor_t *const *inputs,
+                                rlx_tensor_t *const *outputs) {
+  if (!fn->mesh)
+    return status ? status : execute(fn, inputs, outputs);
+
+  rlx_tensor_t *blocks = NULL, **local = NULL;
+  if (!status && fn->splits_inputs) {
+    blocks = calloc(fn->num_inputs, sizeof(*blocks));
+    local = calloc(fn->num_inputs, sizeof(*local));
+    if (!blocks || !local)
+      status = rlx_make_status(RLX_STATUS_OUT_OF_MEMORY,
+                               "out of memory invoking '%s'", fn->name);
+    for (size_t i = 0; !status && i < fn->num_inputs; ++i) {
+      bool split = false;
+      for (size_t k = 0; k < fn->num_splits; ++k)
+        split |= fn->splits[k].arg == i;
+      local[i] = split ? &blocks[i] : inputs[i];
+      if (split)
+        status = make_block(fn, i, inputs[i], &blocks[i]);
+    }
+  }
+  /* Exactly one agreement per call, whatever failed. */
+  bool any_failed = fn->mesh->any(status ? 1 : 0) != 0;
+  if (!status && any_failed)
+    status = rlx_make_status(RLX_STATUS_PEER_FAILED,
+                             "'%s': another process of the mesh failed this "
+                             "call's checks (see its error); nothing ran",
+                             fn->name);
+  if (!status)
+    status = execute(fn, local ? local : inputs, outputs);
+  for (size_t i = 0; blocks && i < fn->num_inputs; ++i)
+    if (blocks[i].owns_data)
+      free(blocks[i].data);
+  free(blocks);
+  free(local);
+  return status;
+}
+
+rlx_status_t rlx_function_invoke(const rlx_function_t *fn,
+                                 rlx_tensor_t *const *inputs, size_t num_inputs,
+                                 rlx_tensor_t *const *outputs,
+                                 size_t num_outputs) {
+  rlx_status_t status = validate("rlx_function_invoke", fn, inputs, num_inputs,
+                                 outputs, num_outputs);
+  return fn ? finish_call(fn, status, inputs, outputs) : status;
 }
 
 rlx_status_t rlx_function_device_time(const rlx_function_t *fn,
@@ -1844,7 +2408,7 @@ rlx_status_t rlx_function_call(const rlx_function_t *fn,
   if (!status)
     status = check_count(api, fn, false, outputs_out, num_outputs);
   if (status)
-    return status;
+    return finish_call(fn, status, inputs, NULL);
   for (size_t i = 0; i < num_outputs; ++i)
     outputs_out[i] = NULL;
 
@@ -1864,16 +2428,18 @@ rlx_status_t rlx_function_call(const rlx_function_t *fn,
     if (values)
       status = compute_dims(fn, arg, values, dims);
     else if (type->rank > 0)
-      memcpy(dims, type->dims, type->rank * sizeof(dims[0]));
+      memcpy(dims, process_dims(fn, arg), type->rank * sizeof(dims[0]));
     if (!status)
       status =
           rlx_tensor_create(type->dtype, type->rank, dims, &outputs_out[i]);
   }
   if (values)
     release_values(values, stack_values);
+  /* Everything again, as rlx_function_invoke checks it; then one
+   * agreement of a mesh function, whether or not the checks passed. */
   if (!status)
-    status =
-        rlx_function_invoke(fn, inputs, num_inputs, outputs_out, num_outputs);
+    status = validate(api, fn, inputs, num_inputs, outputs_out, num_outputs);
+  status = finish_call(fn, status, inputs, outputs_out);
   if (status) {
     for (size_t i = 0; i < num_outputs; ++i) {
       rlx_tensor_free(outputs_out[i]);

@@ -71,6 +71,8 @@ const char *rlx_status_code_name(rlx_status_code_t code) {
     return "UNIMPLEMENTED";
   case RLX_STATUS_INTERNAL:
     return "INTERNAL";
+  case RLX_STATUS_PEER_FAILED:
+    return "PEER_FAILED";
   }
   return "UNKNOWN";
 }

@@ -1172,6 +1172,115 @@ static const struct manifest_case {
      "rlx-module 2\nfunc f 1 0\narg f32 2 65536*65536 65536*65536\n",
      RLX_STATUS_INVALID_FORMAT,
      "input 0 of 'f': shape [4294967296,4294967296] is too large"},
+    /* Meshes: a "mesh" line after the header (and target line), "split"
+     * lines after a function's arg and res lines. */
+    {"mesh: version 1", "rlx-module 1\nmesh 1 2\n", RLX_STATUS_INVALID_FORMAT,
+     "line 2: a 'mesh' line needs manifest version 2"},
+    {"mesh: without sizes", "rlx-module 2\nmesh\n", RLX_STATUS_INVALID_FORMAT,
+     "line 2: expected 'mesh <rank> <size> ...'"},
+    {"mesh: rank 0", "rlx-module 2\nmesh 0 2\n", RLX_STATUS_INVALID_FORMAT,
+     "line 2: a mesh has 1 to 4 axes, got rank 0"},
+    {"mesh: rank 5", "rlx-module 2\nmesh 5 1 1 1 1 1\n",
+     RLX_STATUS_INVALID_FORMAT, "mesh rank '5' is too large (at most 4)"},
+    {"mesh: too few sizes", "rlx-module 2\nmesh 2 2\n",
+     RLX_STATUS_INVALID_FORMAT, "a mesh of rank 2 needs 2 sizes, got 1"},
+    {"mesh: too many sizes", "rlx-module 2\nmesh 1 2 2\n",
+     RLX_STATUS_INVALID_FORMAT, "a mesh of rank 1 needs 1 size, got 2"},
+    {"mesh: size 0", "rlx-module 2\nmesh 2 2 0\n", RLX_STATUS_INVALID_FORMAT,
+     "line 2: mesh axis 1 has size 0 (at least 1)"},
+    {"mesh: size not a number", "rlx-module 2\nmesh 1 x\n",
+     RLX_STATUS_INVALID_FORMAT, "mesh size 'x' is not a non-negative integer"},
+    {"mesh: an axis larger than 4096", "rlx-module 2\nmesh 1 4097\n",
+     RLX_STATUS_INVALID_FORMAT, "mesh size '4097' is too large (at most 4096)"},
+    {"mesh: more than 4096 processes", "rlx-module 2\nmesh 2 64 65\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "a mesh of 4160 processes is too large (at most 4096)"},
+    {"mesh: twice", "rlx-module 2\nmesh 1 2\nmesh 1 2\n",
+     RLX_STATUS_INVALID_FORMAT, "line 3: a second 'mesh' line"},
+    {"mesh: after a custom line", "rlx-module 2\ncustom g\nmesh 1 2\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 3: the 'mesh' line comes right after the header"},
+    {"mesh: after a function",
+     "rlx-module 2\nfunc f 1 0\narg f32 1 4\nmesh 1 2\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 4: the 'mesh' line comes right after the header"},
+    {"mesh: before the target line", "rlx-module 2\nmesh 1 2\ntarget cpu\n",
+     RLX_STATUS_INVALID_FORMAT, "line 3: expected a 'func' line, got 'target'"},
+    {"mesh: a cuda module", "rlx-module 2\ntarget cuda\nmesh 1 2\n",
+     RLX_STATUS_UNIMPLEMENTED,
+     "line 3: a 'target cuda' module on a mesh is not supported yet"},
+    {"split: without a mesh line",
+     "rlx-module 2\nfunc f 1 0\narg f32 1 4\nsplit arg 0 0 0\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 4: 'split' line of 'f' without a 'mesh' line"},
+    {"split: version 1",
+     "rlx-module 1\nfunc f 1 0\narg f32 1 4\nsplit arg 0 0 0\n",
+     RLX_STATUS_INVALID_FORMAT, "line 4: expected a 'func' line, got 'split'"},
+    {"split: without an axis",
+     "rlx-module 2\nmesh 1 2\nfunc f 1 0\narg f32 1 4\nsplit arg 0 0\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 5: expected 'split <arg|res> <index> <dim> <axis> [<axis> ...]'"},
+    {"split: neither arg nor res",
+     "rlx-module 2\nmesh 1 2\nfunc f 1 0\narg f32 1 4\nsplit in 0 0 0\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "expected 'split arg' or 'split res', got 'split in'"},
+    {"split: an input past the end",
+     "rlx-module 2\nmesh 1 2\nfunc f 1 0\narg f32 1 4\nsplit arg 1 0 0\n",
+     RLX_STATUS_INVALID_FORMAT, "line 5: split of input 1: 'f' has 1 input"},
+    {"split: an output past the end",
+     "rlx-module 2\nmesh 1 2\nfunc f 1 0\narg f32 1 4\nsplit res 0 0 0\n",
+     RLX_STATUS_INVALID_FORMAT, "split of output 0: 'f' has 0 outputs"},
+    {"split: a dim past the rank",
+     "rlx-module 2\nmesh 1 2\nfunc f 1 0\narg f32 1 4\nsplit arg 0 1 0\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "split of dim 1 of input 0 of 'f', which has rank 1"},
+    {"split: a symbolic dim",
+     "rlx-module 2\nmesh 1 2\nfunc f 1 1\narg f32 1 S\nres f32 1 S\n"
+     "split res 0 0 0\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 6: dim 0 of output 0 of 'f' is symbolic ('S'): only a static dim "
+     "can be split"},
+    {"split: an axis past the mesh",
+     "rlx-module 2\nmesh 1 2\nfunc f 1 0\narg f32 1 4\nsplit arg 0 0 1\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "mesh axis 1 is out of range: the mesh has 1 axis"},
+    {"split: an axis that is not a number",
+     "rlx-module 2\nmesh 1 2\nfunc f 1 0\narg f32 1 4\nsplit arg 0 0 x\n",
+     RLX_STATUS_INVALID_FORMAT, "mesh axis 'x' is not a non-negative integer"},
+    {"split: an axis twice in a line",
+     "rlx-module 2\nmesh 2 2 2\nfunc f 1 0\narg f32 1 8\nsplit arg 0 0 1 1\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 5: mesh axis 1 splits input 0 of 'f' twice"},
+    {"split: an axis on two dims of a tensor",
+     "rlx-module 2\nmesh 2 2 2\nfunc f 1 0\narg f32 2 4 4\nsplit arg 0 0 0\n"
+     "split arg 0 1 0\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 6: mesh axis 0 splits input 0 of 'f' twice"},
+    {"split: a dim twice",
+     "rlx-module 2\nmesh 2 2 2\nfunc f 1 0\narg f32 2 4 4\nsplit arg 0 0 0\n"
+     "split arg 0 0 1\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 6: dim 0 of input 0 of 'f' is split twice"},
+    {"split: a dim the axis does not divide",
+     "rlx-module 2\nmesh 1 2\nfunc f 0 1\nres f32 1 5\nsplit res 0 0 0\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "dim 0 of output 0 of 'f' is 5, which does not split into 2 equal "
+     "blocks"},
+    {"split: a dim two axes do not divide",
+     "rlx-module 2\nmesh 2 2 3\nfunc f 1 0\narg f32 1 8\nsplit arg 0 0 0 1\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "dim 0 of input 0 of 'f' is 8, which does not split into 6 equal "
+     "blocks"},
+    {"split: before the res lines",
+     "rlx-module 2\nmesh 1 2\nfunc f 1 1\narg f32 1 4\nsplit arg 0 0 0\n"
+     "res f32 1 4\n",
+     RLX_STATUS_INVALID_FORMAT,
+     "line 5: expected 'res' line 0 of function 'f', got 'split'"},
+    /* The patchable fixture has no MPI. */
+    {"mesh: a module without rlx_mesh_start",
+     "rlx-module 2\nmesh 1 2\nfunc f 1 0\narg f32 1 4\nsplit arg 0 0 0\n",
+     RLX_STATUS_NOT_FOUND,
+     "has a 'mesh' line but does not export rlx_mesh_start"},
     {"valid with target cpu",
      "rlx-module 1\ntarget cpu\nfunc f 1 1\narg i1 0\nres bf16 3 0 2 5\n"
      "func g 0 0\n",
@@ -2161,6 +2270,576 @@ static void test_dynamic(void) {
     dlclose(handle);
 }
 
+/* ---- meshes -------------------------------------------------------------- */
+
+/* The fake MPI and the records of a mesh fixture (fixture_mesh.c). */
+typedef struct mesh_fixture {
+  void *handle;
+  int32_t *rank, *size, *peer_failed, *start_result, *any_last_flag;
+  int *start_calls, *stop_calls, *any_calls, *calls;
+  const void **data;
+  int64_t *offsets;
+  int64_t (*sizes)[2];
+  int64_t (*strides)[2];
+  float (*values)[64];
+} mesh_fixture_t;
+
+static bool open_mesh_fixture(const char *name, mesh_fixture_t *f) {
+  memset(f, 0, sizeof(*f));
+  f->handle = dlopen(fixture(name), RTLD_NOW | RTLD_LOCAL);
+  if (!f->handle)
+    return false;
+  f->rank = dlsym(f->handle, "rlx_fixture_rank");
+  f->size = dlsym(f->handle, "rlx_fixture_size");
+  f->peer_failed = dlsym(f->handle, "rlx_fixture_peer_failed");
+  f->start_result = dlsym(f->handle, "rlx_fixture_start_result");
+  f->any_last_flag = dlsym(f->handle, "rlx_fixture_any_last_flag");
+  f->start_calls = dlsym(f->handle, "rlx_fixture_start_calls");
+  f->stop_calls = dlsym(f->handle, "rlx_fixture_stop_calls");
+  f->any_calls = dlsym(f->handle, "rlx_fixture_any_calls");
+  f->calls = dlsym(f->handle, "rlx_fixture_calls");
+  f->data = dlsym(f->handle, "rlx_fixture_data");
+  f->offsets = dlsym(f->handle, "rlx_fixture_offsets");
+  f->sizes = dlsym(f->handle, "rlx_fixture_sizes");
+  f->strides = dlsym(f->handle, "rlx_fixture_strides");
+  f->values = dlsym(f->handle, "rlx_fixture_values");
+  return f->rank && f->size && f->peer_failed && f->start_result &&
+         f->any_last_flag && f->start_calls && f->stop_calls && f->any_calls &&
+         f->calls && f->data && f->offsets && f->sizes && f->strides &&
+         f->values;
+}
+
+/* A 2-D f32 tensor holding 0, 1, 2, ... in row-major order. */
+static rlx_tensor_t *make_iota2(int64_t rows, int64_t cols) {
+  const int64_t dims[] = {rows, cols};
+  rlx_tensor_t *t = make_tensor(RLX_DTYPE_F32, 2, dims);
+  float *data = t ? rlx_tensor_data(t) : NULL;
+  for (int64_t i = 0; data && i < rows * cols; ++i)
+    data[i] = (float)i;
+  return t;
+}
+
+/* Whether the recorded input `arg` is `rows` x `cols` with row-major
+ * strides, offset 0, and element [i][j] = value(i, j). */
+typedef float (*mesh_value_fn)(int64_t i, int64_t j, int process);
+
+static bool received(const mesh_fixture_t *f, int arg, int64_t rows,
+                     int64_t cols, mesh_value_fn value, int process) {
+  bool ok = f->sizes[arg][0] == rows && f->sizes[arg][1] == cols &&
+            f->strides[arg][0] == cols && f->strides[arg][1] == 1 &&
+            f->offsets[arg] == 0;
+  for (int64_t i = 0; ok && i < rows; ++i)
+    for (int64_t j = 0; ok && j < cols; ++j)
+      ok = f->values[arg][i * cols + j] == value(i, j, process);
+  return ok;
+}
+
+/* Whether `t` holds 100 * process + index, as the fixture writes. */
+static bool written_by(const rlx_tensor_t *t, int process) {
+  const float *data = rlx_tensor_data(t);
+  bool ok = data != NULL;
+  for (size_t i = 0; ok && i < rlx_tensor_element_count(t); ++i)
+    ok = data[i] == (float)(100 * process + (int)i);
+  return ok;
+}
+
+static bool is_aligned(const void *data) {
+  return (uintptr_t)data % RLX_TENSOR_ALIGNMENT == 0;
+}
+
+/* Input 0 of 'rows' (f32[4,3] split by rows): process p gets rows 2p and
+ * 2p+1. Of 'cols' (f32[3,4] split by columns): columns 2p and 2p+1. */
+static float rows_block(int64_t i, int64_t j, int p) {
+  return (float)((2 * p + i) * 3 + j);
+}
+static float cols_block(int64_t i, int64_t j, int p) {
+  return (float)(i * 4 + 2 * p + j);
+}
+static float dynamic_block(int64_t i, int64_t j, int p) {
+  return (float)(i * 4 + 2 * p + j);
+}
+
+/* On the 2x2 mesh, process p is at (p / 2, p % 2). Input 0 (f32[4,6], dim 0
+ * over axes 0, 1) gives it row p; input 1 (f32[2,8], dim 1 over axes 1, 0)
+ * columns 2b, 2b+1 with b = (p % 2) * 2 + p / 2; input 2 (f32[4,4], dim 0
+ * over axis 0, dim 1 over axis 1) the 2x2 block at (p / 2, p % 2). */
+static float grid_block0(int64_t i, int64_t j, int p) {
+  return (float)((p + i) * 6 + j);
+}
+static float grid_block1(int64_t i, int64_t j, int p) {
+  int64_t b = (p % 2) * 2 + p / 2;
+  return (float)(i * 8 + 2 * b + j);
+}
+static float grid_block2(int64_t i, int64_t j, int p) {
+  return (float)((2 * (p / 2) + i) * 4 + 2 * (p % 2) + j);
+}
+
+/* The calls of 'rows', 'cols' and 'dynamic' on process `p` (module `m`). */
+static void test_mesh_blocks(const mesh_fixture_t *f, const rlx_module_t *m,
+                             int p) {
+  const rlx_function_t *rows = NULL, *cols = NULL, *dynamic = NULL;
+  expect_ok(rlx_module_lookup(m, "rows", &rows), "mesh: lookup rows");
+  expect_ok(rlx_module_lookup(m, "cols", &cols), "mesh: lookup cols");
+  expect_ok(rlx_module_lookup(m, "dynamic", &dynamic), "mesh: lookup dynamic");
+  if (!rows || !cols || !dynamic)
+    return;
+  *f->rank = p;
+
+  rlx_tensor_t *x = make_iota2(4, 3), *bias = make_iota(3);
+  rlx_tensor_t *inputs[] = {x, bias}, *outputs[2] = {NULL, NULL};
+  int64_t dims[2] = {0, 0};
+  int any_calls = *f->any_calls;
+  expect_ok(rlx_function_output_dims(rows, inputs, 2, 1, dims),
+            format("mesh %d: output dims of a split output", p));
+  check(dims[0] == 2 && dims[1] == 3 && *f->any_calls == any_calls,
+        format("mesh %d: a split output's dims are the process's block, and "
+               "asking makes no agreement",
+               p));
+  expect_ok(rlx_function_output_dims(rows, inputs, 2, 0, dims),
+            format("mesh %d: output dims of a replicated output", p));
+  check(dims[0] == 4 && dims[1] == 3,
+        format("mesh %d: a replicated output is whole", p));
+
+  int calls = *f->calls;
+  expect_ok(rlx_function_call(rows, inputs, 2, outputs, 2),
+            format("mesh %d: call rows", p));
+  check(*f->calls == calls + 1 && *f->any_calls == any_calls + 1 &&
+            *f->any_last_flag == 0,
+        format("mesh %d: one agreement (flag 0), then it runs", p));
+  check(received(f, 0, 2, 3, rows_block, p) &&
+            f->data[0] == (const float *)rlx_tensor_data(x) + 6 * p,
+        format("mesh %d: a split of dim 0 is a view of the process's rows", p));
+  check(f->sizes[1][0] == 3 && f->data[1] == rlx_tensor_data(bias),
+        format("mesh %d: a replicated input is passed whole", p));
+  check(has_dims(outputs[0], 2, 4, 3) && has_dims(outputs[1], 2, 2, 3) &&
+            written_by(outputs[0], p) && written_by(outputs[1], p),
+        format("mesh %d: rlx_function_call allocates a split output's "
+               "block",
+               p));
+
+  /* invoke with the caller's outputs: a split output must be the block */
+  expect_ok(rlx_function_invoke(rows, inputs, 2, outputs, 2),
+            format("mesh %d: invoke rows", p));
+  rlx_tensor_t *whole = make_iota2(4, 3);
+  rlx_tensor_t *wrong[] = {outputs[0], whole};
+  calls = *f->calls;
+  any_calls = *f->any_calls;
+  expect_error(rlx_function_invoke(rows, inputs, 2, wrong, 2),
+               RLX_STATUS_SHAPE_MISMATCH,
+               format("mesh %d: invoke with a whole split output", p),
+               "output 1 of 'rows': expected shape [2,3], got [4,3] (this "
+               "process's block: dim 0 of 4 is split over the mesh)",
+               NULL);
+  check(
+      *f->calls == calls && *f->any_calls == any_calls + 1 &&
+          *f->any_last_flag == 1,
+      format("mesh %d: a failed check is agreed on (flag 1); nothing runs", p));
+  rlx_tensor_free(whole);
+  rlx_tensor_free(outputs[0]);
+  rlx_tensor_free(outputs[1]);
+  rlx_tensor_free(x);
+  rlx_tensor_free(bias);
+
+  /* A split of dim 1: a copy, 64-byte aligned. */
+  x = make_iota2(3, 4);
+  rlx_tensor_t *out = NULL;
+  expect_ok(rlx_function_call(cols, &x, 1, &out, 1),
+            format("mesh %d: call cols", p));
+  const char *base = rlx_tensor_data(x);
+  const char *copy = f->data[0];
+  check(received(f, 0, 3, 2, cols_block, p) && is_aligned(copy) &&
+            (copy + 24 <= base || copy >= base + 48),
+        format("mesh %d: a split of dim 1 is an aligned copy of the "
+               "process's columns",
+               p));
+  check(has_dims(out, 2, 3, 2) && written_by(out, p),
+        format("mesh %d: cols' output is the block [3,2]", p));
+  rlx_tensor_free(out);
+  rlx_tensor_free(x);
+
+  /* Symbolic dim 0 stays whole; where S <= 8. */
+  x = make_iota2(5, 4);
+  out = NULL;
+  expect_ok(rlx_function_call(dynamic, &x, 1, &out, 1),
+            format("mesh %d: call dynamic", p));
+  check(received(f, 0, 5, 2, dynamic_block, p) && has_dims(out, 2, 5, 2),
+        format("mesh %d: a symbolic dim next to a split one", p));
+  rlx_tensor_free(out);
+  rlx_tensor_free(x);
+  x = make_iota2(0, 4);
+  out = NULL;
+  expect_ok(rlx_function_call(dynamic, &x, 1, &out, 1),
+            format("mesh %d: call dynamic on an empty tensor", p));
+  check(f->sizes[0][0] == 0 && f->sizes[0][1] == 2 && has_dims(out, 2, 0, 2),
+        format("mesh %d: an empty block", p));
+  rlx_tensor_free(out);
+  rlx_tensor_free(x);
+  x = make_iota2(9, 4);
+  out = NULL;
+  calls = *f->calls;
+  any_calls = *f->any_calls;
+  expect_error(rlx_function_call(dynamic, &x, 1, &out, 1),
+               RLX_STATUS_SHAPE_MISMATCH,
+               format("mesh %d: a where clause fails", p),
+               "'dynamic': S <= 8 does not hold with S = 9", NULL);
+  check(out == NULL && *f->calls == calls && *f->any_calls == any_calls + 1 &&
+            *f->any_last_flag == 1,
+        format("mesh %d: a failed where clause is agreed on", p));
+  rlx_tensor_free(x);
+}
+
+/* Each failure once the function is known is agreed on exactly once (flag
+ * 1), and nothing runs; another process's failure fails this one's call. */
+static void test_mesh_agreement(const mesh_fixture_t *f,
+                                const rlx_module_t *m) {
+  const rlx_function_t *rows = NULL, *plain = NULL;
+  expect_ok(rlx_module_lookup(m, "rows", &rows), "mesh: lookup rows again");
+  expect_ok(rlx_module_lookup(m, "plain", &plain), "mesh: lookup plain");
+  if (!rows || !plain)
+    return;
+  *f->rank = 0;
+  rlx_tensor_t *x = make_iota2(4, 3), *bias = make_iota(3);
+  rlx_tensor_t *bad = make_iota2(4, 4);
+  rlx_tensor_t *ints = make_tensor(RLX_DTYPE_I32, 1, (const int64_t[]){3});
+  rlx_tensor_t *good[] = {x, bias}, *null_input[] = {x, NULL},
+               *wrong_shape[] = {bad, bias}, *wrong_dtype[] = {x, ints};
+  rlx_tensor_t *outputs[2] = {NULL, NULL};
+  static const struct {
+    const char *name;
+    int which;
+    rlx_status_code_t code;
+    const char *substring;
+  } cases[] = {
+      {"input count", 0, RLX_STATUS_INVALID_ARGUMENT,
+       "'rows' takes 2 inputs, got 1"},
+      {"NULL input", 1, RLX_STATUS_INVALID_ARGUMENT,
+       "input 1 of 'rows' is NULL"},
+      {"shape", 2, RLX_STATUS_SHAPE_MISMATCH,
+       "input 0 of 'rows': expected shape [4,3], got [4,4]"},
+      {"dtype", 3, RLX_STATUS_DTYPE_MISMATCH,
+       "input 1 of 'rows': expected dtype f32, got i32"},
+      {"NULL outputs array", 4, RLX_STATUS_INVALID_ARGUMENT,
+       "the outputs array is NULL"},
+      {"output count", 5, RLX_STATUS_INVALID_ARGUMENT,
+       "'rows' returns 2 outputs, got 1"},
+  };
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); ++c) {
+    rlx_tensor_t **inputs = cases[c].which == 1   ? null_input
+                            : cases[c].which == 2 ? wrong_shape
+                            : cases[c].which == 3 ? wrong_dtype
+                                                  : good;
+    size_t num_inputs = cases[c].which == 0 ? 1 : 2;
+    int calls = *f->calls, any_calls = *f->any_calls;
+    rlx_status_t status =
+        cases[c].which == 4 ? rlx_function_call(rows, inputs, 2, NULL, 2)
+        : cases[c].which == 5
+            ? rlx_function_call(rows, inputs, 2, outputs, 1)
+            : rlx_function_call(rows, inputs, num_inputs, outputs, 2);
+    expect_error(status, cases[c].code,
+                 format("mesh agreement: own failure: %s", cases[c].name),
+                 cases[c].substring, NULL);
+    check(*f->calls == calls && *f->any_calls == any_calls + 1 &&
+              *f->any_last_flag == 1 && !outputs[0] && !outputs[1],
+          format("mesh agreement: own failure: %s: agreed once with flag 1, "
+                 "nothing runs",
+                 cases[c].name));
+    calls = *f->calls;
+    any_calls = *f->any_calls;
+    rlx_tensor_t *given[] = {x, bias};
+    if (cases[c].which == 4 || cases[c].which == 5)
+      continue;
+    expect_error(
+        rlx_function_invoke(rows, inputs, num_inputs, given, 2), cases[c].code,
+        format("mesh agreement: own failure in invoke: %s", cases[c].name),
+        NULL, NULL);
+    check(*f->calls == calls && *f->any_calls == any_calls + 1 &&
+              *f->any_last_flag == 1,
+          format("mesh agreement: own failure in invoke: %s: agreed once",
+                 cases[c].name));
+  }
+
+  int any_calls = *f->any_calls;
+  expect_error(rlx_function_call(NULL, good, 2, outputs, 2),
+               RLX_STATUS_INVALID_ARGUMENT, "mesh agreement: a NULL function",
+               "fn is NULL", NULL);
+  check(*f->any_calls == any_calls,
+        "mesh agreement: without a function there is nothing to agree on");
+
+  /* Another process failed its checks. */
+  *f->peer_failed = 1;
+  int calls = *f->calls;
+  any_calls = *f->any_calls;
+  outputs[0] = outputs[1] = x; /* must be reset */
+  expect_error(rlx_function_call(rows, good, 2, outputs, 2),
+               RLX_STATUS_PEER_FAILED, "mesh agreement: a peer failed",
+               "'rows': another process of the mesh failed this call's checks "
+               "(see its error); nothing ran",
+               NULL);
+  check(*f->calls == calls && *f->any_calls == any_calls + 1 &&
+            *f->any_last_flag == 0 && !outputs[0] && !outputs[1],
+        "mesh agreement: a peer failed: this process's flag is 0, nothing "
+        "runs, no outputs");
+  rlx_tensor_t *ints_out = make_tensor(RLX_DTYPE_I32, 1, (const int64_t[]){3});
+  expect_error(rlx_function_invoke(plain, &ints, 1, &ints_out, 1),
+               RLX_STATUS_PEER_FAILED,
+               "mesh agreement: a peer failed a call without splits",
+               "'plain': another process", NULL);
+  check(*f->calls == calls, "mesh agreement: a peer failed: plain did not run");
+  int any = -1;
+  expect_ok(rlx_module_mesh_agree(m, 0, &any), "mesh agree: peer failed");
+  check(any == 1 && *f->any_last_flag == 0,
+        "mesh agree: another process's failure is reported");
+  *f->peer_failed = 0;
+  expect_ok(rlx_module_mesh_agree(m, 1, &any), "mesh agree: own failure");
+  check(any == 1 && *f->any_last_flag == 1,
+        "mesh agree: this process's failure is passed on");
+  expect_ok(rlx_module_mesh_agree(m, 0, &any), "mesh agree: no failure");
+  check(any == 0, "mesh agree: nobody failed");
+  any_calls = *f->any_calls;
+  expect_ok(rlx_module_mesh_agree(m, 1, NULL), "mesh agree: NULL out");
+  check(*f->any_calls == any_calls + 1, "mesh agree: one collective per call");
+  expect_error(rlx_module_mesh_agree(NULL, 1, &any),
+               RLX_STATUS_INVALID_ARGUMENT, "mesh agree: NULL module",
+               "module is NULL", NULL);
+  expect_ok(rlx_function_invoke(plain, &ints, 1, &ints_out, 1),
+            "mesh: a function without splits runs");
+  check(f->data[0] == rlx_tensor_data(ints) &&
+            ((const int32_t *)rlx_tensor_data(ints_out))[2] == 2,
+        "mesh: a function without splits gets whole tensors");
+  rlx_tensor_free(ints_out);
+  rlx_tensor_free(ints);
+  rlx_tensor_free(bad);
+  rlx_tensor_free(x);
+  rlx_tensor_free(bias);
+}
+
+/* The 2x2 mesh: every process's blocks of 'grid'. */
+static void test_mesh_grid(void) {
+  mesh_fixture_t f;
+  check(open_mesh_fixture("rlx_runtime_fixture_mesh2d", &f),
+        "mesh 2d: fixture records are visible");
+  if (!f.handle || !f.calls)
+    return;
+  rlx_module_t *modules[4] = {NULL, NULL, NULL, NULL};
+  for (int p = 0; p < 4; ++p) {
+    *f.rank = p;
+    expect_ok(
+        rlx_module_load(fixture("rlx_runtime_fixture_mesh2d"), &modules[p]),
+        format("mesh 2d: load as process %d", p));
+  }
+  check(*f.start_calls == 0,
+        "mesh 2d: a second mesh module does not start MPI again");
+  rlx_tensor_t *a = make_iota2(4, 6), *b = make_iota2(2, 8),
+               *c = make_iota2(4, 4);
+  rlx_tensor_t *inputs[] = {a, b, c};
+  for (int p = 0; p < 4 && modules[p]; ++p) {
+    rlx_mesh_t mesh;
+    expect_ok(rlx_module_mesh(modules[p], &mesh), "mesh 2d: rlx_module_mesh");
+    check(mesh.rank == 2 && mesh.dims[0] == 2 && mesh.dims[1] == 2 &&
+              mesh.num_processes == 4 && mesh.process == (size_t)p &&
+              mesh.coords[0] == p / 2 && mesh.coords[1] == p % 2 &&
+              mesh.coords[2] == 0,
+          format("mesh 2d: process %d is at (%d, %d)", p, p / 2, p % 2));
+    const rlx_function_t *grid = NULL;
+    expect_ok(rlx_module_lookup(modules[p], "grid", &grid),
+              "mesh 2d: lookup grid");
+    size_t axes[RLX_MESH_MAX_RANK] = {9, 9, 9, 9};
+    check(rlx_function_input_split(grid, 0, 0, axes) == 2 && axes[0] == 0 &&
+              axes[1] == 1 && rlx_function_input_split(grid, 1, 1, axes) == 2 &&
+              axes[0] == 1 && axes[1] == 0 &&
+              rlx_function_input_split(grid, 1, 0, axes) == 0 &&
+              rlx_function_output_split(grid, 0, 0, axes) == 1 &&
+              axes[0] == 1 && rlx_function_output_split(grid, 0, 1, NULL) == 1,
+          "mesh 2d: split axes, major to minor");
+    *f.rank = p;
+    rlx_tensor_t *out = NULL;
+    expect_ok(rlx_function_call(grid, inputs, 3, &out, 1),
+              format("mesh 2d: call grid as process %d", p));
+    check(received(&f, 0, 1, 6, grid_block0, p) &&
+              f.data[0] == (const float *)rlx_tensor_data(a) + 6 * p,
+          format("mesh 2d %d: a dim over two axes, a view of row %d", p, p));
+    check(received(&f, 1, 2, 2, grid_block1, p) && is_aligned(f.data[1]),
+          format("mesh 2d %d: dim 1 over axes 1, 0 (a copy)", p));
+    check(received(&f, 2, 2, 2, grid_block2, p) && is_aligned(f.data[2]),
+          format("mesh 2d %d: both dims split (a copy)", p));
+    check(has_dims(out, 2, 2, 2) && written_by(out, p),
+          format("mesh 2d %d: the output is the block [2,2]", p));
+    rlx_tensor_free(out);
+  }
+  rlx_tensor_free(a);
+  rlx_tensor_free(b);
+  rlx_tensor_free(c);
+  for (int p = 0; p < 4; ++p)
+    rlx_module_free(modules[p]);
+  check(*f.stop_calls == 0,
+        "mesh 2d: MPI keeps running while another mesh module is loaded");
+  dlclose(f.handle);
+}
+
+/* In a child process, where MPI has not started: a failing rlx_mesh_start
+ * fails the load, and MPI cannot be started again. Returns the child's
+ * exit status: 0 if all went as expected. */
+static int mesh_start_failure_child(void) {
+  mesh_fixture_t f;
+  if (!open_mesh_fixture("rlx_runtime_fixture_mesh", &f))
+    return 10;
+  *f.start_result = 7;
+  rlx_module_t *m = NULL;
+  rlx_status_t status =
+      rlx_module_load(fixture("rlx_runtime_fixture_mesh"), &m);
+  if (rlx_status_code(status) != RLX_STATUS_IO_ERROR ||
+      !strstr(rlx_status_message(status),
+              "starting MPI failed: rlx_mesh_start returned 7"))
+    return 11;
+  rlx_status_free(status);
+  *f.start_result = 0;
+  status = rlx_module_load(fixture("rlx_runtime_fixture_mesh"), &m);
+  if (rlx_status_code(status) != RLX_STATUS_UNIMPLEMENTED ||
+      !strstr(rlx_status_message(status), "MPI failed to start"))
+    return 12;
+  rlx_status_free(status);
+  if (*f.start_calls != 1 || *f.stop_calls != 0)
+    return 13;
+  return 0;
+}
+
+/* Also in a child: a size mismatch on the first mesh module loaded stops
+ * the MPI it started. */
+static int mesh_size_child(void) {
+  mesh_fixture_t f;
+  if (!open_mesh_fixture("rlx_runtime_fixture_mesh", &f))
+    return 10;
+  *f.size = 1;
+  rlx_module_t *m = NULL;
+  rlx_status_t status =
+      rlx_module_load(fixture("rlx_runtime_fixture_mesh"), &m);
+  if (rlx_status_code(status) != RLX_STATUS_INVALID_ARGUMENT ||
+      !strstr(rlx_status_message(status),
+              "runs on a mesh of 2 processes, but this process is one of 1 "
+              "(launch it with mpirun -np 2)"))
+    return 11;
+  rlx_status_free(status);
+  return *f.start_calls == 1 && *f.stop_calls == 1 ? 0 : 12;
+}
+
+static void expect_child(int (*body)(void), const char *name) {
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0)
+    _exit(body());
+  int wait_status = 0;
+  bool ok = pid > 0 && waitpid(pid, &wait_status, 0) == pid;
+  report(ok && WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0, name,
+         format("child exit status %d", WEXITSTATUS(wait_status)));
+}
+
+static void test_mesh(void) {
+  /* A module without a mesh line: one process. */
+  rlx_module_t *plain = NULL;
+  expect_ok(rlx_module_load(fixture("rlx_runtime_fixture"), &plain),
+            "mesh: load a module without a mesh");
+  rlx_mesh_t mesh;
+  memset(&mesh, 0xff, sizeof(mesh));
+  expect_ok(rlx_module_mesh(plain, &mesh), "mesh: rlx_module_mesh, no mesh");
+  check(mesh.rank == 0 && mesh.dims == NULL && mesh.num_processes == 1 &&
+            mesh.process == 0 && mesh.coords[0] == 0,
+        "mesh: a module without a mesh runs on one process");
+  int any = -1;
+  expect_ok(rlx_module_mesh_agree(plain, 1, &any),
+            "mesh: agree without a mesh");
+  check(any == 1, "mesh: agreeing alone");
+  const rlx_function_t *add = NULL;
+  rlx_status_free(rlx_module_lookup(plain, "add_f32", &add));
+  check(add && rlx_function_input_split(add, 0, 0, NULL) == 0 &&
+            rlx_function_output_split(add, 0, 0, NULL) == 0,
+        "mesh: nothing is split without a mesh");
+  expect_error(rlx_module_mesh(NULL, &mesh), RLX_STATUS_INVALID_ARGUMENT,
+               "mesh: rlx_module_mesh(NULL)", "module is NULL", NULL);
+  expect_error(rlx_module_mesh(plain, NULL), RLX_STATUS_INVALID_ARGUMENT,
+               "mesh: rlx_module_mesh out NULL", "out is NULL", NULL);
+  rlx_module_free(plain);
+
+  expect_child(mesh_start_failure_child,
+               "mesh: a failed rlx_mesh_start fails the load; MPI does not "
+               "start again");
+  expect_child(mesh_size_child,
+               "mesh: a size mismatch on the first mesh module stops MPI");
+
+  mesh_fixture_t f;
+  check(open_mesh_fixture("rlx_runtime_fixture_mesh", &f),
+        "mesh: fixture records are visible");
+  if (!f.handle || !f.calls)
+    return;
+  char path[4096];
+  snprintf(path, sizeof(path), "%s", fixture("rlx_runtime_fixture_mesh"));
+  rlx_module_t *m0 = NULL, *m1 = NULL, *extra = NULL;
+  *f.rank = 0;
+  expect_ok(rlx_module_load(path, &m0), "mesh: load as process 0");
+  check(*f.start_calls == 1 && *f.stop_calls == 0, "mesh: MPI starts once");
+  *f.rank = 1;
+  expect_ok(rlx_module_load(path, &m1), "mesh: load as process 1");
+  check(*f.start_calls == 1,
+        "mesh: a second load in the process does not start MPI again");
+  if (!m0 || !m1) {
+    rlx_module_free(m0);
+    rlx_module_free(m1);
+    return;
+  }
+  expect_ok(rlx_module_mesh(m1, &mesh), "mesh: rlx_module_mesh");
+  check(mesh.rank == 1 && mesh.dims && mesh.dims[0] == 2 &&
+            mesh.num_processes == 2 && mesh.process == 1 &&
+            mesh.coords[0] == 1 && mesh.coords[1] == 0,
+        "mesh: process 1 of a 1-D mesh of 2");
+
+  *f.size = 3;
+  expect_error(rlx_module_load(path, &extra), RLX_STATUS_INVALID_ARGUMENT,
+               "mesh: a world of another size",
+               "runs on a mesh of 2 processes, but this process is one of 3 "
+               "(launch it with mpirun -np 2)",
+               "rlx_runtime_fixture_mesh.so");
+  *f.size = 2;
+  *f.rank = 2;
+  expect_error(rlx_module_load(path, &extra), RLX_STATUS_IO_ERROR,
+               "mesh: a rank outside the world",
+               "rlx_mesh_rank returned 2, not a process of 0 to 1", NULL);
+  check(*f.stop_calls == 0 && *f.start_calls == 1,
+        "mesh: failed loads leave MPI to the loaded modules");
+
+  const rlx_function_t *rows = NULL;
+  rlx_status_free(rlx_module_lookup(m0, "rows", &rows));
+  size_t axes[RLX_MESH_MAX_RANK] = {9, 9, 9, 9};
+  rlx_tensor_type_t type;
+  check(rows && rlx_function_input_split(rows, 0, 0, axes) == 1 &&
+            axes[0] == 0 && axes[1] == 9 &&
+            rlx_function_input_split(rows, 0, 1, axes) == 0 &&
+            rlx_function_input_split(rows, 1, 0, axes) == 0 &&
+            rlx_function_input_split(rows, 2, 0, axes) == 0 &&
+            rlx_function_input_split(rows, 0, 2, axes) == 0 &&
+            rlx_function_output_split(rows, 0, 0, axes) == 0 &&
+            rlx_function_output_split(rows, 1, 0, axes) == 1 &&
+            rlx_function_output_split(NULL, 1, 0, axes) == 0,
+        "mesh: which dims are split");
+  check(rows && !rlx_function_output_type(rows, 1, &type) &&
+            type.dims[0] == 4 && type.dims[1] == 3,
+        "mesh: the output type is the whole (global) one");
+
+  test_mesh_blocks(&f, m0, 0);
+  test_mesh_blocks(&f, m1, 1);
+  test_mesh_agreement(&f, m0);
+  test_mesh_grid();
+
+  rlx_module_free(m1);
+  check(*f.stop_calls == 0, "mesh: MPI runs while a mesh module is loaded");
+  rlx_module_free(m0);
+  check(*f.stop_calls == 1, "mesh: freeing the last mesh module stops MPI");
+  *f.rank = 0;
+  expect_error(rlx_module_load(path, &extra), RLX_STATUS_UNIMPLEMENTED,
+               "mesh: MPI does not start again", "MPI was stopped when",
+               "cannot start again in the same process");
+  check(*f.start_calls == 1, "mesh: rlx_mesh_start ran once in the process");
+  dlclose(f.handle);
+}
+
 /* ---- complex module ------------------------------------------------------ */
 
 static void test_complex_module(void) {
@@ -2885,6 +3564,7 @@ int main(int argc, char **argv) {
   test_module();
   test_dynamic();
   test_complex_module();
+  test_mesh();
   test_threads();
   test_npy_round_trips();
   test_npy_reading();

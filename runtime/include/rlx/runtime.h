@@ -50,6 +50,10 @@ typedef enum rlx_status_code {
   RLX_STATUS_OUT_OF_MEMORY,
   RLX_STATUS_UNIMPLEMENTED, /* well-formed input the runtime does not support */
   RLX_STATUS_INTERNAL,
+  /* A call of a mesh function (docs/runtime.md, "Meshes") that another
+   * process of the mesh failed: nothing ran. Appended: the values above are
+   * ABI. */
+  RLX_STATUS_PEER_FAILED,
 } rlx_status_code_t;
 
 typedef struct rlx_status *rlx_status_t;
@@ -283,7 +287,8 @@ RLX_API const char *rlx_function_where_clause(const rlx_function_t *fn,
  * rlx_function_invoke checks them: counts, dtypes, ranks, every dim against
  * the bound symbols, and the where clauses. SHAPE_MISMATCH for a negative
  * dim, OUT_OF_RANGE for an expression that overflows or divides by zero and
- * for a shape whose byte size overflows. */
+ * for a shape whose byte size overflows. An output of a mesh function that
+ * is split over the mesh has the dims of this process's block of it. */
 RLX_API rlx_status_t rlx_function_output_dims(const rlx_function_t *fn,
                                               rlx_tensor_t *const *inputs,
                                               size_t num_inputs, size_t output,
@@ -304,7 +309,11 @@ RLX_API rlx_status_t rlx_function_input_dims(const rlx_function_t *fn,
  * against the signature first (symbolic dims: the inputs bind the symbols,
  * the where clauses must hold, and each output must have the shape
  * rlx_function_output_dims computes), and outputs may not overlap each other
- * or any input; nothing runs if a check fails. */
+ * or any input; nothing runs if a check fails. A function of a mesh module
+ * takes whole inputs (it runs on this process's blocks of the split ones)
+ * and writes this process's block of each split output; after its checks,
+ * passed or failed, the processes agree (rlx_module_mesh_agree), and it runs
+ * only if every process's checks passed: else PEER_FAILED on the others. */
 RLX_API rlx_status_t rlx_function_invoke(const rlx_function_t *fn,
                                          rlx_tensor_t *const *inputs,
                                          size_t num_inputs,
@@ -322,7 +331,8 @@ RLX_API rlx_status_t rlx_function_device_time(const rlx_function_t *fn,
                                               double *ms_out);
 
 /* Convenience path: validates like rlx_function_invoke, allocates the outputs
- * (symbolic dims take the sizes the inputs give them), runs `fn` and stores
+ * (symbolic dims take the sizes the inputs give them; a split output of a
+ * mesh function is this process's block), runs `fn` and stores
  * the new tensors in `outputs_out[0..num_outputs)`, which the caller then
  * owns. On failure every entry is set to NULL. */
 RLX_API rlx_status_t rlx_function_call(const rlx_function_t *fn,
@@ -330,6 +340,60 @@ RLX_API rlx_status_t rlx_function_call(const rlx_function_t *fn,
                                        size_t num_inputs,
                                        rlx_tensor_t **outputs_out,
                                        size_t num_outputs);
+
+/* ------------------------------------------------------------------------ */
+/* Meshes                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* A module whose manifest has a "mesh" line runs once per process of an MPI
+ * job (mpirun -np N, SPMD; docs/runtime.md, "Meshes"): each process loads
+ * it, makes the same calls in the same order, and the module's compiled
+ * code communicates through MPI. The runtime does not link MPI: the module
+ * does, and exports rlx_mesh_start/_rank/_size/_any/_stop, which the runtime
+ * calls. Callers pass whole (global) inputs; the runtime hands each process
+ * its block of the inputs split over the mesh. A split output is this
+ * process's block: rlx_function_output_dims gives its shape. */
+
+/* The most axes a mesh has, and the most processes. */
+#define RLX_MESH_MAX_RANK 4
+#define RLX_MESH_MAX_PROCESSES 4096
+
+/* A module's mesh and this process's place on it. Without a mesh line: rank
+ * 0, dims NULL, one process, process 0. */
+typedef struct rlx_mesh {
+  size_t rank;          /* axes of the mesh */
+  const int64_t *dims;  /* `rank` axis sizes, valid as long as the module */
+  size_t num_processes; /* the product of the dims */
+  size_t process;       /* this process's index: its MPI world rank */
+  /* Its position on the mesh: `process` delinearized row-major over `dims`
+   * (process = coords[0] * dims[1] + coords[1] on a 2-D mesh); entries past
+   * `rank` are 0. */
+  int64_t coords[RLX_MESH_MAX_RANK];
+} rlx_mesh_t;
+
+RLX_API rlx_status_t rlx_module_mesh(const rlx_module_t *module,
+                                     rlx_mesh_t *out);
+
+/* The mesh axes that split dim `dim` of input (output) `index`, major to
+ * minor: writes them to `axes` (room for RLX_MESH_MAX_RANK; may be NULL)
+ * and returns their count. 0 for a whole dim, an index or dim past the end,
+ * and a module without a mesh. The type views of rlx_function_input_type and
+ * _output_type keep the whole (global) shapes. */
+RLX_API size_t rlx_function_input_split(const rlx_function_t *fn, size_t index,
+                                        size_t dim, size_t *axes);
+RLX_API size_t rlx_function_output_split(const rlx_function_t *fn, size_t index,
+                                         size_t dim, size_t *axes);
+
+/* A collective over the processes of `module`'s mesh: each process calls it
+ * at the same point, with `failed` nonzero if it failed; `*any_failed_out`
+ * (may be NULL) is then 1 if any of them did, else 0. Every call of a mesh
+ * function makes one such agreement after its checks, so a process that
+ * fails before it can make a call the others make (reading its inputs, say)
+ * calls rlx_module_mesh_agree(module, 1, NULL) in its place: the others'
+ * call then returns RLX_STATUS_PEER_FAILED without running. A module
+ * without a mesh: `*any_failed_out` is `failed != 0`. */
+RLX_API rlx_status_t rlx_module_mesh_agree(const rlx_module_t *module,
+                                           int failed, int *any_failed_out);
 
 #ifdef __cplusplus
 }
