@@ -1,6 +1,8 @@
 /* rlx-run: runs a function of a compiled RLX module (or of an .mlir file,
  * compiled on the fly by the rlx-compile next to this executable) on .npy or
- * random inputs, and prints, saves or benchmarks its outputs. */
+ * random inputs, and prints, saves or benchmarks its outputs. A mesh module
+ * runs once per process of an MPI job (mpirun -np N rlx-run ...): rank 0
+ * prints, and each rank saves its block of a split output. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "rlx/npy.h"
@@ -60,7 +62,12 @@ static const char usage_text[] =
     "                 0 means all cores)\n"
     "  --list         print the module's function signatures (symbolic dims\n"
     "                 as written, and their where clauses) and exit\n"
-    "  -h, --help     print this help and exit\n";
+    "  -h, --help     print this help and exit\n"
+    "\n"
+    "A mesh module (compiled for N processes) runs under mpirun -np N, every\n"
+    "rank on the same inputs: rank 0 prints; with -o rank 0 writes the\n"
+    "replicated outputs and each rank r its block of a split output i as\n"
+    "OUTDIR/out<i>.rank<r>.npy. Errors name the rank.\n";
 
 typedef struct options {
   char *module_path;
@@ -80,13 +87,26 @@ typedef struct options {
   bool list;
 } options_t;
 
+/* Of a mesh module: this process's rank, which prefixes its errors, and
+ * whether it is rank 0, the one that prints. */
+static long mesh_rank = -1;
+static bool prints = true;
+
+/* "rlx-run: error: ", or "rlx-run: rank 1: error: " for a mesh module. */
+static void print_error_prefix(void) {
+  if (mesh_rank >= 0)
+    fprintf(stderr, "rlx-run: rank %ld: error: ", mesh_rank);
+  else
+    fputs("rlx-run: error: ", stderr);
+}
+
 static void print_error(const char *format, ...)
     __attribute__((format(printf, 1, 2)));
 
 static void print_error(const char *format, ...) {
   va_list args;
   va_start(args, format);
-  fputs("rlx-run: error: ", stderr);
+  print_error_prefix();
   vfprintf(stderr, format, args);
   fputc('\n', stderr);
   va_end(args);
@@ -394,6 +414,52 @@ static void print_signature(const rlx_function_t *fn) {
   for (size_t i = 0; i < rlx_function_num_where_clauses(fn); ++i)
     printf("%s%s", i ? ", " : " where ", rlx_function_where_clause(fn, i));
   putchar('\n');
+  /* Tensors split over the mesh: "  split input 0: dim 0 over axes [0,1]" */
+  for (size_t arg = 0;
+       arg < rlx_function_num_inputs(fn) + rlx_function_num_outputs(fn);
+       ++arg) {
+    bool input = arg < rlx_function_num_inputs(fn);
+    size_t index = input ? arg : arg - rlx_function_num_inputs(fn);
+    rlx_tensor_type_t type;
+    rlx_status_t status = input ? rlx_function_input_type(fn, index, &type)
+                                : rlx_function_output_type(fn, index, &type);
+    if (status) {
+      rlx_status_free(status);
+      continue;
+    }
+    const char *separator = "";
+    for (size_t d = 0; d < type.rank; ++d) {
+      size_t axes[RLX_MESH_MAX_RANK];
+      size_t count = input ? rlx_function_input_split(fn, index, d, axes)
+                           : rlx_function_output_split(fn, index, d, axes);
+      if (!count)
+        continue;
+      if (!*separator)
+        printf("  split %s %zu:", input ? "input" : "output", index);
+      printf("%s dim %zu over mesh axes [", separator, d);
+      for (size_t a = 0; a < count; ++a)
+        printf(a ? ",%zu" : "%zu", axes[a]);
+      putchar(']');
+      separator = ",";
+    }
+    if (*separator)
+      putchar('\n');
+  }
+}
+
+/* Whether output `index` of `fn` is split over the mesh: each process then
+ * has its block of it. */
+static bool output_is_split(const rlx_function_t *fn, size_t index) {
+  rlx_tensor_type_t type;
+  rlx_status_t status = rlx_function_output_type(fn, index, &type);
+  if (status) {
+    rlx_status_free(status);
+    return false;
+  }
+  for (size_t d = 0; d < type.rank; ++d)
+    if (rlx_function_output_split(fn, index, d, NULL))
+      return true;
+  return false;
 }
 
 /* Comma-separated function names, for error messages; NULL if out of
@@ -582,10 +648,10 @@ static int symbol_values(const options_t *opts, const rlx_function_t *fn,
       print_error("--dim %.*s: the shapes of '%s' are static", length, name,
                   rlx_function_name(fn));
     } else {
+      print_error_prefix();
       fprintf(stderr,
-              "rlx-run: error: --dim %.*s: '%s' has no symbol '%.*s'; its "
-              "symbols: ",
-              length, name, rlx_function_name(fn), length, name);
+              "--dim %.*s: '%s' has no symbol '%.*s'; its symbols: ", length,
+              name, rlx_function_name(fn), length, name);
       print_symbols(fn, NULL);
       fputc('\n', stderr);
     }
@@ -594,9 +660,10 @@ static int symbol_values(const options_t *opts, const rlx_function_t *fn,
   for (size_t s = 0; s < num_symbols; ++s)
     any_missing |= missing[s];
   if (!rc && any_missing) {
+    print_error_prefix();
     fprintf(stderr,
-            "rlx-run: error: '%s' has symbolic input dims: give each size "
-            "with --dim NAME=VALUE; missing: ",
+            "'%s' has symbolic input dims: give each size with --dim "
+            "NAME=VALUE; missing: ",
             rlx_function_name(fn));
     print_symbols(fn, missing);
     fputc('\n', stderr);
@@ -668,8 +735,11 @@ static void print_value(rlx_dtype_t dtype, const void *values, size_t i) {
     printf("%" PRId64, ((const int64_t *)values)[i]);
 }
 
-/* Prints "output N: TYPE = [v0, v1, ...]" and a line of statistics. */
-static int print_output(size_t index, const rlx_tensor_t *tensor) {
+/* Prints "output N: TYPE = [v0, v1, ...]" and a line of statistics. A
+ * block of a split output (`whole` is then the whole output's type) prints
+ * as "output N: TYPE (rank 0's block of WHOLE) = [...]". */
+static int print_output(size_t index, const rlx_tensor_t *tensor,
+                        const rlx_tensor_type_t *whole) {
   rlx_tensor_type_t type;
   rlx_status_free(rlx_tensor_get_type(tensor, &type));
   size_t count = rlx_tensor_element_count(tensor);
@@ -691,6 +761,11 @@ static int print_output(size_t index, const rlx_tensor_t *tensor) {
 
   printf("output %zu: ", index);
   print_type(stdout, &type);
+  if (whole) {
+    printf(" (rank %ld's block of ", mesh_rank);
+    print_type(stdout, whole);
+    putchar(')');
+  }
   printf(" = ");
   if (type.rank == 0) {
     print_value(type.dtype, values, 0);
@@ -800,18 +875,31 @@ static int make_directories(const char *path) {
   return rc;
 }
 
-static int save_outputs(const char *dir, rlx_tensor_t **outputs, size_t count) {
+/* Writes OUTDIR/out<i>.npy. Of a mesh module, rank 0 writes the replicated
+ * outputs, and every rank its block of a split one: out<i>.rank<r>.npy. */
+static int save_outputs(const char *dir, const rlx_function_t *fn,
+                        size_t num_processes, rlx_tensor_t **outputs,
+                        size_t count) {
   for (size_t i = 0; i < count; ++i) {
+    bool split = output_is_split(fn, i);
+    if (!split && !prints)
+      continue;
     char path[PATH_MAX];
-    if ((size_t)snprintf(path, sizeof(path), "%s/out%zu.npy", dir, i) >=
-        sizeof(path)) {
+    int length = split ? snprintf(path, sizeof(path), "%s/out%zu.rank%ld.npy",
+                                  dir, i, mesh_rank)
+                       : snprintf(path, sizeof(path), "%s/out%zu.npy", dir, i);
+    if (length < 0 || (size_t)length >= sizeof(path)) {
       print_error("output path in '%s' is too long", dir);
       return EXIT_ERROR;
     }
     rlx_status_t status = rlx_npy_save(path, outputs[i]);
     if (status)
       return fail_with(status);
-    printf("wrote %s\n", path);
+    if (prints && split)
+      printf("wrote %s/out%zu.rank<r>.npy, one per rank (r = 0 to %zu)\n", dir,
+             i, num_processes - 1);
+    else if (prints)
+      printf("wrote %s\n", path);
   }
   return 0;
 }
@@ -860,8 +948,9 @@ static int bench(const rlx_function_t *fn, rlx_tensor_t **inputs,
     if (!no_device_time)
       no_device_time = rlx_function_device_time(fn, &device_times[i]);
   }
-  printf("median: %.3f ms over %zu runs\n", median(times, runs), runs);
-  if (!no_device_time)
+  if (prints)
+    printf("median: %.3f ms over %zu runs\n", median(times, runs), runs);
+  if (prints && !no_device_time)
     printf("device median: %.3f ms over %zu runs\n",
            median(device_times, runs), runs);
   rlx_status_free(no_device_time);
@@ -883,7 +972,12 @@ static int load_module(char *path, rlx_module_t **module) {
   return compile_and_load(path, module);
 }
 
-static int run_function(const options_t *opts, const rlx_function_t *fn) {
+static int run_function(const options_t *opts, const rlx_module_t *module,
+                        const rlx_function_t *fn) {
+  rlx_mesh_t mesh;
+  rlx_status_t mesh_status = rlx_module_mesh(module, &mesh);
+  if (mesh_status)
+    return fail_with(mesh_status);
   size_t max_inputs = opts->num_inputs + rlx_function_num_inputs(fn);
   size_t num_outputs = rlx_function_num_outputs(fn);
   size_t num_inputs = 0;
@@ -904,11 +998,34 @@ static int run_function(const options_t *opts, const rlx_function_t *fn) {
         rlx_function_call(fn, inputs, num_inputs, outputs, num_outputs);
     if (status)
       rc = fail_with(status);
+  } else if (mesh.rank > 0) {
+    /* The other processes are in the call's agreement: fail it there, so
+     * that none of them waits for this one. */
+    rlx_status_free(rlx_module_mesh_agree(module, 1, NULL));
   }
-  for (size_t i = 0; !rc && i < num_outputs; ++i)
-    rc = print_output(i, outputs[i]);
+  bool call_failed = rc != 0;
+  for (size_t i = 0; !rc && prints && i < num_outputs; ++i) {
+    rlx_tensor_type_t whole;
+    rlx_status_t status = rlx_function_output_type(fn, i, &whole);
+    if (status)
+      rc = fail_with(status);
+    else
+      rc = print_output(i, outputs[i], output_is_split(fn, i) ? &whole : NULL);
+  }
   if (!rc && opts->output_dir)
-    rc = save_outputs(opts->output_dir, outputs, num_outputs);
+    rc = save_outputs(opts->output_dir, fn, mesh.num_processes, outputs,
+                      num_outputs);
+  /* The benchmark's calls are collectives of a mesh module: every process
+   * makes them, or none. */
+  if (!call_failed && opts->bench_runs && mesh.rank > 0) {
+    int any_failed = 0;
+    rlx_status_free(rlx_module_mesh_agree(module, rc != 0, &any_failed));
+    if (!rc && any_failed) {
+      print_error("another process of the mesh failed to print or save its "
+                  "outputs (see its error); no benchmark");
+      rc = EXIT_ERROR;
+    }
+  }
   if (!rc && opts->bench_runs)
     rc = bench(fn, inputs, num_inputs, outputs, num_outputs,
                (size_t)opts->bench_runs);
@@ -932,17 +1049,33 @@ static int run(const options_t *opts) {
   int rc = load_module(opts->module_path, &module);
   if (rc)
     return rc;
-  if (opts->list) {
+  rlx_mesh_t mesh;
+  rlx_status_t status = rlx_module_mesh(module, &mesh);
+  if (status) {
+    rlx_module_free(module);
+    return fail_with(status);
+  }
+  if (mesh.rank > 0) {
+    mesh_rank = (long)mesh.process;
+    prints = mesh.process == 0;
+  }
+  if (opts->list && prints) {
+    if (mesh.rank > 0) {
+      printf("mesh [");
+      for (size_t a = 0; a < mesh.rank; ++a)
+        printf(a ? ",%" PRId64 : "%" PRId64, mesh.dims[a]);
+      printf("]: %zu processes\n", mesh.num_processes);
+    }
     for (size_t i = 0; i < rlx_module_function_count(module); ++i) {
       const rlx_function_t *fn;
       rlx_status_free(rlx_module_function_at(module, i, &fn));
       print_signature(fn);
     }
-  } else {
+  } else if (!opts->list) {
     const rlx_function_t *fn = NULL;
     rc = select_function(module, opts->module_path, opts->function, &fn);
     if (!rc)
-      rc = run_function(opts, fn);
+      rc = run_function(opts, module, fn);
   }
   rlx_module_free(module);
   return rc;
