@@ -34,6 +34,15 @@ class _TensorType(ctypes.Structure):
                 ("dims", ctypes.POINTER(ctypes.c_int64))]
 
 
+class _Mesh(ctypes.Structure):
+    """rlx_mesh_t (RLX_MESH_MAX_RANK = 4)."""
+    _fields_ = [("rank", ctypes.c_size_t),
+                ("dims", ctypes.POINTER(ctypes.c_int64)),
+                ("num_processes", ctypes.c_size_t),
+                ("process", ctypes.c_size_t),
+                ("coords", ctypes.c_int64 * 4)]
+
+
 # rlx_dtype_t, in enum order, with the numpy type of each; bf16 has none and
 # travels as float32 (converted by the runtime's rlx_convert). c64 and c128
 # are numpy's complex64 and complex128: the same {real, imaginary} pairs.
@@ -93,6 +102,7 @@ def _library():
         "rlx_get_num_threads": (size, []),
         "rlx_module_load": (status, [ctypes.c_char_p, ctypes.POINTER(ptr)]),
         "rlx_module_free": (None, [ptr]),
+        "rlx_module_mesh": (status, [ptr, ctypes.POINTER(_Mesh)]),
         "rlx_module_function_count": (size, [ptr]),
         "rlx_module_function_at": (status, [ptr, size, ctypes.POINTER(ptr)]),
         "rlx_module_lookup": (status, [ptr, ctypes.c_char_p,
@@ -341,7 +351,12 @@ class BoundCall:
 
 class Module:
     """A compiled module (the .so rlx-compile writes), loaded; its functions
-    are `module["name"]` or attributes, valid while the module is."""
+    are `module["name"]` or attributes, valid while the module is.
+
+    A mesh module runs once per MPI process (`mpirun -np N python ...`):
+    `mesh` is its shape (`()` for an ordinary module), `num_processes` its
+    size and `process` this process's rank. Its functions take whole
+    inputs; an output split over the mesh is this process's block."""
 
     def __init__(self, path):
         lib = _library()
@@ -349,6 +364,10 @@ class Module:
         handle = ctypes.c_void_p()
         _check(lib.rlx_module_load(self.path.encode(), ctypes.byref(handle)))
         self._handle = handle
+        mesh = _Mesh()
+        _check(lib.rlx_module_mesh(handle, ctypes.byref(mesh)))
+        self.mesh = tuple(mesh.dims[i] for i in range(mesh.rank))
+        self.num_processes, self.process = mesh.num_processes, mesh.process
         self.functions = {}
         for i in range(lib.rlx_module_function_count(handle)):
             fn = ctypes.c_void_p()

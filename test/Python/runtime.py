@@ -3,9 +3,9 @@
 # The rlx Python package's runtime binding and compile cache (issue 16):
 # results against numpy float64 references, `?` sizes, several outputs,
 # bf16 through float32, complex64 and complex128, torch tensors as inputs,
-# identical results at 1 and 2 threads, the on-disk cache, and every error
-# a user can make at run time as an rlx.Error carrying the runtime's (or
-# rlx-compile's) message.
+# identical results at 1 and 2 threads, the on-disk cache, a mesh module's
+# shape and split outputs (issue 21), and every error a user can make at run
+# time as an rlx.Error carrying the runtime's (or rlx-compile's) message.
 import os
 import time
 
@@ -171,6 +171,20 @@ raises("complex_dtype", lambda: complex_module.mul_c64(ca.astype(
 raises("complex_for_real", lambda: module.layer(np.zeros((2, 8), np.complex64),
                                                 w, b),
        "DTYPE_MISMATCH", "input 0 of 'layer': expected dtype f32, got c64")
+
+# A mesh module (the runtime's fixture, on a fake MPI of 2 processes; this
+# is process 0): whole inputs in, this process's block of a split output.
+mesh_module = rlx.load(os.path.join(
+    os.path.dirname(rlx.runtime.library_path()),
+    "rlx_runtime_fixture_mesh.so"))
+check("mesh", mesh_module.mesh == (2,) and mesh_module.num_processes == 2 and
+      mesh_module.process == 0 and complex_module.mesh == () and
+      complex_module.num_processes == 1,
+      (mesh_module.mesh, mesh_module.num_processes, mesh_module.process))
+whole, block = mesh_module.rows(np.arange(12, dtype=np.float32).reshape(4, 3),
+                                np.zeros(3, np.float32))
+check("mesh_outputs", whole.shape == (4, 3) and block.shape == (2, 3),
+      (whole.shape, block.shape))
 
 # Errors at run time carry the runtime's status and message.
 raises("shape", lambda: module.layer(x[:, :8].copy(), w[:4], b),
