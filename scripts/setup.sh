@@ -10,6 +10,7 @@ packages=(
   python3-torch python3-numpy
   python3-matplotlib libopenblas-dev
   python3-onnx libonnx-testdata
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()

@@ -61,6 +61,10 @@ if config.ptxas and os.path.exists(config.ptxas):
 if config.cuda_path and os.path.exists(
         os.path.join(config.cuda_path, "nvvm", "libdevice", "libdevice.10.bc")):
     config.available_features.add("cuda-toolkit")
+# Mesh modules (rlx-compile --mesh) link the MPI found at configure time and
+# run under its mpirun (docs/distributed.md).
+if config.mpi_library and config.mpirun and os.path.exists(config.mpirun):
+    config.available_features.add("mpi")
 try:
     import subprocess
     subprocess.run(["/usr/bin/python3", "-c", "import torch, numpy"],

@@ -32,12 +32,24 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
                             options.specialize.end());
     pm.addPass(createRlxSpecializeShapes(specialize));
   }
+  // SPMD: each process's part of the graph, whole-graph autodiff included
+  // (docs/distributed.md); no-ops without a mesh.
+  if (!options.mesh.empty())
+    pm.addPass(createInlinerPass());
+  RlxShardAnnotateOptions sharding;
+  sharding.mesh.assign(options.mesh.begin(), options.mesh.end());
+  sharding.dataParallel.assign(options.dataParallel.begin(),
+                               options.dataParallel.end());
+  pm.addPass(createRlxShardAnnotate(sharding));
+  pm.addPass(createRlxShardPartition());
   pm.addPass(createRlxExportAbi());
   pm.addPass(createRlxLowerCustomCalls());
   addFusionPasses(pm, options.fusePatterns, options.formRegions);
   pm.addNestedPass<func::FuncOp>(createRlxToLinalg());
   // Upstream elementwise ops on tensors written next to rlx ops.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  // Collectives on buffers, before schedules see the graph's linalg ops.
+  pm.addPass(createConvertShardToMPIPass());
   pm.addPass(createCanonicalizerPass());
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createRlxFuseElementwise());
@@ -104,6 +116,7 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
 
   // From here on the lowering calls C functions by name (libm, malloc).
   pm.addPass(createRlxMangleFunctionNames());
+  pm.addPass(createRlxEmitMeshEntryPoints());
   pm.addPass(createRlxStridedCopyToLinalg());
   // Transfers of more than one dimension unrolled into rows, with no
   // stack buffer.
@@ -150,6 +163,7 @@ void mlir::rlx::buildCpuPipeline(OpPassManager &pm,
   vectorToLLVM.reassociateFPReductions = !options.strictFp;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createRlxRenameOpenMpiOps());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createRlxEmitInvokeWrappers());
   pm.addPass(createCanonicalizerPass());

@@ -7,6 +7,8 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "rlx/Codegen/Passes.h"
 #include "rlx/Conversion/Passes.h"
+#include "rlx/Dialect/Rlx/Extensions/MpiMemoryEffects.h"
+#include "rlx/Dialect/Rlx/Extensions/ShardingInterfaceImpl.h"
 #include "rlx/Dialect/Rlx/IR/RlxDialect.h"
 #include "rlx/Gpu/Passes.h"
 #include "rlx/Pipelines/Pipelines.h"
@@ -16,6 +18,8 @@ void mlir::rlx::registerRlxDialects(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registry.insert<RlxDialect>();
+  registerShardingInterfaceExternalModels(registry);
+  registerMpiMemoryEffectModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   // CPU thread tiles are OpenMP loops; GPU kernels translate to NVVM IR.

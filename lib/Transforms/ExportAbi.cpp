@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -161,7 +162,7 @@ static LogicalResult describeTensor(func::FuncOp func, StringRef role,
 /// constant, a symbol (a `?` of an argument, named `s0`, `s1`, ... in
 /// argument order) or an expression of symbols, then the requirements
 /// between sizes that the caller must meet (`where`).
-static LogicalResult describeFunction(func::FuncOp func,
+static LogicalResult describeFunction(func::FuncOp func, shard::GridOp grid,
                                       llvm::raw_ostream &os) {
   rlx::FunctionShapeAnalysis analysis(func.getContext());
   Block &body = func.getBody().front();
@@ -197,6 +198,38 @@ static LogicalResult describeFunction(func::FuncOp func,
       return func.emitError() << "cannot export function '" << func.getSymName()
                               << "': the sizes of result " << index
                               << " are not known from its arguments";
+  // A mesh function's block types are one process's blocks (the function
+  // is partitioned); the manifest states the whole tensors and their splits.
+  SmallVector<std::string> splitLines;
+  auto addSplits = [&](StringRef role, unsigned index, Attribute attr,
+                       rlx::SymbolicShape &shape) {
+    auto dims = dyn_cast_if_present<ArrayAttr>(attr);
+    if (!dims || !grid)
+      return;
+    for (auto [dim, axesAttr] : llvm::enumerate(dims)) {
+      auto axes = cast<ArrayAttr>(axesAttr);
+      if (axes.empty())
+        continue;
+      std::string line;
+      llvm::raw_string_ostream lineOs(line);
+      lineOs << "split " << role << ' ' << index << ' ' << dim;
+      int64_t count = 1;
+      for (Attribute axis : axes) {
+        int64_t value = cast<IntegerAttr>(axis).getInt();
+        lineOs << ' ' << value;
+        count *= grid.getShape()[value];
+      }
+      shape[dim] = shape[dim] * count;
+      splitLines.push_back(line);
+    }
+  };
+  for (auto [i, shape] : llvm::enumerate(argShapes))
+    addSplits("arg", i, func.getArgAttr(i, rlx::RlxDialect::kSplitAxesAttrName),
+              shape);
+  for (auto [i, shape] : llvm::enumerate(resultShapes))
+    addSplits("res", i,
+              func.getResultAttr(i, rlx::RlxDialect::kSplitAxesAttrName),
+              shape);
   FunctionType type = func.getFunctionType();
   os << "func " << func.getSymName() << ' ' << type.getNumInputs() << ' '
      << type.getNumResults() << '\n';
@@ -222,6 +255,8 @@ static LogicalResult describeFunction(func::FuncOp func,
          << ':' << file.getColumn();
     os << '\n';
   }
+  for (const std::string &line : splitLines)
+    os << line << '\n';
   return success();
 }
 
@@ -266,6 +301,20 @@ struct RlxExportAbiPass : rlx::impl::RlxExportAbiBase<RlxExportAbiPass> {
     llvm::raw_string_ostream os(manifest);
     if (target == rlx::AbiTarget::Cuda)
       os << "target cuda\n";
+    // A mesh module runs once per process (docs/distributed.md).
+    auto grids = llvm::to_vector(module.getOps<shard::GridOp>());
+    shard::GridOp grid = grids.empty() ? nullptr : grids.front();
+    if (grid) {
+      if (target == rlx::AbiTarget::Cuda) {
+        grid.emitError() << "a mesh module runs on CPUs for now: the cuda "
+                            "target has no collectives";
+        return signalPassFailure();
+      }
+      os << "mesh " << grid.getRank();
+      for (int64_t size : grid.getShape())
+        os << ' ' << size;
+      os << '\n';
+    }
     // The C functions the module calls, which the runtime checks are
     // linked into it; on the host only.
     llvm::SetVector<StringRef> customFunctions;
@@ -294,7 +343,7 @@ struct RlxExportAbiPass : rlx::impl::RlxExportAbiBase<RlxExportAbiPass> {
         return signalPassFailure();
       }
       FunctionType type = func.getFunctionType();
-      if (failed(describeFunction(func, os)))
+      if (failed(describeFunction(func, grid, os)))
         return signalPassFailure();
       copyRepeatedResults(func);
       func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
@@ -305,7 +354,12 @@ struct RlxExportAbiPass : rlx::impl::RlxExportAbiBase<RlxExportAbiPass> {
         // The manifest states the bounds (`where` lines) and the runtime
         // checks them; the compiled code needs nothing more.
         func.removeArgAttr(i, rlx::RlxDialect::kBoundsAttrName);
+        func.removeArgAttr(i, rlx::RlxDialect::kSplitAxesAttrName);
       }
+      for (unsigned i = 0, e = type.getNumResults(); i < e; ++i)
+        func.removeResultAttr(
+            i, StringAttr::get(&getContext(),
+                               rlx::RlxDialect::kSplitAxesAttrName));
     }
     manifest.push_back('\0');
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());

@@ -167,6 +167,16 @@ cl::list<std::string> linkFiles(
     cl::desc("An object file, archive or shared library to link into the "
              "module: the C functions its rlx.custom_calls call"),
     cl::value_desc("path"));
+cl::list<int64_t> mesh(
+    "mesh",
+    cl::desc("N[,M...]: compile one module that runs once per process of an "
+             "N (x M ...) mesh, under mpirun (docs/distributed.md)"),
+    cl::CommaSeparated);
+cl::list<std::string> dataParallel(
+    "data-parallel",
+    cl::desc("FUNC:ARG[:ARG...]: split dimension 0 of those arguments of FUNC "
+             "over the mesh (data parallelism); others stay whole"),
+    cl::value_desc("spec"));
 cl::opt<bool> kernelReport(
     "kernel-report",
     cl::desc("Remark how many loop nests each function has after fusion"),
@@ -181,12 +191,14 @@ static int fail(const llvm::Twine &message) {
 /// The symbols a module exports: the runtime's ABI (docs/runtime.md).
 static bool isAbiSymbol(StringRef name) {
   return name == "rlx_manifest" || name.starts_with("rlx_invoke_") ||
+         name.starts_with("rlx_mesh_") ||
          name.starts_with(mlir::rlx::kCustomCallSymbolPrefix);
 }
 
 /// The version script of the link: the ABI symbols global, all else local.
 static constexpr StringLiteral kVersionScript =
-    "{\n  global: rlx_manifest; rlx_invoke_*; rlx_custom_*;\n  local: *;\n};\n";
+    "{\n  global: rlx_manifest; rlx_invoke_*; rlx_custom_*; rlx_mesh_*;\n"
+    "  local: *;\n};\n";
 
 /// Checks a CPU (`cpuFlag`) and a feature list (`featuresFlag`, `+a,-b`)
 /// against the tables of `triple`'s target before anything is compiled:
@@ -379,11 +391,20 @@ int main(int argc, char **argv) {
     pipelineOptions.gpuBlocksOnCpu = gpuBlocksOnCpu;
     pipelineOptions.attentionQueryTile = attentionQueryTile;
     pipelineOptions.attentionKeyTile = attentionKeyTile;
+    pipelineOptions.mesh = mesh;
+    pipelineOptions.dataParallel = dataParallel;
     rlx::buildCpuPipeline(pm, pipelineOptions);
   }
   if (failed(pm.run(*module)))
     return 1;
   pipelineTiming.stop();
+  // A mesh module calls MPI (rlx-emit-mesh-entry-points).
+  bool callsMpi = module->lookupSymbol("rlx_mesh_start") != nullptr;
+  if (callsMpi && StringRef(RLX_MPI_LIBRARY).empty() &&
+      emitKind == EmitKind::SharedObject)
+    return fail("the module runs on a mesh, but this rlx-compile was built "
+                "without MPI to link it with (install libopenmpi-dev: make "
+                "setup, then reconfigure)");
 
   auto writeOutput = [&](llvm::function_ref<void(llvm::raw_ostream &)> emit,
                          StringRef path) -> bool {
@@ -507,6 +528,8 @@ int main(int argc, char **argv) {
     for (StringRef function : customFunctions)
       linkArgStorage.push_back(("-Wl,--undefined=" + function).str());
   llvm::append_range(linkArgStorage, linkFiles);
+  if (callsMpi)
+    linkArgStorage.push_back(RLX_MPI_LIBRARY);
   linkArgStorage.append({RLX_COMPILER_RT_BUILTINS, "-Wl,--as-needed", "-lomp",
                          "-lm", versionScriptFlag});
   SmallVector<llvm::StringRef> linkArgs(linkArgStorage.begin(),

@@ -13,6 +13,14 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "specialize",
       llvm::cl::desc("NAME=VALUE: give the `?` size the manifest names NAME "
                      "a static value (rlx-specialize-shapes)")};
+  PassOptions::ListOption<int64_t> mesh{
+      *this, "mesh",
+      llvm::cl::desc("Run the module once per process of a mesh of this "
+                     "shape, over MPI (rlx-shard-annotate)")};
+  PassOptions::ListOption<std::string> dataParallel{
+      *this, "data-parallel",
+      llvm::cl::desc("FUNC:ARG[:ARG...]: split dimension 0 of those "
+                     "arguments over the mesh (rlx-shard-annotate)")};
   PassOptions::Option<bool> fusePatterns{
       *this, "fuse-patterns",
       llvm::cl::desc("Replace named patterns by fused rlx ops "

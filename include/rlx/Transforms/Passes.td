@@ -64,6 +64,91 @@ def RlxSpecializeShapes : Pass<"rlx-specialize-shapes", "::mlir::ModuleOp"> {
   ];
 }
 
+def RlxShardAnnotate : Pass<"rlx-shard-annotate", "::mlir::ModuleOp"> {
+  let summary = "State a module's device mesh and its functions' shardings";
+  let description = [{
+    The entry of SPMD compilation (docs/distributed.md). `mesh=2` (or
+    `mesh=2,2`) gives the module's `shard.grid` that shape, creating
+    `shard.grid @mesh` where the module has none. `data-parallel=f:4:5`
+    splits dimension 0 of arguments 4 and 5 of `@f` over every mesh axis,
+    as the argument attribute `rlx.split_axes = [[0]]` does by hand.
+
+    Then, in each function with a split argument or result, each ranked
+    tensor argument gets one `shard.shard ... annotate_for_users` (split as
+    its `rlx.split_axes` says, replicated without one) and each returned
+    tensor one more, which is what upstream `sharding-propagation` and
+    `shard-partition` start from. Results are replicated unless a result
+    attribute `rlx.split_axes` says otherwise. A split dimension must be
+    static and divisible by the product of its axes' sizes; a function must
+    not call others (inline first); the module is given OpenMPI's ABI for
+    the MPI lowering where it names none.
+  }];
+  let options = [
+    ListOption<"mesh", "mesh", "int64_t",
+               "The mesh's shape: processes along each axis">,
+    ListOption<"dataParallel", "data-parallel", "std::string",
+               "FUNC:ARG[:ARG...]: the arguments whose dimension 0 is the "
+               "batch, split over every mesh axis">,
+  ];
+  let dependentDialects = ["::mlir::shard::ShardDialect",
+                           "::mlir::DLTIDialect"];
+}
+
+def RlxShardPartition : Pass<"rlx-shard-partition", "::mlir::ModuleOp"> {
+  let summary = "Partition annotated functions into their per-process form";
+  let description = [{
+    For each function with `shard.shard` annotations: upstream
+    `sharding-propagation` (rlx ops take part through their
+    `ShardingInterface` models), then every op the propagation left without
+    annotations is annotated replicated, then upstream `shard-partition`
+    rewrites the function on local blocks with collectives. Last, the
+    collectives upstream `convert-shard-to-mpi` does not lower are written
+    in those it does: `all_slice` as a slice at the process's index
+    (upstream's pattern), `all_gather` as an all-reduce sum of zero tensors
+    that each hold one process's block (exact: x + 0 = x). A collective with
+    neither is a located error naming it.
+  }];
+  let dependentDialects = ["::mlir::shard::ShardDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def RlxEmitMeshEntryPoints : Pass<"rlx-emit-mesh-entry-points",
+                                  "::mlir::ModuleOp"> {
+  let summary = "Emit the `rlx_mesh_*` functions a mesh module exports";
+  let description = [{
+    Runs after rlx-mangle-function-names, on modules with a `shard.grid`
+    (the runtime's mesh ABI, docs/runtime.md): `rlx_mesh_start` (MPI_Init),
+    `rlx_mesh_rank`, `rlx_mesh_size` (a collective call: upstream lowers no
+    `mpi.comm_size`, so it is an all-reduce sum of ones), `rlx_mesh_any(flag)`
+    (the maximum of `flag` over all processes, so that a check that fails
+    on one process stops every process) and `rlx_mesh_stop` (MPI_Finalize),
+    all in the `mpi` dialect, then erases the grids, which nothing refers to
+    once `convert-shard-to-mpi` has run. An `mpi.comm_split` whose color is
+    the same on every process becomes its parent communicator (the same
+    processes; MPI's predefined reductions are commutative); one whose
+    color differs is an error, as upstream's OpenMPI lowering of the split
+    truncates the new communicator.
+  }];
+  let dependentDialects = ["::mlir::mpi::MPIDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def RlxRenameOpenMpiOps : Pass<"rlx-rename-openmpi-ops", "::mlir::ModuleOp"> {
+  let summary = "Point the MPI lowering's reduction ops at OpenMPI's symbols";
+  let description = [{
+    Runs on the LLVM dialect. Upstream MPIToLLVM spells OpenMPI's predefined
+    reduction ops as globals `ompi_mpi_<op>` (`ompi_mpi_sum`), but OpenMPI's
+    mpi.h defines `MPI_SUM` as the address of `ompi_mpi_op_sum`, and libmpi
+    exports only that: a module would not load. This renames the external
+    globals (and their uses) to OpenMPI's names; it goes when upstream
+    spells them right.
+  }];
+}
+
 def RlxMangleFunctionNames : Pass<"rlx-mangle-function-names",
                                   "::mlir::ModuleOp"> {
   let summary = "Give every function the module defines a reserved prefix";

@@ -120,10 +120,65 @@ template <typename... OpTys> void attachReifyModels(MLIRContext *context) {
 /// `rlx.bounds` on a function argument: one bound per dimension of a ranked
 /// tensor (a memref once bufferized), -1 (none) or a size at least the
 /// static one.
+/// `rlx.split_axes` on a function argument or result of `type`: an array
+/// of at most rank arrays of mesh axes, no axis twice. Whether the axes are
+/// the mesh's and the blocks equal is rlx-shard-annotate's to check, where
+/// the mesh is known.
+static LogicalResult verifySplitAxes(Operation *op, Type type,
+                                     Attribute attribute, StringRef what) {
+  auto fail =
+      [&]() {
+        return op->emitError()
+               << "'" << RlxDialect::kSplitAxesAttrName << "' of " << what
+               << " must be an array of at most rank arrays of distinct mesh "
+                  "axes (integers >= 0), e.g. [[0], []]";
+      };
+  auto dims = dyn_cast<ArrayAttr>(attribute);
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!dims || !tensorType || int64_t(dims.size()) > tensorType.getRank())
+    return fail();
+  SmallVector<int64_t> seen;
+  for (Attribute dim : dims) {
+    auto axes = dyn_cast<ArrayAttr>(dim);
+    if (!axes)
+      return fail();
+    for (Attribute axis : axes) {
+      auto value = dyn_cast<IntegerAttr>(axis);
+      if (!value || value.getInt() < 0 ||
+          llvm::is_contained(seen, value.getInt()))
+        return fail();
+      seen.push_back(value.getInt());
+    }
+  }
+  return success();
+}
+
+LogicalResult
+RlxDialect::verifyRegionResultAttribute(Operation *op, unsigned regionIndex,
+                                        unsigned resultIndex,
+                                        NamedAttribute attribute) {
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (attribute.getName() != kSplitAxesAttrName || !function)
+    return op->emitError() << "unknown rlx result attribute '"
+                           << attribute.getName().getValue() << "'";
+  return verifySplitAxes(op, function.getResultTypes()[resultIndex],
+                         attribute.getValue(),
+                         "result " + std::to_string(resultIndex));
+}
+
 LogicalResult RlxDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned regionIndex,
                                                    unsigned argIndex,
                                                    NamedAttribute attribute) {
+  if (attribute.getName() == kSplitAxesAttrName) {
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    if (!function)
+      return op->emitError() << "'" << kSplitAxesAttrName
+                             << "' is an attribute of function arguments";
+    return verifySplitAxes(op, function.getArgumentTypes()[argIndex],
+                           attribute.getValue(),
+                           "argument " + std::to_string(argIndex));
+  }
   if (attribute.getName() != kBoundsAttrName)
     return op->emitError() << "unknown rlx argument attribute '"
                            << attribute.getName().getValue() << "'";

@@ -27,11 +27,18 @@ def Rlx_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{
     /// The name of a function argument's bounds on its `?` sizes: one entry
     /// per dimension, the largest size the caller may pass, or -1 for none
     /// (`%x: tensor<?x?x64xf32> {rlx.bounds = array<i64: 8, 4096, -1>}`).
     static constexpr ::llvm::StringLiteral kBoundsAttrName = "rlx.bounds";
+    /// The name of how a function's argument or result is split over the
+    /// module's mesh: per dimension, the mesh axes it is split over
+    /// (`%x: tensor<32x4xf32> {rlx.split_axes = [[0], []]}`;
+    /// docs/distributed.md).
+    static constexpr ::llvm::StringLiteral kSplitAxesAttrName =
+        "rlx.split_axes";
   }];
 }
 
