@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
 #include "mlir/Dialect/Shard/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -53,8 +54,50 @@ static bool isAnnotatedOperand(Value operand) {
   return shardOp && shardOp.getAnnotateForUsers();
 }
 
-/// Annotates replicated every tensor the propagation left without a
-/// sharding, so the partition computes those ops whole on every process.
+/// The shardings an op's tensors should have that the propagation did not
+/// annotate: what its sharding model infers from the annotated ones (a
+/// result nothing uses, which the propagation skips, must still be a block
+/// like its siblings), or replicated where nothing is known.
+static std::vector<Sharding> inferMissingShardings(Operation *op,
+                                                   FlatSymbolRefAttr grid) {
+  SmallVector<Sharding, 0> operands, results;
+  bool any = false;
+  for (Value operand : op->getOperands()) {
+    operands.push_back(
+        isAnnotatedOperand(operand)
+            ? Sharding(operand.getDefiningOp<shard::ShardOp>().getSharding())
+            : Sharding());
+    any |= bool(operands.back());
+  }
+  for (Value result : op->getResults()) {
+    results.push_back(
+        isAnnotatedResult(result)
+            ? Sharding(cast<shard::ShardOp>(*result.user_begin()).getSharding())
+            : Sharding());
+    any |= bool(results.back());
+  }
+  auto model = dyn_cast<shard::ShardingInterface>(op);
+  if (any && model) {
+    FailureOr<shard::ShardingOption> option =
+        model.getShardingOption(operands, results);
+    if (succeeded(option) && !option->empty) {
+      FailureOr<std::vector<Sharding>> inferred =
+          model.getShardingAnnotations(*option);
+      if (succeeded(inferred))
+        return *inferred;
+    }
+  }
+  std::vector<Sharding> replicated;
+  for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
+    replicated.push_back(isa<RankedTensorType>(value.getType())
+                             ? getReplicated(grid, value.getType())
+                             : Sharding());
+  return replicated;
+}
+
+/// Annotates every tensor the propagation left without a sharding, so the
+/// partition sees every op fully annotated; ops nothing was known about run
+/// replicated.
 static void annotateRest(func::FuncOp func, FlatSymbolRefAttr grid) {
   OpBuilder b(func.getContext());
   SmallVector<Operation *> ops;
@@ -63,20 +106,30 @@ static void annotateRest(func::FuncOp func, FlatSymbolRefAttr grid) {
         !op.hasTrait<OpTrait::IsTerminator>())
       ops.push_back(&op);
   for (Operation *op : ops) {
-    for (OpResult result : op->getResults())
-      if (isa<RankedTensorType>(result.getType()) &&
-          !isAnnotatedResult(result)) {
-        b.setInsertionPointAfter(op);
-        shard::maybeInsertTargetShardingAnnotation(
-            getReplicated(grid, result.getType()), result, b);
+    std::vector<Sharding> shardings = inferMissingShardings(op, grid);
+    unsigned numOperands = op->getNumOperands();
+    for (OpResult result : op->getResults()) {
+      Sharding sharding = shardings[numOperands + result.getResultNumber()];
+      if (!sharding || isAnnotatedResult(result))
+        continue;
+      b.setInsertionPointAfter(op);
+      // Upstream's helper annotates uses, and an unused result has none.
+      if (result.use_empty()) {
+        Value spec = shard::ShardingOp::create(b, op->getLoc(), sharding);
+        shard::ShardOp::create(b, op->getLoc(), result, spec,
+                               /*annotate_for_users=*/false);
+        continue;
       }
+      shard::maybeInsertTargetShardingAnnotation(sharding, result, b);
+    }
     for (OpOperand &operand : op->getOpOperands()) {
       auto type = dyn_cast<RankedTensorType>(operand.get().getType());
-      if (!type || type.getRank() == 0 || isAnnotatedOperand(operand.get()))
+      Sharding sharding = shardings[operand.getOperandNumber()];
+      if (!type || type.getRank() == 0 || !sharding ||
+          isAnnotatedOperand(operand.get()))
         continue;
       b.setInsertionPoint(op);
-      shard::maybeInsertSourceShardingAnnotation(getReplicated(grid, type),
-                                                 operand, b);
+      shard::maybeInsertSourceShardingAnnotation(sharding, operand, b);
     }
   }
 }
@@ -164,6 +217,10 @@ struct RlxShardPartitionPass
     RewritePatternSet patterns(&getContext());
     patterns.add<AllGatherAsAllReduce>(&getContext());
     shard::populateAllSliceOpLoweringPatterns(patterns, symbolTables);
+    // The slices' sizes follow from the grid's static shape: folded, the
+    // blocks have static types again, as the rest of the pipeline expects.
+    for (RegisteredOperationName name : getContext().getRegisteredOperations())
+      name.getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return func.emitError() << "collectives did not converge";
     // What convert-shard-to-mpi lowers, besides the shardings themselves.
