@@ -340,6 +340,12 @@ int main(int argc, char **argv) {
   if (!gpuBlocksOnCpu.empty() && target == Target::Cuda)
     return fail("--gpu-blocks-on-cpu runs GPU kernels on the CPU: it needs "
                 "--target=cpu");
+  if (target == Target::Cuda && (!mesh.empty() || !dataParallel.empty()))
+    return fail("--mesh and --data-parallel compile modules that run over "
+                "MPI on CPUs: they need --target=cpu");
+  if (!dataParallel.empty() && mesh.empty())
+    return fail("--data-parallel splits arguments over a mesh: give its "
+                "shape with --mesh");
   if (target == Target::Cuda && (noFuseEpilogues || noSplitReductions ||
                                  strictFp))
     return fail(llvm::Twine(noFuseEpilogues     ? "--no-fuse-epilogues"
