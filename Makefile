@@ -2,6 +2,8 @@
 #   make demo   set up, build, compile and run examples/mlp.mlir and
 #               examples/transformer_block.mlir, and train
 #               examples/train_mlp.mlir for 50 steps with SGD and with Adam,
+#               and data-parallel on 2 MPI processes (rlx-compile --mesh=2,
+#               mpirun; docs/distributed.md),
 #               decode 32 tokens with examples/decode_loop.mlir (one
 #               decoder layer, a KV cache of run-time length), and import a
 #               PyTorch model from Python and train it for 20 steps
@@ -27,6 +29,8 @@
 #               (find_package(RLX)) into P (docs/embedding.md)
 #   make bench  the CPU benchmarks (bench/cpu.py): the "CPU (issue 14)"
 #               section of docs/benchmarks.md and the plots in docs/bench/;
+#               then the data-parallel step on 1 and 2 MPI processes
+#               (bench/distributed.py, its own section);
 #               BENCH_FLAGS=--quick for a small subset
 BUILD_DIR ?= build
 LLVM_DIR ?= /usr/lib/llvm-22
@@ -116,6 +120,9 @@ bench: build
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/cpu.py \
 	  --build $(BUILD_DIR) --write docs/benchmarks.md --plots docs/bench \
 	  --json docs/bench/cpu.json $(BENCH_FLAGS)
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/distributed.py \
+	  --build $(BUILD_DIR) --write docs/benchmarks.md \
+	  --json docs/bench/distributed.json $(BENCH_FLAGS)
 
 $(SANITIZE_DIR)/build.ninja:
 	cmake -G Ninja -S runtime -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=Debug \
@@ -154,6 +161,8 @@ demo: build
 	$(BUILD_DIR)/bin/rlx-compile examples/train_mlp.mlir -o $(BUILD_DIR)/train_mlp.so
 	/usr/bin/python3 examples/train_mlp.py $(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/train_mlp.so $(BUILD_DIR)/train_mlp
 	/usr/bin/python3 examples/train_mlp.py $(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/train_mlp.so $(BUILD_DIR)/train_mlp --optimizer adam
+	$(BUILD_DIR)/bin/rlx-compile examples/train_mlp.mlir --mesh=2 --data-parallel=train_step:4:5 -o $(BUILD_DIR)/train_mlp_mesh2.so
+	/usr/bin/python3 examples/train_mlp.py $(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/train_mlp_mesh2.so $(BUILD_DIR)/train_mlp_mesh2 --processes 2 --check
 	$(BUILD_DIR)/bin/rlx-compile examples/decode_loop.mlir -o $(BUILD_DIR)/decode_loop.so
 	$(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/decode_loop.so --list
 	/usr/bin/python3 examples/decode_loop.py $(BUILD_DIR)/bin/rlx-run $(BUILD_DIR)/decode_loop.so $(BUILD_DIR)/decode_loop --check

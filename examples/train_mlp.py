@@ -2,6 +2,7 @@
 """Trains examples/train_mlp.mlir for 50 steps through the runtime.
 
     train_mlp.py RLX_RUN MODULE.so WORKDIR [--optimizer sgd|adam] [--check]
+                 [--processes N]
 
 Every step runs `train_step` (SGD, the default) or `adam_step` with rlx-run
 on the current parameters (and, for Adam, its moments and the step number)
@@ -10,7 +11,11 @@ centres, seeded), prints the loss and feeds the updated state to the next
 step. With --check the same loop runs in PyTorch (float32, the same initial
 parameters and data, torch.optim.SGD / torch.optim.Adam with the module's
 hyperparameters) and every step's loss must agree within a relative 1e-4;
-the script exits 1 otherwise.
+the script exits 1 otherwise. With --processes N, MODULE.so is a mesh module
+(rlx-compile --mesh=N --data-parallel=train_step:4:5 or adam_step:7:8,
+docs/distributed.md) and each step runs under `mpirun -np N`: every process
+takes its block of the batch and the gradients are all-reduced inside the
+step, so the losses are those of one process on the whole batch.
 """
 import argparse
 import os
@@ -44,8 +49,17 @@ def initial_parameters():
             for s in PARAMETER_SHAPES]
 
 
-def run(rlx_run, module, function, inputs, num_outputs, workdir):
-    args = [rlx_run, module, "-f", function]
+def mpirun(processes):
+    """The launcher of `processes` MPI processes on this machine."""
+    launcher = ["mpirun", "--oversubscribe", "-x", "RLX_NUM_THREADS=1"]
+    if os.geteuid() == 0:
+        launcher.append("--allow-run-as-root")
+    return launcher + ["-np", str(processes)]
+
+
+def run(rlx_run, module, function, inputs, num_outputs, workdir,
+        launcher=()):
+    args = [*launcher, rlx_run, module, "-f", function]
     for i, array in enumerate(inputs):
         path = os.path.join(workdir, f"in{i}.npy")
         np.save(path, array)
@@ -56,7 +70,7 @@ def run(rlx_run, module, function, inputs, num_outputs, workdir):
             for i in range(num_outputs)]
 
 
-def rlx_losses(rlx_run, module, workdir, optimizer):
+def rlx_losses(rlx_run, module, workdir, optimizer, launcher=()):
     x, labels = dataset()
     params = initial_parameters()
     moments = [np.zeros(NUM_PARAMETER_ELEMENTS, np.float32)] * 2
@@ -65,11 +79,12 @@ def rlx_losses(rlx_run, module, workdir, optimizer):
     for step in range(STEPS):
         if optimizer == "sgd":
             results = run(rlx_run, module, "train_step",
-                          params + [x, labels], 5, workdir)
+                          params + [x, labels], 5, workdir, launcher)
         else:
             t = np.array(step + 1, np.float32)
             results = run(rlx_run, module, "adam_step",
-                          params + moments + [t, x, labels], 7, workdir)
+                          params + moments + [t, x, labels], 7, workdir,
+                          launcher)
             moments = results[5:7]
         losses.append(float(results[0]))
         params = results[1:5]
@@ -106,12 +121,16 @@ def main():
     parser.add_argument("workdir")
     parser.add_argument("--optimizer", choices=["sgd", "adam"], default="sgd")
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("--processes", type=int, default=0,
+                        help="run each step under mpirun -np N")
     args = parser.parse_args()
+    launcher = mpirun(args.processes) if args.processes else ()
     losses = rlx_losses(args.rlx_run, args.module, args.workdir,
-                        args.optimizer)
+                        args.optimizer, launcher)
     reference = torch_losses(args.optimizer) if args.check else None
     failed = 0
-    print(f"{args.optimizer}:")
+    print(f"{args.optimizer}" + (f" on {args.processes} processes"
+                                 if args.processes else "") + ":")
     for step, loss in enumerate(losses):
         line = f"step {step:2d}  loss {loss:.6f}"
         if reference is not None:

@@ -32,8 +32,14 @@ def cache_dir():
     return os.path.join(base, "rlx")
 
 
-def _options(target, fuse, opt_level, specialize, extra):
+def _options(target, fuse, opt_level, specialize, mesh, data_parallel,
+             extra):
     args = [f"--target={target}"]
+    if mesh:
+        args.append("--mesh=" + ",".join(str(int(n)) for n in mesh))
+    for function, arguments in sorted((data_parallel or {}).items()):
+        args.append(f"--data-parallel={function}:" +
+                    ":".join(str(int(i)) for i in arguments))
     if not fuse:
         args.append("--no-fuse")
     if opt_level is not None:
@@ -45,14 +51,19 @@ def _options(target, fuse, opt_level, specialize, extra):
 
 
 def compile(text, *, target="cpu", fuse=True, opt_level=None,
-            specialize=None, link=(), options=(), cache=True):
+            specialize=None, mesh=None, data_parallel=None, link=(),
+            options=(), cache=True):
     """Compiles MLIR `text` (a module of func.funcs on rlx ops) and loads it.
 
     target: "cpu" or "cuda". fuse: rlx's fusion passes (on by default).
     opt_level: LLVM's -O level (rlx-compile's default if None). specialize:
     {symbol: size} fixes `?` sizes (rlx-compile --specialize). link: object
     files, archives or shared libraries with the C functions of the
-    module's rlx.custom_calls (rlx-compile --link). options: more
+    module's rlx.custom_calls (rlx-compile --link). mesh: the shape of
+    the mesh of MPI processes the module runs on, e.g. (2,) (rlx-compile
+    --mesh; load it in every process of `mpirun -np 2`, docs/distributed.md).
+    data_parallel: {function: argument indices} whose dimension 0 is split
+    over the mesh (rlx-compile --data-parallel). options: more
     rlx-compile arguments. cache: reuse the on-disk cache entry if there
     is one (False compiles again and replaces it).
     A compile error is an `Error` with rlx-compile's diagnostics."""
@@ -61,7 +72,7 @@ def compile(text, *, target="cpu", fuse=True, opt_level=None,
         raise Error("NOT_FOUND", f"rlx-compile is not at {compiler} (build "
                     "the project, or set RLX_BUILD_DIR or RLX_COMPILE)")
     link = [os.path.abspath(path) for path in link]
-    args = _options(target, fuse, opt_level, specialize,
+    args = _options(target, fuse, opt_level, specialize, mesh, data_parallel,
                     [f"--link={path}" for path in link] + list(options))
     st = os.stat(compiler)
     # A linked file that changes is a new module.

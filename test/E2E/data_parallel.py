@@ -29,6 +29,9 @@ import train_mlp  # noqa: E402  (dataset, initial parameters, constants)
 
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe",
           "--mca", "btl", "self,vader", "-x", "RLX_NUM_THREADS=1"]
+# The example's own launcher, as `make demo` runs it.
+check("train_mlp.mpirun", train_mlp.mpirun(2)[0] == "mpirun" and
+      train_mlp.mpirun(2)[-2:] == ["-np", "2"])
 STEPS = 5
 TIMEOUT = 120
 
@@ -39,21 +42,12 @@ def compile_module(name, *flags):
     return path
 
 
-def run(module, function, inputs, num_outputs, processes=None, tag="run"):
-    directory = os.path.join(work, tag)
+def run(module, function, inputs, num_outputs, processes=None):
+    directory = os.path.join(work, f"{os.path.basename(module)}.{function}")
     os.makedirs(directory, exist_ok=True)
-    args = ["rlx-run", module, "-f", function]
-    for i, array in enumerate(inputs):
-        path = os.path.join(directory, f"in{i}.npy")
-        np.save(path, array)
-        args += ["-i", path]
-    out = os.path.join(directory, "out")
-    args += ["-o", out]
-    if processes:
-        args = MPIRUN + ["-np", str(processes)] + args
-    subprocess.run(args, check=True, capture_output=True, timeout=TIMEOUT)
-    return [np.load(os.path.join(out, f"out{i}.npy"))
-            for i in range(num_outputs)]
+    launcher = MPIRUN + ["-np", str(processes)] if processes else ()
+    return train_mlp.run("rlx-run", module, function, inputs, num_outputs,
+                         directory, launcher)
 
 
 def train(module, optimizer, processes=None):
