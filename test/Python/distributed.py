@@ -5,7 +5,8 @@
 # loads it and calls it with the whole inputs; each takes its block of the
 # batch, and the replicated results (a linear model's loss and gradient,
 # all-reduced inside the function) are the whole batch's on every process,
-# against numpy in float64.
+# against numpy in float64; a small CNN's gradients (convolution, pooling,
+# their backward ops split by batch) against the module without a mesh.
 
 import numpy as np
 
@@ -41,4 +42,34 @@ check_close(f"process {rank}: loss", np.asarray(loss), np.mean(d * d),
             rtol=1e-5, atol=1e-6)
 check_close(f"process {rank}: gradient", np.asarray(grad),
             x.astype(np.float64).T @ d, rtol=1e-5, atol=1e-5)
+# A convolutional network's training step, split by batch: the same results
+# as the module compiled without a mesh, in this process.
+CNN = """
+func.func @cnn_loss(%x: tensor<4x3x8x8xf32>, %w: tensor<6x3x3x3xf32>, %v: tensor<6x2xf32>,
+                    %t: tensor<4x2xf32>) -> tensor<f32>
+    attributes {rlx.differentiate = array<i64: 1, 2>} {
+  %y = rlx.conv %x, %w stride = [1, 1] padding = [1, 1, 1, 1] dilation = [1, 1] groups = 1
+      : (tensor<4x3x8x8xf32>, tensor<6x3x3x3xf32>) -> tensor<4x6x8x8xf32>
+  %r = rlx.relu %y : tensor<4x6x8x8xf32>
+  %p = rlx.pool max %r kernel = [2, 2] stride = [2, 2] padding = [0, 0, 0, 0]
+      : tensor<4x6x8x8xf32> -> tensor<4x6x4x4xf32>
+  %g = rlx.global_pool avg %p : tensor<4x6x4x4xf32> -> tensor<4x6x1x1xf32>
+  %f = rlx.reshape %g : tensor<4x6x1x1xf32> -> tensor<4x6xf32>
+  %o = rlx.matmul %f, %v : (tensor<4x6xf32>, tensor<6x2xf32>) -> tensor<4x2xf32>
+  %d = rlx.sub %o, %t : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %s = rlx.mul %d, %d : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %l = rlx.reduce mean %s axes = [0, 1] : tensor<4x2xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+"""
+cnn_args = [rng.standard_normal(s).astype(np.float32)
+            for s in [(4, 3, 8, 8), (6, 3, 3, 3), (6, 2), (4, 2)]]
+whole = rlx.compile(CNN)
+split = rlx.compile(CNN, mesh=(2,), data_parallel={"cnn_loss_grad": [0, 3]})
+want = whole.cnn_loss_grad(*cnn_args)
+got = split.cnn_loss_grad(*cnn_args)
+for name, g, w in zip(["loss", "conv weight", "linear weight"], got, want):
+    check_close(f"process {rank}: cnn {name}", np.asarray(g), np.asarray(w),
+                rtol=1e-5, atol=1e-6)
+
 finish()

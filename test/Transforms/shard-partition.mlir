@@ -91,6 +91,24 @@ func.func @odd_heads(%x: tensor<2x4x12xf32> {rlx.split_axes = [[], [], [0]]}, %c
   return %r : tensor<2x4x12xf32>
 }
 
+// Convolutions and pooling split by batch; the weight's gradient sums over
+// the batch, so its blocks are partial sums.
+// CHECK-LABEL: func.func @cnn(
+// CHECK-SAME: tensor<2x3x8x8xf32> {rlx.split_axes = {{\[}}[0]]}, %{{.*}}: tensor<6x3x3x3xf32>, %{{.*}}: tensor<2x6x1x1xf32> {rlx.split_axes = {{\[}}[0]]})
+// CHECK: %[[Y:.*]] = rlx.conv {{.*}} -> tensor<2x6x8x8xf32>
+// CHECK: rlx.global_pool avg %[[Y]] : tensor<2x6x8x8xf32> -> tensor<2x6x1x1xf32>
+// CHECK: %[[DP:.*]] = rlx.global_pool_backward avg {{.*}} -> tensor<2x6x8x8xf32>
+// CHECK: %[[DW:.*]] = rlx.conv_backward_weight %[[DP]], {{.*}} -> tensor<6x3x3x3xf32>
+// CHECK: shard.all_reduce %[[DW]] on @mesh grid_axes = [0] : tensor<6x3x3x3xf32>
+func.func @cnn(%x: tensor<4x3x8x8xf32> {rlx.split_axes = [[0]]}, %w: tensor<6x3x3x3xf32>, %dy: tensor<4x6x1x1xf32> {rlx.split_axes = [[0]]})
+    -> (tensor<4x6x1x1xf32>, tensor<6x3x3x3xf32>) {
+  %y = rlx.conv %x, %w stride = [1, 1] padding = [1, 1, 1, 1] dilation = [1, 1] groups = 1 : (tensor<4x3x8x8xf32>, tensor<6x3x3x3xf32>) -> tensor<4x6x8x8xf32>
+  %p = rlx.global_pool avg %y : tensor<4x6x8x8xf32> -> tensor<4x6x1x1xf32>
+  %dp = rlx.global_pool_backward avg %dy, %y : tensor<4x6x1x1xf32>, tensor<4x6x8x8xf32> -> tensor<4x6x8x8xf32>
+  %dw = rlx.conv_backward_weight %dp, %x stride = [1, 1] padding = [1, 1, 1, 1] dilation = [1, 1] groups = 1 : (tensor<4x6x8x8xf32>, tensor<4x3x8x8xf32>) -> tensor<6x3x3x3xf32>
+  return %p, %dw : tensor<4x6x1x1xf32>, tensor<6x3x3x3xf32>
+}
+
 // An op without a rule of its own runs whole on every process.
 // CHECK-LABEL: func.func @fallback(
 // CHECK-SAME: tensor<4x4xf32> {rlx.split_axes = {{\[}}[0]]}) -> tensor<8x4xf32>

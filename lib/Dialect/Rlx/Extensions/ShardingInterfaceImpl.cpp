@@ -344,10 +344,35 @@ std::optional<LoopSpace> getRowSpace(Operation *op, int64_t axis) {
   return space;
 }
 
+/// Convolutions and pooling split by batch (dimension 0 of every spatial
+/// tensor but the weight); where no result has the batch (a weight's
+/// gradient), the batch is summed, and its blocks are partial sums.
+LoopSpace getBatchSpace(Operation *op, Value weight, bool resultIsWeight) {
+  LoopSpace space;
+  auto batchType = cast<RankedTensorType>(op->getOperand(0).getType());
+  unsigned batch =
+      space.addLoop(batchType.getDimSize(0), 1,
+                    resultIsWeight ? utils::IteratorType::reduction
+                                   : utils::IteratorType::parallel);
+  for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults())) {
+    auto type = cast<RankedTensorType>(value.getType());
+    bool hasBatch = value != weight && type.getRank() > 0 &&
+                    !(resultIsWeight && value.getDefiningOp() == op);
+    SmallVector<SmallVector<unsigned>> dims;
+    for (auto [i, size] : llvm::enumerate(type.getShape()))
+      dims.push_back(i == 0 && hasBatch ? dimOf(batch)
+                                        : dimOf(space.addFixedLoop(size)));
+    space.tensors.push_back(dims);
+  }
+  return space;
+}
+
 /// Rotary embeddings: every axis but the rotated head's features splits,
-/// `bsd`'s packed heads in whole heads; the tables follow the positions.
-LoopSpace getRopeSpace(RopeOp op) {
-  ArrayRef<int64_t> shape = op.getInput().getType().getShape();
+/// `bsd`'s packed heads in whole heads; the tables follow the positions. The
+/// backward op is the same rotation, transposed.
+template <typename RopeOpTy> LoopSpace getRopeSpace(RopeOpTy op) {
+  auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
+  ArrayRef<int64_t> shape = inputType.getShape();
   int64_t rank = shape.size();
   int64_t sequenceAxis = RopeOp::getSequenceAxis(op.getLayout(), rank);
   LoopSpace space;
@@ -456,7 +481,19 @@ LoopSpace getLoopSpace(Operation *op) {
           .Case([](TransposeOp op) { return getTransposeSpace(op); })
           .Case([](ReshapeOp op) { return getReshapeSpace(op); })
           .Case([](ConstantOp op) { return getConstantSpace(op); })
-          .Case([](RopeOp op) { return getRopeSpace(op); })
+          .Case<RopeOp, RopeBackwardOp>(
+              [](auto op) { return getRopeSpace(op); })
+          .Case<ConvOp, ConvTransposeOp, ConvBackwardInputOp>([](auto op) {
+            return getBatchSpace(op, op.getWeight(), /*resultIsWeight=*/false);
+          })
+          .Case<ConvBackwardWeightOp, ConvTransposeBackwardWeightOp>(
+              [](Operation *op) {
+                return getBatchSpace(op, Value(), /*resultIsWeight=*/true);
+              })
+          .Case<PoolOp, GlobalPoolOp, PoolBackwardOp, GlobalPoolBackwardOp>(
+              [](Operation *op) {
+                return getBatchSpace(op, Value(), /*resultIsWeight=*/false);
+              })
           .Case([](AttentionOp op) -> std::optional<LoopSpace> {
             if (op.getMask())
               return std::nullopt;
