@@ -25,6 +25,7 @@ declare -A pipelines=(
   [to-linalg]='builtin.module(rlx-to-linalg)'
   [fuse]='builtin.module(rlx-fuse)'
   [autodiff]='builtin.module(rlx-autodiff)'
+  [shard]='builtin.module(rlx-shard-annotate{mesh=2},rlx-shard-partition)'
   [cpu]='builtin.module(rlx-cpu-pipeline)'
   [gpu]='builtin.module(rlx-gpu-pipeline)'
 )

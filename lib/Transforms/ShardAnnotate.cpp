@@ -70,8 +70,14 @@ struct RlxShardAnnotatePass
       return failure();
     }
     shard::GridOp grid = grids.empty() ? nullptr : grids.front();
-    if (mesh.empty())
+    if (mesh.empty()) {
+      if (grid && llvm::any_of(grid.getShape(), ShapedType::isDynamic)) {
+        grid.emitError() << "a mesh's sizes must be static: the processes "
+                            "are known when the module is compiled";
+        return failure();
+      }
       return grid;
+    }
     for (int64_t size : mesh)
       if (size < 1) {
         module.emitError() << "mesh sizes must be >= 1, got " << size;

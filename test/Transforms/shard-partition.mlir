@@ -137,3 +137,8 @@ func.func @move(%x: tensor<4x4xf32> {rlx.split_axes = [[0]]}) -> (tensor<4x4xf32
   // expected-error @+1 {{'shard.all_to_all' has no MPI lowering: the partition needs a collective that rlx cannot run yet}}
   return %x : tensor<4x4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{a mesh's sizes must be static: the processes are known when the module is compiled}}
+shard.grid @g(shape = ?)

@@ -413,6 +413,8 @@ std::optional<LoopSpace> getAttentionSpace(Operation *op,
   if (!qType.hasStaticShape() || !kType.hasStaticShape())
     return std::nullopt;
   int64_t kvHeads = kType.getDimSize(*headAxis);
+  if (kvHeads <= 0 || qType.getDimSize(*headAxis) % kvHeads)
+    return std::nullopt;
   int64_t groupSize = qType.getDimSize(*headAxis) / kvHeads;
   int64_t sequenceAxis = AttentionOp::getSequenceAxis(layout);
   LoopSpace space;
