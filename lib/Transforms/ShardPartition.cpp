@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #include "rlx/Transforms/Passes.h"
 
+#include "rlx/Dialect/Rlx/IR/RlxOps.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -176,6 +178,39 @@ struct AllGatherAsAllReduce : OpRewritePattern<shard::AllGatherOp> {
   }
 };
 
+/// all_reduce(a) + all_reduce(b) = all_reduce(a + b) for sums: one
+/// collective where upstream's partition made one per partial result (the
+/// backward pass of a column-parallel layer adds the partial input gradients
+/// of its projections, Megatron's single all-reduce per block). Both
+/// all-reduces must feed only the add, over the same axes, with the add's
+/// type (no broadcasting).
+template <typename OpTy> struct CombineAllReduceSums : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto lhs = op.getLhs().template getDefiningOp<shard::AllReduceOp>();
+    auto rhs = op.getRhs().template getDefiningOp<shard::AllReduceOp>();
+    auto isPartialSum = [&](shard::AllReduceOp reduce) {
+      return reduce && reduce->hasOneUse() &&
+             reduce.getReduction() == shard::ReductionKind::Sum &&
+             reduce.getType() == op.getType();
+    };
+    if (!isPartialSum(lhs) || !isPartialSum(rhs) ||
+        lhs.getGrid() != rhs.getGrid() ||
+        lhs.getGridAxes() != rhs.getGridAxes())
+      return rewriter.notifyMatchFailure(op, "not two all-reduced sums");
+    Value combined = OpTy::create(rewriter, op.getLoc(), op.getType(),
+                                  lhs.getInput(), rhs.getInput());
+    rewriter.replaceOpWithNewOp<shard::AllReduceOp>(
+        op, op.getType(), lhs.getGridAttr(), lhs.getGridAxesAttr(), combined,
+        lhs.getReductionAttr());
+    rewriter.eraseOp(lhs);
+    rewriter.eraseOp(rhs);
+    return success();
+  }
+};
+
 struct RlxShardPartitionPass
     : rlx::impl::RlxShardPartitionBase<RlxShardPartitionPass> {
   void runOnOperation() override {
@@ -215,7 +250,8 @@ struct RlxShardPartitionPass
 
     SymbolTableCollection symbolTables;
     RewritePatternSet patterns(&getContext());
-    patterns.add<AllGatherAsAllReduce>(&getContext());
+    patterns.add<AllGatherAsAllReduce, CombineAllReduceSums<rlx::AddOp>,
+                 CombineAllReduceSums<rlx::SubOp>>(&getContext());
     shard::populateAllSliceOpLoweringPatterns(patterns, symbolTables);
     // The slices' sizes follow from the grid's static shape: folded, the
     // blocks have static types again, as the rest of the pipeline expects.

@@ -6,8 +6,9 @@
 # --mesh=4 and run under mpirun, gives the forward output and the loss and
 # every gradient (x, both norms' weights, all seven projections) of the
 # module compiled without a mesh, within 2e-5 relative (partial sums add in
-# another order). The forward pass has one all-reduce per sub-block and
-# every process runs its own heads: checked on the partitioned IR.
+# another order). The forward and the backward pass have one all-reduce of
+# activations per sub-block and every process runs its own heads: checked
+# on the partitioned IR.
 import os
 import subprocess
 import sys
@@ -98,5 +99,16 @@ check("forward: 2 all-reduces", forward.count("shard.all_reduce") == 2,
 check("forward: no gathers", "insert_slice" not in forward)
 check("forward: 4 heads and 2 key/value heads per process",
       "heads = 4 kv_heads = 2" in forward)
+# The backward pass adds the partial input gradients of each sub-block's
+# column-parallel projections before one all-reduce (Megatron's): 2 forward
+# and 2 backward all-reduces of activations; the rest gather the split
+# weights' gradients into the replicated results.
+grad = partitioned[partitioned.index("func.func @tp_grad"):]
+grad = grad[:grad.index("\n  }\n")]
+activation = "tensor<2x8x32xf32> -> tensor<2x8x32xf32>"
+activation_reduces = [line for line in grad.splitlines()
+                      if "shard.all_reduce" in line and activation in line]
+check("backward: 2 + 2 all-reduces of activations",
+      len(activation_reduces) == 4, len(activation_reduces))
 
 finish()

@@ -109,6 +109,24 @@ func.func @cnn(%x: tensor<4x3x8x8xf32> {rlx.split_axes = [[0]]}, %w: tensor<6x3x
   return %p, %dw : tensor<4x6x1x1xf32>, tensor<6x3x3x3xf32>
 }
 
+// Partial sums added before one all-reduce: the input gradient of two
+// column-parallel projections (x w1^T + x w2^T, each contracting over the
+// split columns).
+// CHECK-LABEL: func.func @two_partials(
+// CHECK: %[[A:.*]] = rlx.matmul {{.*}} -> tensor<4x8xf32>
+// CHECK: %[[B:.*]] = rlx.matmul {{.*}} -> tensor<4x8xf32>
+// CHECK: %[[S:.*]] = rlx.add %[[A]], %[[B]]
+// CHECK: %[[R:.*]] = shard.all_reduce %[[S]] on @mesh grid_axes = [0] : tensor<4x8xf32>
+// CHECK-NOT: shard.all_reduce
+// CHECK: return %[[R]]
+func.func @two_partials(%d1: tensor<4x16xf32> {rlx.split_axes = [[], [0]]}, %d2: tensor<4x16xf32> {rlx.split_axes = [[], [0]]},
+                        %w1: tensor<16x8xf32> {rlx.split_axes = [[0]]}, %w2: tensor<16x8xf32> {rlx.split_axes = [[0]]}) -> tensor<4x8xf32> {
+  %a = rlx.matmul %d1, %w1 : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+  %b = rlx.matmul %d2, %w2 : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+  %s = rlx.add %a, %b : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %s : tensor<4x8xf32>
+}
+
 // An op without a rule of its own runs whole on every process.
 // CHECK-LABEL: func.func @fallback(
 // CHECK-SAME: tensor<4x4xf32> {rlx.split_axes = {{\[}}[0]]}) -> tensor<8x4xf32>

@@ -106,7 +106,8 @@ def RlxShardPartition : Pass<"rlx-shard-partition", "::mlir::ModuleOp"> {
     in those it does: `all_slice` as a slice at the process's index
     (upstream's pattern), `all_gather` as an all-reduce sum of zero tensors
     that each hold one process's block (exact: x + 0 = x). A collective with
-    neither is a located error naming it.
+    neither is a located error naming it. And the sum of two all-reduced
+    sums is one all-reduce of the sum (a layer's partial input gradients).
   }];
   let dependentDialects = ["::mlir::shard::ShardDialect",
                            "::mlir::tensor::TensorDialect",
