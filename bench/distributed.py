@@ -14,8 +14,7 @@ The workload is bench/data_parallel_mlp.mlir: one SGD step of a
 gradient by rlx.differentiate). It is compiled twice:
 
 - for one process: `rlx-opt --rlx-autodiff --inline`, then `rlx-compile`
-  (the mesh pipeline inlines too, so both run the same graph; compiled as
-  written, the call of @loss_grad is cloned into the updates' thread loops);
+  (the mesh pipeline inlines too, so both run the same graph);
 - for two: `rlx-compile --mesh=2 --data-parallel=train_step:6:7` (x and the
   labels split by rows, every gradient and the loss all-reduced in the
   step).

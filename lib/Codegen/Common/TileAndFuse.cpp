@@ -446,12 +446,20 @@ static void addFusedProducers(RewriterBase &rewriter,
   sortInBlockOrder(group);
 }
 
+/// Whether the producer of a destination may be computed in the tiles: not
+/// when it has effects (a `func.call`), which upstream would clone whole
+/// into every tile, running the call once per tile.
+static bool isFusableDestination(OpResult producer, bool isDestination) {
+  return isDestination && isMemoryEffectFree(producer.getOwner());
+}
+
 /// Whether the thread tiles of `op`, which decomposes (attention, rows),
 /// compute their part of `producer` (read as a destination where
 /// `isDestination`).
 static bool fusesIntoRowTiles(OpResult producer, Operation *op,
                               bool isDestination) {
-  return isDestination || isa<linalg::FillOp>(producer.getOwner()) ||
+  return isFusableDestination(producer, isDestination) ||
+         isa<linalg::FillOp>(producer.getOwner()) ||
          (isa<RowsOp>(op) && isRowsPrologue(producer, op));
 }
 
@@ -1181,7 +1189,8 @@ struct RlxTileAndFusePass : rlx::impl::RlxTileAndFuseBase<RlxTileAndFusePass> {
   bool fusesIntoTiles(OpResult producer, Operation *contraction,
                       bool isDestination, bool threadLoop) {
     Operation *owner = producer.getOwner();
-    return isDestination || isa<linalg::FillOp>(owner) ||
+    return isFusableDestination(producer, isDestination) ||
+           isa<linalg::FillOp>(owner) ||
            (threadLoop && isPaddedInput(producer, contraction)) ||
            (fuseEpilogues &&
             (owner == contraction || isLeftPrologue(producer, contraction)));
