@@ -122,7 +122,9 @@ struct RlxShardAnnotatePass
   }
 
   /// The split of a value of `type` that `attr` states, checked against the
-  /// grid: per dimension, the grid axes it is split over.
+  /// grid: per dimension, the grid axes it is split over. The attribute's
+  /// structure (arrays of distinct axes, at most rank of them) is the
+  /// dialect's verifier's; what needs the mesh is checked here.
   FailureOr<SmallVector<SmallVector<GridAxis>>>
   parseSplitAxes(Attribute attr, Type type, shard::GridOp grid,
                  func::FuncOp func, const Twine &what) {
@@ -134,32 +136,21 @@ struct RlxShardAnnotatePass
              << what << ": " << kSplitAxesAttr << " " << message;
     };
     auto tensorType = dyn_cast<RankedTensorType>(type);
-    auto dims = dyn_cast<ArrayAttr>(attr);
-    if (!dims)
-      return fail("must be an array of arrays of mesh axes, e.g. [[0], []]");
+    auto dims = cast<ArrayAttr>(attr);
+    // --data-parallel writes the attribute before the verifier sees it.
     if (!tensorType || int64_t(dims.size()) > tensorType.getRank())
       return fail("has " + Twine(dims.size()) +
                   " entries, more than the rank of " +
                   Twine(tensorType ? tensorType.getRank() : 0));
-    SmallVector<bool> used(grid.getRank(), false);
-    for (auto [dim, axesAttr] : llvm::enumerate(dims)) {
-      auto axes = dyn_cast<ArrayAttr>(axesAttr);
-      if (!axes)
-        return fail("must be an array of arrays of mesh axes, e.g. [[0], []]");
+    for (auto [dim, axes] : llvm::enumerate(dims.getAsRange<ArrayAttr>())) {
       SmallVector<GridAxis> &dimAxes = splitAxes.emplace_back();
-      int64_t count = 1;
-      for (Attribute axisAttr : axes) {
-        auto axis = dyn_cast<IntegerAttr>(axisAttr);
-        if (!axis || axis.getInt() < 0 || axis.getInt() >= grid.getRank())
+      for (auto axis : axes.getAsValueRange<IntegerAttr>()) {
+        if (axis.getSExtValue() >= grid.getRank())
           return fail("names a mesh axis that is not in [0, " +
                       Twine(grid.getRank()) + ")");
-        if (used[axis.getInt()])
-          return fail("splits over mesh axis " + Twine(axis.getInt()) +
-                      " twice");
-        used[axis.getInt()] = true;
-        dimAxes.push_back(axis.getInt());
-        count *= grid.getShape()[axis.getInt()];
+        dimAxes.push_back(axis.getSExtValue());
       }
+      int64_t count = shard::collectiveProcessGroupSize(dimAxes, grid);
       int64_t size = tensorType.getDimSize(dim);
       if (!dimAxes.empty() && (ShapedType::isDynamic(size) || size % count))
         return fail("splits dimension " + Twine(dim) + " of size " +
